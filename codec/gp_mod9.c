@@ -1,0 +1,213 @@
+#include <string.h>
+
+#include "gp_mod9.h"
+#include "gp_mod9_word.h"
+
+int gp_mod9_measure(const uint8_t *blob, size_t len, int postings, gp_mod9_counts *counts,
+                    gp_error *err)
+{
+	size_t nwords = len / 4, values = 0, nposting = 0, posting_start = 0, posting_values = 0;
+	int continues = 0;
+
+	if (len % 4 != 0) {
+		return gp_fail(err, GP_MOD9_NAME, len - len % 4,
+		               "length %zu is not a multiple of 4", len);
+	}
+	for (size_t i = 0; i < nwords; i++) {
+		uint32_t w = gp_load_be32(blob + 4 * i);
+		uint32_t n = gp_mod9_word_count(w);
+		if (!continues) {
+			if (GP_MOD9_BAD_START(w)) {
+				return gp_fail(err, GP_MOD9_NAME, 4 * i,
+				               "a posting starts with flags %u%u (only 00 or 11 may start one)",
+				               (unsigned)(w >> 31), (unsigned)((w >> 30) & 1));
+			}
+			if (postings && nposting > 0 && posting_values == 0) {
+				return gp_fail(err, GP_MOD9_NAME, posting_start, "posting has no values");
+			}
+			nposting++;
+			posting_start = 4 * i;
+			posting_values = 0;
+			if (postings && n > 0 && (w & 0x30000000u) == 0 && (w & GP_MOD9_MAX_VALUE) == 0) {
+				return gp_fail(err, GP_MOD9_NAME, 4 * i,
+				               "posting's first value is 0 (no doc can be read from it)");
+			}
+		} else if (postings && posting_values == 0 && n > 0 && (w & 0x30000000u) == 0 &&
+		           (w & GP_MOD9_MAX_VALUE) == 0) {
+			return gp_fail(err, GP_MOD9_NAME, 4 * i,
+			               "posting's first value is 0 (no doc can be read from it)");
+		}
+		posting_values += n;
+		values += n;
+		continues = GP_MOD9_CONTINUES(w);
+	}
+	if (continues) {
+		return gp_fail(err, GP_MOD9_NAME, len - 4,
+		               "last word has flags 1x: its posting runs past the end of the blob");
+	}
+	if (postings && nposting > 0 && posting_values == 0) {
+		return gp_fail(err, GP_MOD9_NAME, posting_start, "posting has no values");
+	}
+	counts->words = nwords;
+	counts->values = values;
+	counts->postings = nposting;
+	return GP_OK;
+}
+
+size_t gp_mod9_estimate_values(const uint8_t *blob, size_t len)
+{
+	size_t nwords = len / 4, step = nwords / 64 + 1, sampled = 0, values = 0;
+	for (size_t i = 0; i < nwords; i += step, sampled++) {
+		values += gp_mod9_word_count(gp_load_be32(blob + 4 * i));
+	}
+	return sampled ? values * nwords / sampled : 0;
+}
+
+void gp_mod9_decode_values(const uint8_t *blob, size_t len, uint32_t *values)
+{
+	size_t nwords = len / 4;
+	for (size_t i = 0; i < nwords; i++) {
+		uint32_t w = gp_load_be32(blob + 4 * i);
+		uint32_t bits = gp_mod9_slot_bits(w);
+		uint32_t n = gp_mod9_word_count(w);
+		for (uint32_t j = 0; j < n; j++) {
+			*values++ = gp_mod9_word_value(w, bits, n, j);
+		}
+	}
+}
+
+void gp_mod9_decode_postings(const uint8_t *blob, size_t len, int64_t *docs, uint32_t *vstart,
+                             uint8_t *combined, int64_t *pos, uint32_t vbase)
+{
+	size_t nwords = len / 4, p = 0;
+	uint32_t v = vbase;
+	int continues = 0, want_doc = 0;
+	int64_t running = 0;
+
+	for (size_t i = 0; i < nwords; i++) {
+		uint32_t w = gp_load_be32(blob + 4 * i);
+		uint32_t bits = gp_mod9_slot_bits(w);
+		uint32_t n = gp_mod9_word_count(w);
+		if (!continues) {
+			if (vstart) vstart[p] = v;
+			want_doc = 1;
+			p++;
+		}
+		for (uint32_t j = 0; j < n; j++, v++) {
+			uint32_t x = gp_mod9_word_value(w, bits, n, j);
+			if (want_doc) {
+				/* Yioop's unpackPosting: doc and first gap share the value in combined form. */
+				int is_combined = (x & GP_MOD9_COMBINED_BIT) != 0;
+				int64_t doc = is_combined ? (int64_t)(x >> 9) - (1 << 18) : (int64_t)x - 1;
+				docs[p - 1] = doc;
+				running = is_combined ? (int64_t)x - (((int64_t)(1 << 18) + doc) << 9) : 0;
+				if (combined) combined[p - 1] = (uint8_t)is_combined;
+				want_doc = 0;
+			} else {
+				running += x;
+			}
+			if (pos) pos[v] = running;
+		}
+		continues = GP_MOD9_CONTINUES(w);
+	}
+	if (vstart) vstart[p] = v;
+}
+
+/* Yioop's MOD9_PACK_POSSIBILITIES: values of a given bit length that fit one word. */
+static const uint8_t pack_possibilities[32] = {
+	0, 24, 12, 7, 6, 5, 4, 3, 3, 3, 2, 2, 2, 2, 2, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+
+static uint32_t pack_word(uint32_t continue_bits, uint32_t count, const uint32_t *list,
+                          uint32_t n)
+{
+	/* Yioop's MOD9_NUM_ELTS_CODES and MOD9_NUM_BITS_CODES, folded into one switch. */
+	uint32_t code, bits, out = 0;
+	switch (count) {
+	case 24: code = 63; bits = 1; break;
+	case 12: code = 62; bits = 2; break;
+	case 7: code = 60; bits = 3; break;
+	case 6: code = 56; bits = 4; break;
+	case 5: code = 52; bits = 5; break;
+	case 4: code = 48; bits = 6; break;
+	case 3: code = 32; bits = 9; break;
+	case 2: code = 16; bits = 14; break;
+	default: code = 0; bits = 28; break;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		out = (out << bits) + list[i];
+	}
+	return out + (((continue_bits << 6) + code) << 24);
+}
+
+size_t gp_mod9_encode_values(const uint32_t *values, size_t n, uint8_t *out)
+{
+	/* A line-by-line port of encodeModified9, so that its width quirk comes out the same. */
+	uint32_t cnt = 0, cur_size = 1, cur_len = 1, continue_bits = 3, npack = 0;
+	uint32_t pack[24];
+	size_t written = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		uint32_t elt = values[i], old_len = cur_len;
+		while (elt > cur_size) {
+			cur_len++;
+			cur_size = (1u << cur_len) - 1;
+		}
+		if (cnt < pack_possibilities[cur_len]) {
+			pack[npack++] = elt;
+			cnt++;
+		} else {
+			gp_store_be32(out + written,
+			              pack_word(continue_bits, pack_possibilities[old_len], pack, npack));
+			written += 4;
+			continue_bits = 2;
+			pack[0] = elt;
+			npack = 1;
+			cur_size = 1;
+			cur_len = 1;
+			cnt = 1;
+			while (elt > cur_size) { /* the quirk: one bit more than needed */
+				cur_size = (1u << cur_len) - 1;
+				cur_len++;
+			}
+		}
+	}
+	continue_bits = continue_bits == 3 ? 0 : 1;
+	gp_store_be32(out + written, pack_word(continue_bits, pack_possibilities[cur_len], pack, npack));
+	return written + 4;
+}
+
+size_t gp_mod9_posting_values(int64_t doc, const int64_t *positions, size_t n, uint32_t *values,
+                              const char **why)
+{
+	int64_t last = 0;
+	if (doc < 0) {
+		*why = "doc index must be >= 0";
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		int64_t gap = positions[i] - last;
+		if (positions[i] <= last || gap > (int64_t)GP_MOD9_MAX_VALUE) {
+			*why = "positions must be strictly increasing integers >= 1, gaps below 2^28";
+			return 0;
+		}
+		values[i + 1] = (uint32_t)gap;
+		last = positions[i];
+	}
+	if (doc >= (1 << 15) && n > 0 && values[1] < (1 << 10) && doc < (1 << 18)) {
+		uint64_t v = (((uint64_t)(1 << 18) + (uint64_t)doc) << 9) + values[1];
+		if (v > GP_MOD9_MAX_VALUE) {
+			*why = "doc and first gap do not fit the combined form's 28 bits";
+			return 0;
+		}
+		values[1] = (uint32_t)v;
+		memmove(values, values + 1, n * sizeof(*values));
+		return n;
+	}
+	if (doc + 1 > (int64_t)GP_MOD9_MAX_VALUE) {
+		*why = "doc index must be below 2^28 - 1";
+		return 0;
+	}
+	values[0] = (uint32_t)(doc + 1);
+	return n + 1;
+}

@@ -1,0 +1,42 @@
+/* The one shape every decoder, host or device, fills in: flat C arrays for a batch of blobs,
+ * sliced per blob by offset tables. The PHP glue turns it into arrays and frees it. */
+#ifndef GP_RESULT_H
+#define GP_RESULT_H
+
+#include "gp_common.h"
+
+/* Output modes (GPUPOST_VALUES, GPUPOST_DOCS, GPUPOST_POSTINGS). */
+enum { GP_MODE_VALUES = 0, GP_MODE_DOCS = 1, GP_MODE_POSTINGS = 2 };
+
+typedef struct gp_result {
+	size_t n_blobs;
+	/* Values of all blobs, blob b owning [blob_values[b], blob_values[b+1]). Exactly one of
+	 * v32 / v64 is used, as value_bits says (MOD9 and QS values fit 32 bits; S9 running sums and
+	 * WAH row numbers need 64). */
+	int value_bits;
+	uint32_t *v32;
+	int64_t *v64;
+	size_t n_values;
+	size_t *blob_values;      /* n_blobs + 1 */
+
+	/* Postings (MOD9 DOCS and POSTINGS modes), blob b owning [blob_postings[b], ...[b+1]). */
+	size_t n_postings;
+	size_t *blob_postings;    /* n_blobs + 1 */
+	int64_t *docs;            /* n_postings */
+	/* POSTINGS mode only. Posting p's values are [vstart[p], vstart[p+1]) (indices into the
+	 * values); pos[j] is the running position at value j within its posting. The first value is
+	 * the doc; in the combined form (combined[p] = 1) it also carries the first gap, so the
+	 * positions of p are pos[vstart[p] + !combined[p] .. vstart[p+1]). */
+	uint32_t *vstart;         /* n_postings + 1 */
+	uint8_t *combined;        /* n_postings */
+	int64_t *pos;             /* n_values */
+
+	const char *backend;      /* "host" or "opencl": who produced it */
+} gp_result;
+
+void gp_result_free(gp_result *r);
+
+/* Allocation that refuses sizes whose byte count would overflow size_t. */
+void *gp_alloc_array(size_t count, size_t size);
+
+#endif

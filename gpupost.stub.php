@@ -1,0 +1,48 @@
+<?php
+
+/**
+ * @generate-class-entries
+ * @undocumentable
+ */
+
+namespace {
+    /**
+     * @var int
+     * @cvalue GP_FORMAT_MOD9
+     */
+    const GPUPOST_MOD9 = UNKNOWN;
+
+    /**
+     * @var int
+     * @cvalue GP_MODE_VALUES
+     */
+    const GPUPOST_VALUES = UNKNOWN;
+
+    /**
+     * @var int
+     * @cvalue GP_MODE_DOCS
+     */
+    const GPUPOST_DOCS = UNKNOWN;
+
+    /**
+     * @var int
+     * @cvalue GP_MODE_POSTINGS
+     */
+    const GPUPOST_POSTINGS = UNKNOWN;
+
+    function gpu_decode_postings(string $blob, int $format = GPUPOST_MOD9, int $mode = GPUPOST_VALUES): array {}
+
+    function gpu_decode_postings_batch(array $blobs, int $format = GPUPOST_MOD9, int $mode = GPUPOST_VALUES): array {}
+
+    function gpu_encode_postings(array $data, int $format = GPUPOST_MOD9, int $mode = GPUPOST_VALUES, array $options = []): string {}
+
+    function gpu_prefix_sum(array $values, bool $inclusive = true): array {}
+
+    function gpu_info(): array {}
+}
+
+namespace GpuPost {
+    class Exception extends \RuntimeException
+    {
+    }
+}

@@ -1,0 +1,69 @@
+/* This is a generated file, edit the .stub.php file instead.
+ * Stub hash: 785fb6df8499fe7fcb23c24be399bd8e85f82825 */
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_gpu_decode_postings, 0, 1, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO(0, blob, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, format, IS_LONG, 0, "GPUPOST_MOD9")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, mode, IS_LONG, 0, "GPUPOST_VALUES")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_gpu_decode_postings_batch, 0, 1, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO(0, blobs, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, format, IS_LONG, 0, "GPUPOST_MOD9")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, mode, IS_LONG, 0, "GPUPOST_VALUES")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_gpu_encode_postings, 0, 1, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO(0, data, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, format, IS_LONG, 0, "GPUPOST_MOD9")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, mode, IS_LONG, 0, "GPUPOST_VALUES")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_gpu_prefix_sum, 0, 1, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO(0, values, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, inclusive, _IS_BOOL, 0, "true")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_gpu_info, 0, 0, IS_ARRAY, 0)
+ZEND_END_ARG_INFO()
+
+
+ZEND_FUNCTION(gpu_decode_postings);
+ZEND_FUNCTION(gpu_decode_postings_batch);
+ZEND_FUNCTION(gpu_encode_postings);
+ZEND_FUNCTION(gpu_prefix_sum);
+ZEND_FUNCTION(gpu_info);
+
+
+static const zend_function_entry ext_functions[] = {
+	ZEND_FE(gpu_decode_postings, arginfo_gpu_decode_postings)
+	ZEND_FE(gpu_decode_postings_batch, arginfo_gpu_decode_postings_batch)
+	ZEND_FE(gpu_encode_postings, arginfo_gpu_encode_postings)
+	ZEND_FE(gpu_prefix_sum, arginfo_gpu_prefix_sum)
+	ZEND_FE(gpu_info, arginfo_gpu_info)
+	ZEND_FE_END
+};
+
+
+static const zend_function_entry class_GpuPost_Exception_methods[] = {
+	ZEND_FE_END
+};
+
+static void register_gpupost_symbols(int module_number)
+{
+	REGISTER_LONG_CONSTANT("GPUPOST_MOD9", GP_FORMAT_MOD9, CONST_PERSISTENT);
+	REGISTER_LONG_CONSTANT("GPUPOST_VALUES", GP_MODE_VALUES, CONST_PERSISTENT);
+	REGISTER_LONG_CONSTANT("GPUPOST_DOCS", GP_MODE_DOCS, CONST_PERSISTENT);
+	REGISTER_LONG_CONSTANT("GPUPOST_POSTINGS", GP_MODE_POSTINGS, CONST_PERSISTENT);
+}
+
+static zend_class_entry *register_class_GpuPost_Exception(zend_class_entry *class_entry_RuntimeException)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_NS_CLASS_ENTRY(ce, "GpuPost", "Exception", class_GpuPost_Exception_methods);
+	class_entry = zend_register_internal_class_ex(&ce, class_entry_RuntimeException);
+
+	return class_entry;
+}

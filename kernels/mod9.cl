@@ -1,0 +1,110 @@
+/* GPUPOST_MOD9 on the device: per-word counts and posting starts, scans (scan.cl) for each
+ * word's output offset and posting number, a scatter of the values, then per posting the doc
+ * and per word the positions (a segmented prefix sum done as a scan of per-word gap sums).
+ * codec/gp_mod9_word.h is prepended: it reads a word exactly as the host does.
+ * Errors go to err[0] (atomic_min of the word index); the host then names offset and rule. */
+
+/* counts[i]: values in word i; starts[i]: 1 where word i starts a posting. Both have n+1
+ * entries; the extra zero makes the exclusive scan's last entry the total. */
+__kernel void mod9_count(__global const uint *words, const uint n, __global const uchar *first,
+                         __global uint *counts, __global uint *starts, __global uint *err)
+{
+	uint i = get_global_id(0);
+	if (i > n) return;
+	if (i == n) { counts[n] = 0; starts[n] = 0; return; }
+	uint w = gp_be32(words[i]);
+	uint is_start = first[i] || !GP_MOD9_CONTINUES(gp_be32(words[i - 1]));
+	uint last = (i + 1 == n) || first[i + 1];
+	if ((is_start && GP_MOD9_BAD_START(w)) || (last && GP_MOD9_CONTINUES(w))) atomic_min(err, i);
+	counts[i] = gp_mod9_word_count(w);
+	starts[i] = is_start;
+}
+
+/* Posting p starts at word head_word[p] and its values at vstart[p]; vstart[P] = total. */
+__kernel void mod9_heads(const uint n, __global const uint *starts, __global const uint *voff,
+                         __global const uint *poff, __global uint *vstart,
+                         __global uint *head_word)
+{
+	uint i = get_global_id(0);
+	if (i > n) return;
+	if (i == n) { vstart[poff[n]] = voff[n]; return; }
+	if (starts[i]) { vstart[poff[i]] = voff[i]; head_word[poff[i]] = i; }
+}
+
+__kernel void mod9_scatter(__global const uint *words, const uint n, __global const uint *voff,
+                           __global uint *values)
+{
+	uint i = get_global_id(0);
+	if (i >= n) return;
+	uint w = gp_be32(words[i]), bits = gp_mod9_slot_bits(w);
+	uint base = voff[i], count = voff[i + 1] - base;
+	for (uint j = 0; j < count; j++) values[base + j] = gp_mod9_word_value(w, bits, count, j);
+}
+
+/* Doc of each posting from its first value (Yioop's unpackPosting). */
+__kernel void mod9_docs(__global const uint *values, __global const uint *vstart,
+                        __global const uint *poff, __global const uint *head_word, const uint n,
+                        __global long *docs, __global uchar *combined, __global uint *err)
+{
+	uint p = get_global_id(0);
+	if (p >= poff[n]) return;
+	uint a = vstart[p];
+	if (a == vstart[p + 1] || values[a] == 0) { atomic_min(err, head_word[p]); return; }
+	uint v = values[a];
+	uint c = (v & GP_MOD9_COMBINED_BIT) != 0;
+	docs[p] = c ? (long)(v >> 9) - (1L << 18) : (long)v - 1;
+	combined[p] = (uchar)c;
+}
+
+/* The value at index a is its posting's doc: it adds its first gap (combined form) or nothing. */
+inline long mod9_gap(uint x, uint j, uint a)
+{
+	return j != a ? (long)x : ((x & GP_MOD9_COMBINED_BIT) ? (long)(x & 511u) : 0L);
+}
+
+/* Sum of the position gaps in each word (n+1 entries, the last 0) for the segmented scan. */
+__kernel void mod9_word_gaps(__global const uint *words, const uint n, __global const uint *voff,
+                             __global const uint *poff, __global const uint *starts,
+                             __global const uint *vstart, __global long *wsum)
+{
+	uint i = get_global_id(0);
+	if (i > n) return;
+	if (i == n) { wsum[n] = 0; return; }
+	uint w = gp_be32(words[i]), bits = gp_mod9_slot_bits(w);
+	uint base = voff[i], count = voff[i + 1] - base;
+	uint a = vstart[poff[i] + starts[i] - 1];
+	long s = 0;
+	for (uint j = 0; j < count; j++) s += mod9_gap(gp_mod9_word_value(w, bits, count, j), base + j, a);
+	wsum[i] = s;
+}
+
+/* pos[j]: running position at value j within its posting, from the scanned word gap sums
+ * (wscan, exclusive) less the sum at the posting's first word. */
+__kernel void mod9_positions(__global const uint *words, const uint n, __global const uint *voff,
+                             __global const uint *poff, __global const uint *starts,
+                             __global const uint *vstart, __global const uint *head_word,
+                             __global const long *wscan, __global long *pos)
+{
+	uint i = get_global_id(0);
+	if (i >= n) return;
+	uint w = gp_be32(words[i]), bits = gp_mod9_slot_bits(w);
+	uint base = voff[i], count = voff[i + 1] - base;
+	uint p = poff[i] + starts[i] - 1, a = vstart[p];
+	long run = wscan[i] - wscan[head_word[p]];
+	for (uint j = 0; j < count; j++) {
+		run += mod9_gap(gp_mod9_word_value(w, bits, count, j), base + j, a);
+		pos[base + j] = run;
+	}
+}
+
+/* Per blob of a batch: where its values and postings begin (2 entries per blob, plus totals). */
+__kernel void mod9_blob_offsets(__global const uint *blob_words, const uint n_blobs,
+                                __global const uint *voff, __global const uint *poff,
+                                __global uint *out)
+{
+	uint b = get_global_id(0);
+	if (b > n_blobs) return;
+	uint i = blob_words[b];
+	out[2 * b] = voff[i];
+	out[2 * b + 1] = poff[i];
+}

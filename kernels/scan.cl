@@ -1,0 +1,75 @@
+/* Prefix sums: reduce-then-scan over tiles, portable OpenCL 1.2 (no inter-group progress).
+ * scan_tile_T scans each tile of get_local_size(0) * GP_SCAN_ITEMS elements in local memory and
+ * writes the tile's total; the host scans the totals (the same kernel, recursively) and
+ * scan_add_T adds each tile's offset. Every decoder's output offsets come from here, and so does
+ * gpu_prefix_sum. Local memory: tile + work-group size elements of T. */
+#define GP_SCAN_ITEMS 8
+
+#define GP_DEFINE_SCAN(T, SUF)                                                                 \
+__kernel void scan_tile_##SUF(__global const T *in, const uint in_off, __global T *out,       \
+                              const uint out_off, const uint n, __global T *sums,              \
+                              const uint sums_off, const uint inclusive, __local T *lds)       \
+{                                                                                             \
+	const uint lid = get_local_id(0), wg = get_local_size(0), tile = wg * GP_SCAN_ITEMS;      \
+	const uint base = get_group_id(0) * tile;                                                 \
+	__local T *part = lds + tile;                                                             \
+	in += in_off;                                                                             \
+	out += out_off;                                                                           \
+	for (uint k = 0; k < GP_SCAN_ITEMS; k++) {                                                \
+		uint i = base + k * wg + lid;                                                         \
+		lds[k * wg + lid] = i < n ? in[i] : (T)0;                                             \
+	}                                                                                         \
+	barrier(CLK_LOCAL_MEM_FENCE);                                                             \
+	T run = 0;                                                                                \
+	for (uint k = 0; k < GP_SCAN_ITEMS; k++) run += lds[lid * GP_SCAN_ITEMS + k];             \
+	part[lid] = run;                                                                          \
+	barrier(CLK_LOCAL_MEM_FENCE);                                                             \
+	for (uint off = 1; off < wg; off <<= 1) {                                                 \
+		T t = lid >= off ? part[lid - off] : (T)0;                                            \
+		barrier(CLK_LOCAL_MEM_FENCE);                                                         \
+		part[lid] += t;                                                                       \
+		barrier(CLK_LOCAL_MEM_FENCE);                                                         \
+	}                                                                                         \
+	T acc = part[lid] - run;                                                                  \
+	for (uint k = 0; k < GP_SCAN_ITEMS; k++) {                                                \
+		T x = lds[lid * GP_SCAN_ITEMS + k];                                                   \
+		acc += x;                                                                             \
+		lds[lid * GP_SCAN_ITEMS + k] = inclusive ? acc : acc - x;                             \
+	}                                                                                         \
+	barrier(CLK_LOCAL_MEM_FENCE);                                                             \
+	for (uint k = 0; k < GP_SCAN_ITEMS; k++) {                                                \
+		uint i = base + k * wg + lid;                                                         \
+		if (i < n) out[i] = lds[k * wg + lid];                                                \
+	}                                                                                         \
+	if (lid == wg - 1) sums[sums_off + get_group_id(0)] = part[wg - 1];                       \
+}                                                                                             \
+                                                                                              \
+__kernel void scan_add_##SUF(__global T *out, const uint out_off, const uint n,               \
+                             __global const T *offsets, const uint offsets_off)               \
+{                                                                                             \
+	const uint lid = get_local_id(0), wg = get_local_size(0), tile = wg * GP_SCAN_ITEMS;      \
+	const uint base = get_group_id(0) * tile;                                                 \
+	const T add = offsets[offsets_off + get_group_id(0)];                                     \
+	out += out_off;                                                                           \
+	for (uint k = 0; k < GP_SCAN_ITEMS; k++) {                                                \
+		uint i = base + k * wg + lid;                                                         \
+		if (i < n) out[i] += add;                                                             \
+	}                                                                                         \
+}
+
+GP_DEFINE_SCAN(uint, u32)
+GP_DEFINE_SCAN(long, i64)
+
+/* Big-endian 32-bit word as stored by PHP's pack("N"). */
+inline uint gp_be32(uint x)
+{
+	return (x >> 24) | ((x >> 8) & 0xff00u) | ((x << 8) & 0xff0000u) | (x << 24);
+}
+
+/* Marks the first word of each blob of a batch (first[] is zero-filled by the host). */
+__kernel void mark_blob_starts(__global const uint *blob_words, const uint n_blobs,
+                               __global uchar *first)
+{
+	uint b = get_global_id(0);
+	if (b < n_blobs) first[blob_words[b]] = 1;
+}

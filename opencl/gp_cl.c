@@ -1,0 +1,358 @@
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gp_cl.h"
+#include "gp_kernels_src.h" /* generated from codec/gp_mod9_word.h and kernels/ at build time */
+
+static const char *const gp_kernel_names[GP_K_COUNT] = {
+	"scan_tile_u32", "scan_add_u32", "scan_tile_i64", "scan_add_i64",
+	"mark_blob_starts",
+	"mod9_count", "mod9_heads", "mod9_scatter", "mod9_docs", "mod9_word_gaps",
+	"mod9_positions", "mod9_blob_offsets",
+};
+
+enum { GP_CL_UNOPENED, GP_CL_READY, GP_CL_UNUSABLE };
+
+typedef struct gp_cl_buffer_slot {
+	cl_mem mem;
+	size_t size;
+} gp_cl_buffer_slot;
+
+/* One per process: php-fpm and Apache fork after start-up, so nothing is opened before the
+ * first call that needs the device, and `pid` tells a forked child that the state is not its. */
+static struct {
+	int state;
+	pid_t pid;
+	char spec[64];
+	int built;
+	gp_cl_device_info info;
+	cl_platform_id platform;
+	cl_device_id device;
+	cl_context context;
+	cl_command_queue queue;
+	cl_program program;
+	cl_kernel kernels[GP_K_COUNT];
+	gp_cl_buffer_slot buffers[GP_B_COUNT];
+	size_t wg;
+	char last_error[512];
+} gp_cl = {.state = GP_CL_UNOPENED, .spec = "auto"};
+
+static const char *gp_cl_status_name(cl_int s)
+{
+	switch (s) {
+	case CL_DEVICE_NOT_FOUND: return "CL_DEVICE_NOT_FOUND";
+	case CL_DEVICE_NOT_AVAILABLE: return "CL_DEVICE_NOT_AVAILABLE";
+	case CL_MEM_OBJECT_ALLOCATION_FAILURE: return "CL_MEM_OBJECT_ALLOCATION_FAILURE";
+	case CL_OUT_OF_RESOURCES: return "CL_OUT_OF_RESOURCES";
+	case CL_OUT_OF_HOST_MEMORY: return "CL_OUT_OF_HOST_MEMORY";
+	case CL_BUILD_PROGRAM_FAILURE: return "CL_BUILD_PROGRAM_FAILURE";
+	case CL_INVALID_VALUE: return "CL_INVALID_VALUE";
+	case CL_INVALID_BUFFER_SIZE: return "CL_INVALID_BUFFER_SIZE";
+	case CL_INVALID_WORK_GROUP_SIZE: return "CL_INVALID_WORK_GROUP_SIZE";
+	case CL_INVALID_KERNEL_ARGS: return "CL_INVALID_KERNEL_ARGS";
+	case CL_INVALID_ARG_SIZE: return "CL_INVALID_ARG_SIZE";
+	case CL_INVALID_COMMAND_QUEUE: return "CL_INVALID_COMMAND_QUEUE";
+	case -1001: return "CL_PLATFORM_NOT_FOUND_KHR";
+	default: return "CL error";
+	}
+}
+
+int gp_cl_fail(gp_error *err, cl_int status, const char *what)
+{
+	snprintf(gp_cl.last_error, sizeof(gp_cl.last_error), "%s failed: %s (%d)", what,
+	         gp_cl_status_name(status), (int)status);
+	if (err) {
+		err->format = "OpenCL";
+		err->offset = 0;
+		err->cl_status = (int)status;
+		snprintf(err->rule, sizeof(err->rule), "%.190s", gp_cl.last_error);
+	}
+	return GP_EDEVICE;
+}
+
+void gp_cl_configure(const char *device_spec)
+{
+	snprintf(gp_cl.spec, sizeof(gp_cl.spec), "%s", device_spec ? device_spec : "auto");
+}
+
+static void gp_cl_unusable(const char *why)
+{
+	gp_cl.state = GP_CL_UNUSABLE;
+	gp_cl.pid = getpid();
+	snprintf(gp_cl.last_error, sizeof(gp_cl.last_error), "%s", why);
+}
+
+static void gp_cl_fill_info(int pi, int di)
+{
+	gp_cl_device_info *in = &gp_cl.info;
+	cl_device_type type = 0;
+	cl_uint cu = 0;
+	cl_ulong mem = 0, alloc = 0;
+	size_t wg = 0;
+	memset(in, 0, sizeof(*in));
+	clGetPlatformInfo(gp_cl.platform, CL_PLATFORM_NAME, sizeof(in->platform) - 1, in->platform, NULL);
+	clGetPlatformInfo(gp_cl.platform, CL_PLATFORM_VERSION, sizeof(in->platform_version) - 1,
+	                  in->platform_version, NULL);
+	clGetDeviceInfo(gp_cl.device, CL_DEVICE_NAME, sizeof(in->device) - 1, in->device, NULL);
+	clGetDeviceInfo(gp_cl.device, CL_DEVICE_VENDOR, sizeof(in->vendor) - 1, in->vendor, NULL);
+	clGetDeviceInfo(gp_cl.device, CL_DEVICE_VERSION, sizeof(in->version) - 1, in->version, NULL);
+	clGetDeviceInfo(gp_cl.device, CL_DEVICE_TYPE, sizeof(type), &type, NULL);
+	clGetDeviceInfo(gp_cl.device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(cu), &cu, NULL);
+	clGetDeviceInfo(gp_cl.device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof(mem), &mem, NULL);
+	clGetDeviceInfo(gp_cl.device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof(alloc), &alloc, NULL);
+	clGetDeviceInfo(gp_cl.device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof(wg), &wg, NULL);
+	in->type = (type & CL_DEVICE_TYPE_GPU) ? "gpu" : (type & CL_DEVICE_TYPE_CPU) ? "cpu" :
+	           (type & CL_DEVICE_TYPE_ACCELERATOR) ? "accelerator" : "other";
+	in->compute_units = cu;
+	in->global_mem = mem;
+	in->max_alloc = alloc;
+	in->max_work_group = wg;
+	in->platform_index = pi;
+	in->device_index = di;
+}
+
+/* Picks platform and device as gpupost.device says (API.md). Returns 0 when none matches. */
+static int gp_cl_choose(void)
+{
+	cl_platform_id platforms[16];
+	cl_uint np = 0;
+	const char *spec = gp_cl.spec;
+	int want_p = -1, want_d = -1;
+	cl_device_type want = CL_DEVICE_TYPE_ALL;
+	int pass, passes = 1;
+
+	if (strcmp(spec, "gpu") == 0) {
+		want = CL_DEVICE_TYPE_GPU;
+	} else if (strcmp(spec, "cpu") == 0) {
+		want = CL_DEVICE_TYPE_CPU;
+	} else if (strcmp(spec, "auto") == 0) {
+		passes = 2; /* a GPU on any platform first, then any device */
+	} else if (sscanf(spec, "%d:%d", &want_p, &want_d) != 2 || want_p < 0 || want_d < 0) {
+		snprintf(gp_cl.last_error, sizeof(gp_cl.last_error),
+		         "gpupost.device=\"%s\" is not auto, gpu, cpu, host or P:D", spec);
+		return 0;
+	}
+	if (clGetPlatformIDs(16, platforms, &np) != CL_SUCCESS || np == 0) {
+		snprintf(gp_cl.last_error, sizeof(gp_cl.last_error), "no OpenCL platform found");
+		return 0;
+	}
+	for (pass = 0; pass < passes; pass++) {
+		cl_device_type type = passes == 2 ? (pass == 0 ? CL_DEVICE_TYPE_GPU : CL_DEVICE_TYPE_ALL) : want;
+		for (cl_uint p = 0; p < np && p < 16; p++) {
+			cl_device_id devices[16];
+			cl_uint nd = 0;
+			if (want_p >= 0 && (int)p != want_p) continue;
+			if (clGetDeviceIDs(platforms[p], type, 16, devices, &nd) != CL_SUCCESS) continue;
+			for (cl_uint d = 0; d < nd && d < 16; d++) {
+				if (want_d >= 0 && (int)d != want_d) continue;
+				gp_cl.platform = platforms[p];
+				gp_cl.device = devices[d];
+				gp_cl_fill_info((int)p, (int)d);
+				return 1;
+			}
+		}
+	}
+	snprintf(gp_cl.last_error, sizeof(gp_cl.last_error),
+	         "no OpenCL device matches gpupost.device=\"%s\"", spec);
+	return 0;
+}
+
+static int gp_cl_build(void)
+{
+	cl_int st;
+	const char *src = gp_kernels_src;
+	size_t wg = 256, local_mem = 0;
+	cl_ulong lmem = 0;
+
+	gp_cl.context = clCreateContext(NULL, 1, &gp_cl.device, NULL, NULL, &st);
+	if (st != CL_SUCCESS) return gp_cl_fail(NULL, st, "clCreateContext");
+	gp_cl.queue = clCreateCommandQueue(gp_cl.context, gp_cl.device, 0, &st);
+	if (st != CL_SUCCESS) return gp_cl_fail(NULL, st, "clCreateCommandQueue");
+	gp_cl.program = clCreateProgramWithSource(gp_cl.context, 1, &src, NULL, &st);
+	if (st != CL_SUCCESS) return gp_cl_fail(NULL, st, "clCreateProgramWithSource");
+	st = clBuildProgram(gp_cl.program, 1, &gp_cl.device, "-cl-std=CL1.2", NULL, NULL);
+	if (st != CL_SUCCESS) {
+		char log[400] = "";
+		clGetProgramBuildInfo(gp_cl.program, gp_cl.device, CL_PROGRAM_BUILD_LOG, sizeof(log) - 1,
+		                      log, NULL);
+		gp_cl_fail(NULL, st, "clBuildProgram");
+		size_t used = strlen(gp_cl.last_error);
+		snprintf(gp_cl.last_error + used, sizeof(gp_cl.last_error) - used, ": %s", log);
+		return GP_EDEVICE;
+	}
+	for (int k = 0; k < GP_K_COUNT; k++) {
+		size_t kwg = 0;
+		gp_cl.kernels[k] = clCreateKernel(gp_cl.program, gp_kernel_names[k], &st);
+		if (st != CL_SUCCESS) return gp_cl_fail(NULL, st, gp_kernel_names[k]);
+		if (clGetKernelWorkGroupInfo(gp_cl.kernels[k], gp_cl.device, CL_KERNEL_WORK_GROUP_SIZE,
+		                             sizeof(kwg), &kwg, NULL) == CL_SUCCESS && kwg < wg) {
+			wg = kwg;
+		}
+	}
+	/* The largest power of two that every kernel and the scan's local memory allow. */
+	clGetDeviceInfo(gp_cl.device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof(lmem), &lmem, NULL);
+	local_mem = (size_t)lmem;
+	if (gp_cl.info.max_work_group && gp_cl.info.max_work_group < wg) wg = gp_cl.info.max_work_group;
+	while (wg > 1 && (wg & (wg - 1))) wg &= wg - 1;
+	while (wg > 1 && local_mem && wg * 9 * sizeof(cl_long) > local_mem) wg /= 2;
+	gp_cl.wg = wg ? wg : 1;
+	gp_cl.built = 1;
+	return GP_OK;
+}
+
+int gp_cl_available(void)
+{
+	if (gp_cl.state != GP_CL_UNOPENED && gp_cl.pid != getpid()) {
+		if (gp_cl.state == GP_CL_READY) {
+			/* The parent's context is not ours to use or release: a driver can hang on it. */
+			snprintf(gp_cl.last_error, sizeof(gp_cl.last_error),
+			         "process %d forked after process %d opened the device: the host path "
+			         "serves this process", (int)getpid(), (int)gp_cl.pid);
+			gp_cl.state = GP_CL_UNUSABLE;
+			gp_cl.pid = getpid();
+			gp_cl.built = 0;
+			memset(gp_cl.buffers, 0, sizeof(gp_cl.buffers));
+			return 0;
+		}
+		gp_cl.state = GP_CL_UNOPENED; /* never opened by the parent: this process may */
+	}
+	if (gp_cl.state == GP_CL_READY) return 1;
+	if (gp_cl.state == GP_CL_UNUSABLE) return 0;
+	gp_cl.pid = getpid();
+	if (strcmp(gp_cl.spec, "host") == 0) {
+		gp_cl_unusable("gpupost.device=host: OpenCL is not used");
+		return 0;
+	}
+	if (!gp_cl_choose()) {
+		gp_cl.state = GP_CL_UNUSABLE;
+		return 0;
+	}
+	if (gp_cl_build() != GP_OK) {
+		gp_cl.state = GP_CL_UNUSABLE;
+		return 0;
+	}
+	gp_cl.state = GP_CL_READY;
+	return 1;
+}
+
+const gp_cl_device_info *gp_cl_info(void)
+{
+	return gp_cl.device && gp_cl.pid == getpid() ? &gp_cl.info : NULL;
+}
+
+int gp_cl_program_built(void)
+{
+	return gp_cl.built && gp_cl.pid == getpid();
+}
+
+const char *gp_cl_last_error(void)
+{
+	return gp_cl.last_error;
+}
+
+void gp_cl_release_buffers(void)
+{
+	for (int b = 0; b < GP_B_COUNT; b++) {
+		if (gp_cl.buffers[b].mem) clReleaseMemObject(gp_cl.buffers[b].mem);
+		gp_cl.buffers[b].mem = NULL;
+		gp_cl.buffers[b].size = 0;
+	}
+}
+
+void gp_cl_shutdown(void)
+{
+	if (gp_cl.pid != getpid() || gp_cl.state != GP_CL_READY) return;
+	gp_cl_release_buffers();
+	for (int k = 0; k < GP_K_COUNT; k++) {
+		if (gp_cl.kernels[k]) clReleaseKernel(gp_cl.kernels[k]);
+		gp_cl.kernels[k] = NULL;
+	}
+	if (gp_cl.program) clReleaseProgram(gp_cl.program);
+	if (gp_cl.queue) clReleaseCommandQueue(gp_cl.queue);
+	if (gp_cl.context) clReleaseContext(gp_cl.context);
+	gp_cl.program = NULL;
+	gp_cl.queue = NULL;
+	gp_cl.context = NULL;
+	gp_cl.built = 0;
+	gp_cl.state = GP_CL_UNOPENED;
+}
+
+cl_command_queue gp_cl_queue(void) { return gp_cl.queue; }
+cl_kernel gp_cl_kernel(gp_kernel_id id) { return gp_cl.kernels[id]; }
+size_t gp_cl_wg(void) { return gp_cl.wg; }
+
+cl_mem gp_cl_buffer(gp_buffer_id id, size_t bytes, gp_error *err)
+{
+	gp_cl_buffer_slot *slot = &gp_cl.buffers[id];
+	cl_int st;
+	if (bytes == 0) bytes = 64;
+	if (slot->mem && slot->size >= bytes) return slot->mem;
+	if (slot->mem) clReleaseMemObject(slot->mem);
+	slot->mem = NULL;
+	slot->size = 0;
+	/* Grow by a quarter more than asked so that slowly growing inputs do not reallocate. */
+	size_t want = bytes + bytes / 4;
+	if (want < bytes || (gp_cl.info.max_alloc && want > gp_cl.info.max_alloc)) want = bytes;
+	if (gp_cl.info.max_alloc && want > gp_cl.info.max_alloc) {
+		gp_cl_fail(err, CL_INVALID_BUFFER_SIZE, "device buffer larger than CL_DEVICE_MAX_MEM_ALLOC_SIZE");
+		return NULL;
+	}
+	slot->mem = clCreateBuffer(gp_cl.context, CL_MEM_READ_WRITE, want, NULL, &st);
+	if (st != CL_SUCCESS) {
+		gp_cl_fail(err, st, "clCreateBuffer");
+		return NULL;
+	}
+	slot->size = want;
+	return slot->mem;
+}
+
+int gp_cl_run(cl_kernel kernel, size_t items, gp_error *err)
+{
+	size_t wg = gp_cl.wg, global = (items + wg - 1) / wg * wg;
+	cl_int st;
+	if (global == 0) return GP_OK;
+	st = clEnqueueNDRangeKernel(gp_cl.queue, kernel, 1, NULL, &global, &wg, 0, NULL, NULL);
+	return st == CL_SUCCESS ? GP_OK : gp_cl_fail(err, st, "clEnqueueNDRangeKernel");
+}
+
+cl_mem gp_cl_upload(gp_buffer_id id, const uint8_t *const *parts, const size_t *lens,
+                    size_t n_parts, size_t total, gp_error *err)
+{
+	cl_int st;
+	cl_mem mem = gp_cl_buffer(id, total, err);
+	uint8_t *dst;
+	if (!mem) return NULL;
+	if (total == 0) return mem;
+	dst = clEnqueueMapBuffer(gp_cl.queue, mem, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, 0, total,
+	                         0, NULL, NULL, &st);
+	if (st != CL_SUCCESS) {
+		gp_cl_fail(err, st, "clEnqueueMapBuffer");
+		return NULL;
+	}
+	for (size_t i = 0, at = 0; i < n_parts; at += lens[i], i++) {
+		if (lens[i]) memcpy(dst + at, parts[i], lens[i]);
+	}
+	st = clEnqueueUnmapMemObject(gp_cl.queue, mem, dst, 0, NULL, NULL);
+	if (st != CL_SUCCESS) {
+		gp_cl_fail(err, st, "clEnqueueUnmapMemObject");
+		return NULL;
+	}
+	return mem;
+}
+
+cl_int gp_cl_args(cl_kernel k, int n, ...)
+{
+	va_list ap;
+	cl_int st = CL_SUCCESS;
+	va_start(ap, n);
+	for (int i = 0; i < n; i++) {
+		size_t size = va_arg(ap, size_t);
+		const void *value = va_arg(ap, const void *);
+		st |= clSetKernelArg(k, (cl_uint)i, size, value);
+	}
+	va_end(ap);
+	return st;
+}

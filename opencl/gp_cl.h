@@ -1,0 +1,98 @@
+/* Device runtime: platform and device choice, context, queue, the program (built once per
+ * process from the sources compiled into the .so), grow-only device buffers, and launch
+ * helpers. One launcher file per operation sits beside it. No PHP here. */
+#ifndef GP_CL_H
+#define GP_CL_H
+
+#define CL_TARGET_OPENCL_VERSION 120
+#ifdef __APPLE__
+#include <OpenCL/opencl.h>
+#else
+#include <CL/cl.h>
+#endif
+
+
+#include "../codec/gp_common.h"
+
+/* The kernels, in the order of gp_kernel_names (gp_cl.c). */
+typedef enum {
+	GP_K_SCAN_TILE_U32, GP_K_SCAN_ADD_U32, GP_K_SCAN_TILE_I64, GP_K_SCAN_ADD_I64,
+	GP_K_MARK_BLOB_STARTS,
+	GP_K_MOD9_COUNT, GP_K_MOD9_HEADS, GP_K_MOD9_SCATTER, GP_K_MOD9_DOCS, GP_K_MOD9_WORD_GAPS,
+	GP_K_MOD9_POSITIONS, GP_K_MOD9_BLOB_OFFSETS,
+	GP_K_COUNT
+} gp_kernel_id;
+
+/* Device buffers kept between calls, grown as needed. */
+typedef enum {
+	GP_B_INPUT, GP_B_FIRST, GP_B_COUNTS, GP_B_OFFSETS, GP_B_STARTS, GP_B_POFF, GP_B_BLOBS,
+	GP_B_ERR, GP_B_META, GP_B_VALUES, GP_B_VSTART, GP_B_HEADS, GP_B_DOCS, GP_B_COMBINED,
+	GP_B_WSUM, GP_B_POS, GP_B_SCRATCH,
+	GP_B_COUNT
+} gp_buffer_id;
+
+typedef struct gp_cl_device_info {
+	char platform[128], platform_version[128];
+	char device[128], vendor[128], version[128];
+	const char *type;           /* "gpu", "cpu", "accelerator", "other" */
+	unsigned compute_units;
+	unsigned long long global_mem, max_alloc;
+	size_t max_work_group;
+	int platform_index, device_index;
+} gp_cl_device_info;
+
+/* Remembers the gpupost.device value; no OpenCL work happens until a call needs the device. */
+void gp_cl_configure(const char *device_spec);
+
+/* Opens the device (once per process) and builds the program. Returns 1 when the device can
+ * be used by this process, 0 when calls must take the host path (no device, "host", a build
+ * failure, or a process forked after the device was opened). */
+int gp_cl_available(void);
+
+/* What gp_cl_available found; NULL before it ran or when no device was chosen. */
+const gp_cl_device_info *gp_cl_info(void);
+int gp_cl_program_built(void);
+const char *gp_cl_last_error(void);   /* why the device is not used, or the last failure */
+
+/* Releases everything this process opened (module shutdown). */
+void gp_cl_shutdown(void);
+
+/* --- for the launchers (opencl/gp_cl_*.c) --- */
+cl_command_queue gp_cl_queue(void);
+cl_kernel gp_cl_kernel(gp_kernel_id id);
+/* A device buffer of at least `bytes`, reused between calls. NULL on failure (err set). */
+cl_mem gp_cl_buffer(gp_buffer_id id, size_t bytes, gp_error *err);
+/* Work-group size for launches; global sizes are rounded up to a multiple of it. */
+size_t gp_cl_wg(void);
+/* Enqueues `kernel` over at least `items` work-items. */
+int gp_cl_run(cl_kernel kernel, size_t items, gp_error *err);
+/* Records a failed OpenCL call in err (GP_EDEVICE) and returns GP_EDEVICE. */
+int gp_cl_fail(gp_error *err, cl_int status, const char *what);
+/* Drops cached buffers (after an allocation failure, to retry with less memory held). */
+void gp_cl_release_buffers(void);
+/* Uploads `n_parts` host ranges back to back into buffer `id` (one mapped write). */
+cl_mem gp_cl_upload(gp_buffer_id id, const uint8_t *const *parts, const size_t *lens,
+                    size_t n_parts, size_t total, gp_error *err);
+
+#define GP_CL_ARG(k, i, v) clSetKernelArg((k), (i), sizeof(v), &(v))
+
+/* Scans (opencl/gp_cl_scan.c). n elements of uint (u32) or long (i64) at in/in_off to
+ * out/out_off; inclusive or exclusive. */
+int gp_cl_scan_u32(cl_mem in, cl_mem out, size_t n, int inclusive, gp_error *err);
+int gp_cl_scan_i64(cl_mem in, cl_mem out, size_t n, int inclusive, gp_error *err);
+
+
+
+/* gpu_prefix_sum on the device: out[i] = sum of in[0..i] (inclusive) or in[0..i-1]. */
+int gp_cl_prefix_sum(const int64_t *in, size_t n, int inclusive, int64_t *out, gp_error *err);
+/* Sets kernel arguments from (size, pointer) pairs; returns the OR of the statuses. */
+cl_int gp_cl_args(cl_kernel k, int n, ...);
+
+struct gp_result;
+/* GPUPOST_MOD9 batch decode (opencl/gp_cl_mod9.c): one upload, one sequence of launches, one
+ * download. Blob lengths must be multiples of 4. GP_EFORMAT (no detail) when a kernel flagged a
+ * malformed word: the host decoder then names it. */
+int gp_cl_mod9_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs, int mode,
+                      struct gp_result *r, gp_error *err);
+
+#endif

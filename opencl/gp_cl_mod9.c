@@ -1,0 +1,171 @@
+/* Launcher for kernels/mod9.cl: a whole batch of MOD9 blobs in one upload, one sequence of
+ * launches and one download. Launch sizes come from the word count (a bound), never from a
+ * result read back in the middle: kernels read the true totals from the scanned offsets. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gp_cl.h"
+#include "../codec/gp_result.h"
+
+#define A(v) sizeof(v), (const void *)&(v)
+#define GP_MOD9_MAX_PER_WORD 24
+
+static int gp_cl_read(cl_mem mem, size_t bytes, void *dst, gp_error *err)
+{
+	cl_int st;
+	if (bytes == 0) return GP_OK;
+	st = clEnqueueReadBuffer(gp_cl_queue(), mem, CL_TRUE, 0, bytes, dst, 0, NULL, NULL);
+	return st == CL_SUCCESS ? GP_OK : gp_cl_fail(err, st, "clEnqueueReadBuffer");
+}
+
+static int gp_cl_fill(cl_mem mem, cl_uint pattern, size_t bytes, gp_error *err)
+{
+	cl_int st = clEnqueueFillBuffer(gp_cl_queue(), mem, &pattern, sizeof(pattern), 0, bytes, 0,
+	                                NULL, NULL);
+	return st == CL_SUCCESS ? GP_OK : gp_cl_fail(err, st, "clEnqueueFillBuffer");
+}
+
+int gp_cl_mod9_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs, int mode,
+                      gp_result *r, gp_error *err)
+{
+	size_t total = 0;
+	cl_uint *blob_words = NULL, *meta = NULL, errword = 0;
+	cl_uint nb = (cl_uint)n_blobs, nw;
+	cl_mem input, blobs_mem, first, counts, starts, voff, poff, errbuf, metabuf, values;
+	cl_mem vstart = NULL, heads = NULL, docs = NULL, comb = NULL, wsum = NULL, pos = NULL;
+	int rc = GP_EDEVICE;
+
+	for (size_t b = 0; b < n_blobs; b++) total += lens[b];
+	if (total / 4 >= 0xFFFFFFFFu / GP_MOD9_MAX_PER_WORD || n_blobs >= 0x7FFFFFFFu) {
+		return gp_cl_fail(err, CL_INVALID_BUFFER_SIZE, "MOD9 batch too large for one launch");
+	}
+	nw = (cl_uint)(total / 4);
+	size_t nw1 = (size_t)nw + 1, cap = (size_t)nw * GP_MOD9_MAX_PER_WORD;
+
+	blob_words = gp_alloc_array(n_blobs + 1, sizeof(*blob_words));
+	meta = gp_alloc_array(2 * (n_blobs + 1), sizeof(*meta));
+	if (!blob_words || !meta) {
+		gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
+		goto done;
+	}
+	blob_words[0] = 0;
+	for (size_t b = 0; b < n_blobs; b++) blob_words[b + 1] = blob_words[b] + (cl_uint)(lens[b] / 4);
+
+	{
+		const uint8_t *bw = (const uint8_t *)blob_words;
+		size_t bwlen = (n_blobs + 1) * sizeof(*blob_words);
+		if (!(input = gp_cl_upload(GP_B_INPUT, blobs, lens, n_blobs, total, err))) goto done;
+		if (!(blobs_mem = gp_cl_upload(GP_B_BLOBS, &bw, &bwlen, 1, bwlen, err))) goto done;
+	}
+	if (!(first = gp_cl_buffer(GP_B_FIRST, nw1, err)) ||
+	    !(counts = gp_cl_buffer(GP_B_COUNTS, nw1 * 4, err)) ||
+	    !(starts = gp_cl_buffer(GP_B_STARTS, nw1 * 4, err)) ||
+	    !(voff = gp_cl_buffer(GP_B_OFFSETS, nw1 * 4, err)) ||
+	    !(poff = gp_cl_buffer(GP_B_POFF, nw1 * 4, err)) ||
+	    !(errbuf = gp_cl_buffer(GP_B_ERR, 4, err)) ||
+	    !(metabuf = gp_cl_buffer(GP_B_META, 2 * (n_blobs + 1) * 4, err)) ||
+	    !(values = gp_cl_buffer(GP_B_VALUES, cap * 4, err))) {
+		goto done;
+	}
+	if (mode != GP_MODE_VALUES &&
+	    (!(vstart = gp_cl_buffer(GP_B_VSTART, nw1 * 4, err)) ||
+	     !(heads = gp_cl_buffer(GP_B_HEADS, nw1 * 4, err)) ||
+	     !(docs = gp_cl_buffer(GP_B_DOCS, nw1 * 8, err)) ||
+	     !(comb = gp_cl_buffer(GP_B_COMBINED, nw1, err)))) {
+		goto done;
+	}
+	if (mode == GP_MODE_POSTINGS &&
+	    (!(wsum = gp_cl_buffer(GP_B_WSUM, nw1 * 8, err)) ||
+	     !(pos = gp_cl_buffer(GP_B_POS, cap * 8, err)))) {
+		goto done;
+	}
+
+	/* Blob boundaries, counts and starts, then the offsets they scan to. */
+	{
+		cl_uchar zero = 0;
+		cl_int st = clEnqueueFillBuffer(gp_cl_queue(), first, &zero, 1, 0, nw1, 0, NULL, NULL);
+		if (st != CL_SUCCESS) { gp_cl_fail(err, st, "clEnqueueFillBuffer"); goto done; }
+	}
+	if (gp_cl_fill(errbuf, 0xFFFFFFFFu, 4, err) != GP_OK) goto done;
+	cl_kernel k = gp_cl_kernel(GP_K_MARK_BLOB_STARTS);
+	if (gp_cl_args(k, 3, A(blobs_mem), A(nb), A(first)) != CL_SUCCESS ||
+	    gp_cl_run(k, n_blobs, err) != GP_OK) goto launch_failed;
+	k = gp_cl_kernel(GP_K_MOD9_COUNT);
+	if (gp_cl_args(k, 6, A(input), A(nw), A(first), A(counts), A(starts), A(errbuf)) != CL_SUCCESS ||
+	    gp_cl_run(k, nw1, err) != GP_OK) goto launch_failed;
+	if (gp_cl_scan_u32(counts, voff, nw1, 0, err) != GP_OK ||
+	    gp_cl_scan_u32(starts, poff, nw1, 0, err) != GP_OK) goto done;
+	k = gp_cl_kernel(GP_K_MOD9_SCATTER);
+	if (gp_cl_args(k, 4, A(input), A(nw), A(voff), A(values)) != CL_SUCCESS ||
+	    gp_cl_run(k, nw, err) != GP_OK) goto launch_failed;
+
+	if (mode != GP_MODE_VALUES) {
+		k = gp_cl_kernel(GP_K_MOD9_HEADS);
+		if (gp_cl_args(k, 6, A(nw), A(starts), A(voff), A(poff), A(vstart), A(heads)) != CL_SUCCESS ||
+		    gp_cl_run(k, nw1, err) != GP_OK) goto launch_failed;
+		k = gp_cl_kernel(GP_K_MOD9_DOCS);
+		if (gp_cl_args(k, 8, A(values), A(vstart), A(poff), A(heads), A(nw), A(docs), A(comb),
+		               A(errbuf)) != CL_SUCCESS ||
+		    gp_cl_run(k, nw, err) != GP_OK) goto launch_failed;
+	}
+	if (mode == GP_MODE_POSTINGS) {
+		k = gp_cl_kernel(GP_K_MOD9_WORD_GAPS);
+		if (gp_cl_args(k, 7, A(input), A(nw), A(voff), A(poff), A(starts), A(vstart), A(wsum)) != CL_SUCCESS ||
+		    gp_cl_run(k, nw1, err) != GP_OK) goto launch_failed;
+		if (gp_cl_scan_i64(wsum, wsum, nw1, 0, err) != GP_OK) goto done;
+		k = gp_cl_kernel(GP_K_MOD9_POSITIONS);
+		if (gp_cl_args(k, 9, A(input), A(nw), A(voff), A(poff), A(starts), A(vstart), A(heads),
+		               A(wsum), A(pos)) != CL_SUCCESS ||
+		    gp_cl_run(k, nw, err) != GP_OK) goto launch_failed;
+	}
+	k = gp_cl_kernel(GP_K_MOD9_BLOB_OFFSETS);
+	if (gp_cl_args(k, 5, A(blobs_mem), A(nb), A(voff), A(poff), A(metabuf)) != CL_SUCCESS ||
+	    gp_cl_run(k, n_blobs + 1, err) != GP_OK) goto launch_failed;
+
+	/* The download: error word and sizes first, then exactly the arrays the mode needs. */
+	if (gp_cl_read(errbuf, 4, &errword, err) != GP_OK ||
+	    gp_cl_read(metabuf, 2 * (n_blobs + 1) * 4, meta, err) != GP_OK) goto done;
+	if (errword != 0xFFFFFFFFu) {
+		rc = GP_EFORMAT;
+		goto done;
+	}
+	size_t nv = meta[2 * n_blobs], np = meta[2 * n_blobs + 1];
+	r->n_blobs = n_blobs;
+	r->value_bits = 32;
+	r->n_values = nv;
+	r->n_postings = mode == GP_MODE_VALUES ? 0 : np;
+	r->blob_values = gp_alloc_array(n_blobs + 1, sizeof(size_t));
+	r->blob_postings = gp_alloc_array(n_blobs + 1, sizeof(size_t));
+	if (!r->blob_values || !r->blob_postings) { gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc"); goto done; }
+	for (size_t b = 0; b <= n_blobs; b++) {
+		r->blob_values[b] = meta[2 * b];
+		r->blob_postings[b] = mode == GP_MODE_VALUES ? 0 : meta[2 * b + 1];
+	}
+	if (mode == GP_MODE_VALUES) {
+		if (!(r->v32 = gp_alloc_array(nv, 4))) { gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc"); goto done; }
+		if (gp_cl_read(values, nv * 4, r->v32, err) != GP_OK) goto done;
+	} else {
+		if (!(r->docs = gp_alloc_array(np, 8))) { gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc"); goto done; }
+		if (gp_cl_read(docs, np * 8, r->docs, err) != GP_OK) goto done;
+	}
+	if (mode == GP_MODE_POSTINGS) {
+		r->vstart = gp_alloc_array(np + 1, 4);
+		r->combined = gp_alloc_array(np, 1);
+		r->pos = gp_alloc_array(nv, 8);
+		if (!r->vstart || !r->combined || !r->pos) { gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc"); goto done; }
+		if (gp_cl_read(vstart, (np + 1) * 4, r->vstart, err) != GP_OK ||
+		    gp_cl_read(comb, np, r->combined, err) != GP_OK ||
+		    gp_cl_read(pos, nv * 8, r->pos, err) != GP_OK) goto done;
+	}
+	r->backend = "opencl";
+	rc = GP_OK;
+	goto done;
+
+launch_failed:
+	if (!err || err->format == NULL) gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
+done:
+	free(blob_words);
+	free(meta);
+	if (rc != GP_OK) gp_result_free(r);
+	return rc;
+}

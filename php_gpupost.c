@@ -1,0 +1,521 @@
+/* gpupost: PHP glue only. Argument parsing, INI, phpinfo, exceptions, and turning the C
+ * results of src/gp_dispatch.c into PHP arrays. No codec logic lives here. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "php.h"
+#include "php_ini.h"
+#include "ext/standard/info.h"
+#include "ext/spl/spl_exceptions.h"
+#include "zend_exceptions.h"
+#include "zend_smart_str.h"
+
+#include "php_gpupost.h"
+#include "src/gp_dispatch.h"
+#include "codec/gp_mod9.h"
+#include "opencl/gp_cl.h"
+#include "gpupost_arginfo.h"
+
+ZEND_DECLARE_MODULE_GLOBALS(gpupost)
+
+static zend_class_entry *gpupost_exception_ce;
+
+static ZEND_INI_MH(OnUpdateMinDeviceValues)
+{
+	zend_long v = ZEND_STRTOL(ZSTR_VAL(new_value), NULL, 10);
+	if (v < 0) {
+		return FAILURE;
+	}
+	return OnUpdateLong(entry, new_value, mh_arg1, mh_arg2, mh_arg3, stage);
+}
+
+static ZEND_INI_MH(OnUpdateDevice)
+{
+	const char *v = ZSTR_VAL(new_value);
+	int p, d;
+	char tail;
+	if (strcmp(v, "auto") && strcmp(v, "gpu") && strcmp(v, "cpu") && strcmp(v, "host") &&
+	    sscanf(v, "%d:%d%c", &p, &d, &tail) != 2) {
+		php_error_docref(NULL, E_WARNING,
+		                 "gpupost.device must be auto, gpu, cpu, host or P:D, \"%s\" given; using auto", v);
+		gp_cl_configure("auto");
+		return OnUpdateString(entry, new_value, mh_arg1, mh_arg2, mh_arg3, stage);
+	}
+	gp_cl_configure(v);
+	return OnUpdateString(entry, new_value, mh_arg1, mh_arg2, mh_arg3, stage);
+}
+
+PHP_INI_BEGIN()
+	STD_PHP_INI_ENTRY("gpupost.device", "auto", PHP_INI_SYSTEM, OnUpdateDevice, device,
+	                  zend_gpupost_globals, gpupost_globals)
+	STD_PHP_INI_ENTRY("gpupost.min_device_values", "65536", PHP_INI_ALL, OnUpdateMinDeviceValues,
+	                  min_device_values, zend_gpupost_globals, gpupost_globals)
+PHP_INI_END()
+
+/* --- errors --- */
+
+static void gpupost_throw(const gp_error *err, const zval *key)
+{
+	if (err->format && strcmp(err->format, "OpenCL") == 0) {
+		zend_throw_exception_ex(gpupost_exception_ce, err->cl_status, "OpenCL: %s", err->rule);
+	} else if (key && Z_TYPE_P(key) == IS_STRING) {
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "%s: blob '%s', byte %zu: %s",
+		                        err->format, Z_STRVAL_P(key), err->offset, err->rule);
+	} else if (key) {
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "%s: blob " ZEND_LONG_FMT ", byte %zu: %s",
+		                        err->format, Z_LVAL_P(key), err->offset, err->rule);
+	} else {
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "%s: byte %zu: %s", err->format,
+		                        err->offset, err->rule);
+	}
+}
+
+static bool check_format_mode(zend_long format, zend_long mode, uint32_t format_arg, uint32_t mode_arg)
+{
+	if (format != GP_FORMAT_MOD9) {
+		zend_argument_value_error(format_arg, "must be a GPUPOST_* format constant");
+		return false;
+	}
+	if (mode != GP_MODE_VALUES && mode != GP_MODE_DOCS && mode != GP_MODE_POSTINGS) {
+		zend_argument_value_error(mode_arg, "must be GPUPOST_VALUES, GPUPOST_DOCS or GPUPOST_POSTINGS");
+		return false;
+	}
+	return true;
+}
+
+/* --- C results to PHP arrays (packed fills: the array is the cost, so build it once) --- */
+
+static bool fits_array(size_t n)
+{
+	if (n >= HT_MAX_SIZE) {
+		zend_throw_exception_ex(gpupost_exception_ce, 0,
+		                        "decoded list of %zu entries exceeds PHP's array size limit", n);
+		return false;
+	}
+	return true;
+}
+
+static void packed_from_u32(zval *rv, const uint32_t *v, size_t n)
+{
+	array_init_size(rv, (uint32_t)n);
+	if (n == 0) return;
+	zend_hash_real_init_packed(Z_ARRVAL_P(rv));
+	ZEND_HASH_FILL_PACKED(Z_ARRVAL_P(rv)) {
+		for (size_t i = 0; i < n; i++) {
+			ZEND_HASH_FILL_SET_LONG((zend_long)v[i]);
+			ZEND_HASH_FILL_NEXT();
+		}
+	} ZEND_HASH_FILL_END();
+}
+
+static void packed_from_i64(zval *rv, const int64_t *v, size_t n)
+{
+	array_init_size(rv, (uint32_t)n);
+	if (n == 0) return;
+	zend_hash_real_init_packed(Z_ARRVAL_P(rv));
+	ZEND_HASH_FILL_PACKED(Z_ARRVAL_P(rv)) {
+		for (size_t i = 0; i < n; i++) {
+			ZEND_HASH_FILL_SET_LONG((zend_long)v[i]);
+			ZEND_HASH_FILL_NEXT();
+		}
+	} ZEND_HASH_FILL_END();
+}
+
+/* Blob b of a result as the PHP value its mode promises. */
+static bool result_to_zval(const gp_result *r, size_t b, zend_long mode, zval *rv)
+{
+	size_t v0 = r->blob_values[b], nv = r->blob_values[b + 1] - v0;
+	size_t p0 = r->blob_postings[b], np = r->blob_postings[b + 1] - p0;
+	if (mode == GP_MODE_VALUES) {
+		if (!fits_array(nv)) return false;
+		if (r->value_bits == 32) {
+			packed_from_u32(rv, r->v32 + v0, nv);
+		} else {
+			packed_from_i64(rv, r->v64 + v0, nv);
+		}
+		return true;
+	}
+	if (!fits_array(np)) return false;
+	if (mode == GP_MODE_DOCS) {
+		packed_from_i64(rv, r->docs + p0, np);
+		return true;
+	}
+	array_init_size(rv, (uint32_t)np);
+	for (size_t p = p0; p < p0 + np; p++) {
+		zval positions;
+		size_t first = r->vstart[p] + (r->combined[p] ? 0 : 1), end = r->vstart[p + 1];
+		packed_from_i64(&positions, r->pos + first, end - first);
+		zend_hash_index_update(Z_ARRVAL_P(rv), (zend_ulong)r->docs[p], &positions);
+	}
+	return true;
+}
+
+static void decode_and_return(const uint8_t *const *blobs, const size_t *lens, size_t n,
+                              zend_long format, zend_long mode, HashTable *keys, zval *return_value)
+{
+	gp_result r;
+	gp_error err;
+	int rc = gp_decode((int)format, (int)mode, blobs, lens, n, GPUPOST_G(min_device_values), &r, &err);
+	if (rc != GP_OK) {
+		zval *key = NULL, kz;
+		if (keys && rc == GP_EFORMAT) {
+			size_t i = 0;
+			zend_string *skey;
+			zend_ulong ikey;
+			ZEND_HASH_FOREACH_KEY(keys, ikey, skey) {
+				if (i++ == err.blob) {
+					if (skey) ZVAL_STR(&kz, skey); else ZVAL_LONG(&kz, (zend_long)ikey);
+					key = &kz;
+					break;
+				}
+			} ZEND_HASH_FOREACH_END();
+		}
+		gpupost_throw(&err, key);
+		return;
+	}
+	if (!keys) {
+		result_to_zval(&r, 0, mode, return_value);
+	} else {
+		size_t i = 0;
+		zend_string *skey;
+		zend_ulong ikey;
+		array_init_size(return_value, zend_hash_num_elements(keys));
+		ZEND_HASH_FOREACH_KEY(keys, ikey, skey) {
+			zval item;
+			if (!result_to_zval(&r, i++, mode, &item)) break;
+			if (skey) {
+				zend_hash_update(Z_ARRVAL_P(return_value), skey, &item);
+			} else {
+				zend_hash_index_update(Z_ARRVAL_P(return_value), ikey, &item);
+			}
+		} ZEND_HASH_FOREACH_END();
+	}
+	gp_result_free(&r);
+}
+
+PHP_FUNCTION(gpu_decode_postings)
+{
+	zend_string *blob;
+	zend_long format = GP_FORMAT_MOD9, mode = GP_MODE_VALUES;
+	ZEND_PARSE_PARAMETERS_START(1, 3)
+		Z_PARAM_STR(blob)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_LONG(format)
+		Z_PARAM_LONG(mode)
+	ZEND_PARSE_PARAMETERS_END();
+	if (!check_format_mode(format, mode, 2, 3)) RETURN_THROWS();
+	const uint8_t *data = (const uint8_t *)ZSTR_VAL(blob);
+	size_t len = ZSTR_LEN(blob);
+	decode_and_return(&data, &len, 1, format, mode, NULL, return_value);
+}
+
+PHP_FUNCTION(gpu_decode_postings_batch)
+{
+	HashTable *blobs;
+	zend_long format = GP_FORMAT_MOD9, mode = GP_MODE_VALUES;
+	zval *item;
+	size_t n, i = 0;
+	ZEND_PARSE_PARAMETERS_START(1, 3)
+		Z_PARAM_ARRAY_HT(blobs)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_LONG(format)
+		Z_PARAM_LONG(mode)
+	ZEND_PARSE_PARAMETERS_END();
+	if (!check_format_mode(format, mode, 2, 3)) RETURN_THROWS();
+	n = zend_hash_num_elements(blobs);
+	if (n == 0) RETURN_EMPTY_ARRAY();
+	const uint8_t **data = safe_emalloc(n, sizeof(*data), 0);
+	size_t *lens = safe_emalloc(n, sizeof(*lens), 0);
+	ZEND_HASH_FOREACH_VAL(blobs, item) {
+		ZVAL_DEREF(item);
+		if (Z_TYPE_P(item) != IS_STRING) {
+			zend_argument_type_error(1, "must contain only strings, %s given", zend_zval_type_name(item));
+			efree(data);
+			efree(lens);
+			RETURN_THROWS();
+		}
+		data[i] = (const uint8_t *)Z_STRVAL_P(item);
+		lens[i++] = Z_STRLEN_P(item);
+	} ZEND_HASH_FOREACH_END();
+	decode_and_return(data, lens, n, format, mode, blobs, return_value);
+	efree(data);
+	efree(lens);
+}
+
+/* --- encoding --- */
+
+static bool check_options(HashTable *options, zend_long format)
+{
+	zend_string *key;
+	zend_ulong idx;
+	(void)format; /* MOD9 takes no options */
+	ZEND_HASH_FOREACH_KEY(options, idx, key) {
+		if (key) {
+			zend_argument_value_error(4, "contains unknown option \"%s\" for this format", ZSTR_VAL(key));
+		} else {
+			zend_argument_value_error(4, "contains unknown option " ZEND_ULONG_FMT, idx);
+		}
+		return false;
+	} ZEND_HASH_FOREACH_END();
+	return true;
+}
+
+/* Copies the ints of a PHP list into a C array; TypeError for anything else. */
+static int64_t *ints_from_array(HashTable *ht, uint32_t arg, size_t *n)
+{
+	zval *item;
+	size_t i = 0;
+	int64_t *out = safe_emalloc(zend_hash_num_elements(ht) + 1, sizeof(int64_t), 0);
+	ZEND_HASH_FOREACH_VAL(ht, item) {
+		ZVAL_DEREF(item);
+		if (Z_TYPE_P(item) != IS_LONG) {
+			zend_argument_type_error(arg, "must contain only int, %s given", zend_zval_type_name(item));
+			efree(out);
+			return NULL;
+		}
+		out[i++] = Z_LVAL_P(item);
+	} ZEND_HASH_FOREACH_END();
+	*n = i;
+	return out;
+}
+
+static zend_string *mod9_encode_values(HashTable *data)
+{
+	size_t n;
+	int64_t *in = ints_from_array(data, 1, &n);
+	if (!in) return NULL;
+	uint32_t *v = safe_emalloc(n + 1, sizeof(uint32_t), 0);
+	for (size_t i = 0; i < n; i++) {
+		if (in[i] < 1 || in[i] > (int64_t)GP_MOD9_MAX_VALUE) {
+			zend_argument_value_error(1, "must hold integers from 1 to 268435455 for GPUPOST_MOD9, "
+			                          ZEND_LONG_FMT " found at position %zu", (zend_long)in[i], i);
+			efree(in);
+			efree(v);
+			return NULL;
+		}
+		v[i] = (uint32_t)in[i];
+	}
+	efree(in);
+	zend_string *out = zend_string_safe_alloc(n + 1, 4, 0, 0);
+	size_t len = gp_mod9_encode_values(v, n, (uint8_t *)ZSTR_VAL(out));
+	efree(v);
+	out = zend_string_truncate(out, len, 0);
+	ZSTR_VAL(out)[len] = '\0';
+	return out;
+}
+
+static zend_string *mod9_encode_postings(HashTable *data)
+{
+	smart_str out = {0};
+	zend_string *key;
+	zend_ulong doc;
+	zval *positions;
+	ZEND_HASH_FOREACH_KEY_VAL(data, doc, key, positions) {
+		size_t n, nv;
+		const char *why = NULL;
+		int64_t *pos;
+		ZVAL_DEREF(positions);
+		if (key) {
+			zend_argument_value_error(1, "must be [doc_index => [positions, ...]] with int doc indexes, \"%s\" found", ZSTR_VAL(key));
+			goto fail;
+		}
+		if (Z_TYPE_P(positions) != IS_ARRAY) {
+			zend_argument_type_error(1, "must map each doc index to an array of positions, %s given", zend_zval_type_name(positions));
+			goto fail;
+		}
+		if (!(pos = ints_from_array(Z_ARRVAL_P(positions), 1, &n))) goto fail;
+		uint32_t *v = safe_emalloc(n + 1, sizeof(uint32_t), 0);
+		nv = gp_mod9_posting_values((int64_t)(zend_long)doc, pos, n, v, &why);
+		efree(pos);
+		if (nv == 0) {
+			efree(v);
+			zend_argument_value_error(1, "doc " ZEND_LONG_FMT " cannot be encoded: %s", (zend_long)doc, why);
+			goto fail;
+		}
+		smart_str_alloc(&out, gp_mod9_encode_bound(nv), 0);
+		ZSTR_LEN(out.s) += gp_mod9_encode_values(v, nv, (uint8_t *)ZSTR_VAL(out.s) + ZSTR_LEN(out.s));
+		efree(v);
+	} ZEND_HASH_FOREACH_END();
+	smart_str_0(&out);
+	return out.s ? out.s : ZSTR_EMPTY_ALLOC();
+fail:
+	smart_str_free(&out);
+	return NULL;
+}
+
+PHP_FUNCTION(gpu_encode_postings)
+{
+	HashTable *data, *options = NULL;
+	zend_long format = GP_FORMAT_MOD9, mode = GP_MODE_VALUES;
+	zend_string *out;
+	ZEND_PARSE_PARAMETERS_START(1, 4)
+		Z_PARAM_ARRAY_HT(data)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_LONG(format)
+		Z_PARAM_LONG(mode)
+		Z_PARAM_ARRAY_HT(options)
+	ZEND_PARSE_PARAMETERS_END();
+	if (!check_format_mode(format, mode, 2, 3)) RETURN_THROWS();
+	if (mode == GP_MODE_DOCS) {
+		zend_argument_value_error(3, "must be GPUPOST_VALUES or GPUPOST_POSTINGS for encoding");
+		RETURN_THROWS();
+	}
+	if (options && !check_options(options, format)) RETURN_THROWS();
+	out = mode == GP_MODE_VALUES ? mod9_encode_values(data) : mod9_encode_postings(data);
+	if (!out) RETURN_THROWS();
+	RETURN_STR(out);
+}
+
+PHP_FUNCTION(gpu_prefix_sum)
+{
+	HashTable *values;
+	bool inclusive = true;
+	size_t n, overflow_at = 0;
+	gp_error err;
+	ZEND_PARSE_PARAMETERS_START(1, 2)
+		Z_PARAM_ARRAY_HT(values)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_BOOL(inclusive)
+	ZEND_PARSE_PARAMETERS_END();
+	int64_t *in = ints_from_array(values, 1, &n);
+	if (!in) RETURN_THROWS();
+	int64_t *out = safe_emalloc(n + 1, sizeof(int64_t), 0);
+	int rc = gp_prefix_sum(in, n, inclusive, GPUPOST_G(min_device_values), out, &overflow_at, &err);
+	efree(in);
+	if (rc == GP_EVALUE) {
+		zend_argument_value_error(1, "running sum overflows a 64-bit integer at position %zu", overflow_at);
+	} else if (rc != GP_OK) {
+		gpupost_throw(&err, NULL);
+	} else if (fits_array(n)) {
+		packed_from_i64(return_value, out, n);
+	}
+	efree(out);
+}
+
+/* --- introspection --- */
+
+static void device_info_array(zval *rv, const gp_cl_device_info *d)
+{
+	array_init(rv);
+	add_assoc_string(rv, "name", (char *)d->device);
+	add_assoc_string(rv, "vendor", (char *)d->vendor);
+	add_assoc_string(rv, "version", (char *)d->version);
+	add_assoc_string(rv, "type", (char *)d->type);
+	add_assoc_long(rv, "compute_units", (zend_long)d->compute_units);
+	add_assoc_long(rv, "global_mem", (zend_long)d->global_mem);
+	add_assoc_long(rv, "max_alloc", (zend_long)d->max_alloc);
+	add_assoc_long(rv, "max_work_group", (zend_long)d->max_work_group);
+	add_assoc_long(rv, "index", (zend_long)d->device_index);
+}
+
+PHP_FUNCTION(gpu_info)
+{
+	zval platform, device, ini;
+	ZEND_PARSE_PARAMETERS_NONE();
+	int usable = gp_cl_available();
+	const gp_cl_device_info *d = gp_cl_info();
+	array_init(return_value);
+	add_assoc_string(return_value, "backend", usable ? "opencl" : "host");
+	add_assoc_string(return_value, "last_backend", (char *)gp_last_backend());
+	if (d) {
+		array_init(&platform);
+		add_assoc_string(&platform, "name", (char *)d->platform);
+		add_assoc_string(&platform, "version", (char *)d->platform_version);
+		add_assoc_long(&platform, "index", (zend_long)d->platform_index);
+		device_info_array(&device, d);
+		add_assoc_zval(return_value, "platform", &platform);
+		add_assoc_zval(return_value, "device", &device);
+	} else {
+		add_assoc_null(return_value, "platform");
+		add_assoc_null(return_value, "device");
+	}
+	add_assoc_bool(return_value, "kernels_built", gp_cl_program_built());
+	if (usable || !gp_cl_last_error()[0]) {
+		add_assoc_null(return_value, "reason");
+	} else {
+		add_assoc_string(return_value, "reason", (char *)gp_cl_last_error());
+	}
+	array_init(&ini);
+	add_assoc_string(&ini, "gpupost.device", GPUPOST_G(device) ? GPUPOST_G(device) : "auto");
+	add_assoc_long(&ini, "gpupost.min_device_values", GPUPOST_G(min_device_values));
+	add_assoc_zval(return_value, "ini", &ini);
+	add_assoc_long(return_value, "pid", (zend_long)getpid());
+}
+
+/* --- module --- */
+
+static PHP_GINIT_FUNCTION(gpupost)
+{
+#if defined(COMPILE_DL_GPUPOST) && defined(ZTS)
+	ZEND_TSRMLS_CACHE_UPDATE();
+#endif
+	memset(gpupost_globals, 0, sizeof(*gpupost_globals));
+}
+
+PHP_MINIT_FUNCTION(gpupost)
+{
+	REGISTER_INI_ENTRIES();
+	register_gpupost_symbols(module_number);
+	gpupost_exception_ce = register_class_GpuPost_Exception(spl_ce_RuntimeException);
+	return SUCCESS; /* no OpenCL work here: the device opens on first use, after any fork */
+}
+
+PHP_MSHUTDOWN_FUNCTION(gpupost)
+{
+	gp_cl_shutdown();
+	UNREGISTER_INI_ENTRIES();
+	return SUCCESS;
+}
+
+PHP_MINFO_FUNCTION(gpupost)
+{
+	char buf[64];
+	int usable = gp_cl_available();
+	const gp_cl_device_info *d = gp_cl_info();
+	php_info_print_table_start();
+	php_info_print_table_header(2, "gpupost support", "enabled");
+	php_info_print_table_row(2, "Version", PHP_GPUPOST_VERSION);
+	php_info_print_table_row(2, "Formats", "MOD9");
+	php_info_print_table_row(2, "Backend", usable ? "opencl" : "host");
+	if (d) {
+		php_info_print_table_row(2, "OpenCL platform", d->platform);
+		php_info_print_table_row(2, "OpenCL device", d->device);
+		php_info_print_table_row(2, "Device type", d->type);
+		php_info_print_table_row(2, "Device version", d->version);
+		snprintf(buf, sizeof(buf), "%u", d->compute_units);
+		php_info_print_table_row(2, "Compute units", buf);
+		snprintf(buf, sizeof(buf), "%llu MiB", d->global_mem >> 20);
+		php_info_print_table_row(2, "Global memory", buf);
+	}
+	php_info_print_table_row(2, "Kernels built", gp_cl_program_built() ? "yes" : "no");
+	if (!usable && gp_cl_last_error()[0]) {
+		php_info_print_table_row(2, "Why host", gp_cl_last_error());
+	}
+	php_info_print_table_end();
+	DISPLAY_INI_ENTRIES();
+}
+
+zend_module_entry gpupost_module_entry = {
+	STANDARD_MODULE_HEADER,
+	"gpupost",
+	ext_functions,
+	PHP_MINIT(gpupost),
+	PHP_MSHUTDOWN(gpupost),
+	NULL,
+	NULL,
+	PHP_MINFO(gpupost),
+	PHP_GPUPOST_VERSION,
+	PHP_MODULE_GLOBALS(gpupost),
+	PHP_GINIT(gpupost),
+	NULL,
+	NULL,
+	STANDARD_MODULE_PROPERTIES_EX
+};
+
+#ifdef COMPILE_DL_GPUPOST
+#ifdef ZTS
+ZEND_TSRMLS_CACHE_DEFINE()
+#endif
+ZEND_GET_MODULE(gpupost)
+#endif

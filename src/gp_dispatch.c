@@ -1,0 +1,145 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "gp_dispatch.h"
+#include "../codec/gp_mod9.h"
+#include "../opencl/gp_cl.h"
+
+static const char *last_backend = "none";
+
+const char *gp_last_backend(void)
+{
+	return last_backend;
+}
+
+int gp_would_use_device(size_t values, long min_device_values)
+{
+	if (min_device_values > 0 && values < (size_t)min_device_values) return 0;
+	return gp_cl_available();
+}
+
+static int host_fail_nomem(gp_error *err)
+{
+	if (err) {
+		err->format = "host";
+		err->offset = 0;
+		err->cl_status = 0;
+		strcpy(err->rule, "out of memory for the decoded result");
+	}
+	return GP_ENOMEM;
+}
+
+/* Host MOD9: validate and count every blob, allocate once, decode each into its slice. */
+static int host_mod9(int mode, const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
+                     gp_result *r, gp_error *err)
+{
+	size_t nv = 0, np = 0;
+	r->n_blobs = n_blobs;
+	r->value_bits = 32;
+	r->blob_values = gp_alloc_array(n_blobs + 1, sizeof(size_t));
+	r->blob_postings = gp_alloc_array(n_blobs + 1, sizeof(size_t));
+	if (!r->blob_values || !r->blob_postings) return host_fail_nomem(err);
+	for (size_t b = 0; b < n_blobs; b++) {
+		gp_mod9_counts c;
+		r->blob_values[b] = nv;
+		r->blob_postings[b] = np;
+		if (gp_mod9_measure(blobs[b], lens[b], mode != GP_MODE_VALUES, &c, err) != GP_OK) {
+			err->blob = b;
+			return GP_EFORMAT;
+		}
+		nv += c.values;
+		np += c.postings;
+	}
+	r->blob_values[n_blobs] = nv;
+	r->blob_postings[n_blobs] = mode == GP_MODE_VALUES ? 0 : np;
+	r->n_values = nv;
+	if (mode == GP_MODE_VALUES) {
+		if (!(r->v32 = gp_alloc_array(nv, sizeof(uint32_t)))) return host_fail_nomem(err);
+		for (size_t b = 0; b < n_blobs; b++) {
+			gp_mod9_decode_values(blobs[b], lens[b], r->v32 + r->blob_values[b]);
+		}
+		return GP_OK;
+	}
+	if (nv > 0xFFFFFFFFu) return host_fail_nomem(err); /* vstart holds 32-bit value indices */
+	r->n_postings = np;
+	r->docs = gp_alloc_array(np, sizeof(int64_t));
+	if (!r->docs) return host_fail_nomem(err);
+	if (mode == GP_MODE_POSTINGS) {
+		r->vstart = gp_alloc_array(np + 1, sizeof(uint32_t));
+		r->combined = gp_alloc_array(np, 1);
+		r->pos = gp_alloc_array(nv, sizeof(int64_t));
+		if (!r->vstart || !r->combined || !r->pos) return host_fail_nomem(err);
+	}
+	for (size_t b = 0; b < n_blobs; b++) {
+		size_t p0 = r->blob_postings[b];
+		int full = mode == GP_MODE_POSTINGS;
+		gp_mod9_decode_postings(blobs[b], lens[b], r->docs + p0, full ? r->vstart + p0 : NULL,
+		                        full ? r->combined + p0 : NULL, full ? r->pos : NULL,
+		                        (uint32_t)r->blob_values[b]);
+	}
+	return GP_OK;
+}
+
+int gp_decode(int format, int mode, const uint8_t *const *blobs, const size_t *lens,
+              size_t n_blobs, long min_device_values, gp_result *r, gp_error *err)
+{
+	size_t expected = 0;
+	int rc;
+	memset(r, 0, sizeof(*r));
+	memset(err, 0, sizeof(*err));
+	if (format != GP_FORMAT_MOD9) return GP_EVALUE;
+
+	for (size_t b = 0; b < n_blobs; b++) {
+		if (lens[b] % 4 != 0) goto host; /* the host decoder names the error */
+		expected += gp_mod9_estimate_values(blobs[b], lens[b]);
+	}
+	if (expected > 0 && gp_would_use_device(expected, min_device_values)) {
+		rc = gp_cl_mod9_decode(blobs, lens, n_blobs, mode, r, err);
+		if (rc == GP_OK) {
+			last_backend = "opencl";
+			return GP_OK;
+		}
+		/* A malformed blob or a device failure: either way the host decides and reports. */
+		memset(err, 0, sizeof(*err));
+	}
+host:
+	last_backend = "host";
+	rc = host_mod9(mode, blobs, lens, n_blobs, r, err);
+	if (rc == GP_OK) {
+		r->backend = "host";
+	} else {
+		gp_result_free(r);
+	}
+	return rc;
+}
+
+int gp_prefix_sum(const int64_t *in, size_t n, int inclusive, long min_device_values,
+                  int64_t *out, size_t *overflow_at, gp_error *err)
+{
+	int64_t sum = 0, max_abs = 0;
+	memset(err, 0, sizeof(*err));
+	/* The device adds modulo 2^64, so it only gets lists whose sums provably fit. */
+	for (size_t i = 0; i < n; i++) {
+		int64_t a = in[i] < 0 ? (in[i] == INT64_MIN ? INT64_MAX : -in[i]) : in[i];
+		if (a > max_abs) max_abs = a;
+	}
+	if (n > 0 && (max_abs == 0 || (uint64_t)max_abs <= (uint64_t)INT64_MAX / n) &&
+	    gp_would_use_device(n, min_device_values)) {
+		if (gp_cl_prefix_sum(in, n, inclusive, out, err) == GP_OK) {
+			last_backend = "opencl";
+			return GP_OK;
+		}
+		memset(err, 0, sizeof(*err));
+	}
+	last_backend = "host";
+	for (size_t i = 0; i < n; i++) {
+		int64_t next;
+		if (__builtin_add_overflow(sum, in[i], &next)) {
+			*overflow_at = i;
+			return GP_EVALUE;
+		}
+		out[i] = inclusive ? next : sum;
+		sum = next;
+	}
+	return GP_OK;
+}

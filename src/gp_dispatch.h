@@ -1,0 +1,25 @@
+/* Dispatch: one entry point per operation. Picks the host codec or the OpenCL device per call
+ * (by expected size and gpupost.device), falls back to the host when the device fails, and lets
+ * the host decoder name the offset and rule when a kernel flags a malformed blob. No PHP. */
+#ifndef GP_DISPATCH_H
+#define GP_DISPATCH_H
+
+#include "../codec/gp_result.h"
+
+enum { GP_FORMAT_MOD9 = 1 };
+
+/* Decodes a batch (a single call is a batch of one). min_device_values: INI threshold. */
+int gp_decode(int format, int mode, const uint8_t *const *blobs, const size_t *lens,
+              size_t n_blobs, long min_device_values, gp_result *r, gp_error *err);
+
+/* Running sums of n int64 values; *overflow set (and GP_EVALUE returned) when a sum does not
+ * fit 64 bits. */
+int gp_prefix_sum(const int64_t *in, size_t n, int inclusive, long min_device_values,
+                  int64_t *out, size_t *overflow_at, gp_error *err);
+
+/* "host" or "opencl": who ran the last operation in this process ("none" before any). */
+const char *gp_last_backend(void);
+/* Whether an operation expecting `values` outputs would run on the device now. */
+int gp_would_use_device(size_t values, long min_device_values);
+
+#endif
