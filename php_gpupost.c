@@ -254,7 +254,7 @@ static bool check_options(HashTable *options, zend_long format)
 		if (key) {
 			zend_argument_value_error(4, "contains unknown option \"%s\" for this format", ZSTR_VAL(key));
 		} else {
-			zend_argument_value_error(4, "contains unknown option " ZEND_ULONG_FMT, idx);
+			zend_argument_value_error(4, "contains unknown option " ZEND_ULONG_FMT " for this format", idx);
 		}
 		return false;
 	} ZEND_HASH_FOREACH_END();

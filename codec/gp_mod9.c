@@ -204,8 +204,9 @@ size_t gp_mod9_posting_values(int64_t doc, const int64_t *positions, size_t n, u
 		memmove(values, values + 1, n * sizeof(*values));
 		return n;
 	}
-	if (doc + 1 > (int64_t)GP_MOD9_MAX_VALUE) {
-		*why = "doc index must be below 2^28 - 1";
+	if (doc + 1 >= (int64_t)GP_MOD9_COMBINED_BIT) {
+		/* Yioop's decoder would read such a value as the combined form */
+		*why = "doc index must be below 2^27 - 1";
 		return 0;
 	}
 	values[0] = (uint32_t)(doc + 1);

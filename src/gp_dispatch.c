@@ -93,7 +93,7 @@ int gp_decode(int format, int mode, const uint8_t *const *blobs, const size_t *l
 		if (lens[b] % 4 != 0) goto host; /* the host decoder names the error */
 		expected += gp_mod9_estimate_values(blobs[b], lens[b]);
 	}
-	if (expected > 0 && gp_would_use_device(expected, min_device_values)) {
+	if (gp_would_use_device(expected, min_device_values)) {
 		rc = gp_cl_mod9_decode(blobs, lens, n_blobs, mode, r, err);
 		if (rc == GP_OK) {
 			last_backend = "opencl";
@@ -123,7 +123,7 @@ int gp_prefix_sum(const int64_t *in, size_t n, int inclusive, long min_device_va
 		int64_t a = in[i] < 0 ? (in[i] == INT64_MIN ? INT64_MAX : -in[i]) : in[i];
 		if (a > max_abs) max_abs = a;
 	}
-	if (n > 0 && (max_abs == 0 || (uint64_t)max_abs <= (uint64_t)INT64_MAX / n) &&
+	if ((n == 0 || (uint64_t)max_abs <= (uint64_t)INT64_MAX / n) &&
 	    gp_would_use_device(n, min_device_values)) {
 		if (gp_cl_prefix_sum(in, n, inclusive, out, err) == GP_OK) {
 			last_backend = "opencl";
