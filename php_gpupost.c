@@ -464,6 +464,7 @@ PHP_MINIT_FUNCTION(gpupost)
 PHP_MSHUTDOWN_FUNCTION(gpupost)
 {
 	gp_cl_shutdown();
+	gp_scratch_release();
 	UNREGISTER_INI_ENTRIES();
 	return SUCCESS;
 }

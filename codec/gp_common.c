@@ -29,15 +29,52 @@ void *gp_alloc_array(size_t count, size_t size)
 	return malloc(count * size != 0 ? count * size : 1);
 }
 
+/* Reusable host buffers for the two largest result arrays: a fresh multi-megabyte malloc per call
+ * costs a page fault per 4 KiB, as much as decoding into it. Kept up to GP_SCRATCH_KEEP bytes. */
+#define GP_SCRATCH_KEEP ((size_t)256 << 20)
+static struct { void *mem; size_t size; } scratch[GP_SCRATCH_COUNT];
+
+void *gp_scratch(int slot, size_t count, size_t size)
+{
+	if (size != 0 && count > SIZE_MAX / size) return NULL;
+	size_t bytes = count * size;
+	if (bytes > GP_SCRATCH_KEEP) return gp_alloc_array(count, size);
+	if (scratch[slot].size < bytes || !scratch[slot].mem) {
+		void *mem = malloc(bytes ? bytes : 1);
+		if (!mem) return NULL;
+		free(scratch[slot].mem);
+		scratch[slot].mem = mem;
+		scratch[slot].size = bytes;
+	}
+	return scratch[slot].mem;
+}
+
+static void gp_free_unless_scratch(void *p)
+{
+	for (int s = 0; s < GP_SCRATCH_COUNT; s++) {
+		if (p && p == scratch[s].mem) return;
+	}
+	free(p);
+}
+
+void gp_scratch_release(void)
+{
+	for (int s = 0; s < GP_SCRATCH_COUNT; s++) {
+		free(scratch[s].mem);
+		scratch[s].mem = NULL;
+		scratch[s].size = 0;
+	}
+}
+
 void gp_result_free(gp_result *r)
 {
-	free(r->v32);
-	free(r->v64);
+	gp_free_unless_scratch(r->v32);
+	gp_free_unless_scratch(r->v64);
 	free(r->blob_values);
 	free(r->blob_postings);
 	free(r->docs);
 	free(r->vstart);
 	free(r->combined);
-	free(r->pos);
+	gp_free_unless_scratch(r->pos);
 	memset(r, 0, sizeof(*r));
 }

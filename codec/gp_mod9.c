@@ -63,6 +63,31 @@ size_t gp_mod9_estimate_values(const uint8_t *blob, size_t len)
 	return sampled ? values * nwords / sampled : 0;
 }
 
+size_t gp_mod9_decode_values_checked(const uint8_t *blob, size_t len, uint32_t *values,
+                                     gp_error *err)
+{
+	size_t nwords = len / 4;
+	uint32_t *out = values;
+	int continues = 0, bad = len % 4 != 0;
+	for (size_t i = 0; i < nwords && !bad; i++) {
+		uint32_t w = gp_load_be32(blob + 4 * i);
+		uint32_t bits = gp_mod9_slot_bits(w);
+		uint32_t n = gp_mod9_word_count(w);
+		bad = !continues && GP_MOD9_BAD_START(w);
+		continues = GP_MOD9_CONTINUES(w);
+		for (uint32_t j = 0; j < n; j++) {
+			out[j] = gp_mod9_word_value(w, bits, n, j);
+		}
+		out += n;
+	}
+	if (bad || continues) {
+		gp_mod9_counts c;
+		gp_mod9_measure(blob, len, 0, &c, err); /* names the offset and the rule */
+		return (size_t)-1;
+	}
+	return (size_t)(out - values);
+}
+
 void gp_mod9_decode_values(const uint8_t *blob, size_t len, uint32_t *values)
 {
 	size_t nwords = len / 4;

@@ -22,6 +22,10 @@ size_t gp_mod9_estimate_values(const uint8_t *blob, size_t len);
 
 /* Decoders for a blob that gp_mod9_measure accepted; out arrays hold what it counted. */
 void gp_mod9_decode_values(const uint8_t *blob, size_t len, uint32_t *values);
+/* Validates and decodes in one pass into `values`, which holds 24 per word (the most a word
+ * yields). Returns the count, or (size_t)-1 with err set. */
+size_t gp_mod9_decode_values_checked(const uint8_t *blob, size_t len, uint32_t *values,
+                                     gp_error *err);
 /* docs[p] for each posting; with vstart/combined/pos non-NULL, also the posting layout of
  * gp_result (vstart values are offset by vbase). */
 void gp_mod9_decode_postings(const uint8_t *blob, size_t len, int64_t *docs, uint32_t *vstart,

@@ -7,11 +7,17 @@
 #ifdef __OPENCL_VERSION__
 #define GP_INLINE inline
 typedef uint gp_u32;
+typedef ulong gp_u64;
+#define GP_CTZ64(x) ((gp_u32)popcount(((x) & (0ul - (x))) - 1ul))
 #else
 #include <stdint.h>
 #define GP_INLINE static inline
 typedef uint32_t gp_u32;
+typedef uint64_t gp_u64;
+#define GP_CTZ64(x) ((gp_u32)__builtin_ctzll(x))
 #endif
+
+
 
 /* Slot width from bits 29..24 (Yioop tests 111111, 111110, 11110, 1110, 1101, 1100 in that
  * order; the comparisons below are that order). Selector 00 is one 28-bit value. */
@@ -36,15 +42,33 @@ GP_INLINE gp_u32 gp_mod9_slots(gp_u32 bits)
 	       bits == 5u ? 5u : bits == 4u ? 6u : bits == 3u ? 7u : bits == 2u ? 12u : 24u;
 }
 
+/* A 1 at the lowest bit of each slot, one slot more than the word has (the zero sentinel). */
+GP_INLINE gp_u64 gp_mod9_slot_ones(gp_u32 bits)
+{
+	switch (bits) {
+	case 1u: return (gp_u64)0x1FFFFFF;                       /* 25 x 1 */
+	case 2u: return (gp_u64)0x1555555;                       /* 13 x 2 */
+	case 3u: return (gp_u64)0x249249;                        /* 8 x 3 */
+	case 4u: return (gp_u64)0x1111111;                       /* 7 x 4 */
+	case 5u: return (gp_u64)0x2108421;                       /* 6 x 5 */
+	case 6u: return (gp_u64)0x1041041;                       /* 5 x 6 */
+	case 9u: return (gp_u64)0x8040201;                       /* 4 x 9 */
+	default: return (gp_u64)0x10004001;                      /* 3 x 14 */
+	}
+}
+
 /* Values in the word: selector 00 always yields one (even 0); the others read slots from the
- * lowest up and stop at the first empty one. */
+ * lowest up and stop at the first empty one. Branch-free: the borrow trick finds the lowest
+ * all-zero slot of the data bits (a zero sentinel slot sits above the last one). */
 GP_INLINE gp_u32 gp_mod9_word_count(gp_u32 w)
 {
 	gp_u32 bits = gp_mod9_slot_bits(w);
 	if (bits == 28u) return 1u;
-	gp_u32 slots = gp_mod9_slots(bits), mask = (1u << bits) - 1u, k = 0;
-	while (k < slots && ((w >> (k * bits)) & mask) != 0u) k++;
-	return k;
+	gp_u32 slots = gp_mod9_slots(bits);
+	gp_u64 x = (gp_u64)w & (((gp_u64)1 << (slots * bits)) - (gp_u64)1);
+	gp_u64 low = gp_mod9_slot_ones(bits), high = low << (bits - 1u);
+	gp_u64 zero = (x - low) & ~x & high;
+	return (gp_u32)(GP_CTZ64(zero) / bits);
 }
 
 /* Value j of the `count` values of w, in Yioop's order: the highest non-empty slot first. */

@@ -36,6 +36,12 @@ typedef struct gp_result {
 
 void gp_result_free(gp_result *r);
 
+/* A reusable buffer for a result's values (GP_SCRATCH_VALUES) or positions (GP_SCRATCH_POS):
+ * valid until the next call that asks for the same slot, never freed by gp_result_free. */
+enum { GP_SCRATCH_VALUES, GP_SCRATCH_POS, GP_SCRATCH_COUNT };
+void *gp_scratch(int slot, size_t count, size_t size);
+void gp_scratch_release(void);
+
 /* Allocation that refuses sizes whose byte count would overflow size_t. */
 void *gp_alloc_array(size_t count, size_t size);
 

@@ -142,7 +142,7 @@ int gp_cl_mod9_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_
 		r->blob_postings[b] = mode == GP_MODE_VALUES ? 0 : meta[2 * b + 1];
 	}
 	if (mode == GP_MODE_VALUES) {
-		if (!(r->v32 = gp_alloc_array(nv, 4))) { gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc"); goto done; }
+		if (!(r->v32 = gp_scratch(GP_SCRATCH_VALUES, nv, 4))) { gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc"); goto done; }
 		if (gp_cl_read(values, nv * 4, r->v32, err) != GP_OK) goto done;
 	} else {
 		if (!(r->docs = gp_alloc_array(np, 8))) { gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc"); goto done; }
@@ -151,7 +151,7 @@ int gp_cl_mod9_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_
 	if (mode == GP_MODE_POSTINGS) {
 		r->vstart = gp_alloc_array(np + 1, 4);
 		r->combined = gp_alloc_array(np, 1);
-		r->pos = gp_alloc_array(nv, 8);
+		r->pos = gp_scratch(GP_SCRATCH_POS, nv, 8);
 		if (!r->vstart || !r->combined || !r->pos) { gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc"); goto done; }
 		if (gp_cl_read(vstart, (np + 1) * 4, r->vstart, err) != GP_OK ||
 		    gp_cl_read(comb, np, r->combined, err) != GP_OK ||

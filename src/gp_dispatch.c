@@ -29,16 +29,44 @@ static int host_fail_nomem(gp_error *err)
 	return GP_ENOMEM;
 }
 
+/* Host MOD9 values in one validating pass, into a buffer sized by the most a word yields. */
+static int host_mod9_values_bounded(const uint8_t *const *blobs, const size_t *lens,
+                                    size_t n_blobs, size_t words, gp_result *r, gp_error *err)
+{
+	size_t nv = 0;
+	if (!(r->v32 = gp_scratch(GP_SCRATCH_VALUES, words * 24, sizeof(uint32_t)))) {
+		return host_fail_nomem(err);
+	}
+	for (size_t b = 0; b < n_blobs; b++) {
+		size_t n = gp_mod9_decode_values_checked(blobs[b], lens[b], r->v32 + nv, err);
+		if (n == (size_t)-1) {
+			err->blob = b;
+			return GP_EFORMAT;
+		}
+		r->blob_values[b] = nv;
+		r->blob_postings[b] = 0;
+		nv += n;
+	}
+	r->blob_values[n_blobs] = nv;
+	r->blob_postings[n_blobs] = 0;
+	r->n_values = nv;
+	return GP_OK;
+}
+
 /* Host MOD9: validate and count every blob, allocate once, decode each into its slice. */
 static int host_mod9(int mode, const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
                      gp_result *r, gp_error *err)
 {
-	size_t nv = 0, np = 0;
+	size_t nv = 0, np = 0, words = 0;
 	r->n_blobs = n_blobs;
 	r->value_bits = 32;
 	r->blob_values = gp_alloc_array(n_blobs + 1, sizeof(size_t));
 	r->blob_postings = gp_alloc_array(n_blobs + 1, sizeof(size_t));
 	if (!r->blob_values || !r->blob_postings) return host_fail_nomem(err);
+	for (size_t b = 0; b < n_blobs; b++) words += lens[b] / 4;
+	if (mode == GP_MODE_VALUES && words <= ((size_t)64 << 20) / 24) {
+		return host_mod9_values_bounded(blobs, lens, n_blobs, words, r, err);
+	}
 	for (size_t b = 0; b < n_blobs; b++) {
 		gp_mod9_counts c;
 		r->blob_values[b] = nv;
@@ -54,7 +82,7 @@ static int host_mod9(int mode, const uint8_t *const *blobs, const size_t *lens, 
 	r->blob_postings[n_blobs] = mode == GP_MODE_VALUES ? 0 : np;
 	r->n_values = nv;
 	if (mode == GP_MODE_VALUES) {
-		if (!(r->v32 = gp_alloc_array(nv, sizeof(uint32_t)))) return host_fail_nomem(err);
+		if (!(r->v32 = gp_scratch(GP_SCRATCH_VALUES, nv, sizeof(uint32_t)))) return host_fail_nomem(err);
 		for (size_t b = 0; b < n_blobs; b++) {
 			gp_mod9_decode_values(blobs[b], lens[b], r->v32 + r->blob_values[b]);
 		}
@@ -67,7 +95,7 @@ static int host_mod9(int mode, const uint8_t *const *blobs, const size_t *lens, 
 	if (mode == GP_MODE_POSTINGS) {
 		r->vstart = gp_alloc_array(np + 1, sizeof(uint32_t));
 		r->combined = gp_alloc_array(np, 1);
-		r->pos = gp_alloc_array(nv, sizeof(int64_t));
+		r->pos = gp_scratch(GP_SCRATCH_POS, nv, sizeof(int64_t));
 		if (!r->vstart || !r->combined || !r->pos) return host_fail_nomem(err);
 	}
 	for (size_t b = 0; b < n_blobs; b++) {

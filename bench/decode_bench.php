@@ -1,0 +1,78 @@
+<?php
+/* Benchmark (not a test): decodes MOD9 lists of 1k to 10M values through the host path, the
+ * device path and a plain PHP decoder, and prints values/s for each beside range() of the same
+ * length (the cost of building a PHP array at all). Best of --reps runs.
+ *
+ *   php -d extension=modules/gpupost.so bench/decode_bench.php [--sizes=1000,1000000] [--reps=5]
+ */
+$opts = getopt('', ['sizes:', 'reps:', 'no-php']);
+$sizes = array_map('intval', explode(',', $opts['sizes'] ?? '1000,10000,100000,1000000,10000000'));
+$reps = (int)($opts['reps'] ?? 5);
+
+/* A plain PHP decoder, as a PHP search engine decodes today (Yioop's unpackListModified9 logic
+ * with unpack('N*')): the baseline gpupost replaces. */
+function php_mod9_values(string $blob): array
+{
+    $out = [];
+    foreach (unpack('N*', $blob) as $w) {
+        switch ($w & 0x30000000) {
+            case 0: $out[] = $w & 0x0FFFFFFF; continue 2;
+            case 0x10000000: $bits = 14; $n = 2; break;
+            case 0x20000000: $bits = 9; $n = 3; break;
+            default:
+                $s = ($w >> 24) & 63;
+                [$bits, $n] = $s === 63 ? [1, 24] : ($s >= 62 ? [2, 12] : ($s >= 60 ? [3, 7] :
+                    ($s >= 56 ? [4, 6] : ($s >= 52 ? [5, 5] : [6, 4]))));
+        }
+        $mask = (1 << $bits) - 1;
+        $vals = [];
+        for ($i = 0; $i < $n; $i++) {
+            $v = ($w >> ($i * $bits)) & $mask;
+            if ($v === 0) break;
+            $vals[] = $v;
+        }
+        array_push($out, ...array_reverse($vals));
+    }
+    return $out;
+}
+
+function best(int $reps, callable $fn): float
+{
+    $best = INF;
+    for ($r = 0; $r < $reps; $r++) {
+        $t0 = hrtime(true);
+        $x = $fn();
+        $best = min($best, (hrtime(true) - $t0) / 1e9);
+        unset($x);
+    }
+    return $best;
+}
+
+$info = gpu_info();
+printf("# gpupost decode benchmark, %s, PHP %s\n", date('Y-m-d'), PHP_VERSION);
+printf("# device: %s\n", $info['device'] ? "{$info['device']['name']} ({$info['platform']['name']})" : 'none');
+printf("# input: MOD9 docID gaps, values 1..255 (typical d-gaps), best of %d\n", $reps);
+printf("%10s %12s %12s %12s %12s %10s %10s\n", 'values', 'range() M/s', 'host M/s', 'device M/s', 'php M/s',
+       'host/range', 'host/php');
+mt_srand(1);
+foreach ($sizes as $n) {
+    $list = [];
+    for ($i = 0; $i < $n; $i++) {
+        $list[] = mt_rand(1, 255);
+    }
+    $blob = gpu_encode_postings($list);
+    unset($list);
+    $t_range = best($reps, fn() => range(1, $n));
+    ini_set('gpupost.min_device_values', (string)PHP_INT_MAX);
+    $t_host = best($reps, fn() => gpu_decode_postings($blob));
+    $t_dev = NAN;
+    if ($info['backend'] === 'opencl') {
+        ini_set('gpupost.min_device_values', '0');
+        gpu_decode_postings($blob); /* grows the device buffers once */
+        $t_dev = best($reps, fn() => gpu_decode_postings($blob));
+    }
+    $t_php = isset($opts['no-php']) || $n > 1000000 ? NAN : best(max(1, intdiv($reps, 2)), fn() => php_mod9_values($blob));
+    $m = fn($t) => is_nan($t) ? '-' : sprintf('%.1f', $n / $t / 1e6);
+    printf("%10d %12s %12s %12s %12s %10.2f %10s\n", $n, $m($t_range), $m($t_host), $m($t_dev), $m($t_php),
+           $t_host / $t_range, is_nan($t_php) ? '-' : sprintf('%.1f', $t_php / $t_host));
+}

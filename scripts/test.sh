@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# The README's second command: sets up (scripts/setup.sh), then runs the phpt suite with
+# run-tests.php (make test). Exits non-zero when a test fails.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+bash scripts/setup.sh
+NO_INTERACTION=1 TEST_PHP_ARGS="${TEST_PHP_ARGS:--q --show-diff}" make test
