@@ -14,6 +14,18 @@ namespace {
 
     /**
      * @var int
+     * @cvalue GP_FORMAT_S9
+     */
+    const GPUPOST_S9 = UNKNOWN;
+
+    /**
+     * @var int
+     * @cvalue GP_FORMAT_QS
+     */
+    const GPUPOST_QS = UNKNOWN;
+
+    /**
+     * @var int
      * @cvalue GP_MODE_VALUES
      */
     const GPUPOST_VALUES = UNKNOWN;

@@ -14,6 +14,8 @@
 #include "php_gpupost.h"
 #include "src/gp_dispatch.h"
 #include "codec/gp_mod9.h"
+#include "codec/gp_qs.h"
+#include "codec/gp_s9.h"
 #include "opencl/gp_cl.h"
 #include "gpupost_arginfo.h"
 
@@ -73,12 +75,16 @@ static void gpupost_throw(const gp_error *err, const zval *key)
 
 static bool check_format_mode(zend_long format, zend_long mode, uint32_t format_arg, uint32_t mode_arg)
 {
-	if (format != GP_FORMAT_MOD9) {
+	if (format != GP_FORMAT_MOD9 && format != GP_FORMAT_S9 && format != GP_FORMAT_QS) {
 		zend_argument_value_error(format_arg, "must be a GPUPOST_* format constant");
 		return false;
 	}
 	if (mode != GP_MODE_VALUES && mode != GP_MODE_DOCS && mode != GP_MODE_POSTINGS) {
 		zend_argument_value_error(mode_arg, "must be GPUPOST_VALUES, GPUPOST_DOCS or GPUPOST_POSTINGS");
+		return false;
+	}
+	if (format != GP_FORMAT_MOD9 && mode != GP_MODE_VALUES) {
+		zend_argument_value_error(mode_arg, "must be GPUPOST_VALUES for this format (DOCS and POSTINGS are MOD9 only)");
 		return false;
 	}
 	return true;
@@ -245,18 +251,42 @@ PHP_FUNCTION(gpu_decode_postings_batch)
 
 /* --- encoding --- */
 
-static bool check_options(HashTable *options, zend_long format)
+typedef struct encode_options {
+	zend_long delta;  /* S9 */
+	double c;         /* QS */
+} encode_options;
+
+/* Options per API.md: 'delta' for S9, 'c' for QS; anything else is a ValueError. */
+static bool parse_options(HashTable *options, zend_long format, encode_options *o)
 {
 	zend_string *key;
 	zend_ulong idx;
-	(void)format; /* MOD9 takes no options */
-	ZEND_HASH_FOREACH_KEY(options, idx, key) {
-		if (key) {
+	zval *v;
+	o->delta = 0;
+	o->c = 1.0;
+	if (!options) return true;
+	ZEND_HASH_FOREACH_KEY_VAL(options, idx, key, v) {
+		ZVAL_DEREF(v);
+		if (key && format == GP_FORMAT_S9 && zend_string_equals_literal(key, "delta")) {
+			if (Z_TYPE_P(v) != IS_LONG || Z_LVAL_P(v) < 0 || Z_LVAL_P(v) > 2) {
+				zend_argument_value_error(4, "option \"delta\" must be 0, 1 or 2");
+				return false;
+			}
+			o->delta = Z_LVAL_P(v);
+		} else if (key && format == GP_FORMAT_QS && zend_string_equals_literal(key, "c")) {
+			if ((Z_TYPE_P(v) != IS_LONG && Z_TYPE_P(v) != IS_DOUBLE) || !(zval_get_double(v) > 0) ||
+			    !zend_finite(zval_get_double(v))) {
+				zend_argument_value_error(4, "option \"c\" must be a positive finite number");
+				return false;
+			}
+			o->c = zval_get_double(v);
+		} else if (key) {
 			zend_argument_value_error(4, "contains unknown option \"%s\" for this format", ZSTR_VAL(key));
+			return false;
 		} else {
 			zend_argument_value_error(4, "contains unknown option " ZEND_ULONG_FMT " for this format", idx);
+			return false;
 		}
-		return false;
 	} ZEND_HASH_FOREACH_END();
 	return true;
 }
@@ -344,6 +374,57 @@ fail:
 	return NULL;
 }
 
+static zend_string *s9_encode(HashTable *data, zend_long delta)
+{
+	size_t n, at = 0;
+	const char *why = NULL;
+	int64_t *x = ints_from_array(data, 1, &n);
+	if (!x) return NULL;
+	zend_string *out = zend_string_alloc(gp_s9_encode_bound(n), 0);
+	size_t len = gp_s9_encode(x, n, (uint32_t)delta, (uint8_t *)ZSTR_VAL(out), &why, &at);
+	efree(x);
+	if (len == 0) {
+		zend_string_efree(out);
+		zend_argument_value_error(1, "cannot be encoded as GPUPOST_S9 with delta " ZEND_LONG_FMT
+		                          " at position %zu: %s", delta, at, why);
+		return NULL;
+	}
+	out = zend_string_truncate(out, len, 0);
+	ZSTR_VAL(out)[len] = '\0';
+	return out;
+}
+
+static zend_string *qs_encode(HashTable *data, double c)
+{
+	size_t n;
+	int64_t *x = ints_from_array(data, 1, &n);
+	if (!x) return NULL;
+	if (n > UINT32_MAX) {
+		efree(x);
+		zend_argument_value_error(1, "holds more than 2^32-1 values");
+		return NULL;
+	}
+	uint32_t *v = safe_emalloc(n + 1, sizeof(uint32_t), 0);
+	for (size_t i = 0; i < n; i++) {
+		if (x[i] < 0 || x[i] > (int64_t)UINT32_MAX || (i > 0 && x[i] < x[i - 1])) {
+			zend_argument_value_error(1, "must be a non-decreasing list of integers from 0 to 4294967295 "
+			                          "for GPUPOST_QS, " ZEND_LONG_FMT " found at position %zu", (zend_long)x[i], i);
+			efree(x);
+			efree(v);
+			return NULL;
+		}
+		v[i] = (uint32_t)x[i];
+	}
+	efree(x);
+	uint32_t l = gp_qs_choose_l(n ? v[n - 1] : 0, n, c);
+	size_t len = gp_qs_encoded_size(n ? v[n - 1] : 0, n, l);
+	zend_string *out = zend_string_alloc(len, 0);
+	memset(ZSTR_VAL(out), 0, len + 1);
+	gp_qs_encode(v, n, l, (uint8_t *)ZSTR_VAL(out));
+	efree(v);
+	return out;
+}
+
 PHP_FUNCTION(gpu_encode_postings)
 {
 	HashTable *data, *options = NULL;
@@ -357,12 +438,19 @@ PHP_FUNCTION(gpu_encode_postings)
 		Z_PARAM_ARRAY_HT(options)
 	ZEND_PARSE_PARAMETERS_END();
 	if (!check_format_mode(format, mode, 2, 3)) RETURN_THROWS();
-	if (mode == GP_MODE_DOCS) {
+	if (mode == GP_MODE_DOCS && format == GP_FORMAT_MOD9) {
 		zend_argument_value_error(3, "must be GPUPOST_VALUES or GPUPOST_POSTINGS for encoding");
 		RETURN_THROWS();
 	}
-	if (options && !check_options(options, format)) RETURN_THROWS();
-	out = mode == GP_MODE_VALUES ? mod9_encode_values(data) : mod9_encode_postings(data);
+	encode_options o;
+	if (!parse_options(options, format, &o)) RETURN_THROWS();
+	if (format == GP_FORMAT_S9) {
+		out = s9_encode(data, o.delta);
+	} else if (format == GP_FORMAT_QS) {
+		out = qs_encode(data, o.c);
+	} else {
+		out = mode == GP_MODE_VALUES ? mod9_encode_values(data) : mod9_encode_postings(data);
+	}
 	if (!out) RETURN_THROWS();
 	RETURN_STR(out);
 }
@@ -477,7 +565,7 @@ PHP_MINFO_FUNCTION(gpupost)
 	php_info_print_table_start();
 	php_info_print_table_header(2, "gpupost support", "enabled");
 	php_info_print_table_row(2, "Version", PHP_GPUPOST_VERSION);
-	php_info_print_table_row(2, "Formats", "MOD9");
+	php_info_print_table_row(2, "Formats", "MOD9, S9, QS");
 	php_info_print_table_row(2, "Backend", usable ? "opencl" : "host");
 	if (d) {
 		php_info_print_table_row(2, "OpenCL platform", d->platform);

@@ -4,7 +4,7 @@
 #ifndef GP_MOD9_WORD_H
 #define GP_MOD9_WORD_H
 
-#ifdef __OPENCL_VERSION__
+#if defined(__OPENCL_VERSION__) || defined(__OPENCL_C_VERSION__)
 #define GP_INLINE inline
 typedef uint gp_u32;
 typedef ulong gp_u64;

@@ -73,3 +73,25 @@ __kernel void mark_blob_starts(__global const uint *blob_words, const uint n_blo
 	uint b = get_global_id(0);
 	if (b < n_blobs) first[blob_words[b]] = 1;
 }
+
+/* The blob of a batch that item i belongs to: the last b with starts[b] <= i (empty blobs share
+ * their start with the next one, so the last such b is the one whose range holds i). */
+inline uint gp_find_blob(__global const uint *starts, uint n_blobs, uint i)
+{
+	uint lo = 0, hi = n_blobs;
+	while (hi - lo > 1) {
+		uint mid = lo + (hi - lo) / 2;
+		if (starts[mid] <= i) lo = mid; else hi = mid;
+	}
+	return lo;
+}
+
+/* Per-blob parameters of a container batch (S9, QS), GP_BT_STRIDE uints per blob. */
+#define GP_BT_STRIDE 8
+#define GP_BT_BASE 0    /* first payload word of the blob in the input buffer */
+#define GP_BT_VALUES 1  /* where its values start in the output */
+#define GP_BT_N 2       /* its value count */
+#define GP_BT_PARAM 3   /* S9: delta rule; QS: l */
+#define GP_BT_LAST 4    /* QS: last */
+#define GP_BT_LOWER 5   /* QS: lower words (the upper array follows them) */
+#define GP_BT_ITEMS 6   /* words the blob's work-items cover (S9 payload, QS upper) */

@@ -12,6 +12,8 @@ static const char *const gp_kernel_names[GP_K_COUNT] = {
 	"mark_blob_starts",
 	"mod9_count", "mod9_heads", "mod9_scatter", "mod9_docs", "mod9_word_gaps",
 	"mod9_positions", "mod9_blob_offsets",
+	"s9_count", "s9_decode", "s9_delta",
+	"qs_count", "qs_decode", "qs_check_order",
 };
 
 enum { GP_CL_UNOPENED, GP_CL_READY, GP_CL_UNUSABLE };
@@ -356,3 +358,19 @@ cl_int gp_cl_args(cl_kernel k, int n, ...)
 	va_end(ap);
 	return st;
 }
+
+int gp_cl_read(cl_mem mem, size_t bytes, void *dst, gp_error *err)
+{
+	cl_int st;
+	if (bytes == 0) return GP_OK;
+	st = clEnqueueReadBuffer(gp_cl_queue(), mem, CL_TRUE, 0, bytes, dst, 0, NULL, NULL);
+	return st == CL_SUCCESS ? GP_OK : gp_cl_fail(err, st, "clEnqueueReadBuffer");
+}
+
+int gp_cl_fill_u32(cl_mem mem, cl_uint pattern, size_t bytes, gp_error *err)
+{
+	cl_int st = clEnqueueFillBuffer(gp_cl_queue(), mem, &pattern, sizeof(pattern), 0, bytes, 0,
+	                                NULL, NULL);
+	return st == CL_SUCCESS ? GP_OK : gp_cl_fail(err, st, "clEnqueueFillBuffer");
+}
+

@@ -20,6 +20,8 @@ typedef enum {
 	GP_K_MARK_BLOB_STARTS,
 	GP_K_MOD9_COUNT, GP_K_MOD9_HEADS, GP_K_MOD9_SCATTER, GP_K_MOD9_DOCS, GP_K_MOD9_WORD_GAPS,
 	GP_K_MOD9_POSITIONS, GP_K_MOD9_BLOB_OFFSETS,
+	GP_K_S9_COUNT, GP_K_S9_DECODE, GP_K_S9_DELTA,
+	GP_K_QS_COUNT, GP_K_QS_DECODE, GP_K_QS_CHECK_ORDER,
 	GP_K_COUNT
 } gp_kernel_id;
 
@@ -74,6 +76,10 @@ void gp_cl_release_buffers(void);
 cl_mem gp_cl_upload(gp_buffer_id id, const uint8_t *const *parts, const size_t *lens,
                     size_t n_parts, size_t total, gp_error *err);
 
+/* Blocking read of `bytes` from the start of mem; fill of mem with a 32-bit pattern. */
+int gp_cl_read(cl_mem mem, size_t bytes, void *dst, gp_error *err);
+int gp_cl_fill_u32(cl_mem mem, cl_uint pattern, size_t bytes, gp_error *err);
+
 #define GP_CL_ARG(k, i, v) clSetKernelArg((k), (i), sizeof(v), &(v))
 
 /* Scans (opencl/gp_cl_scan.c). n elements of uint (u32) or long (i64) at in/in_off to
@@ -94,5 +100,19 @@ struct gp_result;
  * malformed word: the host decoder then names it. */
 int gp_cl_mod9_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs, int mode,
                       struct gp_result *r, gp_error *err);
+
+/* GPUPOST_S9 and GPUPOST_QS batch decodes (opencl/gp_cl_s9.c, gp_cl_qs.c); headers checked by
+ * the caller. GP_EFORMAT when a kernel flagged the input. */
+int gp_cl_s9_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
+                    struct gp_result *r, gp_error *err);
+int gp_cl_qs_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
+                    struct gp_result *r, gp_error *err);
+
+/* GPUPOST_S9 and GPUPOST_QS batch decodes (opencl/gp_cl_s9.c, gp_cl_qs.c); headers checked by
+ * the caller. GP_EFORMAT when a kernel flagged the input. */
+int gp_cl_s9_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
+                    struct gp_result *r, gp_error *err);
+int gp_cl_qs_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
+                    struct gp_result *r, gp_error *err);
 
 #endif

@@ -10,21 +10,6 @@
 #define A(v) sizeof(v), (const void *)&(v)
 #define GP_MOD9_MAX_PER_WORD 24
 
-static int gp_cl_read(cl_mem mem, size_t bytes, void *dst, gp_error *err)
-{
-	cl_int st;
-	if (bytes == 0) return GP_OK;
-	st = clEnqueueReadBuffer(gp_cl_queue(), mem, CL_TRUE, 0, bytes, dst, 0, NULL, NULL);
-	return st == CL_SUCCESS ? GP_OK : gp_cl_fail(err, st, "clEnqueueReadBuffer");
-}
-
-static int gp_cl_fill(cl_mem mem, cl_uint pattern, size_t bytes, gp_error *err)
-{
-	cl_int st = clEnqueueFillBuffer(gp_cl_queue(), mem, &pattern, sizeof(pattern), 0, bytes, 0,
-	                                NULL, NULL);
-	return st == CL_SUCCESS ? GP_OK : gp_cl_fail(err, st, "clEnqueueFillBuffer");
-}
-
 int gp_cl_mod9_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs, int mode,
                       gp_result *r, gp_error *err)
 {
@@ -86,7 +71,7 @@ int gp_cl_mod9_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_
 		cl_int st = clEnqueueFillBuffer(gp_cl_queue(), first, &zero, 1, 0, nw1, 0, NULL, NULL);
 		if (st != CL_SUCCESS) { gp_cl_fail(err, st, "clEnqueueFillBuffer"); goto done; }
 	}
-	if (gp_cl_fill(errbuf, 0xFFFFFFFFu, 4, err) != GP_OK) goto done;
+	if (gp_cl_fill_u32(errbuf, 0xFFFFFFFFu, 4, err) != GP_OK) goto done;
 	cl_kernel k = gp_cl_kernel(GP_K_MARK_BLOB_STARTS);
 	if (gp_cl_args(k, 3, A(blobs_mem), A(nb), A(first)) != CL_SUCCESS ||
 	    gp_cl_run(k, n_blobs, err) != GP_OK) goto launch_failed;

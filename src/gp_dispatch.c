@@ -3,6 +3,8 @@
 
 #include "gp_dispatch.h"
 #include "../codec/gp_mod9.h"
+#include "../codec/gp_qs.h"
+#include "../codec/gp_s9.h"
 #include "../opencl/gp_cl.h"
 
 static const char *last_backend = "none";
@@ -108,6 +110,91 @@ static int host_mod9(int mode, const uint8_t *const *blobs, const size_t *lens, 
 	return GP_OK;
 }
 
+static int host_offsets(gp_result *r, size_t n_blobs, gp_error *err)
+{
+	r->n_blobs = n_blobs;
+	r->blob_values = gp_alloc_array(n_blobs + 1, sizeof(size_t));
+	r->blob_postings = calloc(n_blobs + 1, sizeof(size_t));
+	return r->blob_values && r->blob_postings ? GP_OK : host_fail_nomem(err);
+}
+
+/* Host S9 and QS: each blob validated completely, then decoded into its slice. */
+static int host_container(int format, const uint8_t *const *blobs, const size_t *lens,
+                          size_t n_blobs, gp_result *r, gp_error *err)
+{
+	size_t nv = 0;
+	if (host_offsets(r, n_blobs, err) != GP_OK) return GP_ENOMEM;
+	for (size_t b = 0; b < n_blobs; b++) {
+		size_t n;
+		uint32_t delta;
+		gp_qs_header h;
+		int rc = format == GP_FORMAT_S9 ? gp_s9_measure(blobs[b], lens[b], &n, &delta, err)
+		                                : gp_qs_measure(blobs[b], lens[b], &h, err);
+		if (rc != GP_OK) {
+			err->blob = b;
+			return GP_EFORMAT;
+		}
+		r->blob_values[b] = nv;
+		nv += format == GP_FORMAT_S9 ? n : h.n;
+	}
+	r->blob_values[n_blobs] = nv;
+	r->n_values = nv;
+	if (format == GP_FORMAT_S9) {
+		r->value_bits = 64;
+		if (!(r->v64 = gp_scratch(GP_SCRATCH_VALUES, nv, sizeof(int64_t)))) return host_fail_nomem(err);
+		for (size_t b = 0; b < n_blobs; b++) {
+			gp_s9_decode(blobs[b], lens[b], r->v64 + r->blob_values[b]);
+		}
+		return GP_OK;
+	}
+	r->value_bits = 32;
+	if (!(r->v32 = gp_scratch(GP_SCRATCH_VALUES, nv, sizeof(uint32_t)))) return host_fail_nomem(err);
+	for (size_t b = 0; b < n_blobs; b++) {
+		gp_qs_header h;
+		gp_qs_check_header(blobs[b], lens[b], &h, NULL);
+		if (gp_qs_decode(blobs[b], &h, r->v32 + r->blob_values[b], err) != GP_OK) {
+			err->blob = b;
+			return GP_EFORMAT;
+		}
+	}
+	return GP_OK;
+}
+
+static int decode_container(int format, const uint8_t *const *blobs, const size_t *lens,
+                            size_t n_blobs, long min_device_values, gp_result *r, gp_error *err)
+{
+	size_t expected = 0;
+	int rc;
+	for (size_t b = 0; b < n_blobs; b++) {
+		size_t n;
+		uint32_t delta;
+		gp_qs_header h;
+		/* O(1) header checks; a bad header goes to the host decoder, which names it */
+		rc = format == GP_FORMAT_S9 ? gp_s9_check_header(blobs[b], lens[b], &n, &delta, err)
+		                            : gp_qs_check_header(blobs[b], lens[b], &h, err);
+		if (rc != GP_OK) goto host;
+		expected += format == GP_FORMAT_S9 ? n : h.n;
+	}
+	if (gp_would_use_device(expected, min_device_values)) {
+		rc = format == GP_FORMAT_S9 ? gp_cl_s9_decode(blobs, lens, n_blobs, r, err)
+		                            : gp_cl_qs_decode(blobs, lens, n_blobs, r, err);
+		if (rc == GP_OK) {
+			last_backend = "opencl";
+			return GP_OK;
+		}
+	}
+host:
+	memset(err, 0, sizeof(*err));
+	last_backend = "host";
+	rc = host_container(format, blobs, lens, n_blobs, r, err);
+	if (rc == GP_OK) {
+		r->backend = "host";
+	} else {
+		gp_result_free(r);
+	}
+	return rc;
+}
+
 int gp_decode(int format, int mode, const uint8_t *const *blobs, const size_t *lens,
               size_t n_blobs, long min_device_values, gp_result *r, gp_error *err)
 {
@@ -115,6 +202,9 @@ int gp_decode(int format, int mode, const uint8_t *const *blobs, const size_t *l
 	int rc;
 	memset(r, 0, sizeof(*r));
 	memset(err, 0, sizeof(*err));
+	if (format == GP_FORMAT_S9 || format == GP_FORMAT_QS) {
+		return decode_container(format, blobs, lens, n_blobs, min_device_values, r, err);
+	}
 	if (format != GP_FORMAT_MOD9) return GP_EVALUE;
 
 	for (size_t b = 0; b < n_blobs; b++) {

@@ -6,7 +6,7 @@
 
 #include "../codec/gp_result.h"
 
-enum { GP_FORMAT_MOD9 = 1 };
+enum { GP_FORMAT_MOD9 = 1, GP_FORMAT_S9 = 2, GP_FORMAT_QS = 3 };
 
 /* Decodes a batch (a single call is a batch of one). min_device_values: INI threshold. */
 int gp_decode(int format, int mode, const uint8_t *const *blobs, const size_t *lens,

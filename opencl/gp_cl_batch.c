@@ -1,0 +1,86 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "gp_cl_batch.h"
+#include "../codec/gp_result.h"
+
+int gp_cl_batch_init(gp_cl_batch *b, size_t n_blobs, gp_error *err)
+{
+	memset(b, 0, sizeof(*b));
+	if (n_blobs >= 0x7FFFFFFFu / GP_BT_STRIDE) {
+		return gp_cl_fail(err, CL_INVALID_VALUE, "batch of too many blobs for one launch");
+	}
+	b->n_blobs = (cl_uint)n_blobs;
+	b->host_table = calloc(n_blobs * GP_BT_STRIDE + 1, sizeof(cl_uint));
+	b->host_istart = calloc(n_blobs + 1, sizeof(cl_uint));
+	b->host_vstart = calloc(n_blobs + 1, sizeof(cl_uint));
+	if (!b->host_table || !b->host_istart || !b->host_vstart) {
+		gp_cl_batch_free(b);
+		return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
+	}
+	return GP_OK;
+}
+
+int gp_cl_batch_upload(gp_cl_batch *b, const uint8_t *const *blobs, const size_t *lens,
+                       gp_error *err)
+{
+	uint64_t items = 0, values = 0, bytes = 0;
+	for (cl_uint i = 0; i < b->n_blobs; i++) {
+		cl_uint *t = b->host_table + GP_BT_STRIDE * i;
+		b->host_istart[i] = (cl_uint)items;
+		b->host_vstart[i] = (cl_uint)values;
+		t[GP_BT_VALUES] = (cl_uint)values;
+		t[GP_BT_BASE] += (cl_uint)(bytes / 4); /* the caller set the header's size in words */
+		items += t[GP_BT_ITEMS];
+		values += t[GP_BT_N];
+		bytes += lens[i];
+		if (items >= 0xFFFFFFFFu || values >= 0xFFFFFFFFu || bytes / 4 >= 0xFFFFFFFFu) {
+			return gp_cl_fail(err, CL_INVALID_BUFFER_SIZE, "batch too large for one launch");
+		}
+	}
+	b->host_istart[b->n_blobs] = b->items = (cl_uint)items;
+	b->host_vstart[b->n_blobs] = b->values = (cl_uint)values;
+
+	const uint8_t *parts[3] = {(const uint8_t *)b->host_table, (const uint8_t *)b->host_istart,
+	                           (const uint8_t *)b->host_vstart};
+	size_t sizes[3] = {(size_t)b->n_blobs * GP_BT_STRIDE * 4, ((size_t)b->n_blobs + 1) * 4,
+	                   ((size_t)b->n_blobs + 1) * 4};
+	cl_uint none = 0xFFFFFFFFu;
+	if (!(b->input = gp_cl_upload(GP_B_INPUT, blobs, lens, b->n_blobs, (size_t)bytes, err)) ||
+	    !(b->table = gp_cl_upload(GP_B_META, &parts[0], &sizes[0], 1, sizes[0], err)) ||
+	    !(b->istart = gp_cl_upload(GP_B_BLOBS, &parts[1], &sizes[1], 1, sizes[1], err)) ||
+	    !(b->vstart = gp_cl_upload(GP_B_VSTART, &parts[2], &sizes[2], 1, sizes[2], err)) ||
+	    !(b->err = gp_cl_buffer(GP_B_ERR, 4, err))) {
+		return GP_EDEVICE;
+	}
+	return gp_cl_fill_u32(b->err, none, 4, err);
+}
+
+int gp_cl_batch_finish(gp_cl_batch *b, gp_error *err)
+{
+	cl_uint word = 0;
+	if (gp_cl_read(b->err, 4, &word, err) != GP_OK) return GP_EDEVICE;
+	return word == 0xFFFFFFFFu ? GP_OK : GP_EFORMAT;
+}
+
+int gp_cl_batch_result_offsets(const gp_cl_batch *b, gp_result *r, gp_error *err)
+{
+	r->n_blobs = b->n_blobs;
+	r->n_values = b->values;
+	r->blob_values = gp_alloc_array((size_t)b->n_blobs + 1, sizeof(size_t));
+	r->blob_postings = gp_alloc_array((size_t)b->n_blobs + 1, sizeof(size_t));
+	if (!r->blob_values || !r->blob_postings) return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
+	for (cl_uint i = 0; i <= b->n_blobs; i++) {
+		r->blob_values[i] = b->host_vstart[i];
+		r->blob_postings[i] = 0;
+	}
+	return GP_OK;
+}
+
+void gp_cl_batch_free(gp_cl_batch *b)
+{
+	free(b->host_table);
+	free(b->host_istart);
+	free(b->host_vstart);
+	b->host_table = b->host_istart = b->host_vstart = NULL;
+}

@@ -1,0 +1,30 @@
+/* What the container formats (S9, QS) share on the device: blobs uploaded back to back, a
+ * per-blob parameter table (GP_BT_* in kernels/scan.cl), and prefix arrays that map a work-item
+ * or a value to its blob. Launch sizes and value offsets come from the headers, known on the
+ * host before anything runs. */
+#ifndef GP_CL_BATCH_H
+#define GP_CL_BATCH_H
+
+#include "gp_cl.h"
+
+enum { GP_BT_BASE, GP_BT_VALUES, GP_BT_N, GP_BT_PARAM, GP_BT_LAST, GP_BT_LOWER, GP_BT_ITEMS,
+       GP_BT_STRIDE = 8 };
+
+typedef struct gp_cl_batch {
+	cl_mem input, table, istart, vstart, err;
+	cl_uint n_blobs, items, values;
+	cl_uint *host_table, *host_istart, *host_vstart;
+} gp_cl_batch;
+
+/* Allocates the host tables for n_blobs (zeroed); the caller fills host_table rows, then calls
+ * gp_cl_batch_upload, which derives the prefix arrays from GP_BT_ITEMS and GP_BT_N. */
+int gp_cl_batch_init(gp_cl_batch *b, size_t n_blobs, gp_error *err);
+int gp_cl_batch_upload(gp_cl_batch *b, const uint8_t *const *blobs, const size_t *lens,
+                       gp_error *err);
+/* Reads the error word after the launches: GP_EFORMAT when a kernel flagged the input. */
+int gp_cl_batch_finish(gp_cl_batch *b, gp_error *err);
+void gp_cl_batch_free(gp_cl_batch *b);
+/* Fills the per-blob value offsets of a result from the batch. */
+int gp_cl_batch_result_offsets(const gp_cl_batch *b, struct gp_result *r, gp_error *err);
+
+#endif

@@ -1,0 +1,67 @@
+/* Launcher for kernels/s9.cl: count, scan, decode, and for delta blobs a scan of the gaps. */
+#include "gp_cl_batch.h"
+#include "../codec/gp_result.h"
+#include "../codec/gp_s9.h"
+
+#define A(v) sizeof(v), (const void *)&(v)
+
+int gp_cl_s9_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
+                    gp_result *r, gp_error *err)
+{
+	gp_cl_batch b;
+	int any_delta = 0, rc = GP_EDEVICE;
+	cl_mem counts, off, raw, sums = NULL;
+	cl_kernel k;
+	if (gp_cl_batch_init(&b, n_blobs, err) != GP_OK) return GP_EDEVICE;
+	for (size_t i = 0; i < n_blobs; i++) {
+		cl_uint *t = b.host_table + GP_BT_STRIDE * i;
+		size_t n;
+		uint32_t delta;
+		if (gp_s9_check_header(blobs[i], lens[i], &n, &delta, err) != GP_OK) goto done;
+		t[GP_BT_BASE] = GP_S9_HEADER / 4;
+		t[GP_BT_N] = (cl_uint)n;
+		t[GP_BT_PARAM] = delta;
+		t[GP_BT_ITEMS] = (cl_uint)((lens[i] - GP_S9_HEADER) / 4);
+		any_delta |= delta != 0;
+	}
+	if (gp_cl_batch_upload(&b, blobs, lens, err) != GP_OK) goto done;
+	size_t items1 = (size_t)b.items + 1;
+	if (!(counts = gp_cl_buffer(GP_B_COUNTS, items1 * 4, err)) ||
+	    !(off = gp_cl_buffer(GP_B_OFFSETS, items1 * 4, err)) ||
+	    !(raw = gp_cl_buffer(GP_B_POS, (size_t)b.values * 8, err)) ||
+	    (any_delta && !(sums = gp_cl_buffer(GP_B_WSUM, (size_t)b.values * 8, err)))) {
+		goto done;
+	}
+	k = gp_cl_kernel(GP_K_S9_COUNT);
+	if (gp_cl_args(k, 7, A(b.input), A(b.table), A(b.istart), A(b.n_blobs), A(b.items), A(counts),
+	               A(b.err)) != CL_SUCCESS) goto args;
+	if (gp_cl_run(k, items1, err) != GP_OK || gp_cl_scan_u32(counts, off, items1, 0, err) != GP_OK) goto done;
+	k = gp_cl_kernel(GP_K_S9_DECODE);
+	if (gp_cl_args(k, 8, A(b.input), A(b.table), A(b.istart), A(b.n_blobs), A(b.items), A(off),
+	               A(raw), A(b.err)) != CL_SUCCESS) goto args;
+	if (gp_cl_run(k, b.items, err) != GP_OK) goto done;
+	if (any_delta) {
+		if (gp_cl_scan_i64(raw, sums, b.values, 1, err) != GP_OK) goto done;
+		k = gp_cl_kernel(GP_K_S9_DELTA);
+		if (gp_cl_args(k, 6, A(raw), A(sums), A(b.table), A(b.vstart), A(b.n_blobs), A(b.values)) != CL_SUCCESS) goto args;
+		if (gp_cl_run(k, b.values, err) != GP_OK) goto done;
+	}
+	if ((rc = gp_cl_batch_finish(&b, err)) != GP_OK) goto done;
+	rc = GP_EDEVICE;
+	r->value_bits = 64;
+	if (gp_cl_batch_result_offsets(&b, r, err) != GP_OK) goto done;
+	if (!(r->v64 = gp_scratch(GP_SCRATCH_VALUES, b.values, 8))) {
+		gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
+		goto done;
+	}
+	if (gp_cl_read(raw, (size_t)b.values * 8, r->v64, err) != GP_OK) goto done;
+	r->backend = "opencl";
+	rc = GP_OK;
+	goto done;
+args:
+	gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
+done:
+	gp_cl_batch_free(&b);
+	if (rc != GP_OK) gp_result_free(r);
+	return rc;
+}
