@@ -26,6 +26,12 @@ namespace {
 
     /**
      * @var int
+     * @cvalue GP_FORMAT_WAH
+     */
+    const GPUPOST_WAH = UNKNOWN;
+
+    /**
+     * @var int
      * @cvalue GP_MODE_VALUES
      */
     const GPUPOST_VALUES = UNKNOWN;
@@ -42,6 +48,18 @@ namespace {
      */
     const GPUPOST_POSTINGS = UNKNOWN;
 
+    /**
+     * @var int
+     * @cvalue GP_OP_AND
+     */
+    const GPUPOST_AND = UNKNOWN;
+
+    /**
+     * @var int
+     * @cvalue GP_OP_OR
+     */
+    const GPUPOST_OR = UNKNOWN;
+
     function gpu_decode_postings(string $blob, int $format = GPUPOST_MOD9, int $mode = GPUPOST_VALUES): array {}
 
     function gpu_decode_postings_batch(array $blobs, int $format = GPUPOST_MOD9, int $mode = GPUPOST_VALUES): array {}
@@ -49,6 +67,10 @@ namespace {
     function gpu_encode_postings(array $data, int $format = GPUPOST_MOD9, int $mode = GPUPOST_VALUES, array $options = []): string {}
 
     function gpu_prefix_sum(array $values, bool $inclusive = true): array {}
+
+    function gpu_wah_query(array $blobs, int $op = GPUPOST_OR): array {}
+
+    function gpu_wah_decompress(string $blob): string {}
 
     function gpu_info(): array {}
 }

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: aee96370cfb101b3eab2757d0bd718c337785e1d */
+ * Stub hash: 40c65ef1da1c803d0f8c5274f7578f2e7a984e6b */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_gpu_decode_postings, 0, 1, IS_ARRAY, 0)
 	ZEND_ARG_TYPE_INFO(0, blob, IS_STRING, 0)
@@ -25,6 +25,15 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_gpu_prefix_sum, 0, 1, IS_ARRAY, 
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, inclusive, _IS_BOOL, 0, "true")
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_gpu_wah_query, 0, 1, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO(0, blobs, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, op, IS_LONG, 0, "GPUPOST_OR")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_gpu_wah_decompress, 0, 1, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO(0, blob, IS_STRING, 0)
+ZEND_END_ARG_INFO()
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_gpu_info, 0, 0, IS_ARRAY, 0)
 ZEND_END_ARG_INFO()
 
@@ -33,6 +42,8 @@ ZEND_FUNCTION(gpu_decode_postings);
 ZEND_FUNCTION(gpu_decode_postings_batch);
 ZEND_FUNCTION(gpu_encode_postings);
 ZEND_FUNCTION(gpu_prefix_sum);
+ZEND_FUNCTION(gpu_wah_query);
+ZEND_FUNCTION(gpu_wah_decompress);
 ZEND_FUNCTION(gpu_info);
 
 
@@ -41,6 +52,8 @@ static const zend_function_entry ext_functions[] = {
 	ZEND_FE(gpu_decode_postings_batch, arginfo_gpu_decode_postings_batch)
 	ZEND_FE(gpu_encode_postings, arginfo_gpu_encode_postings)
 	ZEND_FE(gpu_prefix_sum, arginfo_gpu_prefix_sum)
+	ZEND_FE(gpu_wah_query, arginfo_gpu_wah_query)
+	ZEND_FE(gpu_wah_decompress, arginfo_gpu_wah_decompress)
 	ZEND_FE(gpu_info, arginfo_gpu_info)
 	ZEND_FE_END
 };
@@ -55,9 +68,12 @@ static void register_gpupost_symbols(int module_number)
 	REGISTER_LONG_CONSTANT("GPUPOST_MOD9", GP_FORMAT_MOD9, CONST_PERSISTENT);
 	REGISTER_LONG_CONSTANT("GPUPOST_S9", GP_FORMAT_S9, CONST_PERSISTENT);
 	REGISTER_LONG_CONSTANT("GPUPOST_QS", GP_FORMAT_QS, CONST_PERSISTENT);
+	REGISTER_LONG_CONSTANT("GPUPOST_WAH", GP_FORMAT_WAH, CONST_PERSISTENT);
 	REGISTER_LONG_CONSTANT("GPUPOST_VALUES", GP_MODE_VALUES, CONST_PERSISTENT);
 	REGISTER_LONG_CONSTANT("GPUPOST_DOCS", GP_MODE_DOCS, CONST_PERSISTENT);
 	REGISTER_LONG_CONSTANT("GPUPOST_POSTINGS", GP_MODE_POSTINGS, CONST_PERSISTENT);
+	REGISTER_LONG_CONSTANT("GPUPOST_AND", GP_OP_AND, CONST_PERSISTENT);
+	REGISTER_LONG_CONSTANT("GPUPOST_OR", GP_OP_OR, CONST_PERSISTENT);
 }
 
 static zend_class_entry *register_class_GpuPost_Exception(zend_class_entry *class_entry_RuntimeException)

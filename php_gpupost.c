@@ -16,6 +16,7 @@
 #include "codec/gp_mod9.h"
 #include "codec/gp_qs.h"
 #include "codec/gp_s9.h"
+#include "codec/gp_wah.h"
 #include "opencl/gp_cl.h"
 #include "gpupost_arginfo.h"
 
@@ -73,9 +74,27 @@ static void gpupost_throw(const gp_error *err, const zval *key)
 	}
 }
 
+/* Throws for err, naming the key of the blob it happened in. */
+static void throw_for_blob(const gp_error *err, HashTable *keys)
+{
+	size_t i = 0;
+	zend_string *skey;
+	zend_ulong ikey;
+	zval kz;
+	ZEND_HASH_FOREACH_KEY(keys, ikey, skey) {
+		if (i++ == err->blob) {
+			if (skey) ZVAL_STR(&kz, skey); else ZVAL_LONG(&kz, (zend_long)ikey);
+			gpupost_throw(err, &kz);
+			return;
+		}
+	} ZEND_HASH_FOREACH_END();
+	gpupost_throw(err, NULL);
+}
+
 static bool check_format_mode(zend_long format, zend_long mode, uint32_t format_arg, uint32_t mode_arg)
 {
-	if (format != GP_FORMAT_MOD9 && format != GP_FORMAT_S9 && format != GP_FORMAT_QS) {
+	if (format != GP_FORMAT_MOD9 && format != GP_FORMAT_S9 && format != GP_FORMAT_QS &&
+	    format != GP_FORMAT_WAH) {
 		zend_argument_value_error(format_arg, "must be a GPUPOST_* format constant");
 		return false;
 	}
@@ -92,6 +111,21 @@ static bool check_format_mode(zend_long format, zend_long mode, uint32_t format_
 
 /* --- C results to PHP arrays (packed fills: the array is the cost, so build it once) --- */
 
+/* A result is refused before it is built, with a catchable exception rather than PHP's fatal
+ * out-of-memory error, when it cannot fit memory_limit. */
+static bool fits_memory(uint64_t bytes, const char *what)
+{
+	zend_long limit = PG(memory_limit);
+	size_t used = zend_memory_usage(false);
+	if (bytes >= ZSTR_MAX_LEN || (limit > 0 && (used >= (size_t)limit || bytes > (uint64_t)limit - used))) {
+		zend_throw_exception_ex(gpupost_exception_ce, 0,
+		                        "%s would need %llu bytes, more than memory_limit leaves", what,
+		                        (unsigned long long)bytes);
+		return false;
+	}
+	return true;
+}
+
 static bool fits_array(size_t n)
 {
 	if (n >= HT_MAX_SIZE) {
@@ -99,7 +133,7 @@ static bool fits_array(size_t n)
 		                        "decoded list of %zu entries exceeds PHP's array size limit", n);
 		return false;
 	}
-	return true;
+	return fits_memory((uint64_t)n * sizeof(zval), "the decoded array");
 }
 
 static void packed_from_u32(zval *rv, const uint32_t *v, size_t n)
@@ -164,20 +198,11 @@ static void decode_and_return(const uint8_t *const *blobs, const size_t *lens, s
 	gp_error err;
 	int rc = gp_decode((int)format, (int)mode, blobs, lens, n, GPUPOST_G(min_device_values), &r, &err);
 	if (rc != GP_OK) {
-		zval *key = NULL, kz;
 		if (keys && rc == GP_EFORMAT) {
-			size_t i = 0;
-			zend_string *skey;
-			zend_ulong ikey;
-			ZEND_HASH_FOREACH_KEY(keys, ikey, skey) {
-				if (i++ == err.blob) {
-					if (skey) ZVAL_STR(&kz, skey); else ZVAL_LONG(&kz, (zend_long)ikey);
-					key = &kz;
-					break;
-				}
-			} ZEND_HASH_FOREACH_END();
+			throw_for_blob(&err, keys);
+		} else {
+			gpupost_throw(&err, NULL);
 		}
-		gpupost_throw(&err, key);
 		return;
 	}
 	if (!keys) {
@@ -254,6 +279,7 @@ PHP_FUNCTION(gpu_decode_postings_batch)
 typedef struct encode_options {
 	zend_long delta;  /* S9 */
 	double c;         /* QS */
+	zend_long word_bits, nbits; /* WAH; nbits -1: the last row + 1 */
 } encode_options;
 
 /* Options per API.md: 'delta' for S9, 'c' for QS; anything else is a ValueError. */
@@ -264,6 +290,8 @@ static bool parse_options(HashTable *options, zend_long format, encode_options *
 	zval *v;
 	o->delta = 0;
 	o->c = 1.0;
+	o->word_bits = 32;
+	o->nbits = -1;
 	if (!options) return true;
 	ZEND_HASH_FOREACH_KEY_VAL(options, idx, key, v) {
 		ZVAL_DEREF(v);
@@ -280,6 +308,18 @@ static bool parse_options(HashTable *options, zend_long format, encode_options *
 				return false;
 			}
 			o->c = zval_get_double(v);
+		} else if (key && format == GP_FORMAT_WAH && zend_string_equals_literal(key, "word_bits")) {
+			if (Z_TYPE_P(v) != IS_LONG || (Z_LVAL_P(v) != 32 && Z_LVAL_P(v) != 64)) {
+				zend_argument_value_error(4, "option \"word_bits\" must be 32 or 64");
+				return false;
+			}
+			o->word_bits = Z_LVAL_P(v);
+		} else if (key && format == GP_FORMAT_WAH && zend_string_equals_literal(key, "nbits")) {
+			if (Z_TYPE_P(v) != IS_LONG || Z_LVAL_P(v) < 0) {
+				zend_argument_value_error(4, "option \"nbits\" must be an integer >= 0");
+				return false;
+			}
+			o->nbits = Z_LVAL_P(v);
 		} else if (key) {
 			zend_argument_value_error(4, "contains unknown option \"%s\" for this format", ZSTR_VAL(key));
 			return false;
@@ -425,6 +465,38 @@ static zend_string *qs_encode(HashTable *data, double c)
 	return out;
 }
 
+static zend_string *wah_encode(HashTable *data, const encode_options *o)
+{
+	size_t n;
+	int64_t *rows = ints_from_array(data, 1, &n);
+	if (!rows) return NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (rows[i] < 0 || (i > 0 && rows[i] <= rows[i - 1])) {
+			zend_argument_value_error(1, "must be a strictly increasing list of rows >= 0 for GPUPOST_WAH, "
+			                          ZEND_LONG_FMT " found at position %zu", (zend_long)rows[i], i);
+			efree(rows);
+			return NULL;
+		}
+	}
+	uint64_t nbits = o->nbits >= 0 ? (uint64_t)o->nbits : (n ? (uint64_t)rows[n - 1] + 1 : 0);
+	if (n && (uint64_t)rows[n - 1] >= nbits) {
+		zend_argument_value_error(4, "option \"nbits\" (" ZEND_LONG_FMT ") must be above the last row " ZEND_LONG_FMT,
+		                          o->nbits, (zend_long)rows[n - 1]);
+		efree(rows);
+		return NULL;
+	}
+	size_t len = gp_wah_encode(rows, n, nbits, (uint32_t)o->word_bits, NULL);
+	if (!fits_memory(len, "the encoded bitmap")) {
+		efree(rows);
+		return NULL;
+	}
+	zend_string *out = zend_string_alloc(len, 0);
+	gp_wah_encode(rows, n, nbits, (uint32_t)o->word_bits, (uint8_t *)ZSTR_VAL(out));
+	ZSTR_VAL(out)[len] = '\0';
+	efree(rows);
+	return out;
+}
+
 PHP_FUNCTION(gpu_encode_postings)
 {
 	HashTable *data, *options = NULL;
@@ -448,6 +520,8 @@ PHP_FUNCTION(gpu_encode_postings)
 		out = s9_encode(data, o.delta);
 	} else if (format == GP_FORMAT_QS) {
 		out = qs_encode(data, o.c);
+	} else if (format == GP_FORMAT_WAH) {
+		out = wah_encode(data, &o);
 	} else {
 		out = mode == GP_MODE_VALUES ? mod9_encode_values(data) : mod9_encode_postings(data);
 	}
@@ -479,6 +553,76 @@ PHP_FUNCTION(gpu_prefix_sum)
 		packed_from_i64(return_value, out, n);
 	}
 	efree(out);
+}
+
+/* --- WAH bitmaps --- */
+
+PHP_FUNCTION(gpu_wah_query)
+{
+	HashTable *blobs;
+	zend_long op = GP_OP_OR;
+	zval *item;
+	size_t n, i = 0;
+	gp_result r;
+	gp_error err;
+	ZEND_PARSE_PARAMETERS_START(1, 2)
+		Z_PARAM_ARRAY_HT(blobs)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_LONG(op)
+	ZEND_PARSE_PARAMETERS_END();
+	if (op != GP_OP_AND && op != GP_OP_OR) {
+		zend_argument_value_error(2, "must be GPUPOST_AND or GPUPOST_OR");
+		RETURN_THROWS();
+	}
+	n = zend_hash_num_elements(blobs);
+	if (n == 0) {
+		zend_argument_value_error(1, "must hold at least one bitmap");
+		RETURN_THROWS();
+	}
+	const uint8_t **data = safe_emalloc(n, sizeof(*data), 0);
+	size_t *lens = safe_emalloc(n, sizeof(*lens), 0);
+	ZEND_HASH_FOREACH_VAL(blobs, item) {
+		ZVAL_DEREF(item);
+		if (Z_TYPE_P(item) != IS_STRING) {
+			zend_argument_type_error(1, "must contain only strings, %s given", zend_zval_type_name(item));
+			goto out;
+		}
+		data[i] = (const uint8_t *)Z_STRVAL_P(item);
+		lens[i++] = Z_STRLEN_P(item);
+	} ZEND_HASH_FOREACH_END();
+	if (gp_wah_query(data, lens, n, (int)op, GPUPOST_G(min_device_values), &r, &err) != GP_OK) {
+		throw_for_blob(&err, blobs);
+		goto out;
+	}
+	result_to_zval(&r, 0, GP_MODE_VALUES, return_value);
+	gp_result_free(&r);
+out:
+	efree(data);
+	efree(lens);
+}
+
+PHP_FUNCTION(gpu_wah_decompress)
+{
+	zend_string *blob;
+	uint64_t bytes;
+	gp_error err;
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_STR(blob)
+	ZEND_PARSE_PARAMETERS_END();
+	const uint8_t *data = (const uint8_t *)ZSTR_VAL(blob);
+	if (gp_wah_bitmap_bytes(data, ZSTR_LEN(blob), &bytes, &err) != GP_OK) {
+		gpupost_throw(&err, NULL);
+		RETURN_THROWS();
+	}
+	if (!fits_memory(bytes, "the uncompressed bitmap")) RETURN_THROWS();
+	zend_string *out = zend_string_alloc((size_t)bytes, 0);
+	if (gp_wah_decompress(data, ZSTR_LEN(blob), GPUPOST_G(min_device_values), (uint8_t *)ZSTR_VAL(out), &err) != GP_OK) {
+		zend_string_efree(out);
+		gpupost_throw(&err, NULL);
+		RETURN_THROWS();
+	}
+	ZSTR_VAL(out)[bytes] = '\0';
+	RETURN_NEW_STR(out);
 }
 
 /* --- introspection --- */
@@ -565,7 +709,7 @@ PHP_MINFO_FUNCTION(gpupost)
 	php_info_print_table_start();
 	php_info_print_table_header(2, "gpupost support", "enabled");
 	php_info_print_table_row(2, "Version", PHP_GPUPOST_VERSION);
-	php_info_print_table_row(2, "Formats", "MOD9, S9, QS");
+	php_info_print_table_row(2, "Formats", "MOD9, S9, QS, WAH");
 	php_info_print_table_row(2, "Backend", usable ? "opencl" : "host");
 	if (d) {
 		php_info_print_table_row(2, "OpenCL platform", d->platform);

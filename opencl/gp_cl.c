@@ -14,6 +14,8 @@ static const char *const gp_kernel_names[GP_K_COUNT] = {
 	"mod9_positions", "mod9_blob_offsets",
 	"s9_count", "s9_decode", "s9_delta",
 	"qs_count", "qs_decode", "qs_check_order",
+	"gather_u32", "wah_count", "wah_verify", "wah_gather", "wah_query",
+	"bitmap_popcount", "bitmap_rows",
 };
 
 enum { GP_CL_UNOPENED, GP_CL_READY, GP_CL_UNUSABLE };

@@ -22,6 +22,8 @@ typedef enum {
 	GP_K_MOD9_POSITIONS, GP_K_MOD9_BLOB_OFFSETS,
 	GP_K_S9_COUNT, GP_K_S9_DECODE, GP_K_S9_DELTA,
 	GP_K_QS_COUNT, GP_K_QS_DECODE, GP_K_QS_CHECK_ORDER,
+	GP_K_GATHER_U32, GP_K_WAH_COUNT, GP_K_WAH_VERIFY, GP_K_WAH_GATHER, GP_K_WAH_QUERY,
+	GP_K_BITMAP_POPCOUNT, GP_K_BITMAP_ROWS,
 	GP_K_COUNT
 } gp_kernel_id;
 
@@ -29,7 +31,7 @@ typedef enum {
 typedef enum {
 	GP_B_INPUT, GP_B_FIRST, GP_B_COUNTS, GP_B_OFFSETS, GP_B_STARTS, GP_B_POFF, GP_B_BLOBS,
 	GP_B_ERR, GP_B_META, GP_B_VALUES, GP_B_VSTART, GP_B_HEADS, GP_B_DOCS, GP_B_COMBINED,
-	GP_B_WSUM, GP_B_POS, GP_B_SCRATCH,
+	GP_B_WSUM, GP_B_POS, GP_B_SCRATCH, GP_B_GOFF, GP_B_BITMAP, GP_B_ROWS,
 	GP_B_COUNT
 } gp_buffer_id;
 
@@ -113,6 +115,14 @@ int gp_cl_qs_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_bl
 int gp_cl_s9_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
                     struct gp_result *r, gp_error *err);
 int gp_cl_qs_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
+                    struct gp_result *r, gp_error *err);
+
+/* GPUPOST_WAH (opencl/gp_cl_wah.c), headers checked by the caller, every nbits < 2^32.
+ * Rows of each blob (a batch), the bitmap bytes of one blob, or the rows of AND/OR over all. */
+int gp_cl_wah_rows(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
+                   struct gp_result *r, gp_error *err);
+int gp_cl_wah_decompress(const uint8_t *blob, size_t len, uint8_t *out, gp_error *err);
+int gp_cl_wah_query(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs, int op,
                     struct gp_result *r, gp_error *err);
 
 #endif

@@ -5,6 +5,7 @@
 #include "../codec/gp_mod9.h"
 #include "../codec/gp_qs.h"
 #include "../codec/gp_s9.h"
+#include "../codec/gp_wah.h"
 #include "../opencl/gp_cl.h"
 
 static const char *last_backend = "none";
@@ -160,6 +161,149 @@ static int host_container(int format, const uint8_t *const *blobs, const size_t 
 	return GP_OK;
 }
 
+/* Host WAH rows of each blob. */
+static int host_wah_rows(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
+                         gp_result *r, gp_error *err)
+{
+	size_t nv = 0;
+	if (host_offsets(r, n_blobs, err) != GP_OK) return GP_ENOMEM;
+	for (size_t b = 0; b < n_blobs; b++) {
+		gp_wah_header h;
+		if (gp_wah_measure(blobs[b], lens[b], &h, err) != GP_OK) {
+			err->blob = b;
+			return GP_EFORMAT;
+		}
+		r->blob_values[b] = nv;
+		if (h.ones > SIZE_MAX / 16 - nv) return host_fail_nomem(err);
+		nv += (size_t)h.ones;
+	}
+	r->blob_values[n_blobs] = nv;
+	r->n_values = nv;
+	r->value_bits = 64;
+	if (!(r->v64 = gp_scratch(GP_SCRATCH_VALUES, nv, sizeof(int64_t)))) return host_fail_nomem(err);
+	for (size_t b = 0; b < n_blobs; b++) {
+		gp_wah_header h;
+		gp_wah_measure(blobs[b], lens[b], &h, NULL);
+		gp_wah_rows(blobs[b], &h, r->v64 + r->blob_values[b]);
+	}
+	return GP_OK;
+}
+
+/* Headers of a WAH batch: the work they imply (output words) and whether the device path's
+ * 32-bit row numbering holds them. */
+static int wah_headers(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
+                       size_t *expected, int *device_ok, gp_error *err)
+{
+	*expected = 0;
+	*device_ok = 1;
+	for (size_t b = 0; b < n_blobs; b++) {
+		gp_wah_header h;
+		if (gp_wah_check_header(blobs[b], lens[b], &h, err) != GP_OK) {
+			err->blob = b;
+			return GP_EFORMAT;
+		}
+		if (h.nbits >= 0xFFFFFFE0u || (h.words == 0) != (h.groups == 0)) *device_ok = 0;
+		*expected += (size_t)(h.nbits / 32 < SIZE_MAX / 2 ? h.nbits / 32 : SIZE_MAX / 2);
+		if (*expected > 0xFFFFFFFFu) *device_ok = 0;
+	}
+	return GP_OK;
+}
+
+int gp_wah_bitmap_bytes(const uint8_t *blob, size_t len, uint64_t *bytes, gp_error *err)
+{
+	gp_wah_header h;
+	memset(err, 0, sizeof(*err));
+	if (gp_wah_check_header(blob, len, &h, err) != GP_OK) return GP_EFORMAT;
+	*bytes = h.nbits / 8 + (h.nbits % 8 != 0);
+	return GP_OK;
+}
+
+int gp_wah_decompress(const uint8_t *blob, size_t len, long min_device_values, uint8_t *out,
+                      gp_error *err)
+{
+	size_t expected;
+	int device_ok;
+	gp_wah_header h;
+	memset(err, 0, sizeof(*err));
+	if (wah_headers(&blob, &len, 1, &expected, &device_ok, err) == GP_OK && device_ok &&
+	    gp_would_use_device(expected, min_device_values) &&
+	    gp_cl_wah_decompress(blob, len, out, err) == GP_OK) {
+		last_backend = "opencl";
+		return GP_OK;
+	}
+	memset(err, 0, sizeof(*err));
+	last_backend = "host";
+	if (gp_wah_measure(blob, len, &h, err) != GP_OK) return GP_EFORMAT;
+	uint64_t *bm = calloc((size_t)(h.nbits / 64 + 1), sizeof(uint64_t));
+	if (!bm) return host_fail_nomem(err);
+	gp_wah_apply(blob, &h, bm, GP_WAH_COPY);
+	memcpy(out, bm, (size_t)(h.nbits / 8 + (h.nbits % 8 != 0))); /* little-endian words */
+	free(bm);
+	return GP_OK;
+}
+
+int gp_wah_query(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs, int op,
+                 long min_device_values, gp_result *r, gp_error *err)
+{
+	size_t expected;
+	int device_ok, rc;
+	gp_wah_header h0;
+	memset(r, 0, sizeof(*r));
+	memset(err, 0, sizeof(*err));
+	if ((rc = wah_headers(blobs, lens, n_blobs, &expected, &device_ok, err)) != GP_OK) goto host;
+	gp_wah_check_header(blobs[0], lens[0], &h0, NULL);
+	for (size_t b = 1; b < n_blobs; b++) {
+		gp_wah_header h;
+		gp_wah_check_header(blobs[b], lens[b], &h, NULL);
+		if (h.nbits != h0.nbits) {
+			err->blob = b;
+			return gp_fail(err, GP_WAH_NAME, 8, "nbits %llu differs from the first bitmap's %llu",
+			               (unsigned long long)h.nbits, (unsigned long long)h0.nbits);
+		}
+	}
+	if (device_ok && gp_would_use_device(expected / n_blobs, min_device_values) &&
+	    gp_cl_wah_query(blobs, lens, n_blobs, op, r, err) == GP_OK) {
+		last_backend = "opencl";
+		return GP_OK;
+	}
+host:
+	memset(err, 0, sizeof(*err));
+	last_backend = "host";
+	for (size_t b = 0; b < n_blobs; b++) {
+		gp_wah_header h;
+		if (gp_wah_measure(blobs[b], lens[b], &h, err) != GP_OK) {
+			err->blob = b;
+			return GP_EFORMAT;
+		}
+	}
+	uint64_t *bm = calloc((size_t)(h0.nbits / 64 + 1), sizeof(uint64_t));
+	if (!bm || host_offsets(r, 1, err) != GP_OK) {
+		free(bm);
+		gp_result_free(r);
+		return host_fail_nomem(err);
+	}
+	for (size_t b = 0; b < n_blobs; b++) {
+		gp_wah_header h;
+		gp_wah_check_header(blobs[b], lens[b], &h, NULL);
+		gp_wah_apply(blobs[b], &h, bm, b == 0 ? GP_WAH_COPY : op == GP_OP_AND ? GP_WAH_AND : GP_WAH_OR);
+	}
+	size_t n = gp_bitmap_rows(bm, h0.nbits, NULL);
+	r->value_bits = 64;
+	r->v64 = gp_scratch(GP_SCRATCH_VALUES, n, sizeof(int64_t));
+	if (!r->v64) {
+		free(bm);
+		gp_result_free(r);
+		return host_fail_nomem(err);
+	}
+	gp_bitmap_rows(bm, h0.nbits, r->v64);
+	free(bm);
+	r->n_values = n;
+	r->blob_values[0] = 0;
+	r->blob_values[1] = n;
+	r->backend = "host";
+	return GP_OK;
+}
+
 static int decode_container(int format, const uint8_t *const *blobs, const size_t *lens,
                             size_t n_blobs, long min_device_values, gp_result *r, gp_error *err)
 {
@@ -204,6 +348,20 @@ int gp_decode(int format, int mode, const uint8_t *const *blobs, const size_t *l
 	memset(err, 0, sizeof(*err));
 	if (format == GP_FORMAT_S9 || format == GP_FORMAT_QS) {
 		return decode_container(format, blobs, lens, n_blobs, min_device_values, r, err);
+	}
+	if (format == GP_FORMAT_WAH) {
+		int device_ok;
+		if (wah_headers(blobs, lens, n_blobs, &expected, &device_ok, err) == GP_OK && device_ok &&
+		    gp_would_use_device(expected, min_device_values) &&
+		    gp_cl_wah_rows(blobs, lens, n_blobs, r, err) == GP_OK) {
+			last_backend = "opencl";
+			return GP_OK;
+		}
+		memset(err, 0, sizeof(*err));
+		last_backend = "host";
+		rc = host_wah_rows(blobs, lens, n_blobs, r, err);
+		if (rc == GP_OK) r->backend = "host"; else gp_result_free(r);
+		return rc;
 	}
 	if (format != GP_FORMAT_MOD9) return GP_EVALUE;
 

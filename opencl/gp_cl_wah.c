@@ -1,0 +1,181 @@
+/* Launcher for kernels/wah.cl: groups counted and scanned, the structure verified, then output
+ * words gathered (a batch's bitmaps, or one query bitmap combining all), then set rows. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gp_cl_batch.h"
+#include "../codec/gp_result.h"
+#include "../codec/gp_wah.h"
+
+#define A(v) sizeof(v), (const void *)&(v)
+
+/* Uploads the blobs with their table, counts, scans and verifies the groups. goff receives
+ * each word's first group. out_words: output words per blob (ceil(nbits/32)). */
+static int wah_prepare(gp_cl_batch *b, const uint8_t *const *blobs, const size_t *lens,
+                       size_t n_blobs, cl_mem *goff, gp_error *err)
+{
+	cl_mem counts;
+	cl_kernel k;
+	if (gp_cl_batch_init(b, n_blobs, err) != GP_OK) return GP_EDEVICE;
+	for (size_t i = 0; i < n_blobs; i++) {
+		cl_uint *t = b->host_table + GP_BT_STRIDE * i;
+		gp_wah_header h;
+		if (gp_wah_check_header(blobs[i], lens[i], &h, err) != GP_OK || h.nbits >= 0xFFFFFFE0u) {
+			return gp_cl_fail(err, CL_INVALID_VALUE, "WAH blob outside the device path's limits");
+		}
+		t[GP_BT_BASE] = GP_WAH_HEADER / 4;
+		t[GP_BT_N] = (cl_uint)((h.nbits + 31) / 32);   /* output words */
+		t[GP_BT_PARAM] = h.w;
+		t[GP_BT_LAST] = (cl_uint)h.nbits;
+		t[GP_BT_LOWER] = (cl_uint)h.groups;
+		t[GP_BT_ITEMS] = (cl_uint)h.words;
+	}
+	if (gp_cl_batch_upload(b, blobs, lens, err) != GP_OK) return GP_EDEVICE;
+	size_t items1 = (size_t)b->items + 1;
+	if (!(counts = gp_cl_buffer(GP_B_WSUM, items1 * 8, err)) ||
+	    !(*goff = gp_cl_buffer(GP_B_GOFF, items1 * 8, err))) {
+		return GP_EDEVICE;
+	}
+	k = gp_cl_kernel(GP_K_WAH_COUNT);
+	if (gp_cl_args(k, 7, A(b->input), A(b->table), A(b->istart), A(b->n_blobs), A(b->items), A(counts),
+	               A(b->err)) != CL_SUCCESS) return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
+	if (gp_cl_run(k, items1, err) != GP_OK || gp_cl_scan_i64(counts, *goff, items1, 0, err) != GP_OK) {
+		return GP_EDEVICE;
+	}
+	k = gp_cl_kernel(GP_K_WAH_VERIFY);
+	if (gp_cl_args(k, 7, A(b->input), A(b->table), A(b->istart), A(b->n_blobs), A(b->items), A(*goff),
+	               A(b->err)) != CL_SUCCESS) return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
+	return gp_cl_run(k, b->items, err);
+}
+
+/* Set rows of `total` bitmap words split into n_blobs by ostart: popcount, scan, per-blob row
+ * offsets read back to size the rows, scatter, download. */
+static int bitmap_rows(cl_mem bitmap, cl_uint total, cl_mem ostart, cl_uint n_blobs,
+                       gp_result *r, gp_error *err)
+{
+	cl_mem counts, roff, boff, rows;
+	cl_kernel k;
+	size_t total1 = (size_t)total + 1;
+	cl_uint *blob_rows = NULL;
+	int rc = GP_EDEVICE;
+	if (!(counts = gp_cl_buffer(GP_B_COUNTS, total1 * 4, err)) ||
+	    !(roff = gp_cl_buffer(GP_B_OFFSETS, total1 * 4, err)) ||
+	    !(boff = gp_cl_buffer(GP_B_POFF, ((size_t)n_blobs + 1) * 4, err))) return GP_EDEVICE;
+	k = gp_cl_kernel(GP_K_BITMAP_POPCOUNT);
+	if (gp_cl_args(k, 3, A(bitmap), A(total), A(counts)) != CL_SUCCESS) goto args;
+	if (gp_cl_run(k, total1, err) != GP_OK || gp_cl_scan_u32(counts, roff, total1, 0, err) != GP_OK) return GP_EDEVICE;
+	cl_uint nb1 = n_blobs + 1;
+	k = gp_cl_kernel(GP_K_GATHER_U32);
+	if (gp_cl_args(k, 4, A(ostart), A(nb1), A(roff), A(boff)) != CL_SUCCESS) goto args;
+	if (gp_cl_run(k, nb1, err) != GP_OK) return GP_EDEVICE;
+	if (!(blob_rows = gp_alloc_array(nb1, sizeof(cl_uint)))) return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
+	if (gp_cl_read(boff, (size_t)nb1 * 4, blob_rows, err) != GP_OK) goto done;
+	size_t nrows = blob_rows[n_blobs];
+	r->n_blobs = n_blobs;
+	r->value_bits = 64;
+	r->n_values = nrows;
+	r->blob_values = gp_alloc_array(nb1, sizeof(size_t));
+	r->blob_postings = gp_alloc_array(nb1, sizeof(size_t));
+	r->v64 = gp_scratch(GP_SCRATCH_VALUES, nrows, 8);
+	if (!r->blob_values || !r->blob_postings || !r->v64) {
+		gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
+		goto done;
+	}
+	for (cl_uint i = 0; i < nb1; i++) {
+		r->blob_values[i] = blob_rows[i];
+		r->blob_postings[i] = 0;
+	}
+	if (!(rows = gp_cl_buffer(GP_B_ROWS, nrows * 8, err))) goto done;
+	k = gp_cl_kernel(GP_K_BITMAP_ROWS);
+	if (gp_cl_args(k, 6, A(bitmap), A(total), A(ostart), A(n_blobs), A(roff), A(rows)) != CL_SUCCESS) goto args;
+	if (gp_cl_run(k, total, err) != GP_OK || gp_cl_read(rows, nrows * 8, r->v64, err) != GP_OK) goto done;
+	r->backend = "opencl";
+	rc = GP_OK;
+	goto done;
+args:
+	gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
+done:
+	free(blob_rows);
+	return rc;
+}
+
+int gp_cl_wah_rows(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
+                   gp_result *r, gp_error *err)
+{
+	gp_cl_batch b;
+	cl_mem goff, bitmap;
+	cl_kernel k;
+	int rc = wah_prepare(&b, blobs, lens, n_blobs, &goff, err);
+	if (rc != GP_OK) goto done;
+	rc = GP_EDEVICE;
+	if (!(bitmap = gp_cl_buffer(GP_B_BITMAP, (size_t)b.values * 4, err))) goto done;
+	k = gp_cl_kernel(GP_K_WAH_GATHER);
+	if (gp_cl_args(k, 8, A(b.input), A(b.table), A(b.vstart), A(b.istart), A(goff), A(b.n_blobs),
+	               A(b.values), A(bitmap)) != CL_SUCCESS) {
+		gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
+		goto done;
+	}
+	if (gp_cl_run(k, b.values, err) != GP_OK) goto done;
+	if ((rc = gp_cl_batch_finish(&b, err)) != GP_OK) goto done;
+	rc = bitmap_rows(bitmap, b.values, b.vstart, b.n_blobs, r, err);
+done:
+	gp_cl_batch_free(&b);
+	if (rc != GP_OK) gp_result_free(r);
+	return rc;
+}
+
+int gp_cl_wah_decompress(const uint8_t *blob, size_t len, uint8_t *out, gp_error *err)
+{
+	gp_cl_batch b;
+	cl_mem goff, bitmap;
+	cl_kernel k;
+	gp_wah_header h;
+	int rc = wah_prepare(&b, &blob, &len, 1, &goff, err);
+	if (rc != GP_OK) goto done;
+	rc = GP_EDEVICE;
+	gp_wah_check_header(blob, len, &h, NULL);
+	if (!(bitmap = gp_cl_buffer(GP_B_BITMAP, (size_t)b.values * 4, err))) goto done;
+	k = gp_cl_kernel(GP_K_WAH_GATHER);
+	if (gp_cl_args(k, 8, A(b.input), A(b.table), A(b.vstart), A(b.istart), A(goff), A(b.n_blobs),
+	               A(b.values), A(bitmap)) != CL_SUCCESS) {
+		gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
+		goto done;
+	}
+	if (gp_cl_run(k, b.values, err) != GP_OK) goto done;
+	if ((rc = gp_cl_batch_finish(&b, err)) != GP_OK) goto done;
+	rc = gp_cl_read(bitmap, (size_t)((h.nbits + 7) / 8), out, err);
+done:
+	gp_cl_batch_free(&b);
+	return rc;
+}
+
+int gp_cl_wah_query(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs, int op,
+                    gp_result *r, gp_error *err)
+{
+	gp_cl_batch b;
+	cl_mem goff, bitmap, ostart;
+	cl_kernel k;
+	cl_uint cop = (cl_uint)op, words;
+	int rc = wah_prepare(&b, blobs, lens, n_blobs, &goff, err);
+	if (rc != GP_OK) goto done;
+	rc = GP_EDEVICE;
+	words = b.host_table[GP_BT_N]; /* all bitmaps have the same nbits (checked by the caller) */
+	cl_uint range[2] = {0, words};
+	const uint8_t *part = (const uint8_t *)range;
+	size_t plen = sizeof(range);
+	if (!(bitmap = gp_cl_buffer(GP_B_BITMAP, (size_t)words * 4, err)) ||
+	    !(ostart = gp_cl_upload(GP_B_HEADS, &part, &plen, 1, plen, err))) goto done;
+	k = gp_cl_kernel(GP_K_WAH_QUERY);
+	if (gp_cl_args(k, 8, A(b.input), A(b.table), A(b.istart), A(goff), A(b.n_blobs), A(words),
+	               A(cop), A(bitmap)) != CL_SUCCESS) {
+		gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
+		goto done;
+	}
+	if (gp_cl_run(k, words, err) != GP_OK) goto done;
+	if ((rc = gp_cl_batch_finish(&b, err)) != GP_OK) goto done;
+	rc = bitmap_rows(bitmap, words, ostart, 1, r, err);
+done:
+	gp_cl_batch_free(&b);
+	if (rc != GP_OK) gp_result_free(r);
+	return rc;
+}
