@@ -4,14 +4,26 @@
  * gpupost in one batch per query and intersecting the docs in PHP. Prints what ran where and
  * how long each step took.
  *
- *   php -d extension=gpupost demo/search.php [--query="free software"]... [--limit=N]
+ *   php -d extension=gpupost demo/search.php [--format=mod9|s9|qs] [--query="free software"]... [--limit=N]
+ *
+ * --format=mod9 (default) indexes Yioop postings (doc and positions) and ranks by occurrences;
+ * s9 and qs index docID lists only (Simple-9 with the strict delta rule, Elias-Fano) and rank
+ * the matching docs in doc order.
  */
 
-$opts = getopt('', ['query:', 'limit:', 'help']);
+$opts = getopt('', ['query:', 'limit:', 'format:', 'help']);
 if (isset($opts['help'])) {
-    fwrite(STDOUT, "usage: php demo/search.php [--query=\"words\"]... [--limit=N docs]\n");
+    fwrite(STDOUT, "usage: php demo/search.php [--format=mod9|s9|qs] [--query=\"words\"]... [--limit=N docs]\n");
     exit(0);
 }
+$formats = ['mod9' => GPUPOST_MOD9, 's9' => GPUPOST_S9, 'qs' => GPUPOST_QS];
+$fname = strtolower($opts['format'] ?? 'mod9');
+if (!isset($formats[$fname])) {
+    fwrite(STDERR, "--format must be mod9, s9 or qs\n");
+    exit(1);
+}
+$format = $formats[$fname];
+$mode = $format === GPUPOST_MOD9 ? GPUPOST_POSTINGS : GPUPOST_VALUES;
 if (!extension_loaded('gpupost')) {
     fwrite(STDERR, "the gpupost extension is not loaded (php -d extension=gpupost ...)\n");
     exit(1);
@@ -50,17 +62,23 @@ foreach ($files as $doc => $path) {
 printf("corpus: %d documents, %.1f MB, %d tokens, %d terms (read and tokenized in %s)\n",
     count($files), $bytes / 1e6, $tokens, count($index), ms($t0));
 
-/* 2. Yioop-format posting lists, one blob per term. */
+/* 2. One blob per term: Yioop-format postings (MOD9), or the docID list (S9, QS). */
 $t0 = hrtime(true);
 $blobs = [];
 $postings = 0;
 foreach ($index as $term => $docs) {
-    $blobs[$term] = gpu_encode_postings($docs, GPUPOST_MOD9, GPUPOST_POSTINGS);
+    $blobs[$term] = match ($format) {
+        GPUPOST_MOD9 => gpu_encode_postings($docs, GPUPOST_MOD9, GPUPOST_POSTINGS),
+        GPUPOST_S9 => gpu_encode_postings(array_keys($docs), GPUPOST_S9, GPUPOST_VALUES, ['delta' => 2]),
+        GPUPOST_QS => gpu_encode_postings(array_keys($docs), GPUPOST_QS),
+    };
     $postings += count($docs);
 }
 $size = array_sum(array_map('strlen', $blobs));
-printf("index: %d postings in %d MOD9 blobs, %.2f MB (%.1f bits per position+doc), encoded in %s\n",
-    $postings, count($blobs), $size / 1e6, 8 * $size / max(1, $tokens + $postings), ms($t0));
+printf("index: %d postings in %d %s blobs, %.2f MB (%.1f bits per %s), encoded in %s\n",
+    $postings, count($blobs), strtoupper($fname), $size / 1e6,
+    8 * $size / max(1, $format === GPUPOST_MOD9 ? $tokens + $postings : $postings),
+    $format === GPUPOST_MOD9 ? 'position or doc' : 'docID', ms($t0));
 unset($index);
 
 $info = gpu_info();
@@ -75,7 +93,10 @@ foreach ($queries as $q) {
         $lists[$t] = $blobs[$t] ?? '';
     }
     $t0 = hrtime(true);
-    $decoded = gpu_decode_postings_batch($lists, GPUPOST_MOD9, GPUPOST_POSTINGS);
+    $decoded = gpu_decode_postings_batch($lists, $format, $mode);
+    if ($mode === GPUPOST_VALUES) { /* docID lists: doc => [] so that the same code ranks them */
+        $decoded = array_map(fn($docs) => array_fill_keys($docs, []), $decoded);
+    }
     $decode_time = ms($t0);
     $ran = gpu_info()['last_backend'];
     $t0 = hrtime(true);
@@ -94,18 +115,20 @@ foreach ($queries as $q) {
     printf("\nquery \"%s\": %d docs match (lists: %s); decode %s on %s, intersect %s\n", $q, count($score),
         implode(', ', array_map(fn($t) => "$t " . count($decoded[$t]), $terms)), $decode_time, $ran, ms($t0));
     foreach (array_slice($score, 0, 3, true) as $doc => $s) {
-        printf("  %4d occurrences  %s\n", $s, $files[$doc]);
+        printf($mode === GPUPOST_VALUES ? "  doc %5d  %s\n" : "  %4d occurrences  %s\n",
+            $mode === GPUPOST_VALUES ? $doc : $s, $files[$doc]);
     }
 }
 
 /* 4. The whole index in one batch, on the host path and on the device, compared. */
 echo "\nwhole index, one batch call per path:\n";
 $results = [];
+$modes = $format === GPUPOST_MOD9 ? [GPUPOST_DOCS => 'docs', GPUPOST_POSTINGS => 'postings'] : [GPUPOST_VALUES => 'docIDs'];
 foreach (['host' => PHP_INT_MAX, 'device' => 0] as $path => $threshold) {
     ini_set('gpupost.min_device_values', (string)$threshold);
-    foreach ([GPUPOST_DOCS => 'docs', GPUPOST_POSTINGS => 'postings'] as $mode => $name) {
+    foreach ($modes as $m => $name) {
         $t0 = hrtime(true);
-        $r = gpu_decode_postings_batch($blobs, GPUPOST_MOD9, $mode);
+        $r = gpu_decode_postings_batch($blobs, $format, $m);
         $took = ms($t0);
         printf("  %-6s %-8s %s on %s\n", $path, $name, $took, gpu_info()['last_backend']);
         $results[$name][$path] = $r;

@@ -1,0 +1,188 @@
+/* Benchmark (not a test) of the decoders below PHP: host codecs and OpenCL launchers on the same
+ * inputs, into C arrays, so that the PHP array (5 ns an element) does not hide the decoder.
+ * Prints values/s (WAH: rows of bitmap/s) for the host, the device end to end (upload, kernels,
+ * download) and a device copy of the same bytes for scale.
+ *
+ *   make bench-c && ./bench/device_bench [values, default 64M] [reps, default 5]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../codec/gp_mod9.h"
+#include "../codec/gp_qs.h"
+#include "../codec/gp_result.h"
+#include "../codec/gp_s9.h"
+#include "../codec/gp_wah.h"
+#include "../opencl/gp_cl.h"
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static uint64_t rng = 88172645463325252ull;
+static uint32_t next_rand(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (uint32_t)(rng >> 11);
+}
+
+typedef int (*device_fn)(const uint8_t *blob, size_t len, gp_result *r, gp_error *err);
+
+static int dev_mod9(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return gp_cl_mod9_decode(&b, &len, 1, GP_MODE_VALUES, r, e); }
+static int dev_s9(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return gp_cl_s9_decode(&b, &len, 1, r, e); }
+static int dev_qs(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return gp_cl_qs_decode(&b, &len, 1, r, e); }
+static int dev_wah(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return gp_cl_wah_rows(&b, &len, 1, r, e); }
+
+/* Device time of a plain buffer copy of `bytes` (upload, clEnqueueCopyBuffer, download). */
+static double device_copy(const uint8_t *src, size_t bytes, int reps)
+{
+	gp_error err;
+	double best = 1e30;
+	uint8_t *dst = malloc(bytes);
+	for (int r = 0; r < reps && dst; r++) {
+		double t0 = now();
+		cl_mem in = gp_cl_upload(GP_B_INPUT, &src, &bytes, 1, bytes, &err);
+		cl_mem out = gp_cl_buffer(GP_B_BITMAP, bytes, &err);
+		if (!in || !out) break;
+		clEnqueueCopyBuffer(gp_cl_queue(), in, out, 0, 0, bytes, 0, NULL, NULL);
+		gp_cl_read(out, bytes, dst, &err);
+		double t = now() - t0;
+		if (t < best) best = t;
+	}
+	free(dst);
+	return best;
+}
+
+static void report(const char *name, size_t values, const uint8_t *blob, size_t len,
+                   double host, device_fn dev, int reps)
+{
+	double best = 1e30;
+	gp_error err;
+	if (gp_cl_available()) {
+		for (int r = 0; r < reps + 1; r++) { /* the first run grows the buffers */
+			gp_result res;
+			memset(&res, 0, sizeof(res));
+			double t0 = now();
+			int rc = dev(blob, len, &res, &err);
+			double t = now() - t0;
+			if (rc != GP_OK) {
+				printf("%-6s device failed: %s\n", name, err.rule);
+				best = 0;
+				break;
+			}
+			if (res.n_values != values && strcmp(name, "WAH") != 0) printf("%-6s device count %zu != %zu\n", name, res.n_values, values);
+			gp_result_free(&res);
+			if (r > 0 && t < best) best = t;
+		}
+	}
+	double copy = gp_cl_available() ? device_copy(blob, len, reps) : 0;
+	printf("%-5s %10zu %8.2f %10.1f %12.1f %12.1f %10.2f\n", name, values, 8.0 * len / values,
+	       values / host / 1e6, best > 0 && best < 1e30 ? values / best / 1e6 : 0.0,
+	       copy > 0 ? values / copy / 1e6 : 0.0, copy > 0 && best < 1e30 ? copy / best : 0.0);
+}
+
+int main(int argc, char **argv)
+{
+	size_t n = argc > 1 ? strtoull(argv[1], NULL, 10) : (size_t)64 << 20;
+	int reps = argc > 2 ? atoi(argv[2]) : 5;
+	gp_cl_configure(getenv("GPUPOST_DEVICE") ? getenv("GPUPOST_DEVICE") : "auto");
+	const gp_cl_device_info *d = gp_cl_available() ? gp_cl_info() : NULL;
+	printf("# device_bench: %zu values, best of %d; device: %s (%s)\n", n, reps,
+	       d ? d->device : "none", d ? d->platform : gp_cl_last_error());
+	printf("# input: d-gaps 1..255 (MOD9, S9 delta 2), a sorted docID list with mean gap 16 (QS), a bitmap of\n"
+	       "# n rows at density 1/16 with runs (WAH). device = upload + kernels + download, into C arrays;\n"
+	       "# copy = the same bytes uploaded, copied on the device and downloaded.\n");
+	printf("%-5s %10s %8s %10s %12s %12s %10s\n", "fmt", "values", "bits/v", "host M/s", "device M/s",
+	       "copy M/s", "dev/copy");
+
+	uint32_t *gaps = malloc(n * sizeof(uint32_t));
+	int64_t *docs = malloc(n * sizeof(int64_t));
+	uint32_t *docs32 = malloc(n * sizeof(uint32_t));
+	uint32_t *out32 = malloc((n + 64) * sizeof(uint32_t));
+	int64_t *out64 = malloc((n + 64) * sizeof(int64_t));
+	if (!gaps || !docs || !docs32 || !out32 || !out64) return 1;
+	int64_t x = -1;
+	for (size_t i = 0; i < n; i++) {
+		gaps[i] = 1 + next_rand() % 255;
+		x += gaps[i];
+		docs[i] = x;
+		docs32[i] = (uint32_t)(i * 16 + next_rand() % 16);
+	}
+	gp_error err;
+	double t0, host, best;
+
+	/* MOD9 */
+	uint8_t *blob = malloc(gp_mod9_encode_bound(n));
+	size_t len = gp_mod9_encode_values(gaps, n, blob);
+	best = 1e30;
+	for (int r = 0; r < reps; r++) {
+		t0 = now();
+		gp_mod9_decode_values_checked(blob, len, out32, &err);
+		if (now() - t0 < best) best = now() - t0;
+	}
+	host = best;
+	report("MOD9", n, blob, len, host, dev_mod9, reps);
+	free(blob);
+
+	/* S9, strictly increasing docIDs */
+	const char *why;
+	size_t at;
+	blob = malloc(gp_s9_encode_bound(n));
+	len = gp_s9_encode(docs, n, 2, blob, &why, &at);
+	best = 1e30;
+	for (int r = 0; r < reps; r++) {
+		t0 = now();
+		gp_s9_decode(blob, len, out64);
+		if (now() - t0 < best) best = now() - t0;
+	}
+	report("S9", n, blob, len, best, dev_s9, reps);
+	free(blob);
+
+	/* QS */
+	uint32_t l = gp_qs_choose_l(docs32[n - 1], n, 1.0);
+	len = gp_qs_encoded_size(docs32[n - 1], n, l);
+	blob = calloc(1, len);
+	gp_qs_encode(docs32, n, l, blob);
+	gp_qs_header h;
+	gp_qs_check_header(blob, len, &h, NULL);
+	best = 1e30;
+	for (int r = 0; r < reps; r++) {
+		t0 = now();
+		gp_qs_decode(blob, &h, out32, &err);
+		if (now() - t0 < best) best = now() - t0;
+	}
+	report("QS", n, blob, len, best, dev_qs, reps);
+	free(blob);
+
+	/* WAH: n rows, runs of set rows at density 1/16 */
+	size_t nrows = 0;
+	for (size_t r = 0; r < n && nrows < n; ) {
+		size_t run = 1 + next_rand() % 64;
+		if (next_rand() % 16 == 0) {
+			for (size_t k = 0; k < run && r + k < n; k++) docs[nrows++] = (int64_t)(r + k);
+		}
+		r += run;
+	}
+	len = gp_wah_encode(docs, nrows, n, 64, NULL);
+	blob = malloc(len);
+	gp_wah_encode(docs, nrows, n, 64, blob);
+	gp_wah_header wh;
+	gp_wah_measure(blob, len, &wh, &err);
+	best = 1e30;
+	for (int r = 0; r < reps; r++) {
+		t0 = now();
+		gp_wah_rows(blob, &wh, out64);
+		if (now() - t0 < best) best = now() - t0;
+	}
+	report("WAH", n, blob, len, best, dev_wah, reps);
+	free(blob);
+	gp_cl_shutdown();
+	return 0;
+}
