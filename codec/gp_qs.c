@@ -46,6 +46,11 @@ int gp_qs_measure(const uint8_t *blob, size_t len, gp_qs_header *h, gp_error *er
 {
 	if (gp_qs_check_header(blob, len, h, err) != GP_OK) return GP_EFORMAT;
 	const uint8_t *upper = blob + GP_QS_HEADER + 4 * h->lower_words;
+	uint64_t lower_bits = (uint64_t)h->n * h->l;
+	if (lower_bits % 32 != 0 && (gp_load_le32(upper - 4) >> (lower_bits % 32)) != 0) {
+		return gp_fail(err, GP_QS_NAME, (size_t)(upper - blob) - 4,
+		               "lower bits set past bit %llu, n * l - 1", (unsigned long long)lower_bits - 1);
+	}
 	size_t nbits = upper_bits(h->last, h->n, h->l), set = 0;
 	for (size_t j = 0; j < h->upper_words; j++) {
 		set += (size_t)__builtin_popcount(gp_load_le32(upper + 4 * j));

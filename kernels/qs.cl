@@ -12,6 +12,12 @@ __kernel void qs_count(__global const uint *in, __global const uint *bt, __globa
 	uint b = gp_find_blob(istart, n_blobs, g);
 	__global const uint *t = bt + GP_BT_STRIDE * b;
 	uint j = g - istart[b], w = in[t[GP_BT_BASE] + t[GP_BT_LOWER] + j];
+	if (j == 0u) {
+		/* once per blob: the lower array's padding bits past n * l are 0 */
+		ulong lower_bits = (ulong)t[GP_BT_N] * t[GP_BT_PARAM];
+		uint used = (uint)(lower_bits & 31ul);
+		if (used != 0u && (in[t[GP_BT_BASE] + t[GP_BT_LOWER] - 1u] >> used) != 0u) atomic_min(err, g);
+	}
 	if (j + 1 == t[GP_BT_ITEMS]) {
 		ulong nbits = (ulong)(t[GP_BT_LAST] >> t[GP_BT_PARAM]) + t[GP_BT_N];
 		uint valid = (uint)(nbits - 32ul * j);

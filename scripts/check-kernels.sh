@@ -3,7 +3,8 @@
 # (a SPIR target), to see every warning and error with line numbers. Development aid, not a test.
 set -eu
 cd "$(dirname "$0")/.."
-srcs=$(sed -n 's/^GPUPOST_KERNEL_SOURCES = //p; s/^\t\(\$(srcdir).*\)/\1/p' Makefile.frag | tr -d '\\' | sed 's/\$(srcdir)\///g')
+srcs=$(awk '/^GPUPOST_KERNEL_SOURCES =/ {on = 1} on {print} on && !/\\$/ {exit}' Makefile.frag |
+	sed -e 's/^GPUPOST_KERNEL_SOURCES =//' -e 's/\\$//' -e 's/\$(srcdir)\///g' | tr -s ' \t\n' ' ')
 tmp=$(mktemp --suffix=.cl)
 trap 'rm -f "$tmp"' EXIT
 cat $srcs > "$tmp"

@@ -33,6 +33,8 @@ $cases = [
     'QS last disagrees' => [GPUPOST_QS, $set($qs, 12, pack('V', 42))],
     /* elements 1 and 2 share x>>2 = 1; lower bits 3 then 0 make 7, 4 */
     'QS decreasing' => [GPUPOST_QS, $set($qs, 16, pack('V', 0x0000DE4F))],
+    /* n * l = 16 lower bits: bits 16..31 of the lower word are padding */
+    'QS lower padding' => [GPUPOST_QS, $set($qs, 18, "\xff")],
     'QS empty with last' => [GPUPOST_QS, hex2bin('47505153010000000000000005000000')],
 ];
 foreach ($cases as $name => [$format, $blob]) {
@@ -80,6 +82,7 @@ QS upper bits not n: GpuPost\Exception: QS: byte 20: upper bits hold 7 set bits,
 QS bit past the end: GpuPost\Exception: QS: byte 20: upper bits set past bit 17, (last >> l) + n - 1
 QS last disagrees: GpuPost\Exception: QS: byte 12: last = 42, but the list ends with 43
 QS decreasing: GpuPost\Exception: QS: byte 16: the list decreases at element 2 (lower bits out of order)
+QS lower padding: GpuPost\Exception: QS: byte 16: lower bits set past bit 15, n * l - 1
 QS empty with last: GpuPost\Exception: QS: byte 12: last is 5 for an empty list (must be 0)
 ValueError: gpu_decode_postings(): Argument #3 ($mode) must be GPUPOST_VALUES for this format (DOCS and POSTINGS are MOD9 only)
 ValueError: gpu_encode_postings(): Argument #1 ($data) must be a non-decreasing list of integers from 0 to 4294967295 for GPUPOST_QS, 2 found at position 1

@@ -1,0 +1,12 @@
+#!/bin/sh
+# Builds the libFuzzer harnesses (clang -fsanitize=fuzzer,address,undefined) into fuzz/out/.
+# Needs Debian's clang and libclang-rt-dev.
+set -eu
+cd "$(dirname "$0")/.."
+mkdir -p fuzz/out
+codecs="codec/gp_common.c codec/gp_mod9.c codec/gp_s9.c codec/gp_qs.c codec/gp_wah.c"
+for f in mod9 s9 qs wah; do
+	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined -Wall -Wextra -o fuzz/out/fuzz_$f fuzz/fuzz_$f.c $codecs -lm
+done
+echo "built fuzz/out/fuzz_{mod9,s9,qs,wah}"

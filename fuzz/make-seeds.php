@@ -1,0 +1,38 @@
+<?php
+/* Writes the fuzzing seeds (fuzz/seeds/<format>/) from the test vectors and a few encoded lists.
+ * Run once with the extension loaded; the seeds are committed. */
+$dir = __DIR__ . '/seeds';
+$seeds = [
+    'mod9' => [
+        hex2bin('3c0014e5'), hex2bin('104b1388'), hex2bin('fc053977b484a96cb034e3d0b04524d4b05565d870000019'),
+        hex2bin('ffffffff7f000001'), hex2bin('3f000001'), hex2bin('3c000c5f'), hex2bin('c93882597f000001'),
+        hex2bin('09000005'), hex2bin('c000800078000007'), hex2bin('3c000113f8b111117f1fffff30000328'),
+        gpu_encode_postings(range(1, 300)), gpu_encode_postings([7 => [1, 2, 900], 40000 => [3]], GPUPOST_MOD9, GPUPOST_POSTINGS),
+    ],
+    's9' => [
+        gpu_encode_postings([1, 2, 3], GPUPOST_S9), gpu_encode_postings(array_fill(0, 30, 1), GPUPOST_S9),
+        gpu_encode_postings([10, 12, 12, 20], GPUPOST_S9, GPUPOST_VALUES, ['delta' => 1]),
+        gpu_encode_postings([0, 1, 5, 100000], GPUPOST_S9, GPUPOST_VALUES, ['delta' => 2]),
+        gpu_encode_postings([], GPUPOST_S9),
+    ],
+    'qs' => [
+        gpu_encode_postings([3, 4, 7, 13, 14, 15, 21, 43], GPUPOST_QS),
+        gpu_encode_postings([3, 4, 7, 13, 14, 15, 21, 43], GPUPOST_QS, GPUPOST_VALUES, ['c' => 0.5]),
+        gpu_encode_postings([0, 0, 1, 2], GPUPOST_QS), gpu_encode_postings([4294967295], GPUPOST_QS),
+        gpu_encode_postings([], GPUPOST_QS), gpu_encode_postings(range(0, 3000, 7), GPUPOST_QS),
+    ],
+    'wah' => [
+        gpu_encode_postings([0, 1, 31, 32], GPUPOST_WAH, GPUPOST_VALUES, ['nbits' => 64]),
+        gpu_encode_postings(range(0, 61), GPUPOST_WAH, GPUPOST_VALUES, ['nbits' => 93]),
+        gpu_encode_postings([100], GPUPOST_WAH), gpu_encode_postings([1000], GPUPOST_WAH, GPUPOST_VALUES, ['word_bits' => 64]),
+        gpu_encode_postings([0, 63, 64], GPUPOST_WAH, GPUPOST_VALUES, ['word_bits' => 64, 'nbits' => 127]),
+        gpu_encode_postings(array_merge(range(5, 400), [3000]), GPUPOST_WAH),
+    ],
+];
+foreach ($seeds as $format => $blobs) {
+    @mkdir("$dir/$format", 0777, true);
+    foreach ($blobs as $i => $b) {
+        file_put_contents(sprintf('%s/%s/seed-%02d', $dir, $format, $i), $b);
+    }
+}
+echo "seeds written to $dir\n";
