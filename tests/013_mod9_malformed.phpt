@@ -23,8 +23,9 @@ foreach ($cases as $name => [$blob, $mode]) {
     echo "$name: {$msgs['host']}\n";
     if (count(array_unique($msgs)) !== 1) { echo "  paths differ: ", json_encode($msgs), "\n"; }
 }
-/* a batch names the blob by its key; the good blobs before it do not hide the error */
-foreach ($paths as $path) {
+/* a batch names the blob by its key; the good blobs before it do not hide the error (without a
+ * device the second round runs on the host too, with the same messages) */
+foreach (['host', 'device'] as $path) {
     ini_set('gpupost.min_device_values', $path === 'device' ? '0' : (string)PHP_INT_MAX);
     echo gp_error_of(fn() => gpu_decode_postings_batch(['ok' => pack('N', 0x3c0014e5), 'bad' => "\x7f\0\0\1"])), "\n";
     echo gp_error_of(fn() => gpu_decode_postings_batch([pack('N', 0x3c0014e5), 5 => "abc"])), "\n";
