@@ -60,7 +60,9 @@ PHP_INI_END()
 
 static void gpupost_throw(const gp_error *err, const zval *key)
 {
-	if (err->format && strcmp(err->format, "OpenCL") == 0) {
+	if (err->format && strcmp(err->format, "memory") == 0) {
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "%s", err->rule);
+	} else if (err->format && strcmp(err->format, "OpenCL") == 0) {
 		zend_throw_exception_ex(gpupost_exception_ce, err->cl_status, "OpenCL: %s", err->rule);
 	} else if (key && Z_TYPE_P(key) == IS_STRING) {
 		zend_throw_exception_ex(gpupost_exception_ce, 0, "%s: blob '%s', byte %zu: %s",
@@ -107,6 +109,14 @@ static bool check_format_mode(zend_long format, zend_long mode, uint32_t format_
 		return false;
 	}
 	return true;
+}
+
+/* What memory_limit leaves for a result, for the decoders to check before they allocate. */
+static void set_result_budget(void)
+{
+	zend_long limit = PG(memory_limit);
+	size_t used = zend_memory_usage(false);
+	gp_set_result_budget(limit <= 0 ? UINT64_MAX : (size_t)limit > used ? (uint64_t)((size_t)limit - used) : 0);
 }
 
 /* --- C results to PHP arrays (packed fills: the array is the cost, so build it once) --- */
@@ -196,6 +206,7 @@ static void decode_and_return(const uint8_t *const *blobs, const size_t *lens, s
 {
 	gp_result r;
 	gp_error err;
+	set_result_budget();
 	int rc = gp_decode((int)format, (int)mode, blobs, lens, n, GPUPOST_G(min_device_values), &r, &err);
 	if (rc != GP_OK) {
 		if (keys && rc == GP_EFORMAT) {
@@ -540,6 +551,10 @@ PHP_FUNCTION(gpu_prefix_sum)
 		Z_PARAM_OPTIONAL
 		Z_PARAM_BOOL(inclusive)
 	ZEND_PARSE_PARAMETERS_END();
+	if (!fits_memory((uint64_t)zend_hash_num_elements(values) * (2 * sizeof(int64_t) + sizeof(zval)),
+	                 "the running sums")) {
+		RETURN_THROWS();
+	}
 	int64_t *in = ints_from_array(values, 1, &n);
 	if (!in) RETURN_THROWS();
 	int64_t *out = safe_emalloc(n + 1, sizeof(int64_t), 0);
@@ -590,6 +605,7 @@ PHP_FUNCTION(gpu_wah_query)
 		data[i] = (const uint8_t *)Z_STRVAL_P(item);
 		lens[i++] = Z_STRLEN_P(item);
 	} ZEND_HASH_FOREACH_END();
+	set_result_budget();
 	if (gp_wah_query(data, lens, n, (int)op, GPUPOST_G(min_device_values), &r, &err) != GP_OK) {
 		throw_for_blob(&err, blobs);
 		goto out;
@@ -667,6 +683,13 @@ PHP_FUNCTION(gpu_info)
 		add_assoc_null(return_value, "reason");
 	} else {
 		add_assoc_string(return_value, "reason", (char *)gp_cl_last_error());
+	}
+	/* device calls that failed and were served by the host path, and the last failure */
+	add_assoc_long(return_value, "device_failures", (zend_long)gp_device_failures());
+	if (usable && gp_device_failures() > 0 && gp_cl_last_error()[0]) {
+		add_assoc_string(return_value, "last_device_error", (char *)gp_cl_last_error());
+	} else {
+		add_assoc_null(return_value, "last_device_error");
 	}
 	array_init(&ini);
 	add_assoc_string(&ini, "gpupost.device", GPUPOST_G(device) ? GPUPOST_G(device) : "auto");

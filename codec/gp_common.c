@@ -78,3 +78,29 @@ void gp_result_free(gp_result *r)
 	gp_free_unless_scratch(r->pos);
 	memset(r, 0, sizeof(*r));
 }
+
+/* The memory a result may take (the PHP glue sets it from memory_limit before each call). */
+static uint64_t result_budget = UINT64_MAX;
+
+void gp_set_result_budget(uint64_t bytes)
+{
+	result_budget = bytes;
+}
+
+int gp_check_result(uint64_t values, uint64_t postings, gp_error *err)
+{
+	/* what PHP will hold: a zval per value, an array and its bucket per posting */
+	uint64_t need = values > UINT64_MAX / 16 ? UINT64_MAX : values * 16;
+	need += postings > UINT64_MAX / 128 ? UINT64_MAX - need : postings * 96;
+	if (need <= result_budget) return GP_OK;
+	if (err) {
+		err->format = "memory";
+		err->offset = 0;
+		err->cl_status = 0;
+		snprintf(err->rule, sizeof(err->rule),
+		         "the decoded result (%llu values, %llu postings) would need about %llu bytes, "
+		         "more than memory_limit leaves", (unsigned long long)values,
+		         (unsigned long long)postings, (unsigned long long)need);
+	}
+	return GP_ENOMEM;
+}

@@ -42,6 +42,11 @@ enum { GP_SCRATCH_VALUES, GP_SCRATCH_POS, GP_SCRATCH_COUNT };
 void *gp_scratch(int slot, size_t count, size_t size);
 void gp_scratch_release(void);
 
+/* A budget in bytes for what a result will cost PHP, checked as soon as a decoder knows its
+ * counts and before it allocates for them: GP_ENOMEM (err names the sizes) when over. */
+void gp_set_result_budget(uint64_t bytes);
+int gp_check_result(uint64_t values, uint64_t postings, gp_error *err);
+
 /* Allocation that refuses sizes whose byte count would overflow size_t. */
 void *gp_alloc_array(size_t count, size_t size);
 

@@ -3,6 +3,11 @@
 # Needs Debian's clang and libclang-rt-dev.
 set -eu
 cd "$(dirname "$0")/.."
+if ! command -v clang >/dev/null || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
+	sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
+	$sudo apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq clang libclang-rt-dev >/dev/null
+fi
 mkdir -p fuzz/out
 codecs="codec/gp_common.c codec/gp_mod9.c codec/gp_s9.c codec/gp_qs.c codec/gp_wah.c"
 for f in mod9 s9 qs wah; do

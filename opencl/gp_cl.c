@@ -266,6 +266,16 @@ void gp_cl_release_buffers(void)
 	}
 }
 
+void gp_cl_recover(int cl_status)
+{
+	if (gp_cl.state != GP_CL_READY || gp_cl.pid != getpid()) return;
+	clFinish(gp_cl.queue);
+	if (cl_status == CL_MEM_OBJECT_ALLOCATION_FAILURE || cl_status == CL_OUT_OF_RESOURCES ||
+	    cl_status == CL_OUT_OF_HOST_MEMORY || cl_status == CL_INVALID_BUFFER_SIZE) {
+		gp_cl_release_buffers();
+	}
+}
+
 void gp_cl_shutdown(void)
 {
 	if (gp_cl.pid != getpid() || gp_cl.state != GP_CL_READY) return;
@@ -288,10 +298,23 @@ cl_command_queue gp_cl_queue(void) { return gp_cl.queue; }
 cl_kernel gp_cl_kernel(gp_kernel_id id) { return gp_cl.kernels[id]; }
 size_t gp_cl_wg(void) { return gp_cl.wg; }
 
+/* Fault injection for the tests (tests/035_device_faults.phpt): GPUPOST_FAULT=alloc makes every
+ * device allocation fail, GPUPOST_FAULT=launch every kernel launch. Read on each use, so that a
+ * test can set and clear it with putenv(). */
+static int gp_cl_fault(const char *what)
+{
+	const char *f = getenv("GPUPOST_FAULT");
+	return f && strcmp(f, what) == 0;
+}
+
 cl_mem gp_cl_buffer(gp_buffer_id id, size_t bytes, gp_error *err)
 {
 	gp_cl_buffer_slot *slot = &gp_cl.buffers[id];
 	cl_int st;
+	if (gp_cl_fault("alloc")) {
+		gp_cl_fail(err, CL_MEM_OBJECT_ALLOCATION_FAILURE, "clCreateBuffer (injected by GPUPOST_FAULT)");
+		return NULL;
+	}
 	if (bytes == 0) bytes = 64;
 	if (slot->mem && slot->size >= bytes) return slot->mem;
 	if (slot->mem) clReleaseMemObject(slot->mem);
@@ -318,6 +341,9 @@ int gp_cl_run(cl_kernel kernel, size_t items, gp_error *err)
 	size_t wg = gp_cl.wg, global = (items + wg - 1) / wg * wg;
 	cl_int st;
 	if (global == 0) return GP_OK;
+	if (gp_cl_fault("launch")) {
+		return gp_cl_fail(err, CL_OUT_OF_RESOURCES, "clEnqueueNDRangeKernel (injected by GPUPOST_FAULT)");
+	}
 	st = clEnqueueNDRangeKernel(gp_cl.queue, kernel, 1, NULL, &global, &wg, 0, NULL, NULL);
 	return st == CL_SUCCESS ? GP_OK : gp_cl_fail(err, st, "clEnqueueNDRangeKernel");
 }

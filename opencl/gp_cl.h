@@ -58,6 +58,10 @@ const gp_cl_device_info *gp_cl_info(void);
 int gp_cl_program_built(void);
 const char *gp_cl_last_error(void);   /* why the device is not used, or the last failure */
 
+/* After a failed device call: waits for the queue, and drops the cached buffers when the failure
+ * was about memory, so that the next call can succeed. */
+void gp_cl_recover(int cl_status);
+
 /* Releases everything this process opened (module shutdown). */
 void gp_cl_shutdown(void);
 

@@ -115,6 +115,10 @@ int gp_cl_mod9_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_
 		goto done;
 	}
 	size_t nv = meta[2 * n_blobs], np = meta[2 * n_blobs + 1];
+	if (gp_check_result(mode == GP_MODE_DOCS ? np : nv, mode == GP_MODE_POSTINGS ? np : 0, err) != GP_OK) {
+		rc = GP_ENOMEM;
+		goto done;
+	}
 	r->n_blobs = n_blobs;
 	r->value_bits = 32;
 	r->n_values = nv;

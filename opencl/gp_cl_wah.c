@@ -71,6 +71,10 @@ static int bitmap_rows(cl_mem bitmap, cl_uint total, cl_mem ostart, cl_uint n_bl
 	if (!(blob_rows = gp_alloc_array(nb1, sizeof(cl_uint)))) return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
 	if (gp_cl_read(boff, (size_t)nb1 * 4, blob_rows, err) != GP_OK) goto done;
 	size_t nrows = blob_rows[n_blobs];
+	if (gp_check_result(nrows, 0, err) != GP_OK) {
+		rc = GP_ENOMEM;
+		goto done;
+	}
 	r->n_blobs = n_blobs;
 	r->value_bits = 64;
 	r->n_values = nrows;

@@ -9,6 +9,12 @@
 #include "../opencl/gp_cl.h"
 
 static const char *last_backend = "none";
+static unsigned long last_device_failures = 0;
+
+unsigned long gp_device_failures(void)
+{
+	return last_device_failures;
+}
 
 const char *gp_last_backend(void)
 {
@@ -19,6 +25,15 @@ int gp_would_use_device(size_t values, long min_device_values)
 {
 	if (min_device_values > 0 && values < (size_t)min_device_values) return 0;
 	return gp_cl_available();
+}
+
+/* A device call failed: the caller takes the host path. Buffers are dropped after an allocation
+ * failure so that the next call starts from nothing held; the queue is drained so that nothing
+ * of the failed call is still running when its buffers are reused. */
+static void device_failed(const gp_error *err)
+{
+	last_device_failures++;
+	gp_cl_recover(err->cl_status);
 }
 
 static int host_fail_nomem(gp_error *err)
@@ -53,7 +68,7 @@ static int host_mod9_values_bounded(const uint8_t *const *blobs, const size_t *l
 	r->blob_values[n_blobs] = nv;
 	r->blob_postings[n_blobs] = 0;
 	r->n_values = nv;
-	return GP_OK;
+	return gp_check_result(nv, 0, err);
 }
 
 /* Host MOD9: validate and count every blob, allocate once, decode each into its slice. */
@@ -84,6 +99,9 @@ static int host_mod9(int mode, const uint8_t *const *blobs, const size_t *lens, 
 	r->blob_values[n_blobs] = nv;
 	r->blob_postings[n_blobs] = mode == GP_MODE_VALUES ? 0 : np;
 	r->n_values = nv;
+	if (gp_check_result(mode == GP_MODE_DOCS ? np : nv, mode == GP_MODE_POSTINGS ? np : 0, err) != GP_OK) {
+		return GP_ENOMEM;
+	}
 	if (mode == GP_MODE_VALUES) {
 		if (!(r->v32 = gp_scratch(GP_SCRATCH_VALUES, nv, sizeof(uint32_t)))) return host_fail_nomem(err);
 		for (size_t b = 0; b < n_blobs; b++) {
@@ -140,6 +158,7 @@ static int host_container(int format, const uint8_t *const *blobs, const size_t 
 	}
 	r->blob_values[n_blobs] = nv;
 	r->n_values = nv;
+	if (gp_check_result(nv, 0, err) != GP_OK) return GP_ENOMEM;
 	if (format == GP_FORMAT_S9) {
 		r->value_bits = 64;
 		if (!(r->v64 = gp_scratch(GP_SCRATCH_VALUES, nv, sizeof(int64_t)))) return host_fail_nomem(err);
@@ -180,6 +199,7 @@ static int host_wah_rows(const uint8_t *const *blobs, const size_t *lens, size_t
 	r->blob_values[n_blobs] = nv;
 	r->n_values = nv;
 	r->value_bits = 64;
+	if (gp_check_result(nv, 0, err) != GP_OK) return GP_ENOMEM;
 	if (!(r->v64 = gp_scratch(GP_SCRATCH_VALUES, nv, sizeof(int64_t)))) return host_fail_nomem(err);
 	for (size_t b = 0; b < n_blobs; b++) {
 		gp_wah_header h;
@@ -226,10 +246,13 @@ int gp_wah_decompress(const uint8_t *blob, size_t len, long min_device_values, u
 	gp_wah_header h;
 	memset(err, 0, sizeof(*err));
 	if (wah_headers(&blob, &len, 1, &expected, &device_ok, err) == GP_OK && device_ok &&
-	    gp_would_use_device(expected, min_device_values) &&
-	    gp_cl_wah_decompress(blob, len, out, err) == GP_OK) {
-		last_backend = "opencl";
-		return GP_OK;
+	    gp_would_use_device(expected, min_device_values)) {
+		int rc = gp_cl_wah_decompress(blob, len, out, err);
+		if (rc == GP_OK) {
+			last_backend = "opencl";
+			return GP_OK;
+		}
+		if (rc == GP_EDEVICE) device_failed(err);
 	}
 	memset(err, 0, sizeof(*err));
 	last_backend = "host";
@@ -261,10 +284,14 @@ int gp_wah_query(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs
 			               (unsigned long long)h.nbits, (unsigned long long)h0.nbits);
 		}
 	}
-	if (device_ok && gp_would_use_device(expected / n_blobs, min_device_values) &&
-	    gp_cl_wah_query(blobs, lens, n_blobs, op, r, err) == GP_OK) {
-		last_backend = "opencl";
-		return GP_OK;
+	if (device_ok && gp_would_use_device(expected / n_blobs, min_device_values)) {
+		rc = gp_cl_wah_query(blobs, lens, n_blobs, op, r, err);
+		if (rc == GP_OK) {
+			last_backend = "opencl";
+			return GP_OK;
+		}
+		if (rc == GP_ENOMEM) return rc;
+		if (rc == GP_EDEVICE) device_failed(err);
 	}
 host:
 	memset(err, 0, sizeof(*err));
@@ -276,6 +303,7 @@ host:
 			return GP_EFORMAT;
 		}
 	}
+	if (gp_check_result(h0.nbits / 128, 0, err) != GP_OK) return GP_ENOMEM; /* the bitmap */
 	uint64_t *bm = calloc((size_t)(h0.nbits / 64 + 1), sizeof(uint64_t));
 	if (!bm || host_offsets(r, 1, err) != GP_OK) {
 		free(bm);
@@ -288,6 +316,11 @@ host:
 		gp_wah_apply(blobs[b], &h, bm, b == 0 ? GP_WAH_COPY : op == GP_OP_AND ? GP_WAH_AND : GP_WAH_OR);
 	}
 	size_t n = gp_bitmap_rows(bm, h0.nbits, NULL);
+	if (gp_check_result(n, 0, err) != GP_OK) {
+		free(bm);
+		gp_result_free(r);
+		return GP_ENOMEM;
+	}
 	r->value_bits = 64;
 	r->v64 = gp_scratch(GP_SCRATCH_VALUES, n, sizeof(int64_t));
 	if (!r->v64) {
@@ -319,6 +352,8 @@ static int decode_container(int format, const uint8_t *const *blobs, const size_
 		if (rc != GP_OK) goto host;
 		expected += format == GP_FORMAT_S9 ? n : h.n;
 	}
+	/* the headers say how large the result is: refuse it before anything is allocated */
+	if (gp_check_result(expected, 0, err) != GP_OK) return GP_ENOMEM;
 	if (gp_would_use_device(expected, min_device_values)) {
 		rc = format == GP_FORMAT_S9 ? gp_cl_s9_decode(blobs, lens, n_blobs, r, err)
 		                            : gp_cl_qs_decode(blobs, lens, n_blobs, r, err);
@@ -326,6 +361,7 @@ static int decode_container(int format, const uint8_t *const *blobs, const size_
 			last_backend = "opencl";
 			return GP_OK;
 		}
+		if (rc == GP_EDEVICE) device_failed(err);
 	}
 host:
 	memset(err, 0, sizeof(*err));
@@ -352,10 +388,14 @@ int gp_decode(int format, int mode, const uint8_t *const *blobs, const size_t *l
 	if (format == GP_FORMAT_WAH) {
 		int device_ok;
 		if (wah_headers(blobs, lens, n_blobs, &expected, &device_ok, err) == GP_OK && device_ok &&
-		    gp_would_use_device(expected, min_device_values) &&
-		    gp_cl_wah_rows(blobs, lens, n_blobs, r, err) == GP_OK) {
-			last_backend = "opencl";
-			return GP_OK;
+		    gp_would_use_device(expected, min_device_values)) {
+			rc = gp_cl_wah_rows(blobs, lens, n_blobs, r, err);
+			if (rc == GP_OK) {
+				last_backend = "opencl";
+				return GP_OK;
+			}
+			if (rc == GP_ENOMEM) return rc;
+			if (rc == GP_EDEVICE) device_failed(err);
 		}
 		memset(err, 0, sizeof(*err));
 		last_backend = "host";
@@ -375,6 +415,8 @@ int gp_decode(int format, int mode, const uint8_t *const *blobs, const size_t *l
 			last_backend = "opencl";
 			return GP_OK;
 		}
+		if (rc == GP_ENOMEM) return rc;
+		if (rc == GP_EDEVICE) device_failed(err);
 		/* A malformed blob or a device failure: either way the host decides and reports. */
 		memset(err, 0, sizeof(*err));
 	}
@@ -405,6 +447,7 @@ int gp_prefix_sum(const int64_t *in, size_t n, int inclusive, long min_device_va
 			last_backend = "opencl";
 			return GP_OK;
 		}
+		device_failed(err);
 		memset(err, 0, sizeof(*err));
 	}
 	last_backend = "host";

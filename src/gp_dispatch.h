@@ -28,6 +28,8 @@ int gp_prefix_sum(const int64_t *in, size_t n, int inclusive, long min_device_va
 
 /* "host" or "opencl": who ran the last operation in this process ("none" before any). */
 const char *gp_last_backend(void);
+/* How many device calls this process has seen fail (each then served by the host path). */
+unsigned long gp_device_failures(void);
 /* Whether an operation expecting `values` outputs would run on the device now. */
 int gp_would_use_device(size_t values, long min_device_values);
 

@@ -2,8 +2,6 @@
 MOD9: thousands of random lists and postings, host against device against the reference decoder
 --EXTENSIONS--
 gpupost
---SKIPIF--
-<?php require __DIR__ . '/gpupost_test.inc'; if (!gp_device_available()) die('skip no OpenCL device: ' . gpu_info()['reason']); ?>
 --FILE--
 <?php
 require __DIR__ . '/gpupost_test.inc';

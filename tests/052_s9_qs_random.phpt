@@ -2,8 +2,6 @@
 S9 and QS: random round trips, host against device against the reference decoders, singles and batches
 --EXTENSIONS--
 gpupost
---SKIPIF--
-<?php require __DIR__ . '/gpupost_test.inc'; if (!gp_device_available()) die('skip no OpenCL device: ' . gpu_info()['reason']); ?>
 --FILE--
 <?php
 require __DIR__ . '/gpupost_test.inc';

@@ -4,8 +4,6 @@ WAH: random bitmaps of many densities and run structures, host against device ag
 gpupost
 --INI--
 memory_limit=1G
---SKIPIF--
-<?php require __DIR__ . '/gpupost_test.inc'; if (!gp_device_available()) die('skip no OpenCL device: ' . gpu_info()['reason']); ?>
 --FILE--
 <?php
 require __DIR__ . '/gpupost_test.inc';

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# php-fpm under load, on loopback only: starts Debian's php8.2-fpm with the extension behind
+# nginx, serves tests/fpm/decode.php (posting lists decoded through gpupost and checked against
+# the host path in every request) and sends a bounded load of concurrent requests with ab, for
+# gpupost.device=cpu (PoCL) and gpupost.device=host. Fails on any non-200 or differing response,
+# a worker that died on a signal, or a master process that opened the device (it must be opened
+# in the workers only, after the fork). Prints one line of figures per run.
+#   bash scripts/fpm-load.sh [requests per run, default 2000] [concurrency, default 16]
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+requests=${1:-2000}
+concurrency=${2:-16}
+bash scripts/setup.sh
+need=()
+for pkg in php8.2-fpm nginx-light apache2-utils curl; do
+	dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
+done
+if [ ${#need[@]} -gt 0 ]; then
+	sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
+	$sudo apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+work=$(mktemp -d)
+port_http=18080
+port_fcgi=19000
+cleanup() {
+	[ -f "$work/fpm.pid" ] && kill "$(cat "$work/fpm.pid")" 2>/dev/null || true
+	[ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
+	sleep 0.5
+	rm -rf "$work"
+}
+trap cleanup EXIT
+mkdir -p "$work/www" "$work/nginx"
+cp tests/fpm/decode.php "$work/www/"
+cat > "$work/nginx.conf" <<CONF
+daemon on;
+pid $work/nginx.pid;
+error_log $work/nginx-error.log;
+worker_processes 1;
+events { worker_connections 256; }
+http {
+	access_log off;
+	client_body_temp_path $work/nginx;
+	fastcgi_temp_path $work/nginx;
+	proxy_temp_path $work/nginx;
+	server {
+		listen 127.0.0.1:$port_http;
+		root $work/www;
+		location ~ \.php\$ {
+			include /etc/nginx/fastcgi_params;
+			fastcgi_param SCRIPT_FILENAME \$document_root\$fastcgi_script_name;
+			fastcgi_pass 127.0.0.1:$port_fcgi;
+		}
+	}
+}
+CONF
+nginx -c "$work/nginx.conf" -p "$work"
+status=0
+for device in cpu host; do
+	cat > "$work/fpm.conf" <<CONF
+[global]
+pid = $work/fpm.pid
+error_log = $work/fpm-$device.log
+daemonize = yes
+[gpupost]
+user = $(id -un)
+listen = 127.0.0.1:$port_fcgi
+pm = static
+pm.max_children = 4
+catch_workers_output = yes
+php_admin_value[memory_limit] = 256M
+CONF
+	php-fpm8.2 -n -y "$work/fpm.conf" -R -d extension="$PWD/modules/gpupost.so" -d gpupost.device=$device
+	sleep 1
+	master=$(cat "$work/fpm.pid")
+	info=$(curl -fsS "http://127.0.0.1:$port_http/decode.php?info=1")
+	ab -q -n "$requests" -c "$concurrency" "http://127.0.0.1:$port_http/decode.php?seed=7" > "$work/ab.txt" 2>&1 || true
+	complete=$(sed -n 's/^Complete requests: *//p' "$work/ab.txt")
+	failed=$(sed -n 's/^Failed requests: *//p' "$work/ab.txt")
+	non2xx=$(sed -n 's/^Non-2xx responses: *//p' "$work/ab.txt")
+	rps=$(sed -n 's/^Requests per second: *\([0-9.]*\).*/\1/p' "$work/ab.txt")
+	body=$(curl -fsS "http://127.0.0.1:$port_http/decode.php?seed=7")
+	other=$(curl -fsS "http://127.0.0.1:$port_http/decode.php?seed=8")
+	# every response of the run had the length of the first (ab counts differing lengths as failed)
+	opened_in_master=no
+	grep -q -e libpocl -e libnvidia-opencl "/proc/$master/maps" 2>/dev/null && opened_in_master=yes
+	# the same look finds the device in the workers that served requests (so the check can fail)
+	workers_with_device=0
+	for w in $(pgrep -P "$master"); do
+		grep -q -e libpocl -e libnvidia-opencl "/proc/$w/maps" 2>/dev/null && workers_with_device=$((workers_with_device + 1))
+	done
+	signals=$(grep -c -i "signal" "$work/fpm-$device.log" || true)
+	echo "fpm device=$device: $info; requests ${complete:-0}/$requests, failed ${failed:-?}, non-2xx ${non2xx:-0}, ${rps:-?} req/s, workers killed by a signal ${signals}, device opened in master: $opened_in_master, in $workers_with_device workers"
+	if [ "${complete:-0}" != "$requests" ] || [ "${failed:-1}" != "0" ] || [ -n "$non2xx" ] ||
+	   [ "$signals" != "0" ] || [ "$opened_in_master" != no ] || [ "${body:0:3}" != "OK " ] ||
+	   [ "${other:0:3}" != "OK " ] || [ "$body" = "$other" ]; then
+		echo "fpm device=$device: FAILED"; cat "$work/ab.txt"; cat "$work/fpm-$device.log"; status=1
+	fi
+	case "$device:$workers_with_device:$info" in
+		cpu:[1-9]*'"backend":"opencl"'*|host:0:*'"backend":"host"'*) ;;
+		*) echo "fpm device=$device: unexpected backend: $info"; status=1 ;;
+	esac
+	kill "$master"; sleep 1; rm -f "$work/fpm.pid"
+done
+exit $status
