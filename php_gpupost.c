@@ -146,31 +146,22 @@ static bool fits_array(size_t n)
 	return fits_memory((uint64_t)n * sizeof(zval), "the decoded array");
 }
 
-static void packed_from_u32(zval *rv, const uint32_t *v, size_t n)
-{
-	array_init_size(rv, (uint32_t)n);
-	if (n == 0) return;
-	zend_hash_real_init_packed(Z_ARRVAL_P(rv));
-	ZEND_HASH_FILL_PACKED(Z_ARRVAL_P(rv)) {
-		for (size_t i = 0; i < n; i++) {
-			ZEND_HASH_FILL_SET_LONG((zend_long)v[i]);
-			ZEND_HASH_FILL_NEXT();
-		}
-	} ZEND_HASH_FILL_END();
-}
-
-static void packed_from_i64(zval *rv, const int64_t *v, size_t n)
-{
-	array_init_size(rv, (uint32_t)n);
-	if (n == 0) return;
-	zend_hash_real_init_packed(Z_ARRVAL_P(rv));
-	ZEND_HASH_FILL_PACKED(Z_ARRVAL_P(rv)) {
-		for (size_t i = 0; i < n; i++) {
-			ZEND_HASH_FILL_SET_LONG((zend_long)v[i]);
-			ZEND_HASH_FILL_NEXT();
-		}
-	} ZEND_HASH_FILL_END();
-}
+/* A packed PHP list from a C array of any integer type. */
+#define GP_DEFINE_PACKED_FROM(name, type)                                   \
+	static void name(zval *rv, const type *v, size_t n)                     \
+	{                                                                       \
+		array_init_size(rv, (uint32_t)n);                                   \
+		if (n == 0) return;                                                 \
+		zend_hash_real_init_packed(Z_ARRVAL_P(rv));                         \
+		ZEND_HASH_FILL_PACKED(Z_ARRVAL_P(rv)) {                             \
+			for (size_t i = 0; i < n; i++) {                                \
+				ZEND_HASH_FILL_SET_LONG((zend_long)v[i]);                   \
+				ZEND_HASH_FILL_NEXT();                                      \
+			}                                                               \
+		} ZEND_HASH_FILL_END();                                             \
+	}
+GP_DEFINE_PACKED_FROM(packed_from_u32, uint32_t)
+GP_DEFINE_PACKED_FROM(packed_from_i64, int64_t)
 
 /* Blob b of a result as the PHP value its mode promises. */
 static bool result_to_zval(const gp_result *r, size_t b, zend_long mode, zval *rv)
@@ -252,12 +243,34 @@ PHP_FUNCTION(gpu_decode_postings)
 	decode_and_return(&data, &len, 1, format, mode, NULL, return_value);
 }
 
+/* The strings of an array of blobs as C pointers and lengths (emalloc'd, freed by the caller);
+ * false with a TypeError when an element is not a string. */
+static bool blobs_from_array(HashTable *blobs, const uint8_t ***data, size_t **lens)
+{
+	zval *item;
+	size_t i = 0, n = zend_hash_num_elements(blobs);
+	*data = safe_emalloc(n + 1, sizeof(**data), 0);
+	*lens = safe_emalloc(n + 1, sizeof(**lens), 0);
+	ZEND_HASH_FOREACH_VAL(blobs, item) {
+		ZVAL_DEREF(item);
+		if (Z_TYPE_P(item) != IS_STRING) {
+			zend_argument_type_error(1, "must contain only strings, %s given", zend_zval_type_name(item));
+			efree(*data);
+			efree(*lens);
+			return false;
+		}
+		(*data)[i] = (const uint8_t *)Z_STRVAL_P(item);
+		(*lens)[i++] = Z_STRLEN_P(item);
+	} ZEND_HASH_FOREACH_END();
+	return true;
+}
+
 PHP_FUNCTION(gpu_decode_postings_batch)
 {
 	HashTable *blobs;
 	zend_long format = GP_FORMAT_MOD9, mode = GP_MODE_VALUES;
-	zval *item;
-	size_t n, i = 0;
+
+	size_t n;
 	ZEND_PARSE_PARAMETERS_START(1, 3)
 		Z_PARAM_ARRAY_HT(blobs)
 		Z_PARAM_OPTIONAL
@@ -267,19 +280,9 @@ PHP_FUNCTION(gpu_decode_postings_batch)
 	if (!check_format_mode(format, mode, 2, 3)) RETURN_THROWS();
 	n = zend_hash_num_elements(blobs);
 	if (n == 0) RETURN_EMPTY_ARRAY();
-	const uint8_t **data = safe_emalloc(n, sizeof(*data), 0);
-	size_t *lens = safe_emalloc(n, sizeof(*lens), 0);
-	ZEND_HASH_FOREACH_VAL(blobs, item) {
-		ZVAL_DEREF(item);
-		if (Z_TYPE_P(item) != IS_STRING) {
-			zend_argument_type_error(1, "must contain only strings, %s given", zend_zval_type_name(item));
-			efree(data);
-			efree(lens);
-			RETURN_THROWS();
-		}
-		data[i] = (const uint8_t *)Z_STRVAL_P(item);
-		lens[i++] = Z_STRLEN_P(item);
-	} ZEND_HASH_FOREACH_END();
+	const uint8_t **data;
+	size_t *lens;
+	if (!blobs_from_array(blobs, &data, &lens)) RETURN_THROWS();
 	decode_and_return(data, lens, n, format, mode, blobs, return_value);
 	efree(data);
 	efree(lens);
@@ -576,8 +579,8 @@ PHP_FUNCTION(gpu_wah_query)
 {
 	HashTable *blobs;
 	zend_long op = GP_OP_OR;
-	zval *item;
-	size_t n, i = 0;
+
+	size_t n;
 	gp_result r;
 	gp_error err;
 	ZEND_PARSE_PARAMETERS_START(1, 2)
@@ -594,17 +597,9 @@ PHP_FUNCTION(gpu_wah_query)
 		zend_argument_value_error(1, "must hold at least one bitmap");
 		RETURN_THROWS();
 	}
-	const uint8_t **data = safe_emalloc(n, sizeof(*data), 0);
-	size_t *lens = safe_emalloc(n, sizeof(*lens), 0);
-	ZEND_HASH_FOREACH_VAL(blobs, item) {
-		ZVAL_DEREF(item);
-		if (Z_TYPE_P(item) != IS_STRING) {
-			zend_argument_type_error(1, "must contain only strings, %s given", zend_zval_type_name(item));
-			goto out;
-		}
-		data[i] = (const uint8_t *)Z_STRVAL_P(item);
-		lens[i++] = Z_STRLEN_P(item);
-	} ZEND_HASH_FOREACH_END();
+	const uint8_t **data;
+	size_t *lens;
+	if (!blobs_from_array(blobs, &data, &lens)) RETURN_THROWS();
 	set_result_budget();
 	if (gp_wah_query(data, lens, n, (int)op, GPUPOST_G(min_device_values), &r, &err) != GP_OK) {
 		throw_for_blob(&err, blobs);

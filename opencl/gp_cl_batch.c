@@ -56,11 +56,43 @@ int gp_cl_batch_upload(gp_cl_batch *b, const uint8_t *const *blobs, const size_t
 	return gp_cl_fill_u32(b->err, none, 4, err);
 }
 
-int gp_cl_batch_finish(gp_cl_batch *b, gp_error *err)
+int gp_cl_batch_count(const gp_cl_batch *b, gp_kernel_id count_kernel, cl_mem *offsets,
+                      gp_error *err)
+{
+	size_t items1 = (size_t)b->items + 1;
+	cl_mem counts = gp_cl_buffer(GP_B_COUNTS, items1 * 4, err);
+	cl_kernel k = gp_cl_kernel(count_kernel);
+	if (!counts || !(*offsets = gp_cl_buffer(GP_B_OFFSETS, items1 * 4, err))) return GP_EDEVICE;
+	if (gp_cl_args(k, 7, sizeof(b->input), &b->input, sizeof(b->table), &b->table,
+	               sizeof(b->istart), &b->istart, sizeof(b->n_blobs), &b->n_blobs,
+	               sizeof(b->items), &b->items, sizeof(counts), &counts, sizeof(b->err), &b->err) != CL_SUCCESS) {
+		return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
+	}
+	if (gp_cl_run(k, items1, err) != GP_OK) return GP_EDEVICE;
+	return gp_cl_scan_u32(counts, *offsets, items1, 0, err);
+}
+
+int gp_cl_batch_finish(const gp_cl_batch *b, gp_error *err)
 {
 	cl_uint word = 0;
 	if (gp_cl_read(b->err, 4, &word, err) != GP_OK) return GP_EDEVICE;
 	return word == 0xFFFFFFFFu ? GP_OK : GP_EFORMAT;
+}
+
+int gp_cl_batch_download(const gp_cl_batch *b, cl_mem values, int value_bits, gp_result *r,
+                         gp_error *err)
+{
+	int rc = gp_cl_batch_finish(b, err);
+	if (rc != GP_OK) return rc;
+	size_t size = value_bits == 64 ? 8 : 4;
+	void *dst = gp_scratch(GP_SCRATCH_VALUES, b->values, size);
+	if (gp_cl_batch_result_offsets(b, r, err) != GP_OK) return GP_EDEVICE;
+	if (!dst) return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
+	r->value_bits = value_bits;
+	if (value_bits == 64) r->v64 = dst; else r->v32 = dst;
+	if (gp_cl_read(values, (size_t)b->values * size, dst, err) != GP_OK) return GP_EDEVICE;
+	r->backend = "opencl";
+	return GP_OK;
 }
 
 int gp_cl_batch_result_offsets(const gp_cl_batch *b, gp_result *r, gp_error *err)

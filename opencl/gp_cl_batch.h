@@ -21,9 +21,17 @@ typedef struct gp_cl_batch {
 int gp_cl_batch_init(gp_cl_batch *b, size_t n_blobs, gp_error *err);
 int gp_cl_batch_upload(gp_cl_batch *b, const uint8_t *const *blobs, const size_t *lens,
                        gp_error *err);
+/* Runs a count kernel (s9_count, qs_count: one uint per work-item) over the batch's items and
+ * scans the counts (exclusive, items + 1 entries) into *offsets. */
+int gp_cl_batch_count(const gp_cl_batch *b, gp_kernel_id count_kernel, cl_mem *offsets,
+                      gp_error *err);
 /* Reads the error word after the launches: GP_EFORMAT when a kernel flagged the input. */
-int gp_cl_batch_finish(gp_cl_batch *b, gp_error *err);
+int gp_cl_batch_finish(const gp_cl_batch *b, gp_error *err);
 void gp_cl_batch_free(gp_cl_batch *b);
+/* After the launches: the error word, then the values (value_bits 32 or 64, b->values of them)
+ * downloaded into r with the per-blob offsets. */
+int gp_cl_batch_download(const gp_cl_batch *b, cl_mem values, int value_bits,
+                         struct gp_result *r, gp_error *err);
 /* Fills the per-blob value offsets of a result from the batch. */
 int gp_cl_batch_result_offsets(const gp_cl_batch *b, struct gp_result *r, gp_error *err);
 

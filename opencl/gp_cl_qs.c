@@ -10,7 +10,7 @@ int gp_cl_qs_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_bl
 {
 	gp_cl_batch b;
 	int rc = GP_EDEVICE;
-	cl_mem counts, rank, values;
+	cl_mem rank, values;
 	cl_kernel k;
 	if (gp_cl_batch_init(&b, n_blobs, err) != GP_OK) return GP_EDEVICE;
 	for (size_t i = 0; i < n_blobs; i++) {
@@ -25,16 +25,10 @@ int gp_cl_qs_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_bl
 		t[GP_BT_ITEMS] = (cl_uint)h.upper_words;
 	}
 	if (gp_cl_batch_upload(&b, blobs, lens, err) != GP_OK) goto done;
-	size_t items1 = (size_t)b.items + 1;
-	if (!(counts = gp_cl_buffer(GP_B_COUNTS, items1 * 4, err)) ||
-	    !(rank = gp_cl_buffer(GP_B_OFFSETS, items1 * 4, err)) ||
+	if (gp_cl_batch_count(&b, GP_K_QS_COUNT, &rank, err) != GP_OK ||
 	    !(values = gp_cl_buffer(GP_B_VALUES, (size_t)b.values * 4, err))) {
 		goto done;
 	}
-	k = gp_cl_kernel(GP_K_QS_COUNT);
-	if (gp_cl_args(k, 7, A(b.input), A(b.table), A(b.istart), A(b.n_blobs), A(b.items), A(counts),
-	               A(b.err)) != CL_SUCCESS) goto args;
-	if (gp_cl_run(k, items1, err) != GP_OK || gp_cl_scan_u32(counts, rank, items1, 0, err) != GP_OK) goto done;
 	k = gp_cl_kernel(GP_K_QS_DECODE);
 	if (gp_cl_args(k, 8, A(b.input), A(b.table), A(b.istart), A(b.n_blobs), A(b.items), A(rank),
 	               A(values), A(b.err)) != CL_SUCCESS) goto args;
@@ -42,17 +36,7 @@ int gp_cl_qs_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_bl
 	k = gp_cl_kernel(GP_K_QS_CHECK_ORDER);
 	if (gp_cl_args(k, 5, A(values), A(b.vstart), A(b.n_blobs), A(b.values), A(b.err)) != CL_SUCCESS) goto args;
 	if (gp_cl_run(k, b.values, err) != GP_OK) goto done;
-	if ((rc = gp_cl_batch_finish(&b, err)) != GP_OK) goto done;
-	rc = GP_EDEVICE;
-	r->value_bits = 32;
-	if (gp_cl_batch_result_offsets(&b, r, err) != GP_OK) goto done;
-	if (!(r->v32 = gp_scratch(GP_SCRATCH_VALUES, b.values, 4))) {
-		gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
-		goto done;
-	}
-	if (gp_cl_read(values, (size_t)b.values * 4, r->v32, err) != GP_OK) goto done;
-	r->backend = "opencl";
-	rc = GP_OK;
+	rc = gp_cl_batch_download(&b, values, 32, r, err);
 	goto done;
 args:
 	gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");

@@ -10,7 +10,7 @@ int gp_cl_s9_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_bl
 {
 	gp_cl_batch b;
 	int any_delta = 0, rc = GP_EDEVICE;
-	cl_mem counts, off, raw, sums = NULL;
+	cl_mem off, raw, sums = NULL;
 	cl_kernel k;
 	if (gp_cl_batch_init(&b, n_blobs, err) != GP_OK) return GP_EDEVICE;
 	for (size_t i = 0; i < n_blobs; i++) {
@@ -25,17 +25,11 @@ int gp_cl_s9_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_bl
 		any_delta |= delta != 0;
 	}
 	if (gp_cl_batch_upload(&b, blobs, lens, err) != GP_OK) goto done;
-	size_t items1 = (size_t)b.items + 1;
-	if (!(counts = gp_cl_buffer(GP_B_COUNTS, items1 * 4, err)) ||
-	    !(off = gp_cl_buffer(GP_B_OFFSETS, items1 * 4, err)) ||
+	if (gp_cl_batch_count(&b, GP_K_S9_COUNT, &off, err) != GP_OK ||
 	    !(raw = gp_cl_buffer(GP_B_POS, (size_t)b.values * 8, err)) ||
 	    (any_delta && !(sums = gp_cl_buffer(GP_B_WSUM, (size_t)b.values * 8, err)))) {
 		goto done;
 	}
-	k = gp_cl_kernel(GP_K_S9_COUNT);
-	if (gp_cl_args(k, 7, A(b.input), A(b.table), A(b.istart), A(b.n_blobs), A(b.items), A(counts),
-	               A(b.err)) != CL_SUCCESS) goto args;
-	if (gp_cl_run(k, items1, err) != GP_OK || gp_cl_scan_u32(counts, off, items1, 0, err) != GP_OK) goto done;
 	k = gp_cl_kernel(GP_K_S9_DECODE);
 	if (gp_cl_args(k, 8, A(b.input), A(b.table), A(b.istart), A(b.n_blobs), A(b.items), A(off),
 	               A(raw), A(b.err)) != CL_SUCCESS) goto args;
@@ -46,17 +40,7 @@ int gp_cl_s9_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_bl
 		if (gp_cl_args(k, 6, A(raw), A(sums), A(b.table), A(b.vstart), A(b.n_blobs), A(b.values)) != CL_SUCCESS) goto args;
 		if (gp_cl_run(k, b.values, err) != GP_OK) goto done;
 	}
-	if ((rc = gp_cl_batch_finish(&b, err)) != GP_OK) goto done;
-	rc = GP_EDEVICE;
-	r->value_bits = 64;
-	if (gp_cl_batch_result_offsets(&b, r, err) != GP_OK) goto done;
-	if (!(r->v64 = gp_scratch(GP_SCRATCH_VALUES, b.values, 8))) {
-		gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
-		goto done;
-	}
-	if (gp_cl_read(raw, (size_t)b.values * 8, r->v64, err) != GP_OK) goto done;
-	r->backend = "opencl";
-	rc = GP_OK;
+	rc = gp_cl_batch_download(&b, raw, 64, r, err);
 	goto done;
 args:
 	gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");

@@ -103,26 +103,30 @@ done:
 	return rc;
 }
 
+/* Uploads and verifies the blobs, then gathers every output word of every blob into bitmap. */
+static int wah_gather_batch(gp_cl_batch *b, const uint8_t *const *blobs, const size_t *lens,
+                            size_t n_blobs, cl_mem *bitmap, gp_error *err)
+{
+	cl_mem goff;
+	cl_kernel k;
+	if (wah_prepare(b, blobs, lens, n_blobs, &goff, err) != GP_OK) return GP_EDEVICE;
+	if (!(*bitmap = gp_cl_buffer(GP_B_BITMAP, (size_t)b->values * 4, err))) return GP_EDEVICE;
+	k = gp_cl_kernel(GP_K_WAH_GATHER);
+	if (gp_cl_args(k, 8, A(b->input), A(b->table), A(b->vstart), A(b->istart), A(goff), A(b->n_blobs),
+	               A(b->values), A(*bitmap)) != CL_SUCCESS) {
+		return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
+	}
+	if (gp_cl_run(k, b->values, err) != GP_OK) return GP_EDEVICE;
+	return gp_cl_batch_finish(b, err);
+}
+
 int gp_cl_wah_rows(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
                    gp_result *r, gp_error *err)
 {
 	gp_cl_batch b;
-	cl_mem goff, bitmap;
-	cl_kernel k;
-	int rc = wah_prepare(&b, blobs, lens, n_blobs, &goff, err);
-	if (rc != GP_OK) goto done;
-	rc = GP_EDEVICE;
-	if (!(bitmap = gp_cl_buffer(GP_B_BITMAP, (size_t)b.values * 4, err))) goto done;
-	k = gp_cl_kernel(GP_K_WAH_GATHER);
-	if (gp_cl_args(k, 8, A(b.input), A(b.table), A(b.vstart), A(b.istart), A(goff), A(b.n_blobs),
-	               A(b.values), A(bitmap)) != CL_SUCCESS) {
-		gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
-		goto done;
-	}
-	if (gp_cl_run(k, b.values, err) != GP_OK) goto done;
-	if ((rc = gp_cl_batch_finish(&b, err)) != GP_OK) goto done;
-	rc = bitmap_rows(bitmap, b.values, b.vstart, b.n_blobs, r, err);
-done:
+	cl_mem bitmap;
+	int rc = wah_gather_batch(&b, blobs, lens, n_blobs, &bitmap, err);
+	if (rc == GP_OK) rc = bitmap_rows(bitmap, b.values, b.vstart, b.n_blobs, r, err);
 	gp_cl_batch_free(&b);
 	if (rc != GP_OK) gp_result_free(r);
 	return rc;
@@ -131,24 +135,11 @@ done:
 int gp_cl_wah_decompress(const uint8_t *blob, size_t len, uint8_t *out, gp_error *err)
 {
 	gp_cl_batch b;
-	cl_mem goff, bitmap;
-	cl_kernel k;
+	cl_mem bitmap;
 	gp_wah_header h;
-	int rc = wah_prepare(&b, &blob, &len, 1, &goff, err);
-	if (rc != GP_OK) goto done;
-	rc = GP_EDEVICE;
 	gp_wah_check_header(blob, len, &h, NULL);
-	if (!(bitmap = gp_cl_buffer(GP_B_BITMAP, (size_t)b.values * 4, err))) goto done;
-	k = gp_cl_kernel(GP_K_WAH_GATHER);
-	if (gp_cl_args(k, 8, A(b.input), A(b.table), A(b.vstart), A(b.istart), A(goff), A(b.n_blobs),
-	               A(b.values), A(bitmap)) != CL_SUCCESS) {
-		gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
-		goto done;
-	}
-	if (gp_cl_run(k, b.values, err) != GP_OK) goto done;
-	if ((rc = gp_cl_batch_finish(&b, err)) != GP_OK) goto done;
-	rc = gp_cl_read(bitmap, (size_t)((h.nbits + 7) / 8), out, err);
-done:
+	int rc = wah_gather_batch(&b, &blob, &len, 1, &bitmap, err);
+	if (rc == GP_OK) rc = gp_cl_read(bitmap, (size_t)((h.nbits + 7) / 8), out, err);
 	gp_cl_batch_free(&b);
 	return rc;
 }

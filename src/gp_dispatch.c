@@ -36,6 +36,35 @@ static void device_failed(const gp_error *err)
 	gp_cl_recover(err->cl_status);
 }
 
+/* After a device attempt: 1 when it settled the call (done, or refused as too large), 0 when the
+ * host path must take it (a device failure, or a malformed blob for the host decoder to name). */
+static int device_settled(int rc, gp_result *r, gp_error *err)
+{
+	if (rc == GP_OK) {
+		last_backend = "opencl";
+		return 1;
+	}
+	if (rc == GP_ENOMEM) {
+		if (r) gp_result_free(r);
+		return 1;
+	}
+	if (rc == GP_EDEVICE) device_failed(err);
+	memset(err, 0, sizeof(*err));
+	return 0;
+}
+
+/* The host path's result: marked as the host's, or freed on error. */
+static int host_done(int rc, gp_result *r)
+{
+	last_backend = "host";
+	if (rc == GP_OK) {
+		r->backend = "host";
+	} else {
+		gp_result_free(r);
+	}
+	return rc;
+}
+
 static int host_fail_nomem(gp_error *err)
 {
 	if (err) {
@@ -248,11 +277,7 @@ int gp_wah_decompress(const uint8_t *blob, size_t len, long min_device_values, u
 	if (wah_headers(&blob, &len, 1, &expected, &device_ok, err) == GP_OK && device_ok &&
 	    gp_would_use_device(expected, min_device_values)) {
 		int rc = gp_cl_wah_decompress(blob, len, out, err);
-		if (rc == GP_OK) {
-			last_backend = "opencl";
-			return GP_OK;
-		}
-		if (rc == GP_EDEVICE) device_failed(err);
+		if (device_settled(rc, NULL, err)) return rc;
 	}
 	memset(err, 0, sizeof(*err));
 	last_backend = "host";
@@ -286,12 +311,7 @@ int gp_wah_query(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs
 	}
 	if (device_ok && gp_would_use_device(expected / n_blobs, min_device_values)) {
 		rc = gp_cl_wah_query(blobs, lens, n_blobs, op, r, err);
-		if (rc == GP_OK) {
-			last_backend = "opencl";
-			return GP_OK;
-		}
-		if (rc == GP_ENOMEM) return rc;
-		if (rc == GP_EDEVICE) device_failed(err);
+		if (device_settled(rc, r, err)) return rc;
 	}
 host:
 	memset(err, 0, sizeof(*err));
@@ -357,22 +377,11 @@ static int decode_container(int format, const uint8_t *const *blobs, const size_
 	if (gp_would_use_device(expected, min_device_values)) {
 		rc = format == GP_FORMAT_S9 ? gp_cl_s9_decode(blobs, lens, n_blobs, r, err)
 		                            : gp_cl_qs_decode(blobs, lens, n_blobs, r, err);
-		if (rc == GP_OK) {
-			last_backend = "opencl";
-			return GP_OK;
-		}
-		if (rc == GP_EDEVICE) device_failed(err);
+		if (device_settled(rc, r, err)) return rc;
 	}
 host:
 	memset(err, 0, sizeof(*err));
-	last_backend = "host";
-	rc = host_container(format, blobs, lens, n_blobs, r, err);
-	if (rc == GP_OK) {
-		r->backend = "host";
-	} else {
-		gp_result_free(r);
-	}
-	return rc;
+	return host_done(host_container(format, blobs, lens, n_blobs, r, err), r);
 }
 
 int gp_decode(int format, int mode, const uint8_t *const *blobs, const size_t *lens,
@@ -390,18 +399,10 @@ int gp_decode(int format, int mode, const uint8_t *const *blobs, const size_t *l
 		if (wah_headers(blobs, lens, n_blobs, &expected, &device_ok, err) == GP_OK && device_ok &&
 		    gp_would_use_device(expected, min_device_values)) {
 			rc = gp_cl_wah_rows(blobs, lens, n_blobs, r, err);
-			if (rc == GP_OK) {
-				last_backend = "opencl";
-				return GP_OK;
-			}
-			if (rc == GP_ENOMEM) return rc;
-			if (rc == GP_EDEVICE) device_failed(err);
+			if (device_settled(rc, r, err)) return rc;
 		}
 		memset(err, 0, sizeof(*err));
-		last_backend = "host";
-		rc = host_wah_rows(blobs, lens, n_blobs, r, err);
-		if (rc == GP_OK) r->backend = "host"; else gp_result_free(r);
-		return rc;
+		return host_done(host_wah_rows(blobs, lens, n_blobs, r, err), r);
 	}
 	if (format != GP_FORMAT_MOD9) return GP_EVALUE;
 
@@ -411,24 +412,10 @@ int gp_decode(int format, int mode, const uint8_t *const *blobs, const size_t *l
 	}
 	if (gp_would_use_device(expected, min_device_values)) {
 		rc = gp_cl_mod9_decode(blobs, lens, n_blobs, mode, r, err);
-		if (rc == GP_OK) {
-			last_backend = "opencl";
-			return GP_OK;
-		}
-		if (rc == GP_ENOMEM) return rc;
-		if (rc == GP_EDEVICE) device_failed(err);
-		/* A malformed blob or a device failure: either way the host decides and reports. */
-		memset(err, 0, sizeof(*err));
+		if (device_settled(rc, r, err)) return rc;
 	}
 host:
-	last_backend = "host";
-	rc = host_mod9(mode, blobs, lens, n_blobs, r, err);
-	if (rc == GP_OK) {
-		r->backend = "host";
-	} else {
-		gp_result_free(r);
-	}
-	return rc;
+	return host_done(host_mod9(mode, blobs, lens, n_blobs, r, err), r);
 }
 
 int gp_prefix_sum(const int64_t *in, size_t n, int inclusive, long min_device_values,
@@ -443,12 +430,7 @@ int gp_prefix_sum(const int64_t *in, size_t n, int inclusive, long min_device_va
 	}
 	if ((n == 0 || (uint64_t)max_abs <= (uint64_t)INT64_MAX / n) &&
 	    gp_would_use_device(n, min_device_values)) {
-		if (gp_cl_prefix_sum(in, n, inclusive, out, err) == GP_OK) {
-			last_backend = "opencl";
-			return GP_OK;
-		}
-		device_failed(err);
-		memset(err, 0, sizeof(*err));
+		if (device_settled(gp_cl_prefix_sum(in, n, inclusive, out, err), NULL, err)) return GP_OK;
 	}
 	last_backend = "host";
 	for (size_t i = 0; i < n; i++) {
