@@ -24,7 +24,12 @@ const char *gp_last_backend(void)
 int gp_would_use_device(size_t values, long min_device_values)
 {
 	if (min_device_values > 0 && values < (size_t)min_device_values) return 0;
-	return gp_cl_available();
+	if (!gp_cl_available()) return 0;
+	/* An OpenCL CPU device (PoCL) was slower than the host path at every list size measured
+	 * (docs/BENCHMARKS.md): the automatic choice leaves it alone, and only
+	 * gpupost.min_device_values=0 sends work to it. */
+	if (min_device_values != 0 && gp_cl_info() && strcmp(gp_cl_info()->type, "cpu") == 0) return 0;
+	return 1;
 }
 
 /* A device call failed: the caller takes the host path. Buffers are dropped after an allocation
