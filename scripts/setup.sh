@@ -16,7 +16,7 @@ if [ ${#need[@]} -gt 0 ]; then
 	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
-if [ ! -f Makefile ] || [ config.m4 -nt Makefile ]; then
+if [ ! -f Makefile ] || [ config.m4 -nt Makefile ] || [ Makefile.frag -nt Makefile ]; then
 	phpize >/dev/null
 	./configure -q >/dev/null
 fi
