@@ -63,20 +63,71 @@ size_t gp_mod9_estimate_values(const uint8_t *blob, size_t len)
 	return sampled ? values * nwords / sampled : 0;
 }
 
+/* The layout of a word by its bits 29..24, as a table (built once from gp_mod9_word.h): slot
+ * width and count, the sentinel ones of the count trick, and 2^16 / bits rounded up, so that the
+ * count divides by multiplying. */
+typedef struct mod9_layout {
+	uint32_t bits, slots, recip;
+	uint64_t data_mask, ones;
+} mod9_layout;
+
+static mod9_layout layouts[64];
+
+static const mod9_layout *mod9_layouts(void)
+{
+	if (layouts[63].bits == 0) {
+		for (uint32_t sel = 0; sel < 64; sel++) {
+			uint32_t bits = gp_mod9_slot_bits(sel << 24), slots = gp_mod9_slots(bits);
+			layouts[sel].slots = slots;
+			layouts[sel].recip = 65536 / bits + 1;
+			layouts[sel].data_mask = ((uint64_t)1 << (slots * bits)) - 1;
+			layouts[sel].ones = bits == 28 ? 0 : gp_mod9_slot_ones(bits);
+			layouts[sel].bits = bits;
+		}
+	}
+	return layouts;
+}
+
+/* Writes all `slots` slots of x, highest first; the caller keeps the first n. The constant
+ * arguments let the compiler unroll each case. */
+#define MOD9_UNPACK(bits, slots)                                                   \
+	do {                                                                         \
+		for (uint32_t j = 0; j < (slots); j++)                                   \
+			out[j] = (x >> (((slots) - 1 - j) * (bits))) & ((1u << (bits)) - 1);  \
+	} while (0)
+
 size_t gp_mod9_decode_values_checked(const uint8_t *blob, size_t len, uint32_t *values,
                                      gp_error *err)
 {
+	/* The fast host decoder: a table for the layout, the count by the borrow trick, every slot
+	 * written unconditionally (values holds 24 per word, so the tail of the last word fits). */
+	const mod9_layout *layout = mod9_layouts();
 	size_t nwords = len / 4;
 	uint32_t *out = values;
-	int continues = 0, bad = len % 4 != 0;
-	for (size_t i = 0; i < nwords && !bad; i++) {
+	uint32_t continues = 0, bad = len % 4 != 0;
+	for (size_t i = 0; i < nwords; i++) {
 		uint32_t w = gp_load_be32(blob + 4 * i);
-		uint32_t bits = gp_mod9_slot_bits(w);
-		uint32_t n = gp_mod9_word_count(w);
-		bad = !continues && GP_MOD9_BAD_START(w);
+		bad |= !continues & GP_MOD9_BAD_START(w);
 		continues = GP_MOD9_CONTINUES(w);
-		for (uint32_t j = 0; j < n; j++) {
-			out[j] = gp_mod9_word_value(w, bits, n, j);
+		const mod9_layout *lay = &layout[(w >> 24) & 63];
+		uint32_t bits = lay->bits, slots = lay->slots;
+		if (bits == 28) {
+			*out++ = w & 0x0FFFFFFFu;
+			continue;
+		}
+		uint64_t d = w & lay->data_mask;
+		uint64_t zero = (d - lay->ones) & ~d & (lay->ones << (bits - 1));
+		uint32_t n = ((uint32_t)__builtin_ctzll(zero) * lay->recip) >> 16; /* ctz / bits */
+		uint32_t x = (uint32_t)((uint64_t)w << ((slots - n) * bits)); /* value j in slot slots-1-j */
+		switch (bits) {
+		case 14: MOD9_UNPACK(14, 2); break;
+		case 9: MOD9_UNPACK(9, 3); break;
+		case 6: MOD9_UNPACK(6, 4); break;
+		case 5: MOD9_UNPACK(5, 5); break;
+		case 4: MOD9_UNPACK(4, 6); break;
+		case 3: MOD9_UNPACK(3, 7); break;
+		case 2: MOD9_UNPACK(2, 12); break;
+		default: MOD9_UNPACK(1, 24); break;
 		}
 		out += n;
 	}

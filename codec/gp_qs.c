@@ -1,4 +1,5 @@
 #include <math.h>
+#include <string.h>
 
 #include "gp_qs.h"
 
@@ -89,29 +90,43 @@ int gp_qs_measure(const uint8_t *blob, size_t len, gp_qs_header *h, gp_error *er
 	return GP_OK;
 }
 
+/* The l bits of element i from the lower array: one unaligned 8-byte load where 8 bytes remain
+ * before `end`, byte by byte near the end. */
+static inline uint32_t qs_low(const uint8_t *lower, const uint8_t *end, uint32_t l, uint32_t mask,
+                              size_t i)
+{
+	uint64_t bit = (uint64_t)i * l, win = 0;
+	const uint8_t *p = lower + bit / 8;
+	if (p + 8 <= end) {
+		memcpy(&win, p, 8); /* little-endian host: the array's bit order */
+	} else {
+		for (int k = 0; p + k < end; k++) win |= (uint64_t)p[k] << (8 * k);
+	}
+	return (uint32_t)(win >> (bit % 8)) & mask;
+}
+
 int gp_qs_decode(const uint8_t *blob, const gp_qs_header *h, uint32_t *out, gp_error *err)
 {
 	const uint8_t *lower = blob + GP_QS_HEADER, *upper = lower + 4 * h->lower_words;
-	uint32_t l = h->l, mask = l ? (uint32_t)((1ull << l) - 1) : 0;
+	const uint8_t *end = upper + 4 * h->upper_words; /* the blob's end: loads stay inside it */
+	uint32_t l = h->l, mask = l ? (uint32_t)((1ull << l) - 1) : 0, prev = 0, dec = 0;
 	size_t i = 0;
 	for (size_t j = 0; j < h->upper_words && i < h->n; j++) {
 		uint32_t w = gp_load_le32(upper + 4 * j);
-		while (w) {
+		for (; w; w &= w - 1, i++) {
 			size_t p = 32 * j + (size_t)__builtin_ctz(w);
-			uint32_t lo = 0;
-			if (l) {
-				uint64_t bit = (uint64_t)i * l, word = bit / 32;
-				uint64_t win = gp_load_le32(lower + 4 * word);
-				if (word + 1 < h->lower_words) win |= (uint64_t)gp_load_le32(lower + 4 * word + 4) << 32;
-				lo = (uint32_t)(win >> (bit % 32)) & mask;
-			}
-			out[i] = (uint32_t)(((uint64_t)(p - i) << l) | lo);
-			if (i > 0 && out[i] < out[i - 1]) {
-				return gp_fail(err, GP_QS_NAME, GP_QS_HEADER + (size_t)(i * l / 32) * 4,
+			uint32_t x = (uint32_t)(((uint64_t)(p - i) << l) | (l ? qs_low(lower, end, l, mask, i) : 0));
+			out[i] = x;
+			dec |= x < prev; /* checked once, below: a valid list never decreases */
+			prev = x;
+		}
+	}
+	if (dec) {
+		for (i = 1; i < h->n; i++) {
+			if (out[i] < out[i - 1]) {
+				return gp_fail(err, GP_QS_NAME, GP_QS_HEADER + (size_t)((uint64_t)i * l / 32) * 4,
 				               "the list decreases at element %zu (lower bits out of order)", i);
 			}
-			i++;
-			w &= w - 1;
 		}
 	}
 	return GP_OK;
