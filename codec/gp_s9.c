@@ -49,18 +49,42 @@ int gp_s9_measure(const uint8_t *blob, size_t len, size_t *n, uint32_t *delta, g
 	return GP_OK;
 }
 
+/* Writes the c values of a full word; constant arguments let the compiler unroll each case. */
+#define S9_UNPACK(c, bits)                                                           \
+	do {                                                                           \
+		for (uint32_t j = 0; j < (c); j++)                                         \
+			out[k + j] = (w >> (28 - (j + 1) * (bits))) & ((1u << (bits)) - 1);     \
+	} while (0)
+
 void gp_s9_decode(const uint8_t *blob, size_t len, int64_t *out)
 {
 	size_t n = gp_load_le32(blob + 4), words = (len - GP_S9_HEADER) / 4, k = 0;
 	uint32_t delta = gp_load_le32(blob + 8);
-	int64_t x = 0;
-	for (size_t i = 0; i < words; i++) {
-		uint32_t w = gp_load_le32(blob + GP_S9_HEADER + 4 * i), s = w >> 28;
-		uint32_t c = gp_s9_count(s), bits = gp_s9_bits(s);
-		for (uint32_t j = 0; j < c && k < n; j++, k++) {
-			int64_t v = gp_s9_value(w, bits, j);
-			x = delta == 0 ? v : delta == 1 || k == 0 ? x + v : x + v + 1;
-			out[k] = x;
+	/* every word but the last is full (measured): unpack those whole, the last slot by slot */
+	for (size_t i = 0; i + 1 < words; i++) {
+		uint32_t w = gp_load_le32(blob + GP_S9_HEADER + 4 * i);
+		switch (w >> 28) {
+		case 0: S9_UNPACK(1, 28); k += 1; break;
+		case 1: S9_UNPACK(2, 14); k += 2; break;
+		case 2: S9_UNPACK(3, 9); k += 3; break;
+		case 3: S9_UNPACK(4, 7); k += 4; break;
+		case 4: S9_UNPACK(5, 5); k += 5; break;
+		case 5: S9_UNPACK(7, 4); k += 7; break;
+		case 6: S9_UNPACK(9, 3); k += 9; break;
+		case 7: S9_UNPACK(14, 2); k += 14; break;
+		default: S9_UNPACK(28, 1); k += 28; break;
+		}
+	}
+	if (words > 0) {
+		uint32_t w = gp_load_le32(blob + GP_S9_HEADER + 4 * (words - 1)), bits = gp_s9_bits(w >> 28);
+		for (uint32_t j = 0; k < n; j++, k++) out[k] = gp_s9_value(w, bits, j);
+	}
+	/* the delta rule: a running sum (plus the index for the strict rule) */
+	if (delta != 0) {
+		int64_t x = 0, step = delta == 2 ? 1 : 0;
+		for (size_t i = 0; i < n; i++) {
+			x += out[i] + (i ? step : 0);
+			out[i] = x;
 		}
 	}
 }
