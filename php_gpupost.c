@@ -674,6 +674,8 @@ PHP_FUNCTION(gpu_info)
 		add_assoc_null(return_value, "device");
 	}
 	add_assoc_bool(return_value, "kernels_built", gp_cl_program_built());
+	/* whether calls above gpupost.min_device_values go to the device (not for a CPU device) */
+	add_assoc_bool(return_value, "auto_device", usable && d && strcmp(d->type, "cpu") != 0);
 	if (usable || !gp_cl_last_error()[0]) {
 		add_assoc_null(return_value, "reason");
 	} else {
@@ -740,6 +742,11 @@ PHP_MINFO_FUNCTION(gpupost)
 		php_info_print_table_row(2, "Global memory", buf);
 	}
 	php_info_print_table_row(2, "Kernels built", gp_cl_program_built() ? "yes" : "no");
+	if (d) {
+		php_info_print_table_row(2, "Automatic dispatch", strcmp(d->type, "cpu") == 0
+			? "host path (a CPU device is used only with gpupost.min_device_values=0)"
+			: "device above gpupost.min_device_values");
+	}
 	if (!usable && gp_cl_last_error()[0]) {
 		php_info_print_table_row(2, "Why host", gp_cl_last_error());
 	}
