@@ -68,8 +68,9 @@ void gp_scratch_release(void)
 
 void gp_result_free(gp_result *r)
 {
-	gp_free_unless_scratch(r->v32);
-	gp_free_unless_scratch(r->v64);
+	if (r->lent && r->release) r->release(r->lent);
+	if (r->v32 != r->lent) gp_free_unless_scratch(r->v32);
+	if (r->v64 != r->lent) gp_free_unless_scratch(r->v64);
 	free(r->blob_values);
 	free(r->blob_postings);
 	free(r->docs);

@@ -32,6 +32,11 @@ typedef struct gp_result {
 	int64_t *pos;             /* n_values */
 
 	const char *backend;      /* "host" or "opencl": who produced it */
+
+	/* An array that lives in memory lent by its producer (the device's mapped staging buffer),
+	 * handed back by release instead of freed. */
+	void *lent;
+	void (*release)(void *lent);
 } gp_result;
 
 void gp_result_free(gp_result *r);

@@ -44,6 +44,17 @@ static struct {
 	char last_error[512];
 } gp_cl = {.state = GP_CL_UNOPENED, .spec = "auto"};
 
+/* The one mapping a result may hold (results live for one PHP call), and of which buffer. */
+static void *gp_cl_mapped;
+static cl_mem gp_cl_mapped_mem;
+
+/* A GPU gets transfers through pinned staging buffers; a CPU device (PoCL) shares host memory,
+ * where the staging copy would only add a copy. */
+static int gp_cl_staged(void)
+{
+	return gp_cl.info.type && strcmp(gp_cl.info.type, "cpu") != 0;
+}
+
 static const char *gp_cl_status_name(cl_int s)
 {
 	switch (s) {
@@ -259,6 +270,7 @@ const char *gp_cl_last_error(void)
 
 void gp_cl_release_buffers(void)
 {
+	if (gp_cl_mapped) gp_cl_unmap(gp_cl_mapped);
 	for (int b = 0; b < GP_B_COUNT; b++) {
 		if (gp_cl.buffers[b].mem) clReleaseMemObject(gp_cl.buffers[b].mem);
 		gp_cl.buffers[b].mem = NULL;
@@ -327,7 +339,10 @@ cl_mem gp_cl_buffer(gp_buffer_id id, size_t bytes, gp_error *err)
 		gp_cl_fail(err, CL_INVALID_BUFFER_SIZE, "device buffer larger than CL_DEVICE_MAX_MEM_ALLOC_SIZE");
 		return NULL;
 	}
-	slot->mem = clCreateBuffer(gp_cl.context, CL_MEM_READ_WRITE, want, NULL, &st);
+	/* the staging buffer lives in pinned host memory: the driver maps it without a copy */
+	cl_mem_flags flags = CL_MEM_READ_WRITE |
+	                     (id == GP_B_STAGE_OUT || id == GP_B_STAGE_IN ? CL_MEM_ALLOC_HOST_PTR : 0);
+	slot->mem = clCreateBuffer(gp_cl.context, flags, want, NULL, &st);
 	if (st != CL_SUCCESS) {
 		gp_cl_fail(err, st, "clCreateBuffer");
 		return NULL;
@@ -351,12 +366,19 @@ int gp_cl_run(cl_kernel kernel, size_t items, gp_error *err)
 cl_mem gp_cl_upload(gp_buffer_id id, const uint8_t *const *parts, const size_t *lens,
                     size_t n_parts, size_t total, gp_error *err)
 {
+	/* On a GPU through the pinned staging buffer: the parts are copied into its mapping, then the
+	 * device copies it into the buffer (pinned memory moves at the bus's speed, pageable not). */
 	cl_int st;
-	cl_mem mem = gp_cl_buffer(id, total, err);
+	cl_mem mem = gp_cl_buffer(id, total, err), stage;
 	uint8_t *dst;
 	if (!mem) return NULL;
 	if (total == 0) return mem;
-	dst = clEnqueueMapBuffer(gp_cl.queue, mem, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, 0, total,
+	if (!gp_cl_staged()) {
+		stage = mem; /* host memory already: map the buffer itself */
+	} else if (!(stage = gp_cl_buffer(GP_B_STAGE_IN, total, err))) {
+		return NULL;
+	}
+	dst = clEnqueueMapBuffer(gp_cl.queue, stage, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, 0, total,
 	                         0, NULL, NULL, &st);
 	if (st != CL_SUCCESS) {
 		gp_cl_fail(err, st, "clEnqueueMapBuffer");
@@ -365,12 +387,49 @@ cl_mem gp_cl_upload(gp_buffer_id id, const uint8_t *const *parts, const size_t *
 	for (size_t i = 0, at = 0; i < n_parts; at += lens[i], i++) {
 		if (lens[i]) memcpy(dst + at, parts[i], lens[i]);
 	}
-	st = clEnqueueUnmapMemObject(gp_cl.queue, mem, dst, 0, NULL, NULL);
+	st = clEnqueueUnmapMemObject(gp_cl.queue, stage, dst, 0, NULL, NULL);
+	if (st == CL_SUCCESS && stage != mem) {
+		st = clEnqueueCopyBuffer(gp_cl.queue, stage, mem, 0, 0, total, 0, NULL, NULL);
+	}
 	if (st != CL_SUCCESS) {
-		gp_cl_fail(err, st, "clEnqueueUnmapMemObject");
+		gp_cl_fail(err, st, "upload through the staging buffer");
 		return NULL;
 	}
 	return mem;
+}
+
+void *gp_cl_download_mapped(cl_mem src, size_t bytes, gp_error *err)
+{
+	cl_int st;
+	cl_mem stage = src;
+	if (gp_cl_mapped) gp_cl_unmap(gp_cl_mapped);
+	if (gp_cl_staged()) {
+		if (!(stage = gp_cl_buffer(GP_B_STAGE_OUT, bytes, err))) return NULL;
+		st = clEnqueueCopyBuffer(gp_cl.queue, src, stage, 0, 0, bytes, 0, NULL, NULL);
+		if (st != CL_SUCCESS) {
+			gp_cl_fail(err, st, "clEnqueueCopyBuffer");
+			return NULL;
+		}
+	}
+	void *p = clEnqueueMapBuffer(gp_cl.queue, stage, CL_TRUE, CL_MAP_READ, 0, bytes, 0, NULL, NULL, &st);
+	if (st != CL_SUCCESS) {
+		gp_cl_fail(err, st, "clEnqueueMapBuffer");
+		return NULL;
+	}
+	gp_cl_mapped = p;
+	gp_cl_mapped_mem = stage;
+	return p;
+}
+
+void gp_cl_unmap(void *p)
+{
+	if (!p || p != gp_cl_mapped) return;
+	if (gp_cl.state == GP_CL_READY && gp_cl.pid == getpid() && gp_cl_mapped_mem) {
+		clEnqueueUnmapMemObject(gp_cl.queue, gp_cl_mapped_mem, p, 0, NULL, NULL);
+		clFinish(gp_cl.queue);
+	}
+	gp_cl_mapped = NULL;
+	gp_cl_mapped_mem = NULL;
 }
 
 cl_int gp_cl_args(cl_kernel k, int n, ...)

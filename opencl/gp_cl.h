@@ -31,7 +31,7 @@ typedef enum {
 typedef enum {
 	GP_B_INPUT, GP_B_FIRST, GP_B_COUNTS, GP_B_OFFSETS, GP_B_STARTS, GP_B_POFF, GP_B_BLOBS,
 	GP_B_ERR, GP_B_META, GP_B_VALUES, GP_B_VSTART, GP_B_HEADS, GP_B_DOCS, GP_B_COMBINED,
-	GP_B_WSUM, GP_B_POS, GP_B_SCRATCH, GP_B_GOFF, GP_B_BITMAP, GP_B_ROWS,
+	GP_B_WSUM, GP_B_POS, GP_B_SCRATCH, GP_B_GOFF, GP_B_BITMAP, GP_B_ROWS, GP_B_STAGE_OUT, GP_B_STAGE_IN,
 	GP_B_COUNT
 } gp_buffer_id;
 
@@ -78,9 +78,16 @@ int gp_cl_run(cl_kernel kernel, size_t items, gp_error *err);
 int gp_cl_fail(gp_error *err, cl_int status, const char *what);
 /* Drops cached buffers (after an allocation failure, to retry with less memory held). */
 void gp_cl_release_buffers(void);
-/* Uploads `n_parts` host ranges back to back into buffer `id` (one mapped write). */
+/* Uploads `n_parts` host ranges back to back into buffer `id` (through the pinned staging
+ * buffer: one mapped write, one device copy). */
 cl_mem gp_cl_upload(gp_buffer_id id, const uint8_t *const *parts, const size_t *lens,
                     size_t n_parts, size_t total, gp_error *err);
+
+/* A download through the pinned staging buffer: src's first `bytes` copied on the device into
+ * it and mapped for reading. The pointer stays valid until gp_cl_unmap (one at a time): the PHP
+ * arrays are filled straight from it, with no copy into a host buffer of our own. */
+void *gp_cl_download_mapped(cl_mem src, size_t bytes, gp_error *err);
+void gp_cl_unmap(void *p);
 
 /* Blocking read of `bytes` from the start of mem; fill of mem with a 32-bit pattern. */
 int gp_cl_read(cl_mem mem, size_t bytes, void *dst, gp_error *err);

@@ -85,12 +85,15 @@ int gp_cl_batch_download(const gp_cl_batch *b, cl_mem values, int value_bits, gp
 	int rc = gp_cl_batch_finish(b, err);
 	if (rc != GP_OK) return rc;
 	size_t size = value_bits == 64 ? 8 : 4;
-	void *dst = gp_scratch(GP_SCRATCH_VALUES, b->values, size);
 	if (gp_cl_batch_result_offsets(b, r, err) != GP_OK) return GP_EDEVICE;
-	if (!dst) return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
 	r->value_bits = value_bits;
-	if (value_bits == 64) r->v64 = dst; else r->v32 = dst;
-	if (gp_cl_read(values, (size_t)b->values * size, dst, err) != GP_OK) return GP_EDEVICE;
+	if (b->values > 0) {
+		void *dst = gp_cl_download_mapped(values, (size_t)b->values * size, err);
+		if (!dst) return GP_EDEVICE;
+		if (value_bits == 64) r->v64 = dst; else r->v32 = dst;
+		r->lent = dst;
+		r->release = gp_cl_unmap;
+	}
 	r->backend = "opencl";
 	return GP_OK;
 }

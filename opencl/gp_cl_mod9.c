@@ -131,8 +131,11 @@ int gp_cl_mod9_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_
 		r->blob_postings[b] = mode == GP_MODE_VALUES ? 0 : meta[2 * b + 1];
 	}
 	if (mode == GP_MODE_VALUES) {
-		if (!(r->v32 = gp_scratch(GP_SCRATCH_VALUES, nv, 4))) { gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc"); goto done; }
-		if (gp_cl_read(values, nv * 4, r->v32, err) != GP_OK) goto done;
+		if (nv > 0) {
+			if (!(r->v32 = gp_cl_download_mapped(values, nv * 4, err))) goto done;
+			r->lent = r->v32;
+			r->release = gp_cl_unmap;
+		}
 	} else {
 		if (!(r->docs = gp_alloc_array(np, 8))) { gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc"); goto done; }
 		if (gp_cl_read(docs, np * 8, r->docs, err) != GP_OK) goto done;

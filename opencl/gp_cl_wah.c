@@ -80,8 +80,7 @@ static int bitmap_rows(cl_mem bitmap, cl_uint total, cl_mem ostart, cl_uint n_bl
 	r->n_values = nrows;
 	r->blob_values = gp_alloc_array(nb1, sizeof(size_t));
 	r->blob_postings = gp_alloc_array(nb1, sizeof(size_t));
-	r->v64 = gp_scratch(GP_SCRATCH_VALUES, nrows, 8);
-	if (!r->blob_values || !r->blob_postings || !r->v64) {
+	if (!r->blob_values || !r->blob_postings) {
 		gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
 		goto done;
 	}
@@ -92,7 +91,12 @@ static int bitmap_rows(cl_mem bitmap, cl_uint total, cl_mem ostart, cl_uint n_bl
 	if (!(rows = gp_cl_buffer(GP_B_ROWS, nrows * 8, err))) goto done;
 	k = gp_cl_kernel(GP_K_BITMAP_ROWS);
 	if (gp_cl_args(k, 6, A(bitmap), A(total), A(ostart), A(n_blobs), A(roff), A(rows)) != CL_SUCCESS) goto args;
-	if (gp_cl_run(k, total, err) != GP_OK || gp_cl_read(rows, nrows * 8, r->v64, err) != GP_OK) goto done;
+	if (gp_cl_run(k, total, err) != GP_OK) goto done;
+	if (nrows > 0) {
+		if (!(r->v64 = gp_cl_download_mapped(rows, nrows * 8, err))) goto done;
+		r->lent = r->v64;
+		r->release = gp_cl_unmap;
+	}
 	r->backend = "opencl";
 	rc = GP_OK;
 	goto done;
