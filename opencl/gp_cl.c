@@ -23,6 +23,7 @@ enum { GP_CL_UNOPENED, GP_CL_READY, GP_CL_UNUSABLE };
 typedef struct gp_cl_buffer_slot {
 	cl_mem mem;
 	size_t size;
+	void *host; /* staging slots: the buffer's pinned memory, mapped once for its lifetime */
 } gp_cl_buffer_slot;
 
 /* One per process: php-fpm and Apache fork after start-up, so nothing is opened before the
@@ -50,8 +51,13 @@ static cl_mem gp_cl_mapped_mem;
 
 /* A GPU gets transfers through pinned staging buffers; a CPU device (PoCL) shares host memory,
  * where the staging copy would only add a copy. */
+static void *gp_cl_pinned(gp_buffer_id id, size_t bytes, gp_error *err);
+
 static int gp_cl_staged(void)
 {
+	/* GPUPOST_FORCE_STAGING=1 takes the GPU's transfer path on any device (tests/038) */
+	const char *force = getenv("GPUPOST_FORCE_STAGING");
+	if (force && strcmp(force, "1") == 0) return 1;
 	return gp_cl.info.type && strcmp(gp_cl.info.type, "cpu") != 0;
 }
 
@@ -272,6 +278,11 @@ void gp_cl_release_buffers(void)
 {
 	if (gp_cl_mapped) gp_cl_unmap(gp_cl_mapped);
 	for (int b = 0; b < GP_B_COUNT; b++) {
+		if (gp_cl.buffers[b].host) {
+			clEnqueueUnmapMemObject(gp_cl.queue, gp_cl.buffers[b].mem, gp_cl.buffers[b].host, 0, NULL, NULL);
+			clFinish(gp_cl.queue);
+			gp_cl.buffers[b].host = NULL;
+		}
 		if (gp_cl.buffers[b].mem) clReleaseMemObject(gp_cl.buffers[b].mem);
 		gp_cl.buffers[b].mem = NULL;
 		gp_cl.buffers[b].size = 0;
@@ -339,10 +350,7 @@ cl_mem gp_cl_buffer(gp_buffer_id id, size_t bytes, gp_error *err)
 		gp_cl_fail(err, CL_INVALID_BUFFER_SIZE, "device buffer larger than CL_DEVICE_MAX_MEM_ALLOC_SIZE");
 		return NULL;
 	}
-	/* the staging buffer lives in pinned host memory: the driver maps it without a copy */
-	cl_mem_flags flags = CL_MEM_READ_WRITE |
-	                     (id == GP_B_STAGE_OUT || id == GP_B_STAGE_IN ? CL_MEM_ALLOC_HOST_PTR : 0);
-	slot->mem = clCreateBuffer(gp_cl.context, flags, want, NULL, &st);
+	slot->mem = clCreateBuffer(gp_cl.context, CL_MEM_READ_WRITE, want, NULL, &st);
 	if (st != CL_SUCCESS) {
 		gp_cl_fail(err, st, "clCreateBuffer");
 		return NULL;
@@ -366,19 +374,27 @@ int gp_cl_run(cl_kernel kernel, size_t items, gp_error *err)
 cl_mem gp_cl_upload(gp_buffer_id id, const uint8_t *const *parts, const size_t *lens,
                     size_t n_parts, size_t total, gp_error *err)
 {
-	/* On a GPU through the pinned staging buffer: the parts are copied into its mapping, then the
-	 * device copies it into the buffer (pinned memory moves at the bus's speed, pageable not). */
+	/* On a GPU the parts are gathered in pinned staging memory and written with one blocking
+	 * write (pinned memory moves at the bus's speed, pageable memory not); a CPU device shares
+	 * host memory, so its buffer is mapped and written directly. */
 	cl_int st;
-	cl_mem mem = gp_cl_buffer(id, total, err), stage;
+	cl_mem mem = gp_cl_buffer(id, total, err);
 	uint8_t *dst;
 	if (!mem) return NULL;
 	if (total == 0) return mem;
-	if (!gp_cl_staged()) {
-		stage = mem; /* host memory already: map the buffer itself */
-	} else if (!(stage = gp_cl_buffer(GP_B_STAGE_IN, total, err))) {
-		return NULL;
+	if (gp_cl_staged()) {
+		if (!(dst = gp_cl_pinned(GP_B_STAGE_IN, total, err))) return NULL;
+		for (size_t i = 0, at = 0; i < n_parts; at += lens[i], i++) {
+			if (lens[i]) memcpy(dst + at, parts[i], lens[i]);
+		}
+		st = clEnqueueWriteBuffer(gp_cl.queue, mem, CL_TRUE, 0, total, dst, 0, NULL, NULL);
+		if (st != CL_SUCCESS) {
+			gp_cl_fail(err, st, "clEnqueueWriteBuffer");
+			return NULL;
+		}
+		return mem;
 	}
-	dst = clEnqueueMapBuffer(gp_cl.queue, stage, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, 0, total,
+	dst = clEnqueueMapBuffer(gp_cl.queue, mem, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, 0, total,
 	                         0, NULL, NULL, &st);
 	if (st != CL_SUCCESS) {
 		gp_cl_fail(err, st, "clEnqueueMapBuffer");
@@ -387,15 +403,53 @@ cl_mem gp_cl_upload(gp_buffer_id id, const uint8_t *const *parts, const size_t *
 	for (size_t i = 0, at = 0; i < n_parts; at += lens[i], i++) {
 		if (lens[i]) memcpy(dst + at, parts[i], lens[i]);
 	}
-	st = clEnqueueUnmapMemObject(gp_cl.queue, stage, dst, 0, NULL, NULL);
-	if (st == CL_SUCCESS && stage != mem) {
-		st = clEnqueueCopyBuffer(gp_cl.queue, stage, mem, 0, 0, total, 0, NULL, NULL);
-	}
+	st = clEnqueueUnmapMemObject(gp_cl.queue, mem, dst, 0, NULL, NULL);
 	if (st != CL_SUCCESS) {
-		gp_cl_fail(err, st, "upload through the staging buffer");
+		gp_cl_fail(err, st, "clEnqueueUnmapMemObject");
 		return NULL;
 	}
 	return mem;
+}
+
+/* Pinned host memory of at least `bytes` for staging slot id: a CL_MEM_ALLOC_HOST_PTR buffer
+ * mapped once and kept mapped, the host side of blocking reads and writes that then run at the
+ * bus's speed (NVIDIA's recommended pattern). */
+static void *gp_cl_pinned(gp_buffer_id id, size_t bytes, gp_error *err)
+{
+	gp_cl_buffer_slot *slot = &gp_cl.buffers[id];
+	cl_int st;
+	if (gp_cl_fault("alloc")) {
+		gp_cl_fail(err, CL_MEM_OBJECT_ALLOCATION_FAILURE, "clCreateBuffer (injected by GPUPOST_FAULT)");
+		return NULL;
+	}
+	if (slot->host && slot->size >= bytes) return slot->host;
+	if (slot->host) {
+		clEnqueueUnmapMemObject(gp_cl.queue, slot->mem, slot->host, 0, NULL, NULL);
+		clFinish(gp_cl.queue);
+		slot->host = NULL;
+	}
+	if (slot->mem) clReleaseMemObject(slot->mem);
+	slot->mem = NULL;
+	slot->size = 0;
+	size_t want = bytes + bytes / 4 > bytes ? bytes + bytes / 4 : bytes;
+	if (want < 4096) want = 4096;
+	slot->mem = clCreateBuffer(gp_cl.context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, want, NULL, &st);
+	if (st != CL_SUCCESS) {
+		slot->mem = NULL;
+		gp_cl_fail(err, st, "clCreateBuffer(CL_MEM_ALLOC_HOST_PTR)");
+		return NULL;
+	}
+	slot->host = clEnqueueMapBuffer(gp_cl.queue, slot->mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, want,
+	                                0, NULL, NULL, &st);
+	if (st != CL_SUCCESS) {
+		clReleaseMemObject(slot->mem);
+		slot->mem = NULL;
+		slot->host = NULL;
+		gp_cl_fail(err, st, "clEnqueueMapBuffer(staging)");
+		return NULL;
+	}
+	slot->size = want;
+	return slot->host;
 }
 
 void *gp_cl_download_mapped(cl_mem src, size_t bytes, gp_error *err)
@@ -404,12 +458,17 @@ void *gp_cl_download_mapped(cl_mem src, size_t bytes, gp_error *err)
 	cl_mem stage = src;
 	if (gp_cl_mapped) gp_cl_unmap(gp_cl_mapped);
 	if (gp_cl_staged()) {
-		if (!(stage = gp_cl_buffer(GP_B_STAGE_OUT, bytes, err))) return NULL;
-		st = clEnqueueCopyBuffer(gp_cl.queue, src, stage, 0, 0, bytes, 0, NULL, NULL);
+		/* a blocking read into the pinned staging memory; the result borrows it until the next call */
+		void *pinned = gp_cl_pinned(GP_B_STAGE_OUT, bytes, err);
+		if (!pinned) return NULL;
+		st = clEnqueueReadBuffer(gp_cl.queue, src, CL_TRUE, 0, bytes, pinned, 0, NULL, NULL);
 		if (st != CL_SUCCESS) {
-			gp_cl_fail(err, st, "clEnqueueCopyBuffer");
+			gp_cl_fail(err, st, "clEnqueueReadBuffer");
 			return NULL;
 		}
+		gp_cl_mapped = pinned;
+		gp_cl_mapped_mem = NULL; /* stays mapped: nothing to unmap */
+		return pinned;
 	}
 	void *p = clEnqueueMapBuffer(gp_cl.queue, stage, CL_TRUE, CL_MAP_READ, 0, bytes, 0, NULL, NULL, &st);
 	if (st != CL_SUCCESS) {

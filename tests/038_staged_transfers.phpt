@@ -1,0 +1,40 @@
+--TEST--
+Transfers through the pinned staging buffers (the GPU's path, forced with GPUPOST_FORCE_STAGING=1 on any device): results equal the host path, for every format and with growing sizes
+--EXTENSIONS--
+gpupost
+--SKIPIF--
+<?php require __DIR__ . '/gpupost_test.inc'; if (!gp_device_available()) die('skip no OpenCL device: ' . gpu_info()['reason']); ?>
+--INI--
+memory_limit=512M
+--FILE--
+<?php
+require __DIR__ . '/gpupost_test.inc';
+putenv('GPUPOST_FORCE_STAGING=1');
+mt_srand(38);
+$bad = 0;
+foreach ([10, 5000, 300000, 20] as $n) {   /* grow, then shrink: the staging buffers are reused */
+    $vals = rand_mod9_values($n);
+    $sorted = rand_sorted($n, 1 << 30, true);
+    $cases = [
+        'mod9' => [fn() => gpu_decode_postings(gpu_encode_postings($vals)), $vals],
+        'mod9 batch' => [fn() => gpu_decode_postings_batch(['a' => gpu_encode_postings($vals), 'b' => '']), ['a' => $vals, 'b' => []]],
+        'mod9 postings' => [fn() => gpu_decode_postings(gpu_encode_postings([7 => $sorted ? array_map(fn($x) => $x + 1, array_values(array_unique($sorted))) : []], GPUPOST_MOD9, GPUPOST_POSTINGS), GPUPOST_MOD9, GPUPOST_POSTINGS), null],
+        's9' => [fn() => gpu_decode_postings(gpu_encode_postings($sorted, GPUPOST_S9, GPUPOST_VALUES, ['delta' => 1]), GPUPOST_S9), $sorted],
+        'qs' => [fn() => gpu_decode_postings(gpu_encode_postings($sorted, GPUPOST_QS), GPUPOST_QS), $sorted],
+        'wah' => [fn() => gpu_decode_postings(gpu_encode_postings(array_values(array_unique($sorted)), GPUPOST_WAH), GPUPOST_WAH), array_values(array_unique($sorted))],
+        'prefix' => [fn() => gpu_prefix_sum($vals), null],
+    ];
+    foreach ($cases as $name => [$fn, $want]) {
+        $d = gp_on('device', $fn);
+        $h = gp_on('host', $fn);
+        if ($d !== $h || ($want !== null && $d !== $want)) { echo "$name n=$n differs\n"; $bad++; }
+    }
+    $bins = [gpu_encode_postings(range(0, 999, 3), GPUPOST_WAH, GPUPOST_VALUES, ['nbits' => 5000]),
+             gpu_encode_postings(range(0, 4999, 7), GPUPOST_WAH, GPUPOST_VALUES, ['nbits' => 5000])];
+    if (gp_on('device', fn() => gpu_wah_query($bins)) !== gp_on('host', fn() => gpu_wah_query($bins))) { echo "query differs\n"; $bad++; }
+    if (gp_on('device', fn() => gpu_wah_decompress($bins[1])) !== gp_on('host', fn() => gpu_wah_decompress($bins[1]))) { echo "decompress differs\n"; $bad++; }
+}
+echo "mismatches: $bad\n";
+?>
+--EXPECT--
+mismatches: 0
