@@ -103,3 +103,10 @@ __kernel void gather_u32(__global const uint *idx, const uint n, __global const 
 	uint b = get_global_id(0);
 	if (b < n) out[b] = src[idx[b]];
 }
+
+/* A plain copy, for the benchmarks' bandwidth reference (bench/device_bench.c). */
+__kernel void copy_u32(__global const uint *in, __global uint *out, const uint n)
+{
+	uint i = get_global_id(0);
+	if (i < n) out[i] = in[i];
+}

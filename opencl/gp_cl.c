@@ -15,7 +15,7 @@ static const char *const gp_kernel_names[GP_K_COUNT] = {
 	"s9_count", "s9_decode", "s9_delta",
 	"qs_count", "qs_decode", "qs_check_order",
 	"gather_u32", "wah_count", "wah_verify", "wah_gather", "wah_query",
-	"bitmap_popcount", "bitmap_rows",
+	"bitmap_popcount", "bitmap_rows", "copy_u32",
 };
 
 enum { GP_CL_UNOPENED, GP_CL_READY, GP_CL_UNUSABLE };
@@ -43,6 +43,10 @@ static struct {
 	gp_cl_buffer_slot buffers[GP_B_COUNT];
 	size_t wg;
 	char last_error[512];
+	int profile;
+	cl_event events[4096];
+	size_t n_events;
+	double kernel_seconds;
 } gp_cl = {.state = GP_CL_UNOPENED, .spec = "auto"};
 
 /* The one mapping a result may hold (results live for one PHP call), and of which buffer. */
@@ -190,7 +194,11 @@ static int gp_cl_build(void)
 
 	gp_cl.context = clCreateContext(NULL, 1, &gp_cl.device, NULL, NULL, &st);
 	if (st != CL_SUCCESS) return gp_cl_fail(NULL, st, "clCreateContext");
-	gp_cl.queue = clCreateCommandQueue(gp_cl.context, gp_cl.device, 0, &st);
+	/* GPUPOST_PROFILE=1 (benchmarks only) times every kernel with events: gp_cl_kernel_seconds */
+	const char *prof = getenv("GPUPOST_PROFILE");
+	gp_cl.profile = prof && strcmp(prof, "1") == 0;
+	gp_cl.queue = clCreateCommandQueue(gp_cl.context, gp_cl.device,
+	                                   gp_cl.profile ? CL_QUEUE_PROFILING_ENABLE : 0, &st);
 	if (st != CL_SUCCESS) return gp_cl_fail(NULL, st, "clCreateCommandQueue");
 	gp_cl.program = clCreateProgramWithSource(gp_cl.context, 1, &src, NULL, &st);
 	if (st != CL_SUCCESS) return gp_cl_fail(NULL, st, "clCreateProgramWithSource");
@@ -367,7 +375,11 @@ int gp_cl_run(cl_kernel kernel, size_t items, gp_error *err)
 	if (gp_cl_fault("launch")) {
 		return gp_cl_fail(err, CL_OUT_OF_RESOURCES, "clEnqueueNDRangeKernel (injected by GPUPOST_FAULT)");
 	}
-	st = clEnqueueNDRangeKernel(gp_cl.queue, kernel, 1, NULL, &global, &wg, 0, NULL, NULL);
+	if (gp_cl.profile && gp_cl.n_events == sizeof(gp_cl.events) / sizeof(gp_cl.events[0])) {
+		gp_cl_kernel_seconds(); /* folds the events in so far */
+	}
+	st = clEnqueueNDRangeKernel(gp_cl.queue, kernel, 1, NULL, &global, &wg, 0, NULL,
+	                            gp_cl.profile ? &gp_cl.events[gp_cl.n_events++] : NULL);
 	return st == CL_SUCCESS ? GP_OK : gp_cl_fail(err, st, "clEnqueueNDRangeKernel");
 }
 
@@ -489,6 +501,27 @@ void gp_cl_unmap(void *p)
 	}
 	gp_cl_mapped = NULL;
 	gp_cl_mapped_mem = NULL;
+}
+
+double gp_cl_kernel_seconds(void)
+{
+	if (gp_cl.n_events) clWaitForEvents((cl_uint)gp_cl.n_events, gp_cl.events);
+	for (size_t i = 0; i < gp_cl.n_events; i++) {
+		cl_ulong t0 = 0, t1 = 0;
+		clGetEventProfilingInfo(gp_cl.events[i], CL_PROFILING_COMMAND_START, sizeof(t0), &t0, NULL);
+		clGetEventProfilingInfo(gp_cl.events[i], CL_PROFILING_COMMAND_END, sizeof(t1), &t1, NULL);
+		gp_cl.kernel_seconds += (double)(t1 - t0) * 1e-9;
+		clReleaseEvent(gp_cl.events[i]);
+	}
+	gp_cl.n_events = 0;
+	double total = gp_cl.kernel_seconds;
+	return total;
+}
+
+void gp_cl_kernel_seconds_reset(void)
+{
+	gp_cl_kernel_seconds();
+	gp_cl.kernel_seconds = 0;
 }
 
 cl_int gp_cl_args(cl_kernel k, int n, ...)

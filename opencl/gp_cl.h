@@ -23,7 +23,7 @@ typedef enum {
 	GP_K_S9_COUNT, GP_K_S9_DECODE, GP_K_S9_DELTA,
 	GP_K_QS_COUNT, GP_K_QS_DECODE, GP_K_QS_CHECK_ORDER,
 	GP_K_GATHER_U32, GP_K_WAH_COUNT, GP_K_WAH_VERIFY, GP_K_WAH_GATHER, GP_K_WAH_QUERY,
-	GP_K_BITMAP_POPCOUNT, GP_K_BITMAP_ROWS,
+	GP_K_BITMAP_POPCOUNT, GP_K_BITMAP_ROWS, GP_K_COPY_U32,
 	GP_K_COUNT
 } gp_kernel_id;
 
@@ -88,6 +88,11 @@ cl_mem gp_cl_upload(gp_buffer_id id, const uint8_t *const *parts, const size_t *
  * arrays are filled straight from it, with no copy into a host buffer of our own. */
 void *gp_cl_download_mapped(cl_mem src, size_t bytes, gp_error *err);
 void gp_cl_unmap(void *p);
+
+/* With GPUPOST_PROFILE=1 in the environment when the device opens (benchmarks only): the device
+ * time of every kernel launched since the last reset, in seconds (waits for them). */
+double gp_cl_kernel_seconds(void);
+void gp_cl_kernel_seconds_reset(void);
 
 /* Blocking read of `bytes` from the start of mem; fill of mem with a 32-bit pattern. */
 int gp_cl_read(cl_mem mem, size_t bytes, void *dst, gp_error *err);
