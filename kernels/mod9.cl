@@ -108,3 +108,66 @@ __kernel void mod9_blob_offsets(__global const uint *blob_words, const uint n_bl
 	out[2 * b] = voff[i];
 	out[2 * b + 1] = poff[i];
 }
+
+/* One blob in VALUES mode, tiled: mod9_tile_count sums each tile's values (one read of the words,
+ * the flags checked on the way), the tile sums are scanned, then mod9_tile_decode recounts its
+ * tile in local memory, scans it there and writes every word's values at its offset: two passes
+ * over the words and one over the output, instead of counts, a global scan and a scatter.
+ * Tile = get_local_size(0) * GP_SCAN_ITEMS words; lds holds tile + work-group size uints. */
+inline uint mod9_word_checked(__global const uint *words, uint n, uint i, __global uint *err)
+{
+	uint w = gp_be32(words[i]);
+	uint is_start = i == 0u || !GP_MOD9_CONTINUES(gp_be32(words[i - 1u]));
+	if ((is_start && GP_MOD9_BAD_START(w)) || (i + 1u == n && GP_MOD9_CONTINUES(w))) atomic_min(err, i);
+	return gp_mod9_word_count(w);
+}
+
+__kernel void mod9_tile_count(__global const uint *words, const uint n, __global uint *tile_sums,
+                              __global uint *err, __local uint *lds)
+{
+	const uint lid = get_local_id(0), wg = get_local_size(0);
+	const uint base = get_group_id(0) * wg * GP_SCAN_ITEMS;
+	uint sum = 0;
+	for (uint k = 0; k < GP_SCAN_ITEMS; k++) {
+		uint i = base + k * wg + lid;
+		if (i < n) sum += mod9_word_checked(words, n, i, err);
+	}
+	lds[lid] = sum;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (uint s = wg / 2; s > 0; s >>= 1) {
+		if (lid < s) lds[lid] += lds[lid + s];
+		barrier(CLK_LOCAL_MEM_FENCE);
+	}
+	if (lid == 0) tile_sums[get_group_id(0)] = lds[0];
+}
+
+__kernel void mod9_tile_decode(__global const uint *words, const uint n, __global const uint *tile_off,
+                               __global uint *values, __local uint *lds)
+{
+	const uint lid = get_local_id(0), wg = get_local_size(0), tile = wg * GP_SCAN_ITEMS;
+	const uint base = get_group_id(0) * tile;
+	__local uint *part = lds + tile;
+	for (uint k = 0; k < GP_SCAN_ITEMS; k++) {   /* counts, read coalesced */
+		uint i = base + k * wg + lid;
+		lds[k * wg + lid] = i < n ? gp_mod9_word_count(gp_be32(words[i])) : 0u;
+	}
+	barrier(CLK_LOCAL_MEM_FENCE);
+	uint run = 0;                                  /* each item: GP_SCAN_ITEMS consecutive words */
+	for (uint k = 0; k < GP_SCAN_ITEMS; k++) run += lds[lid * GP_SCAN_ITEMS + k];
+	part[lid] = run;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (uint off = 1; off < wg; off <<= 1) {
+		uint t = lid >= off ? part[lid - off] : 0u;
+		barrier(CLK_LOCAL_MEM_FENCE);
+		part[lid] += t;
+		barrier(CLK_LOCAL_MEM_FENCE);
+	}
+	uint at = tile_off[get_group_id(0)] + part[lid] - run;
+	for (uint k = 0; k < GP_SCAN_ITEMS; k++) {
+		uint i = base + lid * GP_SCAN_ITEMS + k;
+		if (i >= n) break;
+		uint w = gp_be32(words[i]), bits = gp_mod9_slot_bits(w), count = lds[lid * GP_SCAN_ITEMS + k];
+		for (uint j = 0; j < count; j++) values[at + j] = gp_mod9_word_value(w, bits, count, j);
+		at += count;
+	}
+}
