@@ -162,12 +162,21 @@ __kernel void mod9_tile_decode(__global const uint *words, const uint n, __globa
 		part[lid] += t;
 		barrier(CLK_LOCAL_MEM_FENCE);
 	}
-	uint at = tile_off[get_group_id(0)] + part[lid] - run;
+	/* exclusive offsets back into lds, in word order */
+	uint acc = part[lid] - run;
 	for (uint k = 0; k < GP_SCAN_ITEMS; k++) {
-		uint i = base + lid * GP_SCAN_ITEMS + k;
+		uint c = lds[lid * GP_SCAN_ITEMS + k];
+		lds[lid * GP_SCAN_ITEMS + k] = acc;
+		acc += c;
+	}
+	barrier(CLK_LOCAL_MEM_FENCE);
+	/* then each item takes every wg-th word, so that neighbours read and write side by side */
+	const uint out0 = tile_off[get_group_id(0)], total = part[wg - 1];
+	for (uint k = 0; k < GP_SCAN_ITEMS; k++) {
+		uint t = k * wg + lid, i = base + t;
 		if (i >= n) break;
-		uint w = gp_be32(words[i]), bits = gp_mod9_slot_bits(w), count = lds[lid * GP_SCAN_ITEMS + k];
-		for (uint j = 0; j < count; j++) values[at + j] = gp_mod9_word_value(w, bits, count, j);
-		at += count;
+		uint at = lds[t], count = (t + 1u < tile ? lds[t + 1u] : total) - at;
+		uint w = gp_be32(words[i]), bits = gp_mod9_slot_bits(w);
+		for (uint j = 0; j < count; j++) values[out0 + at + j] = gp_mod9_word_value(w, bits, count, j);
 	}
 }
