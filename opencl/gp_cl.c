@@ -16,7 +16,7 @@ static const char *const gp_kernel_names[GP_K_COUNT] = {
 	"qs_count", "qs_decode", "qs_check_order",
 	"gather_u32", "wah_count", "wah_verify", "wah_gather", "wah_query",
 	"bitmap_popcount", "bitmap_rows", "copy_u32",
-	"mod9_tile_count", "mod9_tile_decode",
+	"mod9_tile_count", "mod9_tile_decode", "s9_tile_count", "s9_tile_decode",
 };
 
 enum { GP_CL_UNOPENED, GP_CL_READY, GP_CL_UNUSABLE };
