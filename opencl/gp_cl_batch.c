@@ -79,16 +79,12 @@ int gp_cl_batch_finish(const gp_cl_batch *b, gp_error *err)
 	return word == 0xFFFFFFFFu ? GP_OK : GP_EFORMAT;
 }
 
-int gp_cl_batch_download(const gp_cl_batch *b, cl_mem values, int value_bits, gp_result *r,
-                         gp_error *err)
+int gp_cl_result_values(gp_result *r, cl_mem values, size_t n, int value_bits, gp_error *err)
 {
-	int rc = gp_cl_batch_finish(b, err);
-	if (rc != GP_OK) return rc;
-	size_t size = value_bits == 64 ? 8 : 4;
-	if (gp_cl_batch_result_offsets(b, r, err) != GP_OK) return GP_EDEVICE;
 	r->value_bits = value_bits;
-	if (b->values > 0) {
-		void *dst = gp_cl_download_mapped(values, (size_t)b->values * size, err);
+	r->n_values = n;
+	if (n > 0) {
+		void *dst = gp_cl_download_mapped(values, n * (value_bits == 64 ? 8 : 4), err);
 		if (!dst) return GP_EDEVICE;
 		if (value_bits == 64) r->v64 = dst; else r->v32 = dst;
 		r->lent = dst;
@@ -96,6 +92,27 @@ int gp_cl_batch_download(const gp_cl_batch *b, cl_mem values, int value_bits, gp
 	}
 	r->backend = "opencl";
 	return GP_OK;
+}
+
+int gp_cl_result_single(gp_result *r, cl_mem values, size_t n, int value_bits, gp_error *err)
+{
+	r->n_blobs = 1;
+	r->blob_values = gp_alloc_array(2, sizeof(size_t));
+	r->blob_postings = gp_alloc_array(2, sizeof(size_t));
+	if (!r->blob_values || !r->blob_postings) return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
+	r->blob_values[0] = 0;
+	r->blob_values[1] = n;
+	r->blob_postings[0] = r->blob_postings[1] = 0;
+	return gp_cl_result_values(r, values, n, value_bits, err);
+}
+
+int gp_cl_batch_download(const gp_cl_batch *b, cl_mem values, int value_bits, gp_result *r,
+                         gp_error *err)
+{
+	int rc = gp_cl_batch_finish(b, err);
+	if (rc != GP_OK) return rc;
+	if (gp_cl_batch_result_offsets(b, r, err) != GP_OK) return GP_EDEVICE;
+	return gp_cl_result_values(r, values, b->values, value_bits, err);
 }
 
 int gp_cl_batch_result_offsets(const gp_cl_batch *b, gp_result *r, gp_error *err)

@@ -28,6 +28,13 @@ int gp_cl_batch_count(const gp_cl_batch *b, gp_kernel_id count_kernel, cl_mem *o
 /* Reads the error word after the launches: GP_EFORMAT when a kernel flagged the input. */
 int gp_cl_batch_finish(const gp_cl_batch *b, gp_error *err);
 void gp_cl_batch_free(gp_cl_batch *b);
+/* The values of a result, n of them in `values`, downloaded through the mapped staging memory
+ * and lent to r (handed back by gp_result_free). */
+int gp_cl_result_values(struct gp_result *r, cl_mem values, size_t n, int value_bits,
+                        gp_error *err);
+/* The same for a result of one blob, with its offsets. */
+int gp_cl_result_single(struct gp_result *r, cl_mem values, size_t n, int value_bits,
+                        gp_error *err);
 /* After the launches: the error word, then the values (value_bits 32 or 64, b->values of them)
  * downloaded into r with the per-blob offsets. */
 int gp_cl_batch_download(const gp_cl_batch *b, cl_mem values, int value_bits,

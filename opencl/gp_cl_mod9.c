@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gp_cl.h"
+#include "gp_cl_batch.h"
 #include "../codec/gp_result.h"
 
 #define A(v) sizeof(v), (const void *)&(v)
@@ -48,22 +48,7 @@ static int mod9_values_tiled(const uint8_t *blob, size_t len, gp_result *r, gp_e
 	cl_int st = clEnqueueReadBuffer(gp_cl_queue(), off, CL_TRUE, tiles * 4, 4, &total, 0, NULL, NULL);
 	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clEnqueueReadBuffer");
 	if (gp_check_result(total, 0, err) != GP_OK) return GP_ENOMEM;
-	r->n_blobs = 1;
-	r->value_bits = 32;
-	r->n_values = total;
-	r->blob_values = gp_alloc_array(2, sizeof(size_t));
-	r->blob_postings = gp_alloc_array(2, sizeof(size_t));
-	if (!r->blob_values || !r->blob_postings) return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
-	r->blob_values[0] = 0;
-	r->blob_values[1] = total;
-	r->blob_postings[0] = r->blob_postings[1] = 0;
-	if (total > 0) {
-		if (!(r->v32 = gp_cl_download_mapped(values, (size_t)total * 4, err))) return GP_EDEVICE;
-		r->lent = r->v32;
-		r->release = gp_cl_unmap;
-	}
-	r->backend = "opencl";
-	return GP_OK;
+	return gp_cl_result_single(r, values, total, 32, err);
 }
 
 int gp_cl_mod9_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs, int mode,
@@ -192,11 +177,7 @@ int gp_cl_mod9_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_
 		r->blob_postings[b] = mode == GP_MODE_VALUES ? 0 : meta[2 * b + 1];
 	}
 	if (mode == GP_MODE_VALUES) {
-		if (nv > 0) {
-			if (!(r->v32 = gp_cl_download_mapped(values, nv * 4, err))) goto done;
-			r->lent = r->v32;
-			r->release = gp_cl_unmap;
-		}
+		if (gp_cl_result_values(r, values, nv, 32, err) != GP_OK) goto done;
 	} else {
 		if (!(r->docs = gp_alloc_array(np, 8))) { gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc"); goto done; }
 		if (gp_cl_read(docs, np * 8, r->docs, err) != GP_OK) goto done;

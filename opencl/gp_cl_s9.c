@@ -45,22 +45,7 @@ static int s9_tiled(const uint8_t *blob, size_t len, cl_uint n, cl_uint delta, g
 	if (gp_cl_run(k, tiles * wg, err) != GP_OK) return GP_EDEVICE;
 	if (gp_cl_read(errbuf, 4, &errword, err) != GP_OK) return GP_EDEVICE;
 	if (errword != 0xFFFFFFFFu) return GP_EFORMAT;
-	r->n_blobs = 1;
-	r->value_bits = 64;
-	r->n_values = n;
-	r->blob_values = gp_alloc_array(2, sizeof(size_t));
-	r->blob_postings = gp_alloc_array(2, sizeof(size_t));
-	if (!r->blob_values || !r->blob_postings) return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
-	r->blob_values[0] = 0;
-	r->blob_values[1] = n;
-	r->blob_postings[0] = r->blob_postings[1] = 0;
-	if (n > 0) {
-		if (!(r->v64 = gp_cl_download_mapped(out, (size_t)n * 8, err))) return GP_EDEVICE;
-		r->lent = r->v64;
-		r->release = gp_cl_unmap;
-	}
-	r->backend = "opencl";
-	return GP_OK;
+	return gp_cl_result_single(r, out, n, 64, err);
 }
 
 int gp_cl_s9_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,

@@ -92,13 +92,7 @@ static int bitmap_rows(cl_mem bitmap, cl_uint total, cl_mem ostart, cl_uint n_bl
 	k = gp_cl_kernel(GP_K_BITMAP_ROWS);
 	if (gp_cl_args(k, 6, A(bitmap), A(total), A(ostart), A(n_blobs), A(roff), A(rows)) != CL_SUCCESS) goto args;
 	if (gp_cl_run(k, total, err) != GP_OK) goto done;
-	if (nrows > 0) {
-		if (!(r->v64 = gp_cl_download_mapped(rows, nrows * 8, err))) goto done;
-		r->lent = r->v64;
-		r->release = gp_cl_unmap;
-	}
-	r->backend = "opencl";
-	rc = GP_OK;
+	rc = gp_cl_result_values(r, rows, nrows, 64, err);
 	goto done;
 args:
 	gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");

@@ -236,8 +236,8 @@ static int host_wah_rows(const uint8_t *const *blobs, const size_t *lens, size_t
 	if (gp_check_result(nv, 0, err) != GP_OK) return GP_ENOMEM;
 	if (!(r->v64 = gp_scratch(GP_SCRATCH_VALUES, nv, sizeof(int64_t)))) return host_fail_nomem(err);
 	for (size_t b = 0; b < n_blobs; b++) {
-		gp_wah_header h;
-		gp_wah_measure(blobs[b], lens[b], &h, NULL);
+		gp_wah_header h; /* measured above: the header is all the decoder needs now */
+		gp_wah_check_header(blobs[b], lens[b], &h, NULL);
 		gp_wah_rows(blobs[b], &h, r->v64 + r->blob_values[b]);
 	}
 	return GP_OK;
