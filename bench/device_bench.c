@@ -39,6 +39,12 @@ static int dev_mod9(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { r
 static int dev_s9(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return gp_cl_s9_decode(&b, &len, 1, r, e); }
 static int dev_qs(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return gp_cl_qs_decode(&b, &len, 1, r, e); }
 static int dev_wah(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return gp_cl_wah_rows(&b, &len, 1, r, e); }
+static uint8_t *wah_bitmap_out;
+static int dev_wah_bitmap(const uint8_t *b, size_t len, gp_result *r, gp_error *e)
+{
+	(void)r;
+	return gp_cl_wah_decompress(b, len, wah_bitmap_out, e);
+}
 
 /* Device time of a plain buffer copy of `bytes` (upload, clEnqueueCopyBuffer, download). */
 static double device_copy(const uint8_t *src, size_t bytes, int reps)
@@ -83,8 +89,57 @@ static double copy_kernel_gbs(size_t bytes)
 
 static double copy_gbs;
 
-static void report(const char *name, size_t values, const uint8_t *blob, size_t len,
-                   double host, device_fn dev, int reps)
+/* (d) Host-to-device bandwidth for one blob of `bytes`, GB/s, best of reps: the device's best
+ * (a blocking write from pinned memory: a mapped CL_MEM_ALLOC_HOST_PTR buffer), a write from
+ * malloc'd (pageable) memory, a plain memcpy on the host, and gp_cl_upload, which copies the
+ * caller's bytes into its pinned staging memory and writes from there. Pinned device-to-host
+ * reads beside them. */
+static void upload_report(size_t bytes, int reps)
+{
+	gp_error err;
+	cl_context ctx;
+	cl_int st;
+	clGetCommandQueueInfo(gp_cl_queue(), CL_QUEUE_CONTEXT, sizeof(ctx), &ctx, NULL);
+	cl_mem dev = gp_cl_buffer(GP_B_BITMAP, bytes, &err);
+	cl_mem pin = clCreateBuffer(ctx, CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &st);
+	uint8_t *src = malloc(bytes), *dst = malloc(bytes);
+	if (!dev || st != CL_SUCCESS || !src || !dst) return;
+	uint8_t *host = clEnqueueMapBuffer(gp_cl_queue(), pin, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+	                                   bytes, 0, NULL, NULL, &st);
+	if (st != CL_SUCCESS) return;
+	for (size_t i = 0; i < bytes; i++) src[i] = (uint8_t)next_rand();
+	memset(host, 1, bytes);
+	memset(dst, 2, bytes);
+	double best[5] = {1e30, 1e30, 1e30, 1e30, 1e30};
+	for (int r = 0; r < reps + 1; r++) {
+		double t[5], t0 = now();
+		clEnqueueWriteBuffer(gp_cl_queue(), dev, CL_TRUE, 0, bytes, host, 0, NULL, NULL);
+		t[0] = now() - t0; t0 = now();
+		clEnqueueWriteBuffer(gp_cl_queue(), dev, CL_TRUE, 0, bytes, src, 0, NULL, NULL);
+		t[1] = now() - t0; t0 = now();
+		memcpy(dst, src, bytes);
+		t[2] = now() - t0; t0 = now();
+		const uint8_t *part = src;
+		gp_cl_upload(GP_B_INPUT, &part, &bytes, 1, bytes, &err);
+		t[3] = now() - t0; t0 = now();
+		clEnqueueReadBuffer(gp_cl_queue(), dev, CL_TRUE, 0, bytes, host, 0, NULL, NULL);
+		t[4] = now() - t0;
+		for (int k = 0; r > 0 && k < 5; k++) if (t[k] < best[k]) best[k] = t[k];
+	}
+	printf("# upload of %zu MB: pinned write %.1f GB/s (the device's best), pageable write %.1f GB/s,\n"
+	       "# host memcpy %.1f GB/s, gp_cl_upload %.1f GB/s = %.2f of the best; pinned read %.1f GB/s\n",
+	       bytes >> 20, bytes / best[0] / 1e9, bytes / best[1] / 1e9, bytes / best[2] / 1e9,
+	       bytes / best[3] / 1e9, best[0] / best[3], bytes / best[4] / 1e9);
+	clEnqueueUnmapMemObject(gp_cl_queue(), pin, host, 0, NULL, NULL);
+	clFinish(gp_cl_queue());
+	clReleaseMemObject(pin);
+	free(src);
+	free(dst);
+}
+
+/* out_bytes: bytes the decode writes per value (4, 8 for S9's 64-bit values; 1/8 for a bitmap). */
+static void report(const char *name, size_t values, double out_bytes, const uint8_t *blob,
+                   size_t len, double host, device_fn dev, int reps)
 {
 	double best = 1e30, kbest = 1e30;
 	gp_error err;
@@ -102,14 +157,14 @@ static void report(const char *name, size_t values, const uint8_t *blob, size_t 
 				best = 0;
 				break;
 			}
-			if (res.n_values != values && strcmp(name, "WAH") != 0) printf("%-6s device count %zu != %zu\n", name, res.n_values, values);
+			if (res.n_values != values && strcmp(name, "WAHb") != 0) printf("%-6s device count %zu != %zu\n", name, res.n_values, values);
 			gp_result_free(&res);
 			if (r > 0 && t < best) best = t;
 		}
 	}
 	double copy = gp_cl_available() ? device_copy(blob, len, reps) : 0;
-	/* device-resident: bytes moved (compressed read + 4 bytes per value written) per kernel second */
-	double kgbs = kbest < 1e30 ? (len + 4.0 * values) / kbest / 1e9 : 0;
+	/* device-resident: bytes moved (compressed read + what is written) per kernel second */
+	double kgbs = kbest < 1e30 ? (len + out_bytes * values) / kbest / 1e9 : 0;
 	printf("%-5s %10zu %8.2f %10.1f %12.1f %12.1f %10.2f %12.1f %8.1f %8.2f\n", name, values,
 	       8.0 * len / values, values / host / 1e6, best > 0 && best < 1e30 ? values / best / 1e6 : 0.0,
 	       copy > 0 ? values / copy / 1e6 : 0.0, copy > 0 && best < 1e30 ? copy / best : 0.0,
@@ -121,16 +176,21 @@ int main(int argc, char **argv)
 	size_t n = argc > 1 ? strtoull(argv[1], NULL, 10) : (size_t)64 << 20;
 	int reps = argc > 2 ? atoi(argv[2]) : 5;
 	gp_cl_configure(getenv("GPUPOST_DEVICE") ? getenv("GPUPOST_DEVICE") : "auto");
-	setenv("GPUPOST_PROFILE", "1", 1); /* kernel times from events */
+	setenv("GPUPOST_PROFILE", "1", 0); /* kernel times from events (2: each launch on stderr) */
 	const gp_cl_device_info *d = gp_cl_available() ? gp_cl_info() : NULL;
 	printf("# device_bench: %zu values, best of %d; device: %s (%s)\n", n, reps,
 	       d ? d->device : "none", d ? d->platform : gp_cl_last_error());
 	printf("# input: d-gaps 1..255 (MOD9, S9 delta 2), a sorted docID list with mean gap 16 (QS), a bitmap of\n"
-	       "# n rows at density 1/16 with runs (WAH). device = upload + kernels + download, into C arrays;\n"
+	       "# 32 n rows, runs of 1..64 set rows at density 1/64 (WAHr: its set rows; WAHb: the bitmap, n\n"
+	       "# 32-bit words). device = upload + kernels + download, into C arrays;\n"
 	       "# copy = the same bytes uploaded, copied on the device and downloaded.\n");
-	if (gp_cl_available()) copy_gbs = copy_kernel_gbs((size_t)256 << 20);
+	if (gp_cl_available()) {
+		copy_gbs = copy_kernel_gbs((size_t)256 << 20);
+		upload_report((size_t)64 << 20, reps);
+	}
 	printf("# kernels = the same decode's kernel time alone (OpenCL events): M values/s, GB/s moved\n"
-	       "# (compressed read + 4 bytes per value written) and that as a fraction of a copy kernel's\n"
+	       "# (compressed read + 4 B a value written, 8 for S9 and WAHr, whose values are 64-bit) and that\n"
+	       "# as a fraction of a copy kernel's\n"
 	       "# %.1f GB/s (256 MB, read + write) measured in this process.\n", copy_gbs);
 	printf("%-5s %10s %8s %10s %12s %12s %10s %12s %8s %8s\n", "fmt", "values", "bits/v", "host M/s",
 	       "device M/s", "copy M/s", "dev/copy", "kernels M/s", "GB/s", "of copy");
@@ -161,7 +221,7 @@ int main(int argc, char **argv)
 		if (now() - t0 < best) best = now() - t0;
 	}
 	host = best;
-	report("MOD9", n, blob, len, host, dev_mod9, reps);
+	report("MOD9", n, 4, blob, len, host, dev_mod9, reps);
 	free(blob);
 
 	/* S9, strictly increasing docIDs */
@@ -175,7 +235,7 @@ int main(int argc, char **argv)
 		gp_s9_decode(blob, len, out64);
 		if (now() - t0 < best) best = now() - t0;
 	}
-	report("S9", n, blob, len, best, dev_s9, reps);
+	report("S9", n, 8, blob, len, best, dev_s9, reps);
 	free(blob);
 
 	/* QS */
@@ -191,21 +251,23 @@ int main(int argc, char **argv)
 		gp_qs_decode(blob, &h, out32, &err);
 		if (now() - t0 < best) best = now() - t0;
 	}
-	report("QS", n, blob, len, best, dev_qs, reps);
+	report("QS", n, 4, blob, len, best, dev_qs, reps);
 	free(blob);
 
-	/* WAH: n rows, runs of set rows at density 1/16 */
+	/* WAH: a bitmap of 32 * n rows (n 32-bit words decompressed, the "values" of WAHb), runs of
+	 * 1..64 set rows at density 1/64; WAHr returns its set rows (its values). */
+	uint64_t nbits = (uint64_t)n * 32 < 0xFFFFFFE0u ? (uint64_t)n * 32 : 0xFFFFFFE0u;
 	size_t nrows = 0;
-	for (size_t r = 0; r < n && nrows < n; ) {
+	for (uint64_t r = 0; r < nbits && nrows < n; ) {
 		size_t run = 1 + next_rand() % 64;
-		if (next_rand() % 16 == 0) {
-			for (size_t k = 0; k < run && r + k < n; k++) docs[nrows++] = (int64_t)(r + k);
+		if (next_rand() % 64 == 0) {
+			for (size_t k = 0; k < run && r + k < nbits && nrows < n; k++) docs[nrows++] = (int64_t)(r + k);
 		}
 		r += run;
 	}
-	len = gp_wah_encode(docs, nrows, n, 64, NULL);
+	len = gp_wah_encode(docs, nrows, nbits, 64, NULL);
 	blob = malloc(len);
-	gp_wah_encode(docs, nrows, n, 64, blob);
+	gp_wah_encode(docs, nrows, nbits, 64, blob);
 	gp_wah_header wh;
 	gp_wah_measure(blob, len, &wh, &err);
 	best = 1e30;
@@ -214,7 +276,15 @@ int main(int argc, char **argv)
 		gp_wah_rows(blob, &wh, out64);
 		if (now() - t0 < best) best = now() - t0;
 	}
-	report("WAH", n, blob, len, best, dev_wah, reps);
+	report("WAHr", nrows, 8, blob, len, best, dev_wah, reps);
+	best = 1e30;
+	for (int r = 0; r < reps; r++) {
+		t0 = now();
+		gp_wah_apply(blob, &wh, (uint64_t *)out64, GP_WAH_COPY);
+		if (now() - t0 < best) best = now() - t0;
+	}
+	wah_bitmap_out = (uint8_t *)out32;   /* nbits / 8 <= 4 n bytes */
+	report("WAHb", (size_t)(nbits / 32), 4, blob, len, best, dev_wah_bitmap, reps);
 	free(blob);
 	gp_cl_shutdown();
 	return 0;

@@ -8,13 +8,13 @@
 #define GP_INLINE inline
 typedef uint gp_u32;
 typedef ulong gp_u64;
-#define GP_CTZ64(x) ((gp_u32)popcount(((x) & (0ul - (x))) - 1ul))
+#define GP_POPCOUNT32(x) ((gp_u32)popcount((gp_u32)(x)))
 #else
 #include <stdint.h>
 #define GP_INLINE static inline
 typedef uint32_t gp_u32;
 typedef uint64_t gp_u64;
-#define GP_CTZ64(x) ((gp_u32)__builtin_ctzll(x))
+#define GP_POPCOUNT32(x) ((gp_u32)__builtin_popcount((unsigned)(x)))
 #endif
 
 
@@ -57,18 +57,33 @@ GP_INLINE gp_u64 gp_mod9_slot_ones(gp_u32 bits)
 	}
 }
 
+/* A 1 at the lowest bit of each of the word's slots (slots * bits <= 28 bits). */
+GP_INLINE gp_u32 gp_mod9_slot_ones32(gp_u32 bits)
+{
+	switch (bits) {
+	case 1u: return 0xFFFFFFu;   /* 24 x 1 */
+	case 2u: return 0x555555u;   /* 12 x 2 */
+	case 3u: return 0x49249u;    /* 7 x 3 */
+	case 4u: return 0x111111u;   /* 6 x 4 */
+	case 5u: return 0x108421u;   /* 5 x 5 */
+	case 6u: return 0x41041u;    /* 4 x 6 */
+	case 9u: return 0x40201u;    /* 3 x 9 */
+	default: return 0x4001u;     /* 2 x 14 */
+	}
+}
+
 /* Values in the word: selector 00 always yields one (even 0); the others read slots from the
- * lowest up and stop at the first empty one. Branch-free: the borrow trick finds the lowest
- * all-zero slot of the data bits (a zero sentinel slot sits above the last one). */
+ * lowest up and stop at the first empty one. Branch-free and in 32 bits: the borrow trick flags
+ * the lowest all-zero slot, and the slots below that one are counted by their lowest bits (all
+ * of them when no slot is empty). */
 GP_INLINE gp_u32 gp_mod9_word_count(gp_u32 w)
 {
 	gp_u32 bits = gp_mod9_slot_bits(w);
 	if (bits == 28u) return 1u;
-	gp_u32 slots = gp_mod9_slots(bits);
-	gp_u64 x = (gp_u64)w & (((gp_u64)1 << (slots * bits)) - (gp_u64)1);
-	gp_u64 low = gp_mod9_slot_ones(bits), high = low << (bits - 1u);
-	gp_u64 zero = (x - low) & ~x & high;
-	return (gp_u32)(GP_CTZ64(zero) / bits);
+	gp_u32 low = gp_mod9_slot_ones32(bits), high = low << (bits - 1u);
+	gp_u32 x = w & (low * ((1u << bits) - 1u));   /* the data bits: every slot all ones */
+	gp_u32 zero = (x - low) & ~x & high;
+	return GP_POPCOUNT32(low & (((zero & (0u - zero)) >> (bits - 1u)) - 1u));
 }
 
 /* Value j of the `count` values of w, in Yioop's order: the highest non-empty slot first. */

@@ -109,74 +109,62 @@ __kernel void mod9_blob_offsets(__global const uint *blob_words, const uint n_bl
 	out[2 * b + 1] = poff[i];
 }
 
-/* One blob in VALUES mode, tiled: mod9_tile_count sums each tile's values (one read of the words,
- * the flags checked on the way), the tile sums are scanned, then mod9_tile_decode recounts its
- * tile in local memory, scans it there and writes every word's values at its offset: two passes
- * over the words and one over the output, instead of counts, a global scan and a scatter.
- * Tile = get_local_size(0) * GP_SCAN_ITEMS words; lds holds tile + work-group size uints. */
-inline uint mod9_word_checked(__global const uint *words, uint n, uint i, __global uint *err)
-{
-	uint w = gp_be32(words[i]);
-	uint is_start = i == 0u || !GP_MOD9_CONTINUES(gp_be32(words[i - 1u]));
-	if ((is_start && GP_MOD9_BAD_START(w)) || (i + 1u == n && GP_MOD9_CONTINUES(w))) atomic_min(err, i);
-	return gp_mod9_word_count(w);
-}
-
+/* One blob in VALUES mode, tiled: a tile is GP_SCAN_ITEMS words per work-item, item lid taking
+ * words k * wg + lid (read side by side). mod9_tile_count sums each tile's values (the flags
+ * checked on the way), the tile sums are scanned, then mod9_tile_decode turns its words' counts
+ * into offsets in local memory and writes its values through a local staging area of
+ * GP_STAGE_ITEMS values per item, so that every global write is coalesced. */
 __kernel void mod9_tile_count(__global const uint *words, const uint n, __global uint *tile_sums,
-                              __global uint *err, __local uint *lds)
+                              __global uint *err, __local uint *part)
 {
-	const uint lid = get_local_id(0), wg = get_local_size(0);
-	const uint base = get_group_id(0) * wg * GP_SCAN_ITEMS;
-	uint sum = 0;
+	const uint wg = get_local_size(0), first = get_group_id(0) * wg * GP_SCAN_ITEMS + get_local_id(0);
+	uint w[GP_SCAN_ITEMS], prev[GP_SCAN_ITEMS], sum = 0, bad = 0xFFFFFFFFu, total;
+	for (uint k = 0; k < GP_SCAN_ITEMS; k++) {   /* every load issued before any is used */
+		uint i = first + k * wg;
+		w[k] = i < n ? words[i] : 0u;
+		prev[k] = i < n && i > 0u ? words[i - 1u] : 0u;
+	}
 	for (uint k = 0; k < GP_SCAN_ITEMS; k++) {
-		uint i = base + k * wg + lid;
-		if (i < n) sum += mod9_word_checked(words, n, i, err);
+		uint i = first + k * wg, x = gp_be32(w[k]);
+		if (i >= n) continue;
+		/* a posting starts with flags 00 or 11, and the blob's last word ends one */
+		uint is_start = i == 0u || !GP_MOD9_CONTINUES(gp_be32(prev[k]));
+		if (((is_start && GP_MOD9_BAD_START(x)) || (i + 1u == n && GP_MOD9_CONTINUES(x))) && bad == 0xFFFFFFFFu) bad = i;
+		sum += gp_mod9_word_count(x);
 	}
-	lds[lid] = sum;
-	barrier(CLK_LOCAL_MEM_FENCE);
-	for (uint s = wg / 2; s > 0; s >>= 1) {
-		if (lid < s) lds[lid] += lds[lid + s];
-		barrier(CLK_LOCAL_MEM_FENCE);
-	}
-	if (lid == 0) tile_sums[get_group_id(0)] = lds[0];
+	if (bad != 0xFFFFFFFFu) atomic_min(err, bad);
+	total = gp_group_sum_u32(part, sum);
+	if (get_local_id(0) == 0) tile_sums[get_group_id(0)] = total;
 }
 
+/* offs: GP_SKEW(tile) uints, part: wg, stage: wg * GP_STAGE_ITEMS_32 */
 __kernel void mod9_tile_decode(__global const uint *words, const uint n, __global const uint *tile_off,
-                               __global uint *values, __local uint *lds)
+                               __global uint *values, __local uint *offs, __local uint *part,
+                               __local uint *stage)
 {
-	const uint lid = get_local_id(0), wg = get_local_size(0), tile = wg * GP_SCAN_ITEMS;
-	const uint base = get_group_id(0) * tile;
-	__local uint *part = lds + tile;
-	for (uint k = 0; k < GP_SCAN_ITEMS; k++) {   /* counts, read coalesced */
+	const uint lid = get_local_id(0), wg = get_local_size(0), chunk = wg * GP_STAGE_ITEMS_32;
+	const uint base = get_group_id(0) * wg * GP_SCAN_ITEMS, out0 = tile_off[get_group_id(0)];
+	uint w[GP_SCAN_ITEMS], cnt[GP_SCAN_ITEMS], at[GP_SCAN_ITEMS];
+	for (uint k = 0; k < GP_SCAN_ITEMS; k++) {
 		uint i = base + k * wg + lid;
-		lds[k * wg + lid] = i < n ? gp_mod9_word_count(gp_be32(words[i])) : 0u;
+		w[k] = i < n ? gp_be32(words[i]) : 0u;
 	}
-	barrier(CLK_LOCAL_MEM_FENCE);
-	uint run = 0;                                  /* each item: GP_SCAN_ITEMS consecutive words */
-	for (uint k = 0; k < GP_SCAN_ITEMS; k++) run += lds[lid * GP_SCAN_ITEMS + k];
-	part[lid] = run;
-	barrier(CLK_LOCAL_MEM_FENCE);
-	for (uint off = 1; off < wg; off <<= 1) {
-		uint t = lid >= off ? part[lid - off] : 0u;
-		barrier(CLK_LOCAL_MEM_FENCE);
-		part[lid] += t;
-		barrier(CLK_LOCAL_MEM_FENCE);
-	}
-	/* exclusive offsets back into lds, in word order */
-	uint acc = part[lid] - run;
 	for (uint k = 0; k < GP_SCAN_ITEMS; k++) {
-		uint c = lds[lid * GP_SCAN_ITEMS + k];
-		lds[lid * GP_SCAN_ITEMS + k] = acc;
-		acc += c;
+		cnt[k] = base + k * wg + lid < n ? gp_mod9_word_count(w[k]) : 0u;
+		offs[GP_SKEW(k * wg + lid)] = cnt[k];
 	}
-	barrier(CLK_LOCAL_MEM_FENCE);
-	/* then each item takes every wg-th word, so that neighbours read and write side by side */
-	const uint out0 = tile_off[get_group_id(0)], total = part[wg - 1];
-	for (uint k = 0; k < GP_SCAN_ITEMS; k++) {
-		uint t = k * wg + lid, i = base + t;
-		if (i >= n) break;
-		uint at = lds[t], count = (t + 1u < tile ? lds[t + 1u] : total) - at;
-		uint w = gp_be32(words[i]), bits = gp_mod9_slot_bits(w);
-		for (uint j = 0; j < count; j++) values[out0 + at + j] = gp_mod9_word_value(w, bits, count, j);
+	const uint total = gp_tile_offsets_u32(offs, part, GP_SCAN_ITEMS);
+	for (uint k = 0; k < GP_SCAN_ITEMS; k++) at[k] = offs[GP_SKEW(k * wg + lid)];
+	for (uint c0 = 0; c0 < total; c0 += chunk) {
+		for (uint k = 0; k < GP_SCAN_ITEMS; k++) {
+			uint j1 = min(at[k] + cnt[k], c0 + chunk);
+			if (at[k] + cnt[k] <= c0 || at[k] >= j1) continue;
+			uint bits = gp_mod9_slot_bits(w[k]);
+			for (uint j = max(at[k], c0); j < j1; j++) stage[j - c0] = gp_mod9_word_value(w[k], bits, cnt[k], j - at[k]);
+		}
+		barrier(CLK_LOCAL_MEM_FENCE);
+		uint m = min(chunk, total - c0);
+		for (uint q = lid; q < m; q += wg) values[out0 + c0 + q] = stage[q];
+		barrier(CLK_LOCAL_MEM_FENCE);
 	}
 }

@@ -69,3 +69,100 @@ __kernel void qs_check_order(__global const uint *values, __global const uint *v
 	uint b = gp_find_blob(vstart, n_blobs, v);
 	if (v > vstart[b] && values[v] < values[v - 1u]) atomic_min(err, v);
 }
+
+/* One blob, tiled: GP_QS_ITEMS upper words per work-item, item lid taking words k * wg + lid.
+ * qs_tile_count sums each tile's set bits (and checks the padding of the lower and upper
+ * arrays), the sums are scanned, then qs_tile_decode turns its words' popcounts into offsets in
+ * local memory; each word emits the upper parts (bit position - element index) of its elements
+ * into a local staging area of GP_STAGE_ITEMS_32 per item, and the staged elements are finished
+ * side by side: the lower bits read through a two-word window, the value written coalesced and
+ * the order checked against the element before. The blob starts at in[0]: header
+ * (GP_QS_HEADER_WORDS), nl lower words, nu upper words. */
+#define GP_QS_HEADER_WORDS 4u
+#define GP_QS_ITEMS 4u   /* a tile of 4 * wg upper words holds about 64 * wg elements */
+
+inline uint qs_lower(__global const uint *lower, uint l, uint mask, uint i)
+{
+	if (l == 0u) return 0u;
+	ulong at = (ulong)i * l;
+	uint word = (uint)(at >> 5);   /* word + 1 is at worst the first upper word, in the blob */
+	ulong win = (ulong)lower[word] | ((ulong)lower[word + 1u] << 32);
+	return (uint)(win >> (at & 31ul)) & mask;
+}
+
+__kernel void qs_tile_count(__global const uint *in, const uint nl, const uint nu, const uint n,
+                            const uint l, const uint last, __global uint *tile_sums,
+                            __global uint *err, __local uint *part)
+{
+	__global const uint *upper = in + GP_QS_HEADER_WORDS + nl;
+	const uint wg = get_local_size(0), first = get_group_id(0) * wg * GP_QS_ITEMS + get_local_id(0);
+	uint w[GP_QS_ITEMS], sum = 0, total;
+	for (uint k = 0; k < GP_QS_ITEMS; k++) {   /* every load issued before any is used */
+		uint j = first + k * wg;
+		w[k] = j < nu ? upper[j] : 0u;
+	}
+	for (uint k = 0; k < GP_QS_ITEMS; k++) {
+		uint j = first + k * wg;
+		if (j == 0u) {
+			/* the lower array's padding bits past n * l are 0 */
+			uint used = (uint)(((ulong)n * l) & 31ul);
+			if (used != 0u && (upper[-1] >> used) != 0u) atomic_min(err, 0u);
+		}
+		if (j + 1u == nu) {
+			ulong nbits = (ulong)(last >> l) + n;
+			uint valid = (uint)(nbits - 32ul * j);
+			if (valid < 32u && (w[k] >> valid) != 0u) atomic_min(err, j);
+		}
+		sum += popcount(w[k]);
+	}
+	total = gp_group_sum_u32(part, sum);
+	if (get_local_id(0) == 0) tile_sums[get_group_id(0)] = total;
+}
+
+/* offs: GP_SKEW(GP_QS_ITEMS * wg), part: wg, stage: wg * GP_STAGE_ITEMS_32, carry: 2 */
+__kernel void qs_tile_decode(__global const uint *in, const uint nl, const uint nu, const uint n,
+                             const uint l, const uint last, __global const uint *tile_off,
+                             __global uint *out, __global uint *err, __local uint *offs,
+                             __local uint *part, __local uint *stage, __local uint *carry)
+{
+	__global const uint *lower = in + GP_QS_HEADER_WORDS, *upper = lower + nl;
+	const uint lid = get_local_id(0), wg = get_local_size(0), chunk = wg * GP_STAGE_ITEMS_32;
+	const uint g = get_group_id(0), first = g * wg * GP_QS_ITEMS, out0 = tile_off[g];
+	const uint mask = l ? (uint)((1ul << l) - 1ul) : 0u;
+	uint w[GP_QS_ITEMS], at[GP_QS_ITEMS];
+	for (uint k = 0; k < GP_QS_ITEMS; k++) {
+		uint j = first + k * wg + lid;
+		w[k] = j < nu ? upper[j] : 0u;
+	}
+	for (uint k = 0; k < GP_QS_ITEMS; k++) offs[GP_SKEW(k * wg + lid)] = popcount(w[k]);
+	uint total = gp_tile_offsets_u32(offs, part, GP_QS_ITEMS);
+	for (uint k = 0; k < GP_QS_ITEMS; k++) at[k] = offs[GP_SKEW(k * wg + lid)];
+	if (first + wg * GP_QS_ITEMS >= nu && out0 + total != n) atomic_min(err, nu - 1u); /* set bits != n */
+	total = out0 >= n ? 0u : min(total, n - out0);
+	for (uint c0 = 0, p = 0; c0 < total; c0 += chunk, p ^= 1u) {
+		for (uint k = 0; k < GP_QS_ITEMS; k++) {
+			uint x = w[k], r = at[k], j = first + k * wg + lid;
+			if (r + popcount(x) <= c0 || r >= c0 + chunk) continue;
+			for (; r < c0; r++) x &= x - 1u;           /* elements of an earlier chunk */
+			for (; x != 0u && r < c0 + chunk; r++, x &= x - 1u) {
+				uint bit = 31u - clz(x & (0u - x));
+				stage[r - c0] = 32u * j + bit - (out0 + r);
+			}
+		}
+		barrier(CLK_LOCAL_MEM_FENCE);
+		uint m = min(chunk, total - c0);
+		for (uint q = lid; q < m; q += wg) {
+			uint i = out0 + c0 + q, hi = stage[q], lo = qs_lower(lower, l, mask, i);
+			out[i] = (hi << l) | lo;
+			if (i + 1u == n && (((ulong)hi << l) | lo) != (ulong)last) atomic_min(err, i);
+			/* order: only an element right after the previous set bit has an equal upper part */
+			uint adjacent;
+			if (q > 0u) adjacent = stage[q - 1u] == hi;
+			else if (c0 > 0u) adjacent = carry[p] == hi;
+			else adjacent = i > 0u && hi + i == 32u * first && (upper[first - 1u] >> 31) != 0u;
+			if (adjacent && lo < qs_lower(lower, l, mask, i - 1u)) atomic_min(err, i);
+			if (q + 1u == m) carry[p ^ 1u] = hi;
+		}
+		barrier(CLK_LOCAL_MEM_FENCE);
+	}
+}

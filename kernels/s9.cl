@@ -56,111 +56,102 @@ __kernel void s9_delta(__global long *values, __global const long *sums, __globa
 	values[v] = sums[v] - before + (delta == 2u ? (long)(v - vb) : 0L);
 }
 
-/* One blob, tiled: s9_tile_count sums each tile's value counts and values (the last word of the
- * blob, which holds "the rest", is left to the decode), both sums are scanned, then
- * s9_tile_decode scans its tile's counts and sums in local memory and writes every value with the
- * delta rule applied: no per-value global scan. Words are at in[base ...]. */
-__kernel void s9_tile_count(__global const uint *in, const uint base, const uint nw,
-                            __global uint *tile_counts, __global long *tile_sums, __global uint *err,
-                            __local uint *lc, __local long *ls)
+/* One blob, tiled like MOD9's (GP_SCAN_ITEMS words per work-item, read side by side):
+ * s9_tile_count sums each tile's value counts and values (the last word of the blob, which holds
+ * "the rest", is left to the decode), both are scanned, then s9_tile_decode turns its words'
+ * counts and sums into offsets in local memory and writes every value, the delta rule applied,
+ * through a local staging area of GP_STAGE_ITEMS values per item (coalesced writes, no
+ * per-value global scan). Words are at in[base ...]. */
+/* Values and value sum of word i of nw: the last word (which holds "the rest") and a bad
+ * selector count none here. */
+inline uint s9_tile_word(uint w, uint i, uint nw, long *sum)
 {
-	const uint lid = get_local_id(0), wg = get_local_size(0);
-	const uint tbase = get_group_id(0) * wg * GP_SCAN_ITEMS;
-	uint c = 0;
-	long s = 0;
-	for (uint k = 0; k < GP_SCAN_ITEMS; k++) {
-		uint i = tbase + k * wg + lid;
-		if (i >= nw) break;
-		uint w = in[base + i], sel = w >> 28;
-		if (sel > 8u) { atomic_min(err, i); continue; }
-		if (i + 1u == nw) continue;
-		uint cc = gp_s9_count(sel), bits = gp_s9_bits(sel);
-		c += cc;
-		for (uint j = 0; j < cc; j++) s += gp_s9_value(w, bits, j);
+	uint cnt = 0, sel = w >> 28;
+	*sum = 0;
+	if (i + 1u < nw && sel <= 8u) {
+		uint bits = gp_s9_bits(sel);
+		cnt = gp_s9_count(sel);
+		for (uint j = 0; j < cnt; j++) *sum += gp_s9_value(w, bits, j);
 	}
-	lc[lid] = c;
-	ls[lid] = s;
-	barrier(CLK_LOCAL_MEM_FENCE);
-	for (uint h = wg / 2; h > 0; h >>= 1) {
-		if (lid < h) { lc[lid] += lc[lid + h]; ls[lid] += ls[lid + h]; }
-		barrier(CLK_LOCAL_MEM_FENCE);
-	}
-	if (lid == 0) { tile_counts[get_group_id(0)] = lc[0]; tile_sums[get_group_id(0)] = ls[0]; }
+	return cnt;
 }
 
+__kernel void s9_tile_count(__global const uint *in, const uint base, const uint nw,
+                            __global uint *tile_counts, __global long *tile_sums, __global uint *err,
+                            __local uint *part_c, __local long *part_s)
+{
+	const uint wg = get_local_size(0), first = get_group_id(0) * wg * GP_SCAN_ITEMS + get_local_id(0);
+	uint w[GP_SCAN_ITEMS], c = 0, bad = 0xFFFFFFFFu, tc;
+	long s = 0, ws, ts;
+	for (uint k = 0; k < GP_SCAN_ITEMS; k++) {   /* every load issued before any is used */
+		uint i = first + k * wg;
+		w[k] = i < nw ? in[base + i] : 0u;
+	}
+	for (uint k = 0; k < GP_SCAN_ITEMS; k++) {
+		uint i = first + k * wg;
+		c += s9_tile_word(w[k], i, nw, &ws);
+		s += ws;
+		if (i < nw && (w[k] >> 28) > 8u && bad == 0xFFFFFFFFu) bad = i;
+	}
+	if (bad != 0xFFFFFFFFu) atomic_min(err, bad);
+	tc = gp_group_sum_u32(part_c, c);
+	ts = gp_group_sum_i64(part_s, s);
+	if (get_local_id(0) == 0) { tile_counts[get_group_id(0)] = tc; tile_sums[get_group_id(0)] = ts; }
+}
+
+/* offs, sums: GP_SKEW(tile) elements; part_c, part_s: wg; stage: wg * GP_STAGE_ITEMS */
 __kernel void s9_tile_decode(__global const uint *in, const uint base, const uint nw, const uint n,
                              const uint delta, __global const uint *tile_off,
                              __global const long *tile_sum_off, __global long *out,
-                             __global uint *err, __local uint *lc, __local long *ls)
+                             __global uint *err, __local uint *offs, __local long *sums,
+                             __local uint *part_c, __local long *part_s, __local long *stage)
 {
-	const uint lid = get_local_id(0), wg = get_local_size(0), tile = wg * GP_SCAN_ITEMS;
-	const uint tbase = get_group_id(0) * tile;
-	__local uint *pc = lc + tile;
-	__local long *ps = ls + tile;
-	for (uint k = 0; k < GP_SCAN_ITEMS; k++) {   /* per word: full count and value sum */
-		uint t = k * wg + lid, i = tbase + t, cc = 0;
-		long s = 0;
-		if (i + 1u < nw) {
-			uint w = in[base + i], sel = w >> 28;
-			if (sel <= 8u) {
-				uint bits = gp_s9_bits(sel);
-				cc = gp_s9_count(sel);
-				for (uint j = 0; j < cc; j++) s += gp_s9_value(w, bits, j);
-			}
-		}
-		lc[t] = cc;
-		ls[t] = s;
-	}
-	barrier(CLK_LOCAL_MEM_FENCE);
-	uint runc = 0;
-	long runs = 0;
-	for (uint k = 0; k < GP_SCAN_ITEMS; k++) { runc += lc[lid * GP_SCAN_ITEMS + k]; runs += ls[lid * GP_SCAN_ITEMS + k]; }
-	pc[lid] = runc;
-	ps[lid] = runs;
-	barrier(CLK_LOCAL_MEM_FENCE);
-	for (uint off = 1; off < wg; off <<= 1) {
-		uint tc = lid >= off ? pc[lid - off] : 0u;
-		long ts = lid >= off ? ps[lid - off] : 0L;
-		barrier(CLK_LOCAL_MEM_FENCE);
-		pc[lid] += tc;
-		ps[lid] += ts;
-		barrier(CLK_LOCAL_MEM_FENCE);
-	}
-	uint accc = pc[lid] - runc;
-	long accs = ps[lid] - runs;
-	for (uint k = 0; k < GP_SCAN_ITEMS; k++) {   /* exclusive offsets back, in word order */
-		uint t = lid * GP_SCAN_ITEMS + k, c0 = lc[t];
-		long s0 = ls[t];
-		lc[t] = accc;
-		ls[t] = accs;
-		accc += c0;
-		accs += s0;
-	}
-	barrier(CLK_LOCAL_MEM_FENCE);
-	const uint g = get_group_id(0);
+	const uint lid = get_local_id(0), wg = get_local_size(0), chunk = wg * GP_STAGE_ITEMS;
+	const uint g = get_group_id(0), first = g * wg * GP_SCAN_ITEMS, out0 = tile_off[g];
+	uint w[GP_SCAN_ITEMS], cnt[GP_SCAN_ITEMS];
 	for (uint k = 0; k < GP_SCAN_ITEMS; k++) {
-		uint t = k * wg + lid, i = tbase + t;
-		if (i >= nw) break;
-		uint w = in[base + i], sel = w >> 28;
-		if (sel > 8u) continue;
-		uint at = tile_off[g] + lc[t], cnt = gp_s9_count(sel), bits = gp_s9_bits(sel);
-		long run = tile_sum_off[g] + ls[t];
-		if (i + 1u == nw) {
-			if (at >= n || n - at > cnt || gp_s9_unused_bits(w, bits, n - at) != 0u) { atomic_min(err, i); continue; }
-			cnt = n - at;
-		} else if (at + cnt >= n) {
+		uint i = first + k * wg + lid;
+		w[k] = i < nw ? in[base + i] : 0u;
+	}
+	for (uint k = 0; k < GP_SCAN_ITEMS; k++) {
+		long s;
+		uint t = k * wg + lid;
+		cnt[k] = s9_tile_word(w[k], first + t, nw, &s);
+		offs[GP_SKEW(t)] = cnt[k];
+		sums[GP_SKEW(t)] = s;
+	}
+	uint total = gp_tile_offsets_u32(offs, part_c, GP_SCAN_ITEMS);
+	gp_tile_offsets_i64(sums, part_s, GP_SCAN_ITEMS);
+	const long sum0 = tile_sum_off[g];
+	for (uint k = 0; k < GP_SCAN_ITEMS; k++) {
+		uint i = first + k * wg + lid, at_n = out0 + offs[GP_SKEW(k * wg + lid)], sel = w[k] >> 28;
+		if (i + 1u == nw && sel <= 8u) {
+			/* the last word holds the rest, its unused slots 0 */
+			if (at_n >= n || n - at_n > gp_s9_count(sel) || gp_s9_unused_bits(w[k], gp_s9_bits(sel), n - at_n) != 0u) atomic_min(err, i);
+			else cnt[k] = n - at_n;
+		} else if (i < nw && at_n + cnt[k] >= n) {
 			atomic_min(err, i);
-			continue;
 		}
-		for (uint j = 0; j < cnt; j++) {
-			long v = (long)gp_s9_value(w, bits, j);
-			uint idx = at + j;
-			if (delta == 0u) {
-				out[idx] = v;
-			} else {
+	}
+	/* the tile ends where the next begins, the last tile at n; never past n */
+	uint end = first + wg * GP_SCAN_ITEMS >= nw ? n : min(n, out0 + total);
+	total = end > out0 ? end - out0 : 0u;
+	for (uint c0 = 0; c0 < total; c0 += chunk) {
+		for (uint k = 0; k < GP_SCAN_ITEMS; k++) {
+			/* offsets and sums re-read from local memory: registers for them spill */
+			uint t = GP_SKEW(k * wg + lid), at = offs[t], j1 = min(at + cnt[k], c0 + chunk);
+			if (at + cnt[k] <= c0 || at >= j1) continue;
+			uint bits = gp_s9_bits(w[k] >> 28);
+			long run = sum0 + sums[t];
+			for (uint j = at; j < j1; j++) {
+				long v = (long)gp_s9_value(w[k], bits, j - at);
 				run += v;
-				out[idx] = run + (delta == 2u ? (long)idx : 0L);
+				if (j >= c0) stage[j - c0] = delta == 0u ? v : run + (delta == 2u ? (long)(out0 + j) : 0L);
 			}
 		}
+		barrier(CLK_LOCAL_MEM_FENCE);
+		uint m = min(chunk, total - c0);
+		for (uint q = lid; q < m; q += wg) out[out0 + c0 + q] = stage[q];
+		barrier(CLK_LOCAL_MEM_FENCE);
 	}
 }

@@ -4,7 +4,87 @@
  * scan_add_T adds each tile's offset. Every decoder's output offsets come from here, and so does
  * gpu_prefix_sum. Local memory: tile + work-group size elements of T. */
 #define GP_SCAN_ITEMS 8
+/* Values each work-item stages in local memory in the tiled decoders, 64-bit (S9) and 32-bit
+ * (MOD9, QS): set by the host from the device's local memory (gp_cl.c). */
+#ifndef GP_STAGE_ITEMS
+#define GP_STAGE_ITEMS 8
+#endif
+#ifndef GP_STAGE_ITEMS_32
+#define GP_STAGE_ITEMS_32 8
+#endif
 
+/* Exclusive scan of one value per work-item across the group, Hillis-Steele in a[0..wg);
+ * *total gets the group's sum. Every item of the group must call it (it has barriers); a can be
+ * reused when it returns. The tiled decoders scan their per-word counts with it. */
+#define GP_DEFINE_GROUP_SCAN(T, SUF)                                                           \
+inline T gp_group_scan_##SUF(__local T *a, T x, T *total)                                     \
+{                                                                                             \
+	const uint lid = get_local_id(0), wg = get_local_size(0);                                 \
+	a[lid] = x;                                                                               \
+	barrier(CLK_LOCAL_MEM_FENCE);                                                             \
+	for (uint off = 1; off < wg; off <<= 1) {                                                 \
+		T t = lid >= off ? a[lid - off] : (T)0;                                               \
+		barrier(CLK_LOCAL_MEM_FENCE);                                                         \
+		a[lid] += t;                                                                          \
+		barrier(CLK_LOCAL_MEM_FENCE);                                                         \
+	}                                                                                         \
+	T excl = a[lid] - x;                                                                      \
+	*total = a[wg - 1];                                                                       \
+	barrier(CLK_LOCAL_MEM_FENCE);                                                             \
+	return excl;                                                                              \
+}
+
+GP_DEFINE_GROUP_SCAN(uint, u32)
+GP_DEFINE_GROUP_SCAN(long, i64)
+
+/* The group's sum of one value per item (a tree in a[0..wg), wg a power of two): half the
+ * barriers of the scan, for the count passes that only need a tile's total. */
+#define GP_DEFINE_GROUP_SUM(T, SUF)                                                            \
+inline T gp_group_sum_##SUF(__local T *a, T x)                                                \
+{                                                                                             \
+	const uint lid = get_local_id(0);                                                         \
+	a[lid] = x;                                                                               \
+	barrier(CLK_LOCAL_MEM_FENCE);                                                             \
+	for (uint h = get_local_size(0) / 2u; h > 0u; h >>= 1) {                                  \
+		if (lid < h) a[lid] += a[lid + h];                                                    \
+		barrier(CLK_LOCAL_MEM_FENCE);                                                         \
+	}                                                                                         \
+	return a[0];                                                                              \
+}
+
+GP_DEFINE_GROUP_SUM(uint, u32)
+GP_DEFINE_GROUP_SUM(long, i64)
+
+/* Local arrays read both along (k * wg + lid) and across (lid * items + k) are padded by one
+ * element in 32 so that neither pattern meets a bank conflict. */
+#define GP_SKEW(t) ((t) + ((t) >> 5))
+
+/* The per-word counts c[GP_SKEW(t)] of a tile of items * wg words (item lid reads words
+ * k * wg + lid, side by side with its neighbours) become exclusive offsets in word order: each
+ * item sums `items` consecutive words, the sums are scanned across the group, the offsets go
+ * back. Returns the tile's total; every item must call it. part: wg elements. */
+#define GP_DEFINE_TILE_OFFSETS(T, SUF)                                                         \
+inline T gp_tile_offsets_##SUF(__local T *c, __local T *part, uint items)                     \
+{                                                                                             \
+	const uint lid = get_local_id(0);                                                         \
+	barrier(CLK_LOCAL_MEM_FENCE);                                                             \
+	T run = 0, total;                                                                         \
+	for (uint k = 0; k < items; k++) run += c[GP_SKEW(lid * items + k)];                      \
+	T acc = gp_group_scan_##SUF(part, run, &total);                                           \
+	for (uint k = 0; k < items; k++) {                                                        \
+		uint t = GP_SKEW(lid * items + k);                                                    \
+		T x = c[t];                                                                           \
+		c[t] = acc;                                                                           \
+		acc += x;                                                                             \
+	}                                                                                         \
+	barrier(CLK_LOCAL_MEM_FENCE);                                                             \
+	return total;                                                                             \
+}
+
+GP_DEFINE_TILE_OFFSETS(uint, u32)
+GP_DEFINE_TILE_OFFSETS(long, i64)
+
+/* lds: tile + tile / 32 + wg elements of T. */
 #define GP_DEFINE_SCAN(T, SUF)                                                                 \
 __kernel void scan_tile_##SUF(__global const T *in, const uint in_off, __global T *out,       \
                               const uint out_off, const uint n, __global T *sums,              \
@@ -12,36 +92,20 @@ __kernel void scan_tile_##SUF(__global const T *in, const uint in_off, __global 
 {                                                                                             \
 	const uint lid = get_local_id(0), wg = get_local_size(0), tile = wg * GP_SCAN_ITEMS;      \
 	const uint base = get_group_id(0) * tile;                                                 \
-	__local T *part = lds + tile;                                                             \
+	T x[GP_SCAN_ITEMS];                                                                       \
 	in += in_off;                                                                             \
 	out += out_off;                                                                           \
 	for (uint k = 0; k < GP_SCAN_ITEMS; k++) {                                                \
 		uint i = base + k * wg + lid;                                                         \
-		lds[k * wg + lid] = i < n ? in[i] : (T)0;                                             \
+		x[k] = i < n ? in[i] : (T)0;                                                          \
+		lds[GP_SKEW(k * wg + lid)] = x[k];                                                    \
 	}                                                                                         \
-	barrier(CLK_LOCAL_MEM_FENCE);                                                             \
-	T run = 0;                                                                                \
-	for (uint k = 0; k < GP_SCAN_ITEMS; k++) run += lds[lid * GP_SCAN_ITEMS + k];             \
-	part[lid] = run;                                                                          \
-	barrier(CLK_LOCAL_MEM_FENCE);                                                             \
-	for (uint off = 1; off < wg; off <<= 1) {                                                 \
-		T t = lid >= off ? part[lid - off] : (T)0;                                            \
-		barrier(CLK_LOCAL_MEM_FENCE);                                                         \
-		part[lid] += t;                                                                       \
-		barrier(CLK_LOCAL_MEM_FENCE);                                                         \
-	}                                                                                         \
-	T acc = part[lid] - run;                                                                  \
-	for (uint k = 0; k < GP_SCAN_ITEMS; k++) {                                                \
-		T x = lds[lid * GP_SCAN_ITEMS + k];                                                   \
-		acc += x;                                                                             \
-		lds[lid * GP_SCAN_ITEMS + k] = inclusive ? acc : acc - x;                             \
-	}                                                                                         \
-	barrier(CLK_LOCAL_MEM_FENCE);                                                             \
+	T total = gp_tile_offsets_##SUF(lds, lds + GP_SKEW(tile), GP_SCAN_ITEMS);                 \
 	for (uint k = 0; k < GP_SCAN_ITEMS; k++) {                                                \
 		uint i = base + k * wg + lid;                                                         \
-		if (i < n) out[i] = lds[k * wg + lid];                                                \
+		if (i < n) out[i] = lds[GP_SKEW(k * wg + lid)] + (inclusive ? x[k] : (T)0);           \
 	}                                                                                         \
-	if (lid == wg - 1) sums[sums_off + get_group_id(0)] = part[wg - 1];                       \
+	if (lid == 0) sums[sums_off + get_group_id(0)] = total;                                   \
 }                                                                                             \
                                                                                               \
 __kernel void scan_add_##SUF(__global T *out, const uint out_off, const uint n,               \

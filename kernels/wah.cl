@@ -68,25 +68,33 @@ __kernel void wah_verify(__global const uint *in, __global const uint *bt, __glo
 	if (end == (long)t[GP_WB_GROUPS] && tail != 0u && (wah_group_bits(x, w) >> tail) != 0ul) atomic_min(err, i);
 }
 
-/* Output word q (bits 32q .. 32q+31) of blob t, whose words start at global index ws. */
-inline uint wah_gather_word(__global const uint *in, __global const uint *t, uint ws,
-                            __global const long *goff, uint q)
+/* bit / g for g = w - 1 (31 or 63), as divisions by constants (a multiply, not a division loop). */
+inline uint wah_group_of(uint bit, uint w) { return w == 64u ? bit / 63u : bit / 31u; }
+
+/* The last of words [lo, hi) of a blob (first word ws) whose first group is <= k. */
+inline uint wah_find_word(__global const long *goff, uint ws, uint lo, uint hi, ulong k)
 {
-	uint w = t[GP_WB_W], g = w - 1u, nwords = t[GP_WB_WORDS], nbits = t[GP_WB_NBITS];
-	uint bit0 = 32u * q;
 	long gbase = goff[ws];
-	ulong k0 = bit0 / g;
-	/* the last word whose first group is <= k0 */
-	uint lo = 0u, hi = nwords;
 	while (hi - lo > 1u) {
 		uint mid = lo + (hi - lo) / 2u;
-		if ((ulong)(goff[ws + mid] - gbase) <= k0) lo = mid; else hi = mid;
+		if ((ulong)(goff[ws + mid] - gbase) <= k) lo = mid; else hi = mid;
 	}
-	uint off0 = bit0 - (uint)(k0 * g);
+	return lo;
+}
+
+/* Output word q (bits 32q .. 32q+31) of blob t, whose words start at global index ws, given lo:
+ * the word holding its first bit's group. */
+inline uint wah_gather_at(__global const uint *in, __global const uint *t, uint ws,
+                          __global const long *goff, uint q, uint lo)
+{
+	uint w = t[GP_WB_W], g = w - 1u, nwords = t[GP_WB_WORDS], nbits = t[GP_WB_NBITS];
+	uint bit0 = 32u * q;   /* nbits < 2^32 on the device path */
+	ulong k0 = wah_group_of(bit0, w);
+	uint off0 = bit0 - (uint)k0 * g;
 	ulong out = wah_group_bits(wah_word(in, t, lo), w) >> off0;
 	if (g - off0 < 32u) {
 		ulong k1 = k0 + 1ul;
-		if (lo + 1u < nwords && (ulong)(goff[ws + lo + 1u] - gbase) <= k1) lo++;
+		if (lo + 1u < nwords && (ulong)(goff[ws + lo + 1u] - goff[ws]) <= k1) lo++;
 		if (k1 < (ulong)t[GP_WB_GROUPS]) out |= wah_group_bits(wah_word(in, t, lo), w) << (g - off0);
 	}
 	uint v = (uint)out;
@@ -94,15 +102,101 @@ inline uint wah_gather_word(__global const uint *in, __global const uint *t, uin
 	return v;
 }
 
-/* Every output word of every blob of a batch (ostart: first output word of each blob). */
+inline uint wah_gather_word(__global const uint *in, __global const uint *t, uint ws,
+                            __global const long *goff, uint q)
+{
+	ulong k0 = wah_group_of(32u * q, t[GP_WB_W]);
+	return wah_gather_at(in, t, ws, goff, q, wah_find_word(goff, ws, 0u, t[GP_WB_WORDS], k0));
+}
+
+/* Every output word of every blob of a batch (ostart: first output word of each blob), a tile of
+ * GP_WAH_ITEMS * wg output words per work-group, item lid taking words k * wg + lid.
+ * wah_tile_words finds, one item per tile and all tiles at once, the WAH words holding each
+ * tile's first and last bits (or marks a tile that straddles blobs). wah_gather then loads the
+ * words between (and one more) with their first groups into local memory, side by side: the
+ * tile's 32 * tile bits span at most 32 * tile / 31 + 2 WAH words, since every word holds a
+ * group or more (win holds tile + tile / 16 + 4), and each output word finds its word there. A
+ * tile that straddles blobs searches per word in global memory. */
+#define GP_WAH_ITEMS 8
+#define GP_WAH_STRADDLES 0xFFFFFFFFu
+
+__kernel void wah_tile_words(__global const uint *bt, __global const uint *ostart,
+                             __global const uint *wstart, __global const long *goff,
+                             const uint n_blobs, const uint total, const uint tile,
+                             __global uint *tile_words)
+{
+	uint tl = get_global_id(0), o0 = tl * tile;
+	if (o0 >= total) return;
+	uint last = min(o0 + tile, total) - 1u, b = gp_find_blob(ostart, n_blobs, o0);
+	if (b != gp_find_blob(ostart, n_blobs, last)) {
+		tile_words[2u * tl] = GP_WAH_STRADDLES;
+		return;
+	}
+	__global const uint *t = bt + GP_WB_STRIDE * b;
+	uint w = t[GP_WB_W], nwords = t[GP_WB_WORDS], q0 = o0 - ostart[b];
+	uint lo = wah_find_word(goff, wstart[b], 0u, nwords, wah_group_of(32u * q0, w));
+	uint hi = min(nwords, lo + tile + tile / 16u + 2u);
+	tile_words[2u * tl] = lo;
+	tile_words[2u * tl + 1u] = wah_find_word(goff, wstart[b], lo, hi, wah_group_of(32u * (q0 + last - o0) + 31u, w));
+}
+
 __kernel void wah_gather(__global const uint *in, __global const uint *bt, __global const uint *ostart,
                          __global const uint *wstart, __global const long *goff, const uint n_blobs,
-                         const uint total, __global uint *bitmap)
+                         const uint total, __global const uint *tile_words, __global uint *bitmap,
+                         __local uint *win, __local ulong *win_words)
 {
-	uint o = get_global_id(0);
-	if (o >= total) return;
-	uint b = gp_find_blob(ostart, n_blobs, o);
-	bitmap[o] = wah_gather_word(in, bt + GP_WB_STRIDE * b, wstart[b], goff, o - ostart[b]);
+	const uint lid = get_local_id(0), wg = get_local_size(0), tile = wg * GP_WAH_ITEMS;
+	const uint o0 = get_group_id(0) * tile, lo = tile_words[2u * get_group_id(0)];
+	const uint one = lo != GP_WAH_STRADDLES, b = one ? gp_find_blob(ostart, n_blobs, o0) : 0u;
+	const uint ws = wstart[b], q0 = o0 - ostart[b];
+	__global const uint *t = bt + GP_WB_STRIDE * b;
+	const uint w = t[GP_WB_W], g = w - 1u, nwords = t[GP_WB_WORDS], nbits = t[GP_WB_NBITS];
+	const ulong groups = t[GP_WB_GROUPS];
+	/* the words (and the one after the last: the last output word's bits may go on there) */
+	const uint cnt = one ? min(nwords - lo, tile_words[2u * get_group_id(0) + 1u] - lo + 2u) : 0u;
+	const long base = one ? goff[ws + lo] : 0L, gbase = goff[ws];
+	for (uint m = lid; m < cnt; m += wg) {
+		win[m] = (uint)min((ulong)(goff[ws + lo + m] - base), (ulong)0xFFFFFFFFu);
+		win_words[m] = wah_word(in, t, lo + m);
+	}
+	barrier(CLK_LOCAL_MEM_FENCE);
+	if (!one) {   /* a tile that straddles blobs: every word searched in global memory */
+		for (uint k = 0; k < GP_WAH_ITEMS; k++) {
+			uint o = o0 + k * wg + lid;
+			if (o >= total) break;
+			uint ob = gp_find_blob(ostart, n_blobs, o);
+			bitmap[o] = wah_gather_word(in, bt + GP_WB_STRIDE * ob, wstart[ob], goff, o - ostart[ob]);
+		}
+		return;
+	}
+	const ulong first = (ulong)(base - gbase);   /* word lo's first group */
+	for (uint k = 0; k < GP_WAH_ITEMS; k++) {
+		uint o = o0 + k * wg + lid;
+		if (o >= total) break;
+		/* as wah_gather_at, from local memory (a word past the window, never needed for a
+		 * well-formed blob, from global memory) */
+		uint q = q0 + k * wg + lid, bit0 = 32u * q, a = 0u, h = cnt;
+		uint k0 = wah_group_of(bit0, w), off0 = bit0 - k0 * g;
+		ulong rel0 = (ulong)k0 - first;
+		while (h - a > 1u) {
+			uint mid = a + (h - a) / 2u;
+			if ((ulong)win[mid] <= rel0) a = mid; else h = mid;
+		}
+		ulong out = wah_group_bits(win_words[a], w) >> off0;
+		if (g - off0 < 32u) {
+			ulong k1 = (ulong)k0 + 1ul;
+			uint a1 = a + 1u;
+			if (lo + a1 < nwords) {
+				ulong g1 = a1 < cnt ? first + win[a1] : (ulong)(goff[ws + lo + a1] - gbase);
+				if (g1 <= k1) a = a1;
+			}
+			ulong x = a < cnt ? win_words[a] : wah_word(in, t, lo + a);
+			if (k1 < groups) out |= wah_group_bits(x, w) << (g - off0);
+		}
+		uint v = (uint)out;
+		if (nbits - bit0 < 32u) v &= (1u << (nbits - bit0)) - 1u;
+		bitmap[o] = v;
+	}
 }
 
 /* A query: output word o of AND (op 2) or OR (op 1) over all blobs, combined in registers. */

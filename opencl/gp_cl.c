@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #include "gp_cl.h"
@@ -17,6 +18,7 @@ static const char *const gp_kernel_names[GP_K_COUNT] = {
 	"gather_u32", "wah_count", "wah_verify", "wah_gather", "wah_query",
 	"bitmap_popcount", "bitmap_rows", "copy_u32",
 	"mod9_tile_count", "mod9_tile_decode", "s9_tile_count", "s9_tile_decode",
+	"qs_tile_count", "qs_tile_decode", "wah_tile_words",
 };
 
 enum { GP_CL_UNOPENED, GP_CL_READY, GP_CL_UNUSABLE };
@@ -43,6 +45,7 @@ static struct {
 	cl_kernel kernels[GP_K_COUNT];
 	gp_cl_buffer_slot buffers[GP_B_COUNT];
 	size_t wg;
+	unsigned stage_items, stage_items_32;   /* GP_STAGE_ITEMS and GP_STAGE_ITEMS_32 of the build */
 	char last_error[512];
 	int profile;
 	cl_event events[4096];
@@ -186,6 +189,28 @@ static int gp_cl_choose(void)
 	return 0;
 }
 
+/* Local memory of the tiled decoders for a work-group of wg staging `stage` values per item:
+ * s9_tile_decode (64-bit values, offsets and sums per word) and mod9_tile_decode (32-bit values,
+ * offsets per word), the largest users of each staging width. */
+static size_t gp_cl_local_need(size_t wg, size_t stage)
+{
+	size_t tile = wg * GP_SCAN_ITEMS;
+	return (tile + tile / 32) * (4 + 8) + wg * (4 + 8) + wg * stage * 8;
+}
+
+/* wah_gather: a window of words and their first groups for a tile of 8 * wg output words. */
+static size_t gp_cl_local_need_wah(size_t wg)
+{
+	size_t tile = wg * 8; /* GP_WAH_ITEMS */
+	return (tile + tile / 16 + 4) * (4 + 8);
+}
+
+static size_t gp_cl_local_need_32(size_t wg, size_t stage)
+{
+	size_t tile = wg * GP_SCAN_ITEMS;
+	return (tile + tile / 32) * 4 + wg * 4 + wg * stage * 4;
+}
+
 static int gp_cl_build(void)
 {
 	cl_int st;
@@ -197,13 +222,34 @@ static int gp_cl_build(void)
 	if (st != CL_SUCCESS) return gp_cl_fail(NULL, st, "clCreateContext");
 	/* GPUPOST_PROFILE=1 (benchmarks only) times every kernel with events: gp_cl_kernel_seconds */
 	const char *prof = getenv("GPUPOST_PROFILE");
-	gp_cl.profile = prof && strcmp(prof, "1") == 0;
+	gp_cl.profile = prof ? atoi(prof) : 0;   /* 2: also each launch's time on stderr */
 	gp_cl.queue = clCreateCommandQueue(gp_cl.context, gp_cl.device,
 	                                   gp_cl.profile ? CL_QUEUE_PROFILING_ENABLE : 0, &st);
 	if (st != CL_SUCCESS) return gp_cl_fail(NULL, st, "clCreateCommandQueue");
 	gp_cl.program = clCreateProgramWithSource(gp_cl.context, 1, &src, NULL, &st);
 	if (st != CL_SUCCESS) return gp_cl_fail(NULL, st, "clCreateProgramWithSource");
-	st = clBuildProgram(gp_cl.program, 1, &gp_cl.device, "-cl-std=CL1.2", NULL, NULL);
+	/* The work-group size before the kernels are built: at most 256, a power of two, within the
+	 * device's limit and small enough that the largest local-memory user (s9_tile_decode:
+	 * GP_SCAN_ITEMS words of offsets and sums per item, padded, two scans and the staging area;
+	 * wah_gather's windows) fits. Then the values staged per item: as many as still fit, at most 16. */
+	clGetDeviceInfo(gp_cl.device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof(lmem), &lmem, NULL);
+	local_mem = (size_t)lmem;
+	if (gp_cl.info.max_work_group && gp_cl.info.max_work_group < wg) wg = gp_cl.info.max_work_group;
+	while (wg > 1 && (wg & (wg - 1))) wg &= wg - 1;
+	while (wg > 1 && local_mem &&
+	       (gp_cl_local_need(wg, 1) > local_mem || gp_cl_local_need_wah(wg) > local_mem)) wg /= 2;
+	gp_cl.stage_items = gp_cl.stage_items_32 = 16;
+	while (gp_cl.stage_items > 1 && local_mem && gp_cl_local_need(wg, gp_cl.stage_items) > local_mem) {
+		gp_cl.stage_items /= 2;
+	}
+	while (gp_cl.stage_items_32 > 1 && local_mem &&
+	       gp_cl_local_need_32(wg, gp_cl.stage_items_32) > local_mem) {
+		gp_cl.stage_items_32 /= 2;
+	}
+	char options[96];
+	snprintf(options, sizeof(options), "-cl-std=CL1.2 -DGP_STAGE_ITEMS=%u -DGP_STAGE_ITEMS_32=%u",
+	         gp_cl.stage_items, gp_cl.stage_items_32);
+	st = clBuildProgram(gp_cl.program, 1, &gp_cl.device, options, NULL, NULL);
 	if (st != CL_SUCCESS) {
 		char log[400] = "";
 		clGetProgramBuildInfo(gp_cl.program, gp_cl.device, CL_PROGRAM_BUILD_LOG, sizeof(log) - 1,
@@ -222,12 +268,8 @@ static int gp_cl_build(void)
 			wg = kwg;
 		}
 	}
-	/* The largest power of two that every kernel and the scan's local memory allow. */
-	clGetDeviceInfo(gp_cl.device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof(lmem), &lmem, NULL);
-	local_mem = (size_t)lmem;
-	if (gp_cl.info.max_work_group && gp_cl.info.max_work_group < wg) wg = gp_cl.info.max_work_group;
+	/* then the largest power of two that every built kernel allows */
 	while (wg > 1 && (wg & (wg - 1))) wg &= wg - 1;
-	while (wg > 1 && local_mem && wg * 9 * sizeof(cl_long) > local_mem) wg /= 2;
 	gp_cl.wg = wg ? wg : 1;
 	gp_cl.built = 1;
 	return GP_OK;
@@ -329,6 +371,10 @@ void gp_cl_shutdown(void)
 cl_command_queue gp_cl_queue(void) { return gp_cl.queue; }
 cl_kernel gp_cl_kernel(gp_kernel_id id) { return gp_cl.kernels[id]; }
 size_t gp_cl_wg(void) { return gp_cl.wg; }
+size_t gp_cl_stage_items(size_t value_bytes)
+{
+	return value_bytes == 8 ? gp_cl.stage_items : gp_cl.stage_items_32;
+}
 
 /* Fault injection for the tests (tests/035_device_faults.phpt): GPUPOST_FAULT=alloc makes every
  * device allocation fail, GPUPOST_FAULT=launch every kernel launch. Read on each use, so that a
@@ -381,15 +427,101 @@ int gp_cl_run(cl_kernel kernel, size_t items, gp_error *err)
 	}
 	st = clEnqueueNDRangeKernel(gp_cl.queue, kernel, 1, NULL, &global, &wg, 0, NULL,
 	                            gp_cl.profile ? &gp_cl.events[gp_cl.n_events++] : NULL);
+	if (st == CL_SUCCESS && gp_cl.profile == 2) {
+		cl_ulong t0 = 0, t1 = 0;
+		char name[64] = "";
+		cl_event ev = gp_cl.events[gp_cl.n_events - 1];
+		clWaitForEvents(1, &ev);
+		clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof(t0), &t0, NULL);
+		clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof(t1), &t1, NULL);
+		clGetKernelInfo(kernel, CL_KERNEL_FUNCTION_NAME, sizeof(name), name, NULL);
+		fprintf(stderr, "gpupost kernel %-20s %10zu items %9.3f ms\n", name, global, (t1 - t0) / 1e6);
+	}
 	return st == CL_SUCCESS ? GP_OK : gp_cl_fail(err, st, "clEnqueueNDRangeKernel");
+}
+
+/* Copies bytes [from, to) of the parts laid end to end into dst + from. */
+static void gp_copy_parts(uint8_t *dst, const uint8_t *const *parts, const size_t *lens,
+                          size_t n_parts, size_t from, size_t to)
+{
+	for (size_t i = 0, at = 0; i < n_parts && at < to; at += lens[i], i++) {
+		size_t a = at > from ? at : from, b = at + lens[i] < to ? at + lens[i] : to;
+		if (a < b) memcpy(dst + a, parts[i] + (a - at), b - a);
+	}
+}
+
+/* A staged upload is split among threads: one thread's memcpy moves a fraction of what the bus
+ * takes from pinned memory (5.8 against 53.7 GB/s on the H200's host, docs/BENCHMARKS.md). Each
+ * copies its slice into the pinned staging memory piece by piece and enqueues each piece's write
+ * as soon as it is there (OpenCL queues are thread-safe), so the DMA overlaps the copies. */
+#define GP_UPLOAD_THREADS 16
+#define GP_UPLOAD_PIECE ((size_t)1 << 20)
+#define GP_UPLOAD_MIN_THREADED ((size_t)4 << 20)
+
+typedef struct gp_upload_slice {
+	const uint8_t *const *parts;
+	const size_t *lens;
+	size_t n_parts, from, to;
+	uint8_t *pinned;
+	cl_mem mem;
+	cl_int status;
+} gp_upload_slice;
+
+static void *gp_upload_slice_run(void *arg)
+{
+	gp_upload_slice *s = arg;
+	for (size_t a = s->from; a < s->to && s->status == CL_SUCCESS; a += GP_UPLOAD_PIECE) {
+		size_t b = a + GP_UPLOAD_PIECE < s->to ? a + GP_UPLOAD_PIECE : s->to;
+		gp_copy_parts(s->pinned, s->parts, s->lens, s->n_parts, a, b);
+		s->status = clEnqueueWriteBuffer(gp_cl.queue, s->mem, CL_FALSE, a, b - a, s->pinned + a, 0,
+		                                 NULL, NULL);
+	}
+	return NULL;
+}
+
+static cl_int gp_upload_staged(cl_mem mem, uint8_t *pinned, const uint8_t *const *parts,
+                               const size_t *lens, size_t n_parts, size_t total)
+{
+	gp_upload_slice slices[GP_UPLOAD_THREADS];
+	pthread_t threads[GP_UPLOAD_THREADS];
+	int started[GP_UPLOAD_THREADS] = {0};
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t n = total / GP_UPLOAD_MIN_THREADED * 4;   /* a slice of at least 1 MB */
+	if (n > GP_UPLOAD_THREADS) n = GP_UPLOAD_THREADS;
+	if (cpus > 0 && n > (size_t)cpus) n = (size_t)cpus;
+	if (n < 2 || total < GP_UPLOAD_MIN_THREADED) n = 1;
+	size_t slice = (total / n + 4095) & ~(size_t)4095;
+	cl_int st = CL_SUCCESS;
+	for (size_t t = 0; t < n; t++) {
+		gp_upload_slice *s = &slices[t];
+		s->parts = parts;
+		s->lens = lens;
+		s->n_parts = n_parts;
+		s->from = t * slice < total ? t * slice : total;
+		s->to = (t + 1) * slice < total && t + 1 < n ? (t + 1) * slice : total;
+		s->pinned = pinned;
+		s->mem = mem;
+		s->status = CL_SUCCESS;
+		/* slice 0 runs on this thread; a thread that cannot start leaves its slice here too */
+		if (t > 0) started[t] = pthread_create(&threads[t], NULL, gp_upload_slice_run, s) == 0;
+	}
+	gp_upload_slice_run(&slices[0]);
+	for (size_t t = 1; t < n; t++) {
+		if (started[t]) pthread_join(threads[t], NULL);
+		else gp_upload_slice_run(&slices[t]);
+	}
+	for (size_t t = 0; t < n; t++) if (slices[t].status != CL_SUCCESS) st = slices[t].status;
+	/* the staging memory is reused by the next upload: wait until the writes have read it */
+	cl_int fin = clFinish(gp_cl.queue);
+	return st != CL_SUCCESS ? st : fin;
 }
 
 cl_mem gp_cl_upload(gp_buffer_id id, const uint8_t *const *parts, const size_t *lens,
                     size_t n_parts, size_t total, gp_error *err)
 {
-	/* On a GPU the parts are gathered in pinned staging memory and written with one blocking
-	 * write (pinned memory moves at the bus's speed, pageable memory not); a CPU device shares
-	 * host memory, so its buffer is mapped and written directly. */
+
+
+
 	cl_int st;
 	cl_mem mem = gp_cl_buffer(id, total, err);
 	uint8_t *dst;
@@ -397,10 +529,7 @@ cl_mem gp_cl_upload(gp_buffer_id id, const uint8_t *const *parts, const size_t *
 	if (total == 0) return mem;
 	if (gp_cl_staged()) {
 		if (!(dst = gp_cl_pinned(GP_B_STAGE_IN, total, err))) return NULL;
-		for (size_t i = 0, at = 0; i < n_parts; at += lens[i], i++) {
-			if (lens[i]) memcpy(dst + at, parts[i], lens[i]);
-		}
-		st = clEnqueueWriteBuffer(gp_cl.queue, mem, CL_TRUE, 0, total, dst, 0, NULL, NULL);
+		st = gp_upload_staged(mem, dst, parts, lens, n_parts, total);
 		if (st != CL_SUCCESS) {
 			gp_cl_fail(err, st, "clEnqueueWriteBuffer");
 			return NULL;
@@ -413,9 +542,7 @@ cl_mem gp_cl_upload(gp_buffer_id id, const uint8_t *const *parts, const size_t *
 		gp_cl_fail(err, st, "clEnqueueMapBuffer");
 		return NULL;
 	}
-	for (size_t i = 0, at = 0; i < n_parts; at += lens[i], i++) {
-		if (lens[i]) memcpy(dst + at, parts[i], lens[i]);
-	}
+	gp_copy_parts(dst, parts, lens, n_parts, 0, total);
 	st = clEnqueueUnmapMemObject(gp_cl.queue, mem, dst, 0, NULL, NULL);
 	if (st != CL_SUCCESS) {
 		gp_cl_fail(err, st, "clEnqueueUnmapMemObject");

@@ -25,6 +25,7 @@ typedef enum {
 	GP_K_GATHER_U32, GP_K_WAH_COUNT, GP_K_WAH_VERIFY, GP_K_WAH_GATHER, GP_K_WAH_QUERY,
 	GP_K_BITMAP_POPCOUNT, GP_K_BITMAP_ROWS, GP_K_COPY_U32,
 	GP_K_MOD9_TILE_COUNT, GP_K_MOD9_TILE_DECODE, GP_K_S9_TILE_COUNT, GP_K_S9_TILE_DECODE,
+	GP_K_QS_TILE_COUNT, GP_K_QS_TILE_DECODE, GP_K_WAH_TILE_WORDS,
 	GP_K_COUNT
 } gp_kernel_id;
 
@@ -73,6 +74,11 @@ cl_kernel gp_cl_kernel(gp_kernel_id id);
 cl_mem gp_cl_buffer(gp_buffer_id id, size_t bytes, gp_error *err);
 /* Work-group size for launches; global sizes are rounded up to a multiple of it. */
 size_t gp_cl_wg(void);
+/* Elements per work-item in the scans' tiles and MOD9's and S9's decode tiles: kernels/scan.cl */
+#define GP_SCAN_ITEMS 8
+/* Values of value_bytes (4 or 8) each work-item stages in local memory in the tiled decoders
+ * (GP_STAGE_ITEMS_32, GP_STAGE_ITEMS). */
+size_t gp_cl_stage_items(size_t value_bytes);
 /* Enqueues `kernel` over at least `items` work-items. */
 int gp_cl_run(cl_kernel kernel, size_t items, gp_error *err);
 /* Records a failed OpenCL call in err (GP_EDEVICE) and returns GP_EDEVICE. */
@@ -91,7 +97,8 @@ void *gp_cl_download_mapped(cl_mem src, size_t bytes, gp_error *err);
 void gp_cl_unmap(void *p);
 
 /* With GPUPOST_PROFILE=1 in the environment when the device opens (benchmarks only): the device
- * time of every kernel launched since the last reset, in seconds (waits for them). */
+ * time of every kernel launched since the last reset, in seconds (waits for them). With
+ * GPUPOST_PROFILE=2 each launch also waits and prints its kernel, size and time on stderr. */
 double gp_cl_kernel_seconds(void);
 void gp_cl_kernel_seconds_reset(void);
 
@@ -119,13 +126,6 @@ struct gp_result;
  * malformed word: the host decoder then names it. */
 int gp_cl_mod9_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs, int mode,
                       struct gp_result *r, gp_error *err);
-
-/* GPUPOST_S9 and GPUPOST_QS batch decodes (opencl/gp_cl_s9.c, gp_cl_qs.c); headers checked by
- * the caller. GP_EFORMAT when a kernel flagged the input. */
-int gp_cl_s9_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
-                    struct gp_result *r, gp_error *err);
-int gp_cl_qs_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
-                    struct gp_result *r, gp_error *err);
 
 /* GPUPOST_S9 and GPUPOST_QS batch decodes (opencl/gp_cl_s9.c, gp_cl_qs.c); headers checked by
  * the caller. GP_EFORMAT when a kernel flagged the input. */

@@ -1,3 +1,4 @@
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -135,4 +136,42 @@ void gp_cl_batch_free(gp_cl_batch *b)
 	free(b->host_istart);
 	free(b->host_vstart);
 	b->host_table = b->host_istart = b->host_vstart = NULL;
+}
+
+int gp_cl_tiled_begin(gp_cl_tiled *t, const uint8_t *blob, size_t len, size_t words,
+                      size_t per_item, gp_error *err)
+{
+	t->wg = gp_cl_wg();
+	t->tile = t->wg * per_item;
+	t->tiles = (words + t->tile - 1) / t->tile;
+	if (!(t->input = gp_cl_upload(GP_B_INPUT, &blob, &len, 1, len, err)) ||
+	    !(t->sums = gp_cl_buffer(GP_B_COUNTS, (t->tiles + 1) * 4, err)) ||
+	    !(t->offsets = gp_cl_buffer(GP_B_OFFSETS, (t->tiles + 1) * 4, err)) ||
+	    !(t->err = gp_cl_buffer(GP_B_ERR, 4, err))) {
+		return GP_EDEVICE;
+	}
+	if (gp_cl_fill_u32(t->err, 0xFFFFFFFFu, 4, err) != GP_OK ||
+	    gp_cl_fill_u32(t->sums, 0, (t->tiles + 1) * 4, err) != GP_OK) return GP_EDEVICE;
+	return GP_OK;
+}
+
+int gp_cl_tiled_run(const gp_cl_tiled *t, cl_kernel k, gp_error *err, cl_uint first_local,
+                    int n_local, ...)
+{
+	cl_int st = CL_SUCCESS;
+	va_list ap;
+	va_start(ap, n_local);
+	for (int i = 0; i < n_local; i++) st |= clSetKernelArg(k, first_local + (cl_uint)i, va_arg(ap, size_t), NULL);
+	va_end(ap);
+	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg(local)");
+	return gp_cl_run(k, t->tiles * t->wg, err);
+}
+
+int gp_cl_tiled_finish(const gp_cl_tiled *t, cl_mem values, size_t n, int value_bits,
+                       gp_result *r, gp_error *err)
+{
+	cl_uint errword = 0;
+	if (gp_cl_read(t->err, 4, &errword, err) != GP_OK) return GP_EDEVICE;
+	if (errword != 0xFFFFFFFFu) return GP_EFORMAT;
+	return gp_cl_result_single(r, values, n, value_bits, err);
 }

@@ -42,4 +42,26 @@ int gp_cl_batch_download(const gp_cl_batch *b, cl_mem values, int value_bits,
 /* Fills the per-blob value offsets of a result from the batch. */
 int gp_cl_batch_result_offsets(const gp_cl_batch *b, struct gp_result *r, gp_error *err);
 
+/* One blob decoded by tiles (the *_tile_count / *_tile_decode kernels): the blob uploaded whole,
+ * one tile of wg * per_item words per work-group of gp_cl_wg() items. */
+typedef struct gp_cl_tiled {
+	cl_mem input, sums, offsets, err;
+	size_t wg, tile, tiles;
+} gp_cl_tiled;
+
+#define GP_QS_ITEMS 4   /* upper words per item in QS's: kernels/qs.cl */
+/* A local array of a tile's words padded as GP_SKEW does (kernels/scan.cl), in elements. */
+#define GP_SKEWED(n) ((n) + (n) / 32)
+
+/* Uploads the blob and sizes the tile sums (tiles + 1 entries, zeroed) for `words`. */
+int gp_cl_tiled_begin(gp_cl_tiled *t, const uint8_t *blob, size_t len, size_t words,
+                      size_t per_item, gp_error *err);
+/* Launches kernel k (its other arguments set) over the tiles, with n_local local buffers as
+ * arguments first_local.. of the byte sizes that follow (size_t). */
+int gp_cl_tiled_run(const gp_cl_tiled *t, cl_kernel k, gp_error *err, cl_uint first_local,
+                    int n_local, ...);
+/* After the decode kernel: GP_EFORMAT when it flagged the input, else the n values lent to r. */
+int gp_cl_tiled_finish(const gp_cl_tiled *t, cl_mem values, size_t n, int value_bits,
+                       struct gp_result *r, gp_error *err);
+
 #endif

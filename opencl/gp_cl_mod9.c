@@ -10,45 +10,36 @@
 #define A(v) sizeof(v), (const void *)&(v)
 #define GP_MOD9_MAX_PER_WORD 24
 
-#define GP_SCAN_ITEMS 8 /* as in kernels/scan.cl */
-
 /* One blob in VALUES mode, tiled (mod9_tile_count, a scan of the tile sums, mod9_tile_decode). */
 static int mod9_values_tiled(const uint8_t *blob, size_t len, gp_result *r, gp_error *err)
 {
-	cl_uint nw = (cl_uint)(len / 4), errword = 0, total = 0;
-	size_t wg = gp_cl_wg(), tile = wg * GP_SCAN_ITEMS, tiles = (nw + tile - 1) / tile;
-	cl_mem input, sums, off, errbuf, values;
+	cl_uint nw = (cl_uint)(len / 4), total = 0;
+	gp_cl_tiled t;
+	cl_mem values;
 	cl_kernel k;
-	if (!(input = gp_cl_upload(GP_B_INPUT, &blob, &len, 1, len, err)) ||
-	    !(sums = gp_cl_buffer(GP_B_COUNTS, (tiles + 1) * 4, err)) ||
-	    !(off = gp_cl_buffer(GP_B_OFFSETS, (tiles + 1) * 4, err)) ||
-	    !(errbuf = gp_cl_buffer(GP_B_ERR, 4, err)) ||
+	if (gp_cl_tiled_begin(&t, blob, len, nw, GP_SCAN_ITEMS, err) != GP_OK ||
 	    !(values = gp_cl_buffer(GP_B_VALUES, (size_t)nw * GP_MOD9_MAX_PER_WORD * 4, err))) {
 		return GP_EDEVICE;
 	}
-	if (gp_cl_fill_u32(errbuf, 0xFFFFFFFFu, 4, err) != GP_OK ||
-	    gp_cl_fill_u32(sums, 0, (tiles + 1) * 4, err) != GP_OK) return GP_EDEVICE;
 	k = gp_cl_kernel(GP_K_MOD9_TILE_COUNT);
-	if (gp_cl_args(k, 4, A(input), A(nw), A(sums), A(errbuf)) != CL_SUCCESS ||
-	    clSetKernelArg(k, 4, wg * 4, NULL) != CL_SUCCESS) {
-		return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
-	}
-	if (gp_cl_run(k, tiles * wg, err) != GP_OK || gp_cl_scan_u32(sums, off, tiles + 1, 0, err) != GP_OK) {
+	if (gp_cl_args(k, 4, A(t.input), A(nw), A(t.sums), A(t.err)) != CL_SUCCESS) goto args;
+	if (gp_cl_tiled_run(&t, k, err, 4, 1, t.wg * 4) != GP_OK ||
+	    gp_cl_scan_u32(t.sums, t.offsets, t.tiles + 1, 0, err) != GP_OK) {
 		return GP_EDEVICE;
 	}
 	k = gp_cl_kernel(GP_K_MOD9_TILE_DECODE);
-	if (gp_cl_args(k, 4, A(input), A(nw), A(off), A(values)) != CL_SUCCESS ||
-	    clSetKernelArg(k, 4, (tile + wg) * 4, NULL) != CL_SUCCESS) {
-		return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
+	if (gp_cl_args(k, 4, A(t.input), A(nw), A(t.offsets), A(values)) != CL_SUCCESS) goto args;
+	if (gp_cl_tiled_run(&t, k, err, 4, 3, GP_SKEWED(t.tile) * 4, t.wg * 4,
+	                    t.wg * gp_cl_stage_items(4) * 4) != GP_OK) {
+		return GP_EDEVICE;
 	}
-	if (gp_cl_run(k, tiles * wg, err) != GP_OK) return GP_EDEVICE;
-	/* the size comes back with the results: the error word and the total, then the values */
-	if (gp_cl_read(errbuf, 4, &errword, err) != GP_OK) return GP_EDEVICE;
-	if (errword != 0xFFFFFFFFu) return GP_EFORMAT;
-	cl_int st = clEnqueueReadBuffer(gp_cl_queue(), off, CL_TRUE, tiles * 4, 4, &total, 0, NULL, NULL);
+	/* the size comes back with the results: the total after the error word */
+	cl_int st = clEnqueueReadBuffer(gp_cl_queue(), t.offsets, CL_TRUE, t.tiles * 4, 4, &total, 0, NULL, NULL);
 	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clEnqueueReadBuffer");
 	if (gp_check_result(total, 0, err) != GP_OK) return GP_ENOMEM;
-	return gp_cl_result_single(r, values, total, 32, err);
+	return gp_cl_tiled_finish(&t, values, total, 32, r, err);
+args:
+	return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
 }
 
 int gp_cl_mod9_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs, int mode,

@@ -5,6 +5,36 @@
 
 #define A(v) sizeof(v), (const void *)&(v)
 
+/* One blob, tiled (qs_tile_count, a scan of the tile sums, qs_tile_decode). */
+static int qs_tiled(const uint8_t *blob, size_t len, const gp_qs_header *h, gp_result *r,
+                    gp_error *err)
+{
+	cl_uint nl = (cl_uint)h->lower_words, nu = (cl_uint)h->upper_words, n = h->n, l = h->l, last = h->last;
+	gp_cl_tiled t;
+	cl_mem out;
+	cl_kernel k;
+	if (gp_cl_tiled_begin(&t, blob, len, nu, GP_QS_ITEMS, err) != GP_OK ||
+	    !(out = gp_cl_buffer(GP_B_VALUES, (size_t)n * 4, err))) {
+		return GP_EDEVICE;
+	}
+	k = gp_cl_kernel(GP_K_QS_TILE_COUNT);
+	if (gp_cl_args(k, 8, A(t.input), A(nl), A(nu), A(n), A(l), A(last), A(t.sums), A(t.err)) != CL_SUCCESS) goto args;
+	if (gp_cl_tiled_run(&t, k, err, 8, 1, t.wg * 4) != GP_OK ||
+	    gp_cl_scan_u32(t.sums, t.offsets, t.tiles + 1, 0, err) != GP_OK) {
+		return GP_EDEVICE;
+	}
+	k = gp_cl_kernel(GP_K_QS_TILE_DECODE);
+	if (gp_cl_args(k, 9, A(t.input), A(nl), A(nu), A(n), A(l), A(last), A(t.offsets), A(out),
+	               A(t.err)) != CL_SUCCESS) goto args;
+	if (gp_cl_tiled_run(&t, k, err, 9, 4, GP_SKEWED(t.tile) * 4, t.wg * 4,
+	                    t.wg * gp_cl_stage_items(4) * 4, (size_t)8) != GP_OK) {
+		return GP_EDEVICE;
+	}
+	return gp_cl_tiled_finish(&t, out, n, 32, r, err);
+args:
+	return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
+}
+
 int gp_cl_qs_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
                     gp_result *r, gp_error *err)
 {
@@ -12,6 +42,15 @@ int gp_cl_qs_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_bl
 	int rc = GP_EDEVICE;
 	cl_mem rank, values;
 	cl_kernel k;
+	if (n_blobs == 1) {
+		gp_qs_header h;
+		if ((rc = gp_qs_check_header(blobs[0], lens[0], &h, err)) != GP_OK) return rc;
+		if (h.n > 0) {
+			rc = qs_tiled(blobs[0], lens[0], &h, r, err);
+			if (rc != GP_OK) gp_result_free(r);
+			return rc;
+		}
+	}
 	if (gp_cl_batch_init(&b, n_blobs, err) != GP_OK) return GP_EDEVICE;
 	for (size_t i = 0; i < n_blobs; i++) {
 		cl_uint *t = b.host_table + GP_BT_STRIDE * i;

@@ -5,47 +5,38 @@
 
 #define A(v) sizeof(v), (const void *)&(v)
 
-#define GP_SCAN_ITEMS 8 /* as in kernels/scan.cl */
-
 /* One blob, tiled (s9_tile_count, scans of the tile counts and sums, s9_tile_decode). */
 static int s9_tiled(const uint8_t *blob, size_t len, cl_uint n, cl_uint delta, gp_result *r,
                     gp_error *err)
 {
-	cl_uint nw = (cl_uint)((len - GP_S9_HEADER) / 4), base = GP_S9_HEADER / 4, errword = 0;
-	size_t wg = gp_cl_wg(), tile = wg * GP_SCAN_ITEMS, tiles = (nw + tile - 1) / tile;
-	cl_mem input, counts, sums, off, soff, errbuf, out;
+	cl_uint nw = (cl_uint)((len - GP_S9_HEADER) / 4), base = GP_S9_HEADER / 4;
+	gp_cl_tiled t;
+	cl_mem sums, soff, out;
 	cl_kernel k;
-	if (!(input = gp_cl_upload(GP_B_INPUT, &blob, &len, 1, len, err)) ||
-	    !(counts = gp_cl_buffer(GP_B_COUNTS, (tiles + 1) * 4, err)) ||
-	    !(sums = gp_cl_buffer(GP_B_WSUM, (tiles + 1) * 8, err)) ||
-	    !(off = gp_cl_buffer(GP_B_OFFSETS, (tiles + 1) * 4, err)) ||
-	    !(soff = gp_cl_buffer(GP_B_GOFF, (tiles + 1) * 8, err)) ||
-	    !(errbuf = gp_cl_buffer(GP_B_ERR, 4, err)) ||
+	if (gp_cl_tiled_begin(&t, blob, len, nw, GP_SCAN_ITEMS, err) != GP_OK ||
+	    !(sums = gp_cl_buffer(GP_B_WSUM, (t.tiles + 1) * 8, err)) ||
+	    !(soff = gp_cl_buffer(GP_B_GOFF, (t.tiles + 1) * 8, err)) ||
 	    !(out = gp_cl_buffer(GP_B_POS, (size_t)n * 8, err))) {
 		return GP_EDEVICE;
 	}
-	if (gp_cl_fill_u32(errbuf, 0xFFFFFFFFu, 4, err) != GP_OK ||
-	    gp_cl_fill_u32(counts, 0, (tiles + 1) * 4, err) != GP_OK ||
-	    gp_cl_fill_u32(sums, 0, (tiles + 1) * 8, err) != GP_OK) return GP_EDEVICE;
+	if (gp_cl_fill_u32(sums, 0, (t.tiles + 1) * 8, err) != GP_OK) return GP_EDEVICE;
 	k = gp_cl_kernel(GP_K_S9_TILE_COUNT);
-	if (gp_cl_args(k, 6, A(input), A(base), A(nw), A(counts), A(sums), A(errbuf)) != CL_SUCCESS ||
-	    clSetKernelArg(k, 6, wg * 4, NULL) != CL_SUCCESS || clSetKernelArg(k, 7, wg * 8, NULL) != CL_SUCCESS) {
-		return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
-	}
-	if (gp_cl_run(k, tiles * wg, err) != GP_OK || gp_cl_scan_u32(counts, off, tiles + 1, 0, err) != GP_OK ||
-	    gp_cl_scan_i64(sums, soff, tiles + 1, 0, err) != GP_OK) {
+	if (gp_cl_args(k, 6, A(t.input), A(base), A(nw), A(t.sums), A(sums), A(t.err)) != CL_SUCCESS) goto args;
+	if (gp_cl_tiled_run(&t, k, err, 6, 2, t.wg * 4, t.wg * 8) != GP_OK ||
+	    gp_cl_scan_u32(t.sums, t.offsets, t.tiles + 1, 0, err) != GP_OK ||
+	    gp_cl_scan_i64(sums, soff, t.tiles + 1, 0, err) != GP_OK) {
 		return GP_EDEVICE;
 	}
 	k = gp_cl_kernel(GP_K_S9_TILE_DECODE);
-	if (gp_cl_args(k, 9, A(input), A(base), A(nw), A(n), A(delta), A(off), A(soff), A(out), A(errbuf)) != CL_SUCCESS ||
-	    clSetKernelArg(k, 9, (tile + wg) * 4, NULL) != CL_SUCCESS ||
-	    clSetKernelArg(k, 10, (tile + wg) * 8, NULL) != CL_SUCCESS) {
-		return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
+	if (gp_cl_args(k, 9, A(t.input), A(base), A(nw), A(n), A(delta), A(t.offsets), A(soff), A(out),
+	               A(t.err)) != CL_SUCCESS) goto args;
+	if (gp_cl_tiled_run(&t, k, err, 9, 5, GP_SKEWED(t.tile) * 4, GP_SKEWED(t.tile) * 8, t.wg * 4,
+	                    t.wg * 8, t.wg * gp_cl_stage_items(8) * 8) != GP_OK) {
+		return GP_EDEVICE;
 	}
-	if (gp_cl_run(k, tiles * wg, err) != GP_OK) return GP_EDEVICE;
-	if (gp_cl_read(errbuf, 4, &errword, err) != GP_OK) return GP_EDEVICE;
-	if (errword != 0xFFFFFFFFu) return GP_EFORMAT;
-	return gp_cl_result_single(r, out, n, 64, err);
+	return gp_cl_tiled_finish(&t, out, n, 64, r, err);
+args:
+	return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
 }
 
 int gp_cl_s9_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,

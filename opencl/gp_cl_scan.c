@@ -2,8 +2,6 @@
  * same way (recursively, in a scratch buffer), one pass adding each tile's offset. */
 #include "gp_cl.h"
 
-#define GP_SCAN_ITEMS 8 /* as in kernels/scan.cl */
-
 static size_t scan_scratch_elems(size_t n, size_t tile)
 {
 	size_t total = 0;
@@ -29,7 +27,7 @@ static int scan_level(gp_kernel_id tile_k, gp_kernel_id add_k, size_t esz, cl_me
 	st |= GP_CL_ARG(k, 5, scratch);
 	st |= GP_CL_ARG(k, 6, scratch_off);
 	st |= GP_CL_ARG(k, 7, inclusive);
-	st |= clSetKernelArg(k, 8, (tile + wg) * esz, NULL);
+	st |= clSetKernelArg(k, 8, (tile + tile / 32 + wg) * esz, NULL);
 	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg(scan_tile)");
 	if (gp_cl_run(k, tiles * wg, err) != GP_OK) return GP_EDEVICE;
 	if (tiles > 1) {

@@ -8,6 +8,7 @@
 #include "../codec/gp_wah.h"
 
 #define A(v) sizeof(v), (const void *)&(v)
+#define GP_WAH_ITEMS 8 /* output words per work-item of wah_gather: kernels/wah.cl */
 
 /* Uploads the blobs with their table, counts, scans and verifies the groups. goff receives
  * each word's first group. out_words: output words per blob (ceil(nbits/32)). */
@@ -105,17 +106,26 @@ done:
 static int wah_gather_batch(gp_cl_batch *b, const uint8_t *const *blobs, const size_t *lens,
                             size_t n_blobs, cl_mem *bitmap, gp_error *err)
 {
-	cl_mem goff;
+	cl_mem goff, tile_words;
 	cl_kernel k;
+	cl_uint tile = (cl_uint)(gp_cl_wg() * GP_WAH_ITEMS), tiles;
 	if (wah_prepare(b, blobs, lens, n_blobs, &goff, err) != GP_OK) return GP_EDEVICE;
-	if (!(*bitmap = gp_cl_buffer(GP_B_BITMAP, (size_t)b->values * 4, err))) return GP_EDEVICE;
+	tiles = (cl_uint)(((size_t)b->values + tile - 1) / tile);
+	if (!(*bitmap = gp_cl_buffer(GP_B_BITMAP, (size_t)b->values * 4, err)) ||
+	    !(tile_words = gp_cl_buffer(GP_B_STARTS, (size_t)tiles * 8, err))) return GP_EDEVICE;
+	k = gp_cl_kernel(GP_K_WAH_TILE_WORDS);
+	if (gp_cl_args(k, 8, A(b->table), A(b->vstart), A(b->istart), A(goff), A(b->n_blobs), A(b->values),
+	               A(tile), A(tile_words)) != CL_SUCCESS) goto args;
+	if (gp_cl_run(k, tiles, err) != GP_OK) return GP_EDEVICE;
 	k = gp_cl_kernel(GP_K_WAH_GATHER);
-	if (gp_cl_args(k, 8, A(b->input), A(b->table), A(b->vstart), A(b->istart), A(goff), A(b->n_blobs),
-	               A(b->values), A(*bitmap)) != CL_SUCCESS) {
-		return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
-	}
-	if (gp_cl_run(k, b->values, err) != GP_OK) return GP_EDEVICE;
+	if (gp_cl_args(k, 9, A(b->input), A(b->table), A(b->vstart), A(b->istart), A(goff), A(b->n_blobs),
+	               A(b->values), A(tile_words), A(*bitmap)) != CL_SUCCESS ||
+	    clSetKernelArg(k, 9, (tile + tile / 16 + 4) * 4, NULL) != CL_SUCCESS ||
+	    clSetKernelArg(k, 10, (tile + tile / 16 + 4) * 8, NULL) != CL_SUCCESS) goto args;
+	if (gp_cl_run(k, (size_t)tiles * gp_cl_wg(), err) != GP_OK) return GP_EDEVICE;
 	return gp_cl_batch_finish(b, err);
+args:
+	return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
 }
 
 int gp_cl_wah_rows(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,

@@ -34,7 +34,20 @@ foreach ([10, 5000, 300000, 20] as $n) {   /* grow, then shrink: the staging buf
     if (gp_on('device', fn() => gpu_wah_query($bins)) !== gp_on('host', fn() => gpu_wah_query($bins))) { echo "query differs\n"; $bad++; }
     if (gp_on('device', fn() => gpu_wah_decompress($bins[1])) !== gp_on('host', fn() => gpu_wah_decompress($bins[1]))) { echo "decompress differs\n"; $bad++; }
 }
+/* Uploads of 4 MB and more are copied into the staging memory by several threads, each its own
+ * slice, piece by piece: one long blob, and a batch whose parts straddle the slices. */
+$big = array_map(fn() => mt_rand(0, (1 << 28) - 1), range(1, 1200000));   /* one word a value */
+$blob = gpu_encode_postings($big, GPUPOST_S9, GPUPOST_VALUES, ['delta' => 0]);
+if (gp_on('device', fn() => gpu_decode_postings($blob, GPUPOST_S9)) !== $big) { echo "threaded upload differs\n"; $bad++; }
+$lists = $blobs = [];
+for ($i = 0; $i < 300; $i++) {
+    $lists[] = array_slice($big, $i * 3989, 3989);
+    $blobs[] = gpu_encode_postings($lists[$i], GPUPOST_S9, GPUPOST_VALUES, ['delta' => 0]);
+}
+if (gp_on('device', fn() => gpu_decode_postings_batch($blobs, GPUPOST_S9)) !== $lists) { echo "threaded batch upload differs\n"; $bad++; }
+printf("%.1f MB, %.1f MB uploaded\n", strlen($blob) / 1e6, array_sum(array_map('strlen', $blobs)) / 1e6);
 echo "mismatches: $bad\n";
 ?>
 --EXPECT--
+4.8 MB, 4.8 MB uploaded
 mismatches: 0
