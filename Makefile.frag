@@ -23,10 +23,6 @@ $(builddir)/bench/device_bench: $(srcdir)/bench/device_bench.c $(GPUPOST_C_SOURC
 bench-c: $(builddir)/bench/device_bench
 
 bench: all bench-c
-	$(builddir)/bench/device_bench $${BENCH_VALUES:-16777216} 3
-	$(PHP_EXECUTABLE) -n -d memory_limit=-1 -d extension=$(builddir)/modules/gpupost.so $(srcdir)/bench/decode_bench.php
-	$(PHP_EXECUTABLE) -n -d memory_limit=-1 -d extension=$(builddir)/modules/gpupost.so $(srcdir)/bench/batch_bench.php
-	$(PHP_EXECUTABLE) -n -d memory_limit=-1 -d extension=$(builddir)/modules/gpupost.so $(srcdir)/bench/wah_bench.php
-	$(PHP_EXECUTABLE) -n -d memory_limit=-1 -d extension=$(builddir)/modules/gpupost.so $(srcdir)/bench/compression.php
+	bash $(srcdir)/bench/run.sh $${BENCH_OUT:-bench-out}
 
 .PHONY: bench bench-c

@@ -1,12 +1,12 @@
 <?php
 /* Benchmark (not a test): decodes MOD9 lists of 1k to 10M values through the host path, the
- * device path and a plain PHP decoder, and prints values/s for each beside range() of the same
- * length (the cost of building a PHP array at all). Best of --reps runs.
+ * device path, the default dispatch ("auto") and a plain PHP decoder, and prints values/s for each
+ * beside range() of the same length (the cost of building a PHP array at all). Best of --reps.
  *
  *   php -d extension=modules/gpupost.so bench/decode_bench.php [--sizes=1000,1000000] [--reps=5]
  */
 $opts = getopt('', ['sizes:', 'reps:', 'no-php']);
-$sizes = array_map('intval', explode(',', $opts['sizes'] ?? '1000,10000,100000,1000000,10000000'));
+$sizes = array_map('intval', explode(',', $opts['sizes'] ?? '100,1000,10000,30000,65536,100000,300000,1000000,10000000'));
 $reps = (int)($opts['reps'] ?? 5);
 
 /* A plain PHP decoder, as a PHP search engine decodes today (Yioop's unpackListModified9 logic
@@ -36,14 +36,24 @@ function php_mod9_values(string $blob): array
     return $out;
 }
 
+/* Best of $reps samples; a sample repeats $fn until it has run 20 ms, so that lists of 100
+ * values are timed over thousands of calls, not one. */
 function best(int $reps, callable $fn): float
 {
     $best = INF;
+    $calls = 1;
     for ($r = 0; $r < $reps; $r++) {
         $t0 = hrtime(true);
-        $x = $fn();
-        $best = min($best, (hrtime(true) - $t0) / 1e9);
-        unset($x);
+        for ($c = 0; $c < $calls; $c++) {
+            $x = $fn();
+            unset($x);
+        }
+        $t = (hrtime(true) - $t0) / 1e9;
+        $best = min($best, $t / $calls);
+        if ($t < 0.02) {
+            $calls = (int)min($calls * max(2, ceil(0.02 / max($t, 1e-6))), 1e6);
+            $r--;   /* too short to count: again with more calls */
+        }
     }
     return $best;
 }
@@ -52,8 +62,12 @@ $info = gpu_info();
 printf("# gpupost decode benchmark, %s, PHP %s\n", date('Y-m-d'), PHP_VERSION);
 printf("# device: %s\n", $info['device'] ? "{$info['device']['name']} ({$info['platform']['name']})" : 'none');
 printf("# input: MOD9 docID gaps, values 1..255 (typical d-gaps), best of %d\n", $reps);
-printf("%10s %12s %12s %12s %12s %10s %10s\n", 'values', 'range() M/s', 'host M/s', 'device M/s', 'php M/s',
-       'host/range', 'host/php');
+printf("# auto = the default dispatch (gpupost.min_device_values=%s); auto/best = its time over the\n"
+       . "# better of host and device (issue 5: at most 1.10); dev/range = device throughput over range()'s\n",
+       ini_get('gpupost.min_device_values'));
+printf("%10s %12s %12s %12s %12s %12s %10s %10s %10s %9s\n", 'values', 'range() M/s', 'host M/s', 'device M/s',
+       'auto M/s', 'php M/s', 'host/range', 'dev/range', 'auto/best', 'host/php');
+$default_min = ini_get('gpupost.min_device_values');
 mt_srand(1);
 foreach ($sizes as $n) {
     $list = [];
@@ -71,8 +85,12 @@ foreach ($sizes as $n) {
         gpu_decode_postings($blob); /* grows the device buffers once */
         $t_dev = best($reps, fn() => gpu_decode_postings($blob));
     }
+    ini_set('gpupost.min_device_values', $default_min);
+    $t_auto = best($reps, fn() => gpu_decode_postings($blob));
     $t_php = isset($opts['no-php']) || $n > 1000000 ? NAN : best(max(1, intdiv($reps, 2)), fn() => php_mod9_values($blob));
     $m = fn($t) => is_nan($t) ? '-' : sprintf('%.1f', $n / $t / 1e6);
-    printf("%10d %12s %12s %12s %12s %10.2f %10s\n", $n, $m($t_range), $m($t_host), $m($t_dev), $m($t_php),
-           $t_host / $t_range, is_nan($t_php) ? '-' : sprintf('%.1f', $t_php / $t_host));
+    $t_best = is_nan($t_dev) ? $t_host : min($t_host, $t_dev);
+    printf("%10d %12s %12s %12s %12s %12s %10.2f %10s %10.2f %9s\n", $n, $m($t_range), $m($t_host), $m($t_dev),
+           $m($t_auto), $m($t_php), $t_range / $t_host, is_nan($t_dev) ? '-' : sprintf('%.2f', $t_range / $t_dev),
+           $t_auto / $t_best, is_nan($t_php) ? '-' : sprintf('%.1f', $t_php / $t_host));
 }

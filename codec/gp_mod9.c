@@ -2,6 +2,7 @@
 
 #include "gp_mod9.h"
 #include "gp_mod9_word.h"
+#include "gp_simd.h"
 
 int gp_mod9_measure(const uint8_t *blob, size_t len, int postings, gp_mod9_counts *counts,
                     gp_error *err)
@@ -64,11 +65,11 @@ size_t gp_mod9_estimate_values(const uint8_t *blob, size_t len)
 }
 
 /* The layout of a word by its bits 29..24, as a table (built once from gp_mod9_word.h): slot
- * width and count, the sentinel ones of the count trick, and 2^16 / bits rounded up, so that the
- * count divides by multiplying. */
+ * width and count, the ones and data bits of the count trick, and per lane the shift and mask that unpack value j from a
+ * word shifted so that value j sits in slot slots-1-j (lanes past the slots read slot 0). */
 typedef struct mod9_layout {
-	uint32_t bits, slots, recip;
-	uint64_t data_mask, ones;
+	gp_u32x8 shift[3], mask;
+	uint32_t bits, slots, ones, data_mask, at_least; /* at_least: 1 for the 28-bit layout */
 } mod9_layout;
 
 static mod9_layout layouts[64];
@@ -77,66 +78,84 @@ static const mod9_layout *mod9_layouts(void)
 {
 	if (layouts[63].bits == 0) {
 		for (uint32_t sel = 0; sel < 64; sel++) {
+			mod9_layout *lay = &layouts[sel];
 			uint32_t bits = gp_mod9_slot_bits(sel << 24), slots = gp_mod9_slots(bits);
-			layouts[sel].slots = slots;
-			layouts[sel].recip = 65536 / bits + 1;
-			layouts[sel].data_mask = ((uint64_t)1 << (slots * bits)) - 1;
-			layouts[sel].ones = bits == 28 ? 0 : gp_mod9_slot_ones(bits);
-			layouts[sel].bits = bits;
+			uint32_t shift[24], mask[8];
+			for (uint32_t j = 0; j < 24; j++) shift[j] = j < slots ? (slots - 1 - j) * bits : 0;
+			for (uint32_t j = 0; j < 8; j++) mask[j] = bits == 28 ? 0x0FFFFFFFu : (1u << bits) - 1;
+			memcpy(lay->shift, shift, sizeof(shift));
+			memcpy(&lay->mask, mask, sizeof(mask));
+			lay->slots = slots;
+			lay->ones = bits == 28 ? 1u : gp_mod9_slot_ones32(bits);
+			lay->data_mask = lay->ones * ((1u << bits) - 1u);
+			lay->at_least = bits == 28;
+			lay->bits = bits; /* last: the table counts as built once bits[63] is set */
 		}
 	}
 	return layouts;
 }
 
-/* Writes all `slots` slots of x, highest first; the caller keeps the first n. The constant
- * arguments let the compiler unroll each case. */
-#define MOD9_UNPACK(bits, slots)                                                   \
-	do {                                                                         \
-		for (uint32_t j = 0; j < (slots); j++)                                   \
-			out[j] = (x >> (((slots) - 1 - j) * (bits))) & ((1u << (bits)) - 1);  \
-	} while (0)
-
-size_t gp_mod9_decode_values_checked(const uint8_t *blob, size_t len, uint32_t *values,
-                                     gp_error *err)
+/* The fast host decoder: a table for the layout, the count by the borrow trick, and eight
+ * values written at a time whatever the count (values holds 24 per word, so the lanes past the
+ * last value fit). Returns the number of values; *bad and *continues for the caller's checks. */
+GP_ALWAYS_INLINE size_t mod9_decode_body(const uint8_t *blob, size_t nwords, uint32_t *values,
+                                         uint32_t *bad_out, uint32_t *continues_out)
 {
-	/* The fast host decoder: a table for the layout, the count by the borrow trick, every slot
-	 * written unconditionally (values holds 24 per word, so the tail of the last word fits). */
 	const mod9_layout *layout = mod9_layouts();
-	size_t nwords = len / 4;
 	uint32_t *out = values;
-	uint32_t continues = 0, bad = len % 4 != 0;
+	uint32_t continues = 0, bad = 0;
 	for (size_t i = 0; i < nwords; i++) {
 		uint32_t w = gp_load_be32(blob + 4 * i);
 		bad |= !continues & GP_MOD9_BAD_START(w);
 		continues = GP_MOD9_CONTINUES(w);
 		const mod9_layout *lay = &layout[(w >> 24) & 63];
-		uint32_t bits = lay->bits, slots = lay->slots;
-		if (bits == 28) {
-			*out++ = w & 0x0FFFFFFFu;
-			continue;
-		}
-		uint64_t d = w & lay->data_mask;
-		uint64_t zero = (d - lay->ones) & ~d & (lay->ones << (bits - 1));
-		uint32_t n = ((uint32_t)__builtin_ctzll(zero) * lay->recip) >> 16; /* ctz / bits */
+		/* the count as gp_mod9_word_count finds it, from the table: no branch on the layout */
+		uint32_t bits = lay->bits, slots = lay->slots, low = lay->ones, d = w & lay->data_mask;
+		uint32_t zero = (d - low) & ~d & (low << (bits - 1));
+		uint32_t n = (uint32_t)__builtin_popcount(low & (((zero & (0u - zero)) >> (bits - 1)) - 1u)) | lay->at_least;
 		uint32_t x = (uint32_t)((uint64_t)w << ((slots - n) * bits)); /* value j in slot slots-1-j */
-		switch (bits) {
-		case 14: MOD9_UNPACK(14, 2); break;
-		case 9: MOD9_UNPACK(9, 3); break;
-		case 6: MOD9_UNPACK(6, 4); break;
-		case 5: MOD9_UNPACK(5, 5); break;
-		case 4: MOD9_UNPACK(4, 6); break;
-		case 3: MOD9_UNPACK(3, 7); break;
-		case 2: MOD9_UNPACK(2, 12); break;
-		default: MOD9_UNPACK(1, 24); break;
+		gp_unpack8(x, &lay->shift[0], &lay->mask, out);
+		if (n > 8) {
+			gp_unpack8(x, &lay->shift[1], &lay->mask, out + 8);
+			gp_unpack8(x, &lay->shift[2], &lay->mask, out + 16);
 		}
 		out += n;
 	}
-	if (bad || continues) {
+	*bad_out = bad;
+	*continues_out = continues;
+	return (size_t)(out - values);
+}
+
+#if GP_HAVE_AVX2_BUILD
+GP_TARGET_AVX2 static size_t mod9_decode_avx2(const uint8_t *blob, size_t nwords, uint32_t *values,
+                                              uint32_t *bad, uint32_t *continues)
+{
+	return mod9_decode_body(blob, nwords, values, bad, continues);
+}
+#endif
+
+static size_t mod9_decode_plain(const uint8_t *blob, size_t nwords, uint32_t *values,
+                                uint32_t *bad, uint32_t *continues)
+{
+	return mod9_decode_body(blob, nwords, values, bad, continues);
+}
+
+size_t gp_mod9_decode_values_checked(const uint8_t *blob, size_t len, uint32_t *values,
+                                     gp_error *err)
+{
+	uint32_t bad, continues;
+	size_t n;
+#if GP_HAVE_AVX2_BUILD
+	if (gp_cpu_has_avx2()) n = mod9_decode_avx2(blob, len / 4, values, &bad, &continues);
+	else
+#endif
+		n = mod9_decode_plain(blob, len / 4, values, &bad, &continues);
+	if (bad || continues || len % 4 != 0) {
 		gp_mod9_counts c;
 		gp_mod9_measure(blob, len, 0, &c, err); /* names the offset and the rule */
 		return (size_t)-1;
 	}
-	return (size_t)(out - values);
+	return n;
 }
 
 void gp_mod9_decode_values(const uint8_t *blob, size_t len, uint32_t *values)

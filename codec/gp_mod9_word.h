@@ -42,21 +42,6 @@ GP_INLINE gp_u32 gp_mod9_slots(gp_u32 bits)
 	       bits == 5u ? 5u : bits == 4u ? 6u : bits == 3u ? 7u : bits == 2u ? 12u : 24u;
 }
 
-/* A 1 at the lowest bit of each slot, one slot more than the word has (the zero sentinel). */
-GP_INLINE gp_u64 gp_mod9_slot_ones(gp_u32 bits)
-{
-	switch (bits) {
-	case 1u: return (gp_u64)0x1FFFFFF;                       /* 25 x 1 */
-	case 2u: return (gp_u64)0x1555555;                       /* 13 x 2 */
-	case 3u: return (gp_u64)0x249249;                        /* 8 x 3 */
-	case 4u: return (gp_u64)0x1111111;                       /* 7 x 4 */
-	case 5u: return (gp_u64)0x2108421;                       /* 6 x 5 */
-	case 6u: return (gp_u64)0x1041041;                       /* 5 x 6 */
-	case 9u: return (gp_u64)0x8040201;                       /* 4 x 9 */
-	default: return (gp_u64)0x10004001;                      /* 3 x 14 */
-	}
-}
-
 /* A 1 at the lowest bit of each of the word's slots (slots * bits <= 28 bits). */
 GP_INLINE gp_u32 gp_mod9_slot_ones32(gp_u32 bits)
 {

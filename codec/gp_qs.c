@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "gp_qs.h"
+#include "gp_simd.h"
 
 static size_t upper_bits(uint32_t last, size_t n, uint32_t l)
 {
@@ -90,41 +91,57 @@ int gp_qs_measure(const uint8_t *blob, size_t len, gp_qs_header *h, gp_error *er
 	return GP_OK;
 }
 
-/* The l bits of element i from the lower array: one unaligned 8-byte load where 8 bytes remain
- * before `end`, byte by byte near the end. */
-static inline uint32_t qs_low(const uint8_t *lower, const uint8_t *end, uint32_t l, uint32_t mask,
-                              size_t i)
-{
-	uint64_t bit = (uint64_t)i * l, win = 0;
-	const uint8_t *p = lower + bit / 8;
-	if (p + 8 <= end) {
-		memcpy(&win, p, 8); /* little-endian host: the array's bit order */
-	} else {
-		for (int k = 0; p + k < end; k++) win |= (uint64_t)p[k] << (8 * k);
-	}
-	return (uint32_t)(win >> (bit % 8)) & mask;
-}
-
-int gp_qs_decode(const uint8_t *blob, const gp_qs_header *h, uint32_t *out, gp_error *err)
+/* Elements in upper-bit order; the lower bits read as a stream (a 64-bit buffer refilled a
+ * word at a time: the n * l bits of the lower array, never past it). Returns whether the list
+ * decreases somewhere (checked by the caller, which names the element). */
+GP_ALWAYS_INLINE uint32_t qs_decode_body(const uint8_t *blob, const gp_qs_header *h, uint32_t *out)
 {
 	const uint8_t *lower = blob + GP_QS_HEADER, *upper = lower + 4 * h->lower_words;
-	const uint8_t *end = upper + 4 * h->upper_words; /* the blob's end: loads stay inside it */
-	uint32_t l = h->l, mask = l ? (uint32_t)((1ull << l) - 1) : 0, prev = 0, dec = 0;
-	size_t i = 0;
-	for (size_t j = 0; j < h->upper_words && i < h->n; j++) {
+	uint32_t l = h->l, mask = l ? (uint32_t)((1ull << l) - 1) : 0, prev = 0, dec = 0, have = 0;
+	uint64_t buf = 0;
+	size_t i = 0, next = 0, n = h->n;
+	for (size_t j = 0; j < h->upper_words && i < n; j++) {
 		uint32_t w = gp_load_le32(upper + 4 * j);
 		for (; w; w &= w - 1, i++) {
-			size_t p = 32 * j + (size_t)__builtin_ctz(w);
-			uint32_t x = (uint32_t)(((uint64_t)(p - i) << l) | (l ? qs_low(lower, end, l, mask, i) : 0));
+			if (have < l) {
+				buf |= (uint64_t)gp_load_le32(lower + 4 * next++) << have;
+				have += 32;
+			}
+			uint32_t x = (uint32_t)(((uint64_t)(32 * j + (size_t)__builtin_ctz(w) - i) << l) | ((uint32_t)buf & mask));
+			buf >>= l;
+			have -= l;
 			out[i] = x;
 			dec |= x < prev; /* checked once, below: a valid list never decreases */
 			prev = x;
 		}
 	}
+	return dec;
+}
+
+#if GP_HAVE_AVX2_BUILD
+GP_TARGET_AVX2 static uint32_t qs_decode_avx2(const uint8_t *blob, const gp_qs_header *h, uint32_t *out)
+{
+	return qs_decode_body(blob, h, out);
+}
+#endif
+
+static uint32_t qs_decode_plain(const uint8_t *blob, const gp_qs_header *h, uint32_t *out)
+{
+	return qs_decode_body(blob, h, out);
+}
+
+int gp_qs_decode(const uint8_t *blob, const gp_qs_header *h, uint32_t *out, gp_error *err)
+{
+	uint32_t dec;
+#if GP_HAVE_AVX2_BUILD
+	if (gp_cpu_has_avx2()) dec = qs_decode_avx2(blob, h, out);
+	else
+#endif
+		dec = qs_decode_plain(blob, h, out);
 	if (dec) {
-		for (i = 1; i < h->n; i++) {
+		for (size_t i = 1; i < h->n; i++) {
 			if (out[i] < out[i - 1]) {
-				return gp_fail(err, GP_QS_NAME, GP_QS_HEADER + (size_t)((uint64_t)i * l / 32) * 4,
+				return gp_fail(err, GP_QS_NAME, GP_QS_HEADER + (size_t)((uint64_t)i * h->l / 32) * 4,
 				               "the list decreases at element %zu (lower bits out of order)", i);
 			}
 		}

@@ -1,5 +1,6 @@
 #include "gp_s9.h"
 #include "gp_s9_word.h"
+#include "gp_simd.h"
 
 int gp_s9_check_header(const uint8_t *blob, size_t len, size_t *n, uint32_t *delta, gp_error *err)
 {
@@ -49,44 +50,93 @@ int gp_s9_measure(const uint8_t *blob, size_t len, size_t *n, uint32_t *delta, g
 	return GP_OK;
 }
 
-/* Writes the c values of a full word; constant arguments let the compiler unroll each case. */
-#define S9_UNPACK(c, bits)                                                           \
-	do {                                                                           \
-		for (uint32_t j = 0; j < (c); j++)                                         \
-			out[k + j] = (w >> (28 - (j + 1) * (bits))) & ((1u << (bits)) - 1);     \
-	} while (0)
+/* Per selector: the value count and bits, and per lane the shift and mask of values j = 0..27
+ * (the first in the most significant slot; lanes past the count read 0). */
+typedef struct s9_layout {
+	gp_u32x8 shift[4], mask[4];
+	uint32_t count, bits;
+} s9_layout;
+
+static s9_layout s9_layouts[16];
+
+static const s9_layout *s9_layout_table(void)
+{
+	if (s9_layouts[8].count == 0) {
+		for (uint32_t s = 0; s < 16; s++) {
+			uint32_t c = s <= 8 ? gp_s9_count(s) : 0, bits = s <= 8 ? gp_s9_bits(s) : 1;
+			uint32_t shift[32], mask[32];
+			for (uint32_t j = 0; j < 32; j++) {
+				shift[j] = j < c ? 28 - (j + 1) * bits : 0;
+				mask[j] = j < c ? (1u << bits) - 1 : 0;
+			}
+			memcpy(s9_layouts[s].shift, shift, sizeof(shift));
+			memcpy(s9_layouts[s].mask, mask, sizeof(mask));
+			s9_layouts[s].bits = bits;
+			s9_layouts[s].count = c; /* last: selector 8's count marks the table built */
+		}
+	}
+	return s9_layouts;
+}
+
+/* Unpacks a measured blob's words eight values at a time into gaps (32 spare slots past the
+ * last word's values), then applies the delta rule in the same pass: out[k] is the running sum
+ * of the gaps (plus k for the strict rule), or the gap itself for delta 0. */
+GP_ALWAYS_INLINE void s9_decode_body(const uint8_t *blob, size_t n, size_t words, uint32_t delta,
+                                     int64_t *out)
+{
+	const s9_layout *layout = s9_layout_table();
+	uint32_t gaps[32];
+	int64_t step = delta == 2 ? 1 : 0, x = -step; /* the first value has no gap before it */
+	size_t k = 0;
+	for (size_t i = 0; i < words; i++) {
+		uint32_t w = gp_load_le32(blob + GP_S9_HEADER + 4 * i);
+		const s9_layout *lay = &layout[w >> 28];
+		uint32_t c = i + 1 < words ? lay->count : (uint32_t)(n - k); /* the last word: the rest */
+		gp_unpack8(w, &lay->shift[0], &lay->mask[0], gaps);
+		if (c > 8) {
+			gp_unpack8(w, &lay->shift[1], &lay->mask[1], gaps + 8);
+			if (c > 16) {
+				gp_unpack8(w, &lay->shift[2], &lay->mask[2], gaps + 16);
+				gp_unpack8(w, &lay->shift[3], &lay->mask[3], gaps + 24);
+			}
+		}
+		if (delta == 0) {
+			for (uint32_t j = 0; j < c; j++) out[k + j] = gaps[j];
+		} else {
+			for (uint32_t j = 0; j < c; j++) {
+				x += (int64_t)gaps[j] + step;
+				out[k + j] = x;
+			}
+		}
+		k += c;
+	}
+}
+
+#if GP_HAVE_AVX2_BUILD
+GP_TARGET_AVX2 static void s9_decode_avx2(const uint8_t *blob, size_t n, size_t words,
+                                          uint32_t delta, int64_t *out)
+{
+	s9_decode_body(blob, n, words, delta, out);
+}
+#endif
+
+static void s9_decode_plain(const uint8_t *blob, size_t n, size_t words, uint32_t delta,
+                            int64_t *out)
+{
+	s9_decode_body(blob, n, words, delta, out);
+}
 
 void gp_s9_decode(const uint8_t *blob, size_t len, int64_t *out)
 {
-	size_t n = gp_load_le32(blob + 4), words = (len - GP_S9_HEADER) / 4, k = 0;
+	size_t n = gp_load_le32(blob + 4), words = (len - GP_S9_HEADER) / 4;
 	uint32_t delta = gp_load_le32(blob + 8);
-	/* every word but the last is full (measured): unpack those whole, the last slot by slot */
-	for (size_t i = 0; i + 1 < words; i++) {
-		uint32_t w = gp_load_le32(blob + GP_S9_HEADER + 4 * i);
-		switch (w >> 28) {
-		case 0: S9_UNPACK(1, 28); k += 1; break;
-		case 1: S9_UNPACK(2, 14); k += 2; break;
-		case 2: S9_UNPACK(3, 9); k += 3; break;
-		case 3: S9_UNPACK(4, 7); k += 4; break;
-		case 4: S9_UNPACK(5, 5); k += 5; break;
-		case 5: S9_UNPACK(7, 4); k += 7; break;
-		case 6: S9_UNPACK(9, 3); k += 9; break;
-		case 7: S9_UNPACK(14, 2); k += 14; break;
-		default: S9_UNPACK(28, 1); k += 28; break;
-		}
+#if GP_HAVE_AVX2_BUILD
+	if (gp_cpu_has_avx2()) {
+		s9_decode_avx2(blob, n, words, delta, out);
+		return;
 	}
-	if (words > 0) {
-		uint32_t w = gp_load_le32(blob + GP_S9_HEADER + 4 * (words - 1)), bits = gp_s9_bits(w >> 28);
-		for (uint32_t j = 0; k < n; j++, k++) out[k] = gp_s9_value(w, bits, j);
-	}
-	/* the delta rule: a running sum (plus the index for the strict rule) */
-	if (delta != 0) {
-		int64_t x = 0, step = delta == 2 ? 1 : 0;
-		for (size_t i = 0; i < n; i++) {
-			x += out[i] + (i ? step : 0);
-			out[i] = x;
-		}
-	}
+#endif
+	s9_decode_plain(blob, n, words, delta, out);
 }
 
 size_t gp_s9_encode(const int64_t *x, size_t n, uint32_t delta, uint8_t *out, const char **why,

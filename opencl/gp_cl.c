@@ -455,7 +455,7 @@ static void gp_copy_parts(uint8_t *dst, const uint8_t *const *parts, const size_
  * copies its slice into the pinned staging memory piece by piece and enqueues each piece's write
  * as soon as it is there (OpenCL queues are thread-safe), so the DMA overlaps the copies. */
 #define GP_UPLOAD_THREADS 16
-#define GP_UPLOAD_PIECE ((size_t)1 << 20)
+#define GP_UPLOAD_PIECE ((size_t)4 << 20)
 #define GP_UPLOAD_MIN_THREADED ((size_t)4 << 20)
 
 typedef struct gp_upload_slice {
@@ -486,8 +486,12 @@ static cl_int gp_upload_staged(cl_mem mem, uint8_t *pinned, const uint8_t *const
 	pthread_t threads[GP_UPLOAD_THREADS];
 	int started[GP_UPLOAD_THREADS] = {0};
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	/* GPUPOST_UPLOAD_THREADS (benchmarks only: bench/device_bench compares counts) caps them */
+	const char *cap_env = getenv("GPUPOST_UPLOAD_THREADS");
+	size_t cap = cap_env && atoi(cap_env) > 0 ? (size_t)atoi(cap_env) : GP_UPLOAD_THREADS;
 	size_t n = total / GP_UPLOAD_MIN_THREADED * 4;   /* a slice of at least 1 MB */
-	if (n > GP_UPLOAD_THREADS) n = GP_UPLOAD_THREADS;
+	if (cap > GP_UPLOAD_THREADS) cap = GP_UPLOAD_THREADS;
+	if (n > cap) n = cap;
 	if (cpus > 0 && n > (size_t)cpus) n = (size_t)cpus;
 	if (n < 2 || total < GP_UPLOAD_MIN_THREADED) n = 1;
 	size_t slice = (total / n + 4095) & ~(size_t)4095;

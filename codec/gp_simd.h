@@ -1,0 +1,50 @@
+/* Eight 32-bit lanes for the host decoders, and the choice between two builds of a decoder.
+ * With GCC or Clang on x86 a decoder body is compiled twice, once for AVX2 (a lane operation is
+ * one instruction: the per-lane shifts of an unpack are vpsrlvd) and once for the baseline; the
+ * AVX2 build runs where the CPU has it. Elsewhere the lanes are a plain loop. */
+#ifndef GP_SIMD_H
+#define GP_SIMD_H
+
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__GNUC__)
+#define GP_ALWAYS_INLINE static inline __attribute__((always_inline))
+typedef uint32_t gp_u32x8 __attribute__((vector_size(32)));
+#else
+#define GP_ALWAYS_INLINE static inline
+typedef struct { uint32_t v[8]; } gp_u32x8;
+#endif
+
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define GP_HAVE_AVX2_BUILD 1
+#define GP_TARGET_AVX2 __attribute__((target("avx2,popcnt,bmi,bmi2")))
+static inline int gp_cpu_has_avx2(void)
+{
+	static int has = -1;
+	if (has < 0) {
+		has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt") &&
+		      __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
+	}
+	return has;
+}
+#else
+#define GP_HAVE_AVX2_BUILD 0
+#define GP_TARGET_AVX2
+static inline int gp_cpu_has_avx2(void) { return 0; }
+#endif
+
+/* out[j] = (x >> shift[j]) & mask[j] for the eight lanes (shifts below 32). */
+GP_ALWAYS_INLINE void gp_unpack8(uint32_t x, const gp_u32x8 *shift, const gp_u32x8 *mask,
+                                 uint32_t *out)
+{
+#if defined(__GNUC__)
+	gp_u32x8 v = {x, x, x, x, x, x, x, x};
+	v = (v >> *shift) & *mask;
+	memcpy(out, &v, sizeof v);
+#else
+	for (int j = 0; j < 8; j++) out[j] = (x >> shift->v[j]) & mask->v[j];
+#endif
+}
+
+#endif
