@@ -1,7 +1,19 @@
-/* GPUPOST_QS (Elias-Fano) on the device, Parallel-QS style: a popcount per upper word, an
- * exclusive scan for each word's first element index, then each upper word emits its elements
- * with their lower bits read in the same kernel through a two-word window (no branch for a value
- * that straddles words). Work-item g covers upper word g of the batch. */
+/* GPUPOST_QS (Elias-Fano) on the device, Parallel-QS style. Batches: a popcount per upper word,
+ * an exclusive scan for each word's first element index, then each upper word emits its
+ * elements with their lower bits read in the same kernel through a two-word window (no branch
+ * for a value that straddles words) and checks their order; work-item g covers upper word g of
+ * the batch. One long list: the tiled kernels below. */
+
+/* The l lower bits of element i: a 64-bit window over the two words holding bit i * l, so that
+ * a value straddling words needs no branch. */
+inline uint qs_lower(__global const uint *lower, uint l, uint mask, uint i)
+{
+	if (l == 0u) return 0u;
+	ulong at = (ulong)i * l;
+	uint word = (uint)(at >> 5);   /* word + 1 is at worst the first upper word, in the blob */
+	ulong win = (ulong)lower[word] | ((ulong)lower[word + 1u] << 32);
+	return (uint)(win >> (at & 31ul)) & mask;
+}
 
 __kernel void qs_count(__global const uint *in, __global const uint *bt, __global const uint *istart,
                        const uint n_blobs, const uint total, __global uint *counts, __global uint *err)
@@ -41,33 +53,27 @@ __kernel void qs_decode(__global const uint *in, __global const uint *bt, __glob
 	if (j + 1 == t[GP_BT_ITEMS] && i + popcount(w) != n) { atomic_min(err, g); return; }
 	uint mask = l ? (uint)((1ul << l) - 1ul) : 0u;
 	__global uint *o = out + t[GP_BT_VALUES];
+	/* the order: an element can only share its predecessor's upper part when its bit follows
+	 * the previous set bit, and then its lower bits must not be smaller. adjacent: the bit that
+	 * would follow the previous element's (64: none); for the word's first element that is bit 0
+	 * when bit 31 of the word before, in the same blob, is set. */
+	uint adjacent = 64u, prev_lo = 0u;
+	if (j > 0u && i > 0u && (lower[t[GP_BT_LOWER] + j - 1u] >> 31) != 0u) {
+		adjacent = 0u;
+		prev_lo = qs_lower(lower, l, mask, i - 1u);
+	}
 	for (; w != 0u && i < n; i++, w &= w - 1u) {
 		uint bit = (uint)popcount((w & (0u - w)) - 1u);
 		ulong hi = (ulong)32u * j + bit - i;
-		/* lower bits: a 64-bit window over the two words holding bit i*l; the second word is at
-		 * worst the first upper word, inside the blob */
-		uint lo = 0u;
-		if (l) {
-			ulong at = (ulong)i * l;
-			uint word = (uint)(at >> 5);
-			ulong win = (ulong)lower[word] | ((ulong)lower[word + 1u] << 32);
-			lo = (uint)(win >> (at & 31ul)) & mask;
-		}
+		uint lo = qs_lower(lower, l, mask, i);
 		uint x = (uint)((hi << l) | lo);
 		o[i] = x;
+		if (bit == adjacent && lo < prev_lo) atomic_min(err, g);
 		if (i + 1u == n && x != t[GP_BT_LAST]) atomic_min(err, g);
+		adjacent = bit + 1u;
+		prev_lo = lo;
 	}
 	if (w != 0u) atomic_min(err, g);
-}
-
-/* A QS list never decreases: a blob that decodes to a decreasing pair is malformed. */
-__kernel void qs_check_order(__global const uint *values, __global const uint *vstart,
-                             const uint n_blobs, const uint total, __global uint *err)
-{
-	uint v = get_global_id(0);
-	if (v >= total) return;
-	uint b = gp_find_blob(vstart, n_blobs, v);
-	if (v > vstart[b] && values[v] < values[v - 1u]) atomic_min(err, v);
 }
 
 /* One blob, tiled: GP_QS_ITEMS upper words per work-item, item lid taking words k * wg + lid.
@@ -81,14 +87,6 @@ __kernel void qs_check_order(__global const uint *values, __global const uint *v
 #define GP_QS_HEADER_WORDS 4u
 #define GP_QS_ITEMS 4u   /* a tile of 4 * wg upper words holds about 64 * wg elements */
 
-inline uint qs_lower(__global const uint *lower, uint l, uint mask, uint i)
-{
-	if (l == 0u) return 0u;
-	ulong at = (ulong)i * l;
-	uint word = (uint)(at >> 5);   /* word + 1 is at worst the first upper word, in the blob */
-	ulong win = (ulong)lower[word] | ((ulong)lower[word + 1u] << 32);
-	return (uint)(win >> (at & 31ul)) & mask;
-}
 
 __kernel void qs_tile_count(__global const uint *in, const uint nl, const uint nu, const uint n,
                             const uint l, const uint last, __global uint *tile_sums,

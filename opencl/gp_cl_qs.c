@@ -1,4 +1,5 @@
-/* Launcher for kernels/qs.cl: popcounts, scan, one merged upper+lower decode, order check. */
+/* Launcher for kernels/qs.cl: one long list by tiles; a batch by popcounts, a scan and one
+ * merged upper+lower decode that also checks the order. */
 #include "gp_cl_batch.h"
 #include "../codec/gp_result.h"
 #include "../codec/gp_qs.h"
@@ -72,9 +73,6 @@ int gp_cl_qs_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_bl
 	if (gp_cl_args(k, 8, A(b.input), A(b.table), A(b.istart), A(b.n_blobs), A(b.items), A(rank),
 	               A(values), A(b.err)) != CL_SUCCESS) goto args;
 	if (gp_cl_run(k, b.items, err) != GP_OK) goto done;
-	k = gp_cl_kernel(GP_K_QS_CHECK_ORDER);
-	if (gp_cl_args(k, 5, A(values), A(b.vstart), A(b.n_blobs), A(b.values), A(b.err)) != CL_SUCCESS) goto args;
-	if (gp_cl_run(k, b.values, err) != GP_OK) goto done;
 	rc = gp_cl_batch_download(&b, values, 32, r, err);
 	goto done;
 args:

@@ -11,6 +11,8 @@ mt_srand(54);
 $lists = [
     'MOD9 small' => [GPUPOST_MOD9, array_map(fn() => mt_rand(1, 3), range(1, 40000)), []],
     'MOD9 mixed' => [GPUPOST_MOD9, rand_mod9_values(20000), []],
+    /* one word a value: 150k words, many tiles */
+    'MOD9 wide' => [GPUPOST_MOD9, array_map(fn() => mt_rand(1 << 20, (1 << 28) - 1), range(1, 150000)), []],
     'S9 delta 0' => [GPUPOST_S9, array_map(fn() => mt_rand(0, 1 << mt_rand(0, 27)), range(1, 30000)), ['delta' => 0]],
     'S9 delta 1' => [GPUPOST_S9, rand_sorted(30000, 1 << 30, true), ['delta' => 1]],
     'S9 delta 2' => [GPUPOST_S9, array_map(fn($i) => $i * 2 + mt_rand(0, 1), range(0, 60000)), ['delta' => 2]],
@@ -19,6 +21,8 @@ $lists = [
     'QS sparse' => [GPUPOST_QS, rand_sorted(50000), []],
 ];
 $bad = $checked = $rejected = 0;
+$small = [GPUPOST_MOD9 => gpu_encode_postings([5, 6, 7]), GPUPOST_S9 => gpu_encode_postings([5, 6, 7], GPUPOST_S9),
+          GPUPOST_QS => gpu_encode_postings([5, 6, 7], GPUPOST_QS)];
 foreach ($lists as $name => [$format, $list, $options]) {
     if ($format === GPUPOST_S9 && ($options['delta'] ?? 0) === 2) {
         $list = array_values(array_unique($list));
@@ -46,6 +50,13 @@ foreach ($lists as $name => [$format, $list, $options]) {
         $checked++;
         $rejected += $h !== 'no exception';
         if ($h !== $d || $hv !== $dv) { echo "$name flip at $at: host '$h', device '$d'\n"; $bad++; }
+        /* and inside a batch, where the device runs the per-word kernels instead of the tiles */
+        if ($m % 3 === 0) {
+            $pair = ['ok' => $small[$format], 'x' => $b];
+            $hb = gp_error_of(fn() => gp_on('host', fn() => gpu_decode_postings_batch($pair, $format)));
+            $db = gp_error_of(fn() => gp_on('device', fn() => gpu_decode_postings_batch($pair, $format)));
+            if ($hb !== $db) { echo "$name flip at $at in a batch: host '$hb', device '$db'\n"; $bad++; }
+        }
     }
 }
 echo "checked: $checked, mismatches: $bad\n";
@@ -68,11 +79,14 @@ $bad_blob = $blob;
 $bad_blob[$at] = chr(ord($bad_blob[$at]) & 0x0F);
 echo gp_error_of(fn() => gp_on('host', fn() => gpu_decode_postings($bad_blob, GPUPOST_QS))), "\n";
 echo gp_error_of(fn() => gp_on('device', fn() => gpu_decode_postings($bad_blob, GPUPOST_QS))), "\n";
+/* the same decrease in a batch: for the per-word kernel it sits between upper words 1023 and 1024 */
+echo gp_error_of(fn() => gp_on('device', fn() => gpu_decode_postings_batch(['ok' => $small[GPUPOST_QS], 'x' => $bad_blob], GPUPOST_QS))), "\n";
 ?>
 --EXPECTF--
-checked: 488, mismatches: 0
+checked: 549, mismatches: 0
 bool(true)
 int(4)
 bool(true)
 GpuPost\Exception: %s26215%s
 GpuPost\Exception: %s26215%s
+GpuPost\Exception: %sblob 'x'%s26215%s
