@@ -3,7 +3,8 @@
  * Prints values/s (WAH: rows of bitmap/s) for the host, the device end to end (upload, kernels,
  * download) and a device copy of the same bytes for scale.
  *
- *   make bench-c && ./bench/device_bench [values, default 64M] [reps, default 5]
+ *   make bench-c && ./bench/device_bench [values, default 64M] [reps, default 5] [formats]
+ * formats: a comma-separated subset of MOD9,S9,QS,WAH (default all).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,6 +190,7 @@ int main(int argc, char **argv)
 {
 	size_t n = argc > 1 ? strtoull(argv[1], NULL, 10) : (size_t)64 << 20;
 	int reps = argc > 2 ? atoi(argv[2]) : 5;
+	const char *formats = argc > 3 ? argv[3] : "MOD9,S9,QS,WAH";
 	gp_cl_configure(getenv("GPUPOST_DEVICE") ? getenv("GPUPOST_DEVICE") : "auto");
 	setenv("GPUPOST_PROFILE", "1", 0); /* kernel times from events (2: each launch on stderr) */
 	const gp_cl_device_info *d = gp_cl_available() ? gp_cl_info() : NULL;
@@ -225,9 +227,12 @@ int main(int argc, char **argv)
 	gp_error err;
 	double t0, host, best;
 
+	uint8_t *blob = NULL;
+	size_t len;
 	/* MOD9 */
-	uint8_t *blob = malloc(gp_mod9_encode_bound(n));
-	size_t len = gp_mod9_encode_values(gaps, n, blob);
+	if (strstr(formats, "MOD9")) {
+	blob = malloc(gp_mod9_encode_bound(n));
+	len = gp_mod9_encode_values(gaps, n, blob);
 	best = 1e30;
 	for (int r = 0; r < reps; r++) {
 		t0 = now();
@@ -237,10 +242,12 @@ int main(int argc, char **argv)
 	host = best;
 	report("MOD9", n, 4, blob, len, host, dev_mod9, reps);
 	free(blob);
+	}
 
 	/* S9, strictly increasing docIDs */
 	const char *why;
 	size_t at;
+	if (strstr(formats, "S9")) {
 	blob = malloc(gp_s9_encode_bound(n));
 	len = gp_s9_encode(docs, n, 2, blob, &why, &at);
 	best = 1e30;
@@ -251,8 +258,10 @@ int main(int argc, char **argv)
 	}
 	report("S9", n, 8, blob, len, best, dev_s9, reps);
 	free(blob);
+	}
 
 	/* QS */
+	if (strstr(formats, "QS")) {
 	uint32_t l = gp_qs_choose_l(docs32[n - 1], n, 1.0);
 	len = gp_qs_encoded_size(docs32[n - 1], n, l);
 	blob = calloc(1, len);
@@ -267,9 +276,14 @@ int main(int argc, char **argv)
 	}
 	report("QS", n, 4, blob, len, best, dev_qs, reps);
 	free(blob);
+	}
 
 	/* WAH: a bitmap of 32 * n rows (n 32-bit words decompressed, the "values" of WAHb), runs of
 	 * 1..64 set rows at density 1/64; WAHr returns its set rows (its values). */
+	if (!strstr(formats, "WAH")) {
+		gp_cl_shutdown();
+		return 0;
+	}
 	uint64_t nbits = (uint64_t)n * 32 < 0xFFFFFFC0u ? (uint64_t)n * 32 : 0xFFFFFFC0u; /* device: < 2^32 - 32 */
 	size_t nrows = 0;
 	for (uint64_t r = 0; r < nbits && nrows < n; ) {

@@ -80,12 +80,16 @@ __kernel void qs_decode(__global const uint *in, __global const uint *bt, __glob
  * qs_tile_count sums each tile's set bits (and checks the padding of the lower and upper
  * arrays), the sums are scanned, then qs_tile_decode turns its words' popcounts into offsets in
  * local memory; each word emits the upper parts (bit position - element index) of its elements
- * into a local staging area of GP_STAGE_ITEMS_32 per item, and the staged elements are finished
+ * into a local staging area of GP_QS_STAGE_ITEMS per item, and the staged elements are finished
  * side by side: the lower bits read through a two-word window, the value written coalesced and
  * the order checked against the element before. The blob starts at in[0]: header
  * (GP_QS_HEADER_WORDS), nl lower words, nu upper words. */
 #define GP_QS_HEADER_WORDS 4u
-#define GP_QS_ITEMS 4u   /* a tile of 4 * wg upper words holds about 64 * wg elements */
+#ifndef GP_QS_ITEMS   /* set by the host (gp_cl.c): upper words per work-item of a tile */
+#define GP_QS_ITEMS 2u
+#endif
+/* elements staged per item: GP_STAGE_ITEMS_32, at most 16 (more was slower, docs/BENCHMARKS.md) */
+#define GP_QS_STAGE_ITEMS (GP_STAGE_ITEMS_32 < 16 ? GP_STAGE_ITEMS_32 : 16)
 
 
 __kernel void qs_tile_count(__global const uint *in, const uint nl, const uint nu, const uint n,
@@ -117,14 +121,14 @@ __kernel void qs_tile_count(__global const uint *in, const uint nl, const uint n
 	if (get_local_id(0) == 0) tile_sums[get_group_id(0)] = total;
 }
 
-/* offs: GP_SKEW(GP_QS_ITEMS * wg), part: wg, stage: wg * GP_STAGE_ITEMS_32, carry: 2 */
+/* offs: GP_SKEW(GP_QS_ITEMS * wg), part: wg, stage: wg * GP_QS_STAGE_ITEMS, carry: 2 */
 __kernel void qs_tile_decode(__global const uint *in, const uint nl, const uint nu, const uint n,
                              const uint l, const uint last, __global const uint *tile_off,
                              __global uint *out, __global uint *err, __local uint *offs,
                              __local uint *part, __local uint *stage, __local uint *carry)
 {
 	__global const uint *lower = in + GP_QS_HEADER_WORDS, *upper = lower + nl;
-	const uint lid = get_local_id(0), wg = get_local_size(0), chunk = wg * GP_STAGE_ITEMS_32;
+	const uint lid = get_local_id(0), wg = get_local_size(0), chunk = wg * GP_QS_STAGE_ITEMS;
 	const uint g = get_group_id(0), first = g * wg * GP_QS_ITEMS, out0 = tile_off[g];
 	const uint mask = l ? (uint)((1ul << l) - 1ul) : 0u;
 	uint w[GP_QS_ITEMS], at[GP_QS_ITEMS];

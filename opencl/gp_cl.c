@@ -46,6 +46,7 @@ static struct {
 	gp_cl_buffer_slot buffers[GP_B_COUNT];
 	size_t wg;
 	unsigned stage_items, stage_items_32;   /* GP_STAGE_ITEMS and GP_STAGE_ITEMS_32 of the build */
+	unsigned qs_items;                      /* GP_QS_ITEMS of the build */
 	char last_error[512];
 	int profile;
 	cl_event events[4096];
@@ -238,7 +239,8 @@ static int gp_cl_build(void)
 	while (wg > 1 && (wg & (wg - 1))) wg &= wg - 1;
 	while (wg > 1 && local_mem &&
 	       (gp_cl_local_need(wg, 1) > local_mem || gp_cl_local_need_wah(wg) > local_mem)) wg /= 2;
-	gp_cl.stage_items = gp_cl.stage_items_32 = 16;
+	gp_cl.stage_items = 16;
+	gp_cl.stage_items_32 = 32;
 	while (gp_cl.stage_items > 1 && local_mem && gp_cl_local_need(wg, gp_cl.stage_items) > local_mem) {
 		gp_cl.stage_items /= 2;
 	}
@@ -246,9 +248,20 @@ static int gp_cl_build(void)
 	       gp_cl_local_need_32(wg, gp_cl.stage_items_32) > local_mem) {
 		gp_cl.stage_items_32 /= 2;
 	}
-	char options[96];
-	snprintf(options, sizeof(options), "-cl-std=CL1.2 -DGP_STAGE_ITEMS=%u -DGP_STAGE_ITEMS_32=%u",
-	         gp_cl.stage_items, gp_cl.stage_items_32);
+	/* GPUPOST_STAGE_ITEMS_32 and GPUPOST_QS_ITEMS (benchmarks only: bench/device_bench tries
+	 * other tile shapes with them) replace the choices above, within what local memory holds */
+	gp_cl.qs_items = 2;
+	const char *env = getenv("GPUPOST_STAGE_ITEMS_32");
+	if (env && atoi(env) >= 1 && atoi(env) <= 64 && gp_cl_local_need_32(wg, (size_t)atoi(env)) <= local_mem) {
+		gp_cl.stage_items_32 = (unsigned)atoi(env);
+	}
+	if ((env = getenv("GPUPOST_QS_ITEMS")) && atoi(env) >= 1 && atoi(env) <= GP_SCAN_ITEMS) {
+		gp_cl.qs_items = (unsigned)atoi(env);
+	}
+	char options[128];
+	snprintf(options, sizeof(options),
+	         "-cl-std=CL1.2 -DGP_STAGE_ITEMS=%u -DGP_STAGE_ITEMS_32=%u -DGP_QS_ITEMS=%uu",
+	         gp_cl.stage_items, gp_cl.stage_items_32, gp_cl.qs_items);
 	st = clBuildProgram(gp_cl.program, 1, &gp_cl.device, options, NULL, NULL);
 	if (st != CL_SUCCESS) {
 		char log[400] = "";
@@ -371,6 +384,10 @@ void gp_cl_shutdown(void)
 cl_command_queue gp_cl_queue(void) { return gp_cl.queue; }
 cl_kernel gp_cl_kernel(gp_kernel_id id) { return gp_cl.kernels[id]; }
 size_t gp_cl_wg(void) { return gp_cl.wg; }
+size_t gp_cl_qs_items(void) { return gp_cl.qs_items; }
+
+size_t gp_cl_qs_stage_items(void) { return gp_cl.stage_items_32 < 16 ? gp_cl.stage_items_32 : 16; }
+
 size_t gp_cl_stage_items(size_t value_bytes)
 {
 	return value_bytes == 8 ? gp_cl.stage_items : gp_cl.stage_items_32;

@@ -79,6 +79,10 @@ size_t gp_cl_wg(void);
 /* Values of value_bytes (4 or 8) each work-item stages in local memory in the tiled decoders
  * (GP_STAGE_ITEMS_32, GP_STAGE_ITEMS). */
 size_t gp_cl_stage_items(size_t value_bytes);
+/* Upper words per work-item in QS's tiles (GP_QS_ITEMS), and the values QS stages per item
+ * (GP_QS_STAGE_ITEMS: GP_STAGE_ITEMS_32, at most 16). */
+size_t gp_cl_qs_items(void);
+size_t gp_cl_qs_stage_items(void);
 /* Enqueues `kernel` over at least `items` work-items. */
 int gp_cl_run(cl_kernel kernel, size_t items, gp_error *err);
 /* Records a failed OpenCL call in err (GP_EDEVICE) and returns GP_EDEVICE. */

@@ -49,7 +49,6 @@ typedef struct gp_cl_tiled {
 	size_t wg, tile, tiles;
 } gp_cl_tiled;
 
-#define GP_QS_ITEMS 4   /* upper words per item in QS's: kernels/qs.cl */
 /* A local array of a tile's words padded as GP_SKEW does (kernels/scan.cl), in elements. */
 #define GP_SKEWED(n) ((n) + (n) / 32)
 

@@ -14,7 +14,7 @@ static int qs_tiled(const uint8_t *blob, size_t len, const gp_qs_header *h, gp_r
 	gp_cl_tiled t;
 	cl_mem out;
 	cl_kernel k;
-	if (gp_cl_tiled_begin(&t, blob, len, nu, GP_QS_ITEMS, err) != GP_OK ||
+	if (gp_cl_tiled_begin(&t, blob, len, nu, gp_cl_qs_items(), err) != GP_OK ||
 	    !(out = gp_cl_buffer(GP_B_VALUES, (size_t)n * 4, err))) {
 		return GP_EDEVICE;
 	}
@@ -28,7 +28,7 @@ static int qs_tiled(const uint8_t *blob, size_t len, const gp_qs_header *h, gp_r
 	if (gp_cl_args(k, 9, A(t.input), A(nl), A(nu), A(n), A(l), A(last), A(t.offsets), A(out),
 	               A(t.err)) != CL_SUCCESS) goto args;
 	if (gp_cl_tiled_run(&t, k, err, 9, 4, GP_SKEWED(t.tile) * 4, t.wg * 4,
-	                    t.wg * gp_cl_stage_items(4) * 4, (size_t)8) != GP_OK) {
+	                    t.wg * gp_cl_qs_stage_items() * 4, (size_t)8) != GP_OK) {
 		return GP_EDEVICE;
 	}
 	return gp_cl_tiled_finish(&t, out, n, 32, r, err);
