@@ -115,10 +115,54 @@ inline uint wah_gather_word(__global const uint *in, __global const uint *t, uin
  * tile's first and last bits (or marks a tile that straddles blobs). wah_gather then loads the
  * words between (and one more) with their first groups into local memory, side by side: the
  * tile's 32 * tile bits span at most 32 * tile / 31 + 2 WAH words, since every word holds a
- * group or more (win holds tile + tile / 16 + 4), and each output word finds its word there. A
- * tile that straddles blobs searches per word in global memory. */
-#define GP_WAH_ITEMS 8
+ * group or more (win holds tile + tile / 16 + 4). Each item gathers consecutive output words
+ * from there into local memory, and the tile is written side by side. A tile that straddles
+ * blobs searches per word in global memory. */
+#define GP_WAH_ITEMS 8u
 #define GP_WAH_STRADDLES 0xFFFFFFFFu
+
+/* wah_gather's words q .. q + m - 1 of a blob of w-bit words (a constant where it is inlined)
+ * from the window: one search, then forward. They go to stage[GP_SKEW(p0 + k)]. */
+inline void wah_gather_run(__global const uint *in, __global const uint *t, __global const long *goff,
+                           uint ws, uint lo, uint nwords, uint nbits, ulong groups, uint cnt,
+                           ulong first, long gbase, __local const uint *win,
+                           __local const ulong *win_words, uint q, uint m, const uint w,
+                           __local uint *stage, uint p0)
+{
+	const uint g = w - 1u;
+	uint a = 0u, h = cnt;
+	if (m > 0u) {
+		ulong rel = (ulong)wah_group_of(32u * q, w) - first;
+		while (h - a > 1u) {
+			uint mid = a + (h - a) / 2u;
+			if ((ulong)win[mid] <= rel) a = mid; else h = mid;
+		}
+	}
+	for (uint k = 0; k < GP_WAH_ITEMS; k++) {
+		uint v = 0u;
+		if (k < m) {
+			/* as wah_gather_at, from local memory (a word past the window, never needed for a
+			 * well-formed blob, from global memory) */
+			uint bit0 = 32u * (q + k), k0 = wah_group_of(bit0, w), off0 = bit0 - k0 * g;
+			ulong rel0 = (ulong)k0 - first;
+			while (a + 1u < cnt && (ulong)win[a + 1u] <= rel0) a++;
+			ulong out = wah_group_bits(win_words[a], w) >> off0;
+			if (g - off0 < 32u) {
+				ulong k1 = (ulong)k0 + 1ul;
+				uint a1 = a + 1u, an = a;
+				if (lo + a1 < nwords) {
+					ulong g1 = a1 < cnt ? first + win[a1] : (ulong)(goff[ws + lo + a1] - gbase);
+					if (g1 <= k1) an = a1;
+				}
+				ulong x = an < cnt ? win_words[an] : wah_word(in, t, lo + an);
+				if (k1 < groups) out |= wah_group_bits(x, w) << (g - off0);
+			}
+			v = (uint)out;
+			if (nbits - bit0 < 32u) v &= (1u << (nbits - bit0)) - 1u;
+		}
+		stage[GP_SKEW(p0 + k)] = v;
+	}
+}
 
 __kernel void wah_tile_words(__global const uint *bt, __global const uint *ostart,
                              __global const uint *wstart, __global const long *goff,
@@ -143,14 +187,14 @@ __kernel void wah_tile_words(__global const uint *bt, __global const uint *ostar
 __kernel void wah_gather(__global const uint *in, __global const uint *bt, __global const uint *ostart,
                          __global const uint *wstart, __global const long *goff, const uint n_blobs,
                          const uint total, __global const uint *tile_words, __global uint *bitmap,
-                         __local uint *win, __local ulong *win_words)
+                         __local uint *win, __local ulong *win_words, __local uint *stage)
 {
 	const uint lid = get_local_id(0), wg = get_local_size(0), tile = wg * GP_WAH_ITEMS;
 	const uint o0 = get_group_id(0) * tile, lo = tile_words[2u * get_group_id(0)];
 	const uint one = lo != GP_WAH_STRADDLES, b = one ? gp_find_blob(ostart, n_blobs, o0) : 0u;
 	const uint ws = wstart[b], q0 = o0 - ostart[b];
 	__global const uint *t = bt + GP_WB_STRIDE * b;
-	const uint w = t[GP_WB_W], g = w - 1u, nwords = t[GP_WB_WORDS], nbits = t[GP_WB_NBITS];
+	const uint w = t[GP_WB_W], nwords = t[GP_WB_WORDS], nbits = t[GP_WB_NBITS];
 	const ulong groups = t[GP_WB_GROUPS];
 	/* the words (and the one after the last: the last output word's bits may go on there) */
 	const uint cnt = one ? min(nwords - lo, tile_words[2u * get_group_id(0) + 1u] - lo + 2u) : 0u;
@@ -160,42 +204,33 @@ __kernel void wah_gather(__global const uint *in, __global const uint *bt, __glo
 		win_words[m] = wah_word(in, t, lo + m);
 	}
 	barrier(CLK_LOCAL_MEM_FENCE);
+	/* each item gathers GP_WAH_ITEMS consecutive output words into stage, walking the window
+	 * forward from one search (consecutive words need the same or the next WAH words), then the
+	 * tile is written side by side. Word width as a constant in each loop (w is the blob's). */
+	const ulong first = (ulong)(base - gbase);   /* word lo's first group */
+	const uint p0 = lid * GP_WAH_ITEMS;
 	if (!one) {   /* a tile that straddles blobs: every word searched in global memory */
 		for (uint k = 0; k < GP_WAH_ITEMS; k++) {
-			uint o = o0 + k * wg + lid;
-			if (o >= total) break;
-			uint ob = gp_find_blob(ostart, n_blobs, o);
-			bitmap[o] = wah_gather_word(in, bt + GP_WB_STRIDE * ob, wstart[ob], goff, o - ostart[ob]);
-		}
-		return;
-	}
-	const ulong first = (ulong)(base - gbase);   /* word lo's first group */
-	for (uint k = 0; k < GP_WAH_ITEMS; k++) {
-		uint o = o0 + k * wg + lid;
-		if (o >= total) break;
-		/* as wah_gather_at, from local memory (a word past the window, never needed for a
-		 * well-formed blob, from global memory) */
-		uint q = q0 + k * wg + lid, bit0 = 32u * q, a = 0u, h = cnt;
-		uint k0 = wah_group_of(bit0, w), off0 = bit0 - k0 * g;
-		ulong rel0 = (ulong)k0 - first;
-		while (h - a > 1u) {
-			uint mid = a + (h - a) / 2u;
-			if ((ulong)win[mid] <= rel0) a = mid; else h = mid;
-		}
-		ulong out = wah_group_bits(win_words[a], w) >> off0;
-		if (g - off0 < 32u) {
-			ulong k1 = (ulong)k0 + 1ul;
-			uint a1 = a + 1u;
-			if (lo + a1 < nwords) {
-				ulong g1 = a1 < cnt ? first + win[a1] : (ulong)(goff[ws + lo + a1] - gbase);
-				if (g1 <= k1) a = a1;
+			uint o = o0 + p0 + k, v = 0u;
+			if (o < total) {
+				uint ob = gp_find_blob(ostart, n_blobs, o);
+				v = wah_gather_word(in, bt + GP_WB_STRIDE * ob, wstart[ob], goff, o - ostart[ob]);
 			}
-			ulong x = a < cnt ? win_words[a] : wah_word(in, t, lo + a);
-			if (k1 < groups) out |= wah_group_bits(x, w) << (g - off0);
+			stage[GP_SKEW(p0 + k)] = v;
 		}
-		uint v = (uint)out;
-		if (nbits - bit0 < 32u) v &= (1u << (nbits - bit0)) - 1u;
-		bitmap[o] = v;
+	} else if (w == 64u) {
+		wah_gather_run(in, t, goff, ws, lo, nwords, nbits, groups, cnt, first, gbase, win, win_words,
+		               q0 + p0, min(GP_WAH_ITEMS, total > o0 + p0 ? total - o0 - p0 : 0u), 64u,
+		               stage, p0);
+	} else {
+		wah_gather_run(in, t, goff, ws, lo, nwords, nbits, groups, cnt, first, gbase, win, win_words,
+		               q0 + p0, min(GP_WAH_ITEMS, total > o0 + p0 ? total - o0 - p0 : 0u), 32u,
+		               stage, p0);
+	}
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (uint k = 0; k < GP_WAH_ITEMS; k++) {
+		uint idx = k * wg + lid;
+		if (o0 + idx < total) bitmap[o0 + idx] = stage[GP_SKEW(idx)];
 	}
 }
 

@@ -199,11 +199,12 @@ static size_t gp_cl_local_need(size_t wg, size_t stage)
 	return (tile + tile / 32) * (4 + 8) + wg * (4 + 8) + wg * stage * 8;
 }
 
-/* wah_gather: a window of words and their first groups for a tile of 8 * wg output words. */
+/* wah_gather: a window of words and their first groups for a tile of 8 * wg output words, and
+ * the tile staged. */
 static size_t gp_cl_local_need_wah(size_t wg)
 {
 	size_t tile = wg * 8; /* GP_WAH_ITEMS */
-	return (tile + tile / 16 + 4) * (4 + 8);
+	return (tile + tile / 16 + 4) * (4 + 8) + (tile + tile / 32) * 4;
 }
 
 static size_t gp_cl_local_need_32(size_t wg, size_t stage)

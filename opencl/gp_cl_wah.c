@@ -121,7 +121,8 @@ static int wah_gather_batch(gp_cl_batch *b, const uint8_t *const *blobs, const s
 	if (gp_cl_args(k, 9, A(b->input), A(b->table), A(b->vstart), A(b->istart), A(goff), A(b->n_blobs),
 	               A(b->values), A(tile_words), A(*bitmap)) != CL_SUCCESS ||
 	    clSetKernelArg(k, 9, (tile + tile / 16 + 4) * 4, NULL) != CL_SUCCESS ||
-	    clSetKernelArg(k, 10, (tile + tile / 16 + 4) * 8, NULL) != CL_SUCCESS) goto args;
+	    clSetKernelArg(k, 10, (tile + tile / 16 + 4) * 8, NULL) != CL_SUCCESS ||
+	    clSetKernelArg(k, 11, GP_SKEWED((size_t)tile) * 4, NULL) != CL_SUCCESS) goto args;
 	if (gp_cl_run(k, (size_t)tiles * gp_cl_wg(), err) != GP_OK) return GP_EDEVICE;
 	return gp_cl_batch_finish(b, err);
 args:
