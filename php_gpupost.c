@@ -674,6 +674,18 @@ PHP_FUNCTION(gpu_info)
 		add_assoc_null(return_value, "device");
 	}
 	add_assoc_bool(return_value, "kernels_built", gp_cl_program_built());
+	/* the launch shapes chosen for this device when the kernels were built */
+	if (gp_cl_program_built()) {
+		zval tuning;
+		array_init(&tuning);
+		add_assoc_long(&tuning, "work_group", (zend_long)gp_cl_wg());
+		add_assoc_long(&tuning, "staged_values_64", (zend_long)gp_cl_stage_items(8));
+		add_assoc_long(&tuning, "staged_values_32", (zend_long)gp_cl_stage_items(4));
+		add_assoc_long(&tuning, "qs_words", (zend_long)gp_cl_qs_items());
+		add_assoc_zval(return_value, "tuning", &tuning);
+	} else {
+		add_assoc_null(return_value, "tuning");
+	}
 	/* whether calls above gpupost.min_device_values go to the device (not for a CPU device) */
 	add_assoc_bool(return_value, "auto_device", usable && d && strcmp(d->type, "cpu") != 0);
 	if (usable || !gp_cl_last_error()[0]) {
@@ -723,7 +735,7 @@ PHP_MSHUTDOWN_FUNCTION(gpupost)
 
 PHP_MINFO_FUNCTION(gpupost)
 {
-	char buf[64];
+	char buf[160];
 	int usable = gp_cl_available();
 	const gp_cl_device_info *d = gp_cl_info();
 	php_info_print_table_start();
@@ -742,6 +754,11 @@ PHP_MINFO_FUNCTION(gpupost)
 		php_info_print_table_row(2, "Global memory", buf);
 	}
 	php_info_print_table_row(2, "Kernels built", gp_cl_program_built() ? "yes" : "no");
+	if (gp_cl_program_built()) {
+		snprintf(buf, sizeof(buf), "work-group %zu, staged values %zu (64-bit) and %zu (32-bit), QS words %zu",
+		         gp_cl_wg(), gp_cl_stage_items(8), gp_cl_stage_items(4), gp_cl_qs_items());
+		php_info_print_table_row(2, "Launch shapes", buf);
+	}
 	if (d) {
 		php_info_print_table_row(2, "Automatic dispatch", strcmp(d->type, "cpu") == 0
 			? "host path (a CPU device is used only with gpupost.min_device_values=0)"

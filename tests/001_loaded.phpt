@@ -16,8 +16,22 @@ $info = ob_get_clean();
 var_dump(str_contains($info, 'gpupost support => enabled'));
 var_dump(str_contains($info, 'Backend => ' . gpu_info()['backend']));
 var_dump(str_contains($info, 'gpupost.min_device_values => 65536'));
+/* the launch shapes chosen for the device: a power-of-two work-group within the device's limit,
+ * at least one value staged per item; none without a device */
+$i = gpu_info();
+if ($i['kernels_built']) {
+    $t = $i['tuning'];
+    $pow2 = fn($x) => $x >= 1 && ($x & ($x - 1)) === 0;
+    var_dump($pow2($t['work_group']) && $t['work_group'] <= max(1, $i['device']['max_work_group']),
+             $pow2($t['staged_values_64']) && $t['staged_values_64'] <= 16,
+             $pow2($t['staged_values_32']) && $t['staged_values_32'] <= 32 && $t['staged_values_32'] >= $t['staged_values_64'],
+             $t['qs_words'] >= 1 && $t['qs_words'] <= 8,
+             str_contains($info, 'Launch shapes => work-group ' . $t['work_group']));
+} else {
+    var_dump($i['tuning'], true, true, true, !str_contains($info, 'Launch shapes'));
+}
 ?>
---EXPECT--
+--EXPECTF--
 bool(true)
 bool(true)
 bool(true)
@@ -27,6 +41,11 @@ bool(true)
 int(0)
 int(1)
 int(2)
+bool(true)
+bool(true)
+bool(true)
+bool(true)
+%s
 bool(true)
 bool(true)
 bool(true)
