@@ -38,7 +38,7 @@ GP_DEFINE_GROUP_SCAN(uint, u32)
 GP_DEFINE_GROUP_SCAN(long, i64)
 
 /* The group's sum of one value per item (a tree in a[0..wg), wg a power of two): half the
- * barriers of the scan, for the count passes that only need a tile's total. */
+ * barriers of the scan, for the count passes that only need a tile's total (S9's value sums). */
 #define GP_DEFINE_GROUP_SUM(T, SUF)                                                            \
 inline T gp_group_sum_##SUF(__local T *a, T x)                                                \
 {                                                                                             \
@@ -52,8 +52,20 @@ inline T gp_group_sum_##SUF(__local T *a, T x)                                  
 	return a[0];                                                                              \
 }
 
-GP_DEFINE_GROUP_SUM(uint, u32)
 GP_DEFINE_GROUP_SUM(long, i64)
+
+/* The same for 32-bit counts by one local atomic add per item: three barriers instead of the
+ * tree's log2(wg) + 2 (local 32-bit atomics are core OpenCL since 1.1). */
+inline uint gp_group_sum_u32(__local uint *a, uint x)
+{
+	if (get_local_id(0) == 0) a[0] = 0u;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	if (x != 0u) atomic_add(a, x);
+	barrier(CLK_LOCAL_MEM_FENCE);
+	uint total = a[0];
+	barrier(CLK_LOCAL_MEM_FENCE);   /* a can be written again */
+	return total;
+}
 
 /* Local arrays read both along (k * wg + lid) and across (lid * items + k) are padded by one
  * element in 32 so that neither pattern meets a bank conflict. */
