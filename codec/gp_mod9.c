@@ -126,30 +126,16 @@ GP_ALWAYS_INLINE size_t mod9_decode_body(const uint8_t *blob, size_t nwords, uin
 	return (size_t)(out - values);
 }
 
-#if GP_HAVE_AVX2_BUILD
-GP_TARGET_AVX2 static size_t mod9_decode_avx2(const uint8_t *blob, size_t nwords, uint32_t *values,
-                                              uint32_t *bad, uint32_t *continues)
-{
-	return mod9_decode_body(blob, nwords, values, bad, continues);
-}
-#endif
-
-static size_t mod9_decode_plain(const uint8_t *blob, size_t nwords, uint32_t *values,
-                                uint32_t *bad, uint32_t *continues)
-{
-	return mod9_decode_body(blob, nwords, values, bad, continues);
-}
+GP_BUILD_TWICE(size_t, mod9_decode, mod9_decode_body,
+               (const uint8_t *blob, size_t nwords, uint32_t *values, uint32_t *bad, uint32_t *continues),
+               (blob, nwords, values, bad, continues))
 
 size_t gp_mod9_decode_values_checked(const uint8_t *blob, size_t len, uint32_t *values,
                                      gp_error *err)
 {
 	uint32_t bad, continues;
 	size_t n;
-#if GP_HAVE_AVX2_BUILD
-	if (gp_cpu_has_avx2()) n = mod9_decode_avx2(blob, len / 4, values, &bad, &continues);
-	else
-#endif
-		n = mod9_decode_plain(blob, len / 4, values, &bad, &continues);
+	n = mod9_decode(blob, len / 4, values, &bad, &continues);
 	if (bad || continues || len % 4 != 0) {
 		gp_mod9_counts c;
 		gp_mod9_measure(blob, len, 0, &c, err); /* names the offset and the rule */

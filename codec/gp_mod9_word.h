@@ -82,6 +82,10 @@ GP_INLINE gp_u32 gp_mod9_word_value(gp_u32 w, gp_u32 bits, gp_u32 count, gp_u32 
  * continues the posting of the word before it when that word's flags are 11 or 10. */
 #define GP_MOD9_CONTINUES(prev_word) ((((prev_word) >> 31) & 1u) != 0u)
 #define GP_MOD9_BAD_START(word) ((((word) >> 30) == 1u) || (((word) >> 30) == 2u))
+/* A word that breaks the flag rules: a posting's first word flagged 01 or 10, or the last word
+ * of a blob (or a batch's blob) leaving a posting open. */
+#define GP_MOD9_FLAGS_BAD(is_start, is_last, word) \
+	(((is_start) && GP_MOD9_BAD_START(word)) || ((is_last) && GP_MOD9_CONTINUES(word)))
 
 /* The combined doc form (Yioop's packPosting for 2^15 <= doc < 2^18, first gap < 1024). */
 #define GP_MOD9_COMBINED_BIT 0x08000000u

@@ -118,27 +118,12 @@ GP_ALWAYS_INLINE uint32_t qs_decode_body(const uint8_t *blob, const gp_qs_header
 	return dec;
 }
 
-#if GP_HAVE_AVX2_BUILD
-GP_TARGET_AVX2 static uint32_t qs_decode_avx2(const uint8_t *blob, const gp_qs_header *h, uint32_t *out)
-{
-	return qs_decode_body(blob, h, out);
-}
-#endif
-
-static uint32_t qs_decode_plain(const uint8_t *blob, const gp_qs_header *h, uint32_t *out)
-{
-	return qs_decode_body(blob, h, out);
-}
+GP_BUILD_TWICE(uint32_t, qs_decode, qs_decode_body,
+               (const uint8_t *blob, const gp_qs_header *h, uint32_t *out), (blob, h, out))
 
 int gp_qs_decode(const uint8_t *blob, const gp_qs_header *h, uint32_t *out, gp_error *err)
 {
-	uint32_t dec;
-#if GP_HAVE_AVX2_BUILD
-	if (gp_cpu_has_avx2()) dec = qs_decode_avx2(blob, h, out);
-	else
-#endif
-		dec = qs_decode_plain(blob, h, out);
-	if (dec) {
+	if (qs_decode(blob, h, out)) {
 		for (size_t i = 1; i < h->n; i++) {
 			if (out[i] < out[i - 1]) {
 				return gp_fail(err, GP_QS_NAME, GP_QS_HEADER + (size_t)((uint64_t)i * h->l / 32) * 4,

@@ -81,8 +81,8 @@ static const s9_layout *s9_layout_table(void)
 /* Unpacks a measured blob's words eight values at a time into gaps (32 spare slots past the
  * last word's values), then applies the delta rule in the same pass: out[k] is the running sum
  * of the gaps (plus k for the strict rule), or the gap itself for delta 0. */
-GP_ALWAYS_INLINE void s9_decode_body(const uint8_t *blob, size_t n, size_t words, uint32_t delta,
-                                     int64_t *out)
+GP_ALWAYS_INLINE size_t s9_decode_body(const uint8_t *blob, size_t n, size_t words, uint32_t delta,
+                                       int64_t *out)
 {
 	const s9_layout *layout = s9_layout_table();
 	uint32_t gaps[32];
@@ -110,33 +110,16 @@ GP_ALWAYS_INLINE void s9_decode_body(const uint8_t *blob, size_t n, size_t words
 		}
 		k += c;
 	}
+	return k;
 }
 
-#if GP_HAVE_AVX2_BUILD
-GP_TARGET_AVX2 static void s9_decode_avx2(const uint8_t *blob, size_t n, size_t words,
-                                          uint32_t delta, int64_t *out)
-{
-	s9_decode_body(blob, n, words, delta, out);
-}
-#endif
-
-static void s9_decode_plain(const uint8_t *blob, size_t n, size_t words, uint32_t delta,
-                            int64_t *out)
-{
-	s9_decode_body(blob, n, words, delta, out);
-}
+GP_BUILD_TWICE(size_t, s9_decode, s9_decode_body,
+               (const uint8_t *blob, size_t n, size_t words, uint32_t delta, int64_t *out),
+               (blob, n, words, delta, out))
 
 void gp_s9_decode(const uint8_t *blob, size_t len, int64_t *out)
 {
-	size_t n = gp_load_le32(blob + 4), words = (len - GP_S9_HEADER) / 4;
-	uint32_t delta = gp_load_le32(blob + 8);
-#if GP_HAVE_AVX2_BUILD
-	if (gp_cpu_has_avx2()) {
-		s9_decode_avx2(blob, n, words, delta, out);
-		return;
-	}
-#endif
-	s9_decode_plain(blob, n, words, delta, out);
+	s9_decode(blob, gp_load_le32(blob + 4), (len - GP_S9_HEADER) / 4, gp_load_le32(blob + 8), out);
 }
 
 size_t gp_s9_encode(const int64_t *x, size_t n, uint32_t delta, uint8_t *out, const char **why,

@@ -34,6 +34,18 @@ static inline int gp_cpu_has_avx2(void)
 static inline int gp_cpu_has_avx2(void) { return 0; }
 #endif
 
+/* Defines `static ret name params`: the always-inline `body` (called with `args`) compiled once
+ * for AVX2 and once for the baseline, the AVX2 build run where the CPU has it. */
+#if GP_HAVE_AVX2_BUILD
+#define GP_BUILD_TWICE(ret, name, body, params, args)                                        \
+	GP_TARGET_AVX2 static ret name##_avx2 params { return body args; }                      \
+	static ret name##_plain params { return body args; }                                    \
+	static ret name params { return gp_cpu_has_avx2() ? name##_avx2 args : name##_plain args; }
+#else
+#define GP_BUILD_TWICE(ret, name, body, params, args) \
+	static ret name params { return body args; }
+#endif
+
 /* out[j] = (x >> shift[j]) & mask[j] for the eight lanes (shifts below 32). */
 GP_ALWAYS_INLINE void gp_unpack8(uint32_t x, const gp_u32x8 *shift, const gp_u32x8 *mask,
                                  uint32_t *out)

@@ -15,7 +15,7 @@ __kernel void mod9_count(__global const uint *words, const uint n, __global cons
 	uint w = gp_be32(words[i]);
 	uint is_start = first[i] || !GP_MOD9_CONTINUES(gp_be32(words[i - 1]));
 	uint last = (i + 1 == n) || first[i + 1];
-	if ((is_start && GP_MOD9_BAD_START(w)) || (last && GP_MOD9_CONTINUES(w))) atomic_min(err, i);
+	if (GP_MOD9_FLAGS_BAD(is_start, last, w)) atomic_min(err, i);
 	counts[i] = gp_mod9_word_count(w);
 	starts[i] = is_start;
 }
@@ -129,7 +129,7 @@ __kernel void mod9_tile_count(__global const uint *words, const uint n, __global
 		if (i >= n) continue;
 		/* a posting starts with flags 00 or 11, and the blob's last word ends one */
 		uint is_start = i == 0u || !GP_MOD9_CONTINUES(gp_be32(prev[k]));
-		if (((is_start && GP_MOD9_BAD_START(x)) || (i + 1u == n && GP_MOD9_CONTINUES(x))) && bad == 0xFFFFFFFFu) bad = i;
+		if (GP_MOD9_FLAGS_BAD(is_start, i + 1u == n, x) && bad == 0xFFFFFFFFu) bad = i;
 		sum += gp_mod9_word_count(x);
 	}
 	if (bad != 0xFFFFFFFFu) atomic_min(err, bad);

@@ -15,6 +15,20 @@ inline uint qs_lower(__global const uint *lower, uint l, uint mask, uint i)
 	return (uint)(win >> (at & 31ul)) & mask;
 }
 
+/* The padding rules: bits of the lower array's last word past n * l, and bits of upper word j
+ * past (last >> l) + n when it is the last, must be 0. */
+inline uint qs_lower_padding_bad(uint last_lower_word, uint n, uint l)
+{
+	uint used = (uint)(((ulong)n * l) & 31ul);
+	return used != 0u && (last_lower_word >> used) != 0u;
+}
+
+inline uint qs_upper_tail_bad(uint w, uint j, uint n, uint l, uint last)
+{
+	uint valid = (uint)((ulong)(last >> l) + n - 32ul * j);
+	return valid < 32u && (w >> valid) != 0u;
+}
+
 __kernel void qs_count(__global const uint *in, __global const uint *bt, __global const uint *istart,
                        const uint n_blobs, const uint total, __global uint *counts, __global uint *err)
 {
@@ -24,16 +38,11 @@ __kernel void qs_count(__global const uint *in, __global const uint *bt, __globa
 	uint b = gp_find_blob(istart, n_blobs, g);
 	__global const uint *t = bt + GP_BT_STRIDE * b;
 	uint j = g - istart[b], w = in[t[GP_BT_BASE] + t[GP_BT_LOWER] + j];
-	if (j == 0u) {
-		/* once per blob: the lower array's padding bits past n * l are 0 */
-		ulong lower_bits = (ulong)t[GP_BT_N] * t[GP_BT_PARAM];
-		uint used = (uint)(lower_bits & 31ul);
-		if (used != 0u && (in[t[GP_BT_BASE] + t[GP_BT_LOWER] - 1u] >> used) != 0u) atomic_min(err, g);
+	if (j == 0u && qs_lower_padding_bad(in[t[GP_BT_BASE] + t[GP_BT_LOWER] - 1u], t[GP_BT_N], t[GP_BT_PARAM])) {
+		atomic_min(err, g);   /* once per blob */
 	}
-	if (j + 1 == t[GP_BT_ITEMS]) {
-		ulong nbits = (ulong)(t[GP_BT_LAST] >> t[GP_BT_PARAM]) + t[GP_BT_N];
-		uint valid = (uint)(nbits - 32ul * j);
-		if (valid < 32u && (w >> valid) != 0u) atomic_min(err, g);
+	if (j + 1 == t[GP_BT_ITEMS] && qs_upper_tail_bad(w, j, t[GP_BT_N], t[GP_BT_PARAM], t[GP_BT_LAST])) {
+		atomic_min(err, g);
 	}
 	counts[g] = popcount(w);
 }
@@ -105,16 +114,8 @@ __kernel void qs_tile_count(__global const uint *in, const uint nl, const uint n
 	}
 	for (uint k = 0; k < GP_QS_ITEMS; k++) {
 		uint j = first + k * wg;
-		if (j == 0u) {
-			/* the lower array's padding bits past n * l are 0 */
-			uint used = (uint)(((ulong)n * l) & 31ul);
-			if (used != 0u && (upper[-1] >> used) != 0u) atomic_min(err, 0u);
-		}
-		if (j + 1u == nu) {
-			ulong nbits = (ulong)(last >> l) + n;
-			uint valid = (uint)(nbits - 32ul * j);
-			if (valid < 32u && (w[k] >> valid) != 0u) atomic_min(err, j);
-		}
+		if (j == 0u && qs_lower_padding_bad(upper[-1], n, l)) atomic_min(err, 0u);
+		if (j + 1u == nu && qs_upper_tail_bad(w[k], j, n, l, last)) atomic_min(err, j);
 		sum += popcount(w[k]);
 	}
 	total = gp_group_sum_u32(part, sum);

@@ -3,6 +3,12 @@
  * subtracting the sum before the blob). codec/gp_s9_word.h is prepended.
  * Work-item g covers payload word g of the batch; istart[b] is blob b's first such word. */
 
+/* The last word of a blob holds the rest: first..n-1, at most its count, its unused slots 0. */
+inline uint s9_last_word_bad(uint w, uint sel, uint first, uint n)
+{
+	return first >= n || n - first > gp_s9_count(sel) || gp_s9_unused_bits(w, gp_s9_bits(sel), n - first) != 0u;
+}
+
 __kernel void s9_count(__global const uint *in, __global const uint *bt, __global const uint *istart,
                        const uint n_blobs, const uint total, __global uint *counts, __global uint *err)
 {
@@ -28,8 +34,7 @@ __kernel void s9_decode(__global const uint *in, __global const uint *bt, __glob
 	if (s > 8u) return;
 	uint n = t[GP_BT_N], first = off[g] - off[istart[b]], c = gp_s9_count(s), bits = gp_s9_bits(s);
 	if (j + 1 == t[GP_BT_ITEMS]) {
-		/* the last word holds the rest, its unused slots 0 */
-		if (first >= n || n - first > c || gp_s9_unused_bits(w, bits, n - first) != 0u) {
+		if (s9_last_word_bad(w, s, first, n)) {
 			atomic_min(err, g);
 			return;
 		}
@@ -126,8 +131,7 @@ __kernel void s9_tile_decode(__global const uint *in, const uint base, const uin
 	for (uint k = 0; k < GP_SCAN_ITEMS; k++) {
 		uint i = first + k * wg + lid, at_n = out0 + offs[GP_SKEW(k * wg + lid)], sel = w[k] >> 28;
 		if (i + 1u == nw && sel <= 8u) {
-			/* the last word holds the rest, its unused slots 0 */
-			if (at_n >= n || n - at_n > gp_s9_count(sel) || gp_s9_unused_bits(w[k], gp_s9_bits(sel), n - at_n) != 0u) atomic_min(err, i);
+			if (s9_last_word_bad(w[k], sel, at_n, n)) atomic_min(err, i);
 			else cnt[k] = n - at_n;
 		} else if (i < nw && at_n + cnt[k] >= n) {
 			atomic_min(err, i);

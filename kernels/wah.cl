@@ -84,22 +84,27 @@ inline uint wah_find_word(__global const long *goff, uint ws, uint lo, uint hi, 
 
 /* Output word q (bits 32q .. 32q+31) of blob t, whose words start at global index ws, given lo:
  * the word holding its first bit's group. */
+/* Output word at bit bit0 from x, the WAH word whose group holds that bit (at bit off0 of the
+ * group), and, when the group ends inside the output word and another follows, xn, the word
+ * holding the next group; bits past nbits cleared. */
+inline uint wah_compose(ulong x, ulong xn, uint has_next, uint w, uint bit0, uint off0, uint nbits)
+{
+	ulong out = wah_group_bits(x, w) >> off0;
+	if (has_next) out |= wah_group_bits(xn, w) << (w - 1u - off0);
+	uint v = (uint)out;
+	if (nbits - bit0 < 32u) v &= (1u << (nbits - bit0)) - 1u;
+	return v;
+}
+
 inline uint wah_gather_at(__global const uint *in, __global const uint *t, uint ws,
                           __global const long *goff, uint q, uint lo)
 {
 	uint w = t[GP_WB_W], g = w - 1u, nwords = t[GP_WB_WORDS], nbits = t[GP_WB_NBITS];
 	uint bit0 = 32u * q;   /* nbits < 2^32 on the device path */
 	ulong k0 = wah_group_of(bit0, w);
-	uint off0 = bit0 - (uint)k0 * g;
-	ulong out = wah_group_bits(wah_word(in, t, lo), w) >> off0;
-	if (g - off0 < 32u) {
-		ulong k1 = k0 + 1ul;
-		if (lo + 1u < nwords && (ulong)(goff[ws + lo + 1u] - goff[ws]) <= k1) lo++;
-		if (k1 < (ulong)t[GP_WB_GROUPS]) out |= wah_group_bits(wah_word(in, t, lo), w) << (g - off0);
-	}
-	uint v = (uint)out;
-	if (nbits - bit0 < 32u) v &= (1u << (nbits - bit0)) - 1u;
-	return v;
+	uint off0 = bit0 - (uint)k0 * g, an = lo, has_next = g - off0 < 32u && k0 + 1ul < (ulong)t[GP_WB_GROUPS];
+	if (has_next && lo + 1u < nwords && (ulong)(goff[ws + lo + 1u] - goff[ws]) <= k0 + 1ul) an++;
+	return wah_compose(wah_word(in, t, lo), has_next ? wah_word(in, t, an) : 0ul, has_next, w, bit0, off0, nbits);
 }
 
 inline uint wah_gather_word(__global const uint *in, __global const uint *t, uint ws,
@@ -146,19 +151,16 @@ inline void wah_gather_run(__global const uint *in, __global const uint *t, __gl
 			uint bit0 = 32u * (q + k), k0 = wah_group_of(bit0, w), off0 = bit0 - k0 * g;
 			ulong rel0 = (ulong)k0 - first;
 			while (a + 1u < cnt && (ulong)win[a + 1u] <= rel0) a++;
-			ulong out = wah_group_bits(win_words[a], w) >> off0;
-			if (g - off0 < 32u) {
-				ulong k1 = (ulong)k0 + 1ul;
-				uint a1 = a + 1u, an = a;
-				if (lo + a1 < nwords) {
-					ulong g1 = a1 < cnt ? first + win[a1] : (ulong)(goff[ws + lo + a1] - gbase);
-					if (g1 <= k1) an = a1;
+			uint an = a, has_next = g - off0 < 32u && (ulong)k0 + 1ul < groups;
+			ulong xn = 0ul;
+			if (has_next) {
+				if (lo + a + 1u < nwords) {
+					ulong g1 = a + 1u < cnt ? first + win[a + 1u] : (ulong)(goff[ws + lo + a + 1u] - gbase);
+					if (g1 <= (ulong)k0 + 1ul) an = a + 1u;
 				}
-				ulong x = an < cnt ? win_words[an] : wah_word(in, t, lo + an);
-				if (k1 < groups) out |= wah_group_bits(x, w) << (g - off0);
+				xn = an < cnt ? win_words[an] : wah_word(in, t, lo + an);
 			}
-			v = (uint)out;
-			if (nbits - bit0 < 32u) v &= (1u << (nbits - bit0)) - 1u;
+			v = wah_compose(win_words[a], xn, has_next, w, bit0, off0, nbits);
 		}
 		stage[GP_SKEW(p0 + k)] = v;
 	}
