@@ -88,6 +88,26 @@ static double copy_kernel_gbs(size_t bytes)
 	return 2.0 * bytes / best / 1e9;
 }
 
+/* The same bytes moved by clEnqueueCopyBuffer (the driver's own copy), read + write, GB/s. */
+static double copy_buffer_gbs(size_t bytes)
+{
+	gp_error err;
+	cl_mem a = gp_cl_buffer(GP_B_BITMAP, bytes, &err), b = gp_cl_buffer(GP_B_ROWS, bytes, &err);
+	double best = 1e30;
+	if (!a || !b) return 0;
+	for (int r = 0; r < 5; r++) {
+		cl_event ev;
+		cl_ulong t0 = 0, t1 = 0;
+		if (clEnqueueCopyBuffer(gp_cl_queue(), a, b, 0, 0, bytes, 0, NULL, &ev) != CL_SUCCESS) return 0;
+		clWaitForEvents(1, &ev);
+		clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof(t0), &t0, NULL);
+		clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof(t1), &t1, NULL);
+		clReleaseEvent(ev);
+		if (t1 > t0 && (t1 - t0) / 1e9 < best) best = (t1 - t0) / 1e9;
+	}
+	return 2.0 * bytes / best / 1e9;
+}
+
 static double copy_gbs;
 
 /* (d) Host-to-device bandwidth for one blob of `bytes`, GB/s, best of reps: the device's best
@@ -123,6 +143,20 @@ static void upload_report(size_t bytes, int reps)
 		}
 	}
 	unsetenv("GPUPOST_UPLOAD_THREADS");
+	static const char *const pieces[] = {"1024", "2048", "4096"};   /* KB */
+	double by_piece[3] = {1e30, 1e30, 1e30};
+	for (int k = 0; k < 3; k++) {   /* the same with pieces of one size, 16 threads */
+		setenv("GPUPOST_UPLOAD_THREADS", "16", 1);
+		setenv("GPUPOST_UPLOAD_PIECE", pieces[k], 1);
+		for (int r = 0; r < reps + 1; r++) {
+			double t0 = now();
+			const uint8_t *part = src;
+			gp_cl_upload(GP_B_INPUT, &part, &bytes, 1, bytes, &err);
+			if (r > 0 && now() - t0 < by_piece[k]) by_piece[k] = now() - t0;
+		}
+	}
+	unsetenv("GPUPOST_UPLOAD_PIECE");
+	unsetenv("GPUPOST_UPLOAD_THREADS");
 	for (int r = 0; r < reps + 1; r++) {
 		double t[5], t0 = now();
 		clEnqueueWriteBuffer(gp_cl_queue(), dev, CL_TRUE, 0, bytes, host, 0, NULL, NULL);
@@ -145,6 +179,8 @@ static void upload_report(size_t bytes, int reps)
 	printf("# gp_cl_upload with its copy on 1, 4, 8, 16 threads: %.1f, %.1f, %.1f, %.1f GB/s\n",
 	       bytes / by_threads[0] / 1e9, bytes / by_threads[1] / 1e9, bytes / by_threads[2] / 1e9,
 	       bytes / by_threads[3] / 1e9);
+	printf("# gp_cl_upload on 16 threads with pieces of 1, 2, 4 MB: %.1f, %.1f, %.1f GB/s\n",
+	       bytes / by_piece[0] / 1e9, bytes / by_piece[1] / 1e9, bytes / by_piece[2] / 1e9);
 	clEnqueueUnmapMemObject(gp_cl_queue(), pin, host, 0, NULL, NULL);
 	clFinish(gp_cl_queue());
 	clReleaseMemObject(pin);
@@ -196,12 +232,19 @@ int main(int argc, char **argv)
 	const gp_cl_device_info *d = gp_cl_available() ? gp_cl_info() : NULL;
 	printf("# device_bench: %zu values, best of %d; device: %s (%s)\n", n, reps,
 	       d ? d->device : "none", d ? d->platform : gp_cl_last_error());
+	if (d) {
+		printf("# launch shapes: work-group %zu, tiles of %zu words an item (MOD9, S9), %zu (QS), "
+		       "values staged an item %zu (32-bit), %zu (64-bit)\n", gp_cl_wg(), gp_cl_tile_items(),
+		       gp_cl_qs_items(), gp_cl_stage_items(4), gp_cl_stage_items(8));
+	}
 	printf("# input: d-gaps 1..255 (MOD9, S9 delta 2), a sorted docID list with mean gap 16 (QS), a bitmap of\n"
 	       "# 32 n rows, runs of 1..64 set rows at density 1/64 (WAHr: its set rows; WAHb: the bitmap, n\n"
 	       "# 32-bit words). device = upload + kernels + download, into C arrays;\n"
 	       "# copy = the same bytes uploaded, copied on the device and downloaded.\n");
 	if (gp_cl_available()) {
 		copy_gbs = copy_kernel_gbs((size_t)256 << 20);
+		printf("# for scale: clEnqueueCopyBuffer of 256 MB %.1f GB/s (read + write)\n",
+		       copy_buffer_gbs((size_t)256 << 20));
 		upload_report((size_t)64 << 20, reps);
 	}
 	printf("# kernels = the same decode's kernel time alone (OpenCL events): M values/s, GB/s moved\n"

@@ -109,54 +109,69 @@ __kernel void mod9_blob_offsets(__global const uint *blob_words, const uint n_bl
 	out[2 * b + 1] = poff[i];
 }
 
-/* One blob in VALUES mode, tiled: a tile is GP_SCAN_ITEMS words per work-item, item lid taking
+/* One blob in VALUES mode, tiled: a tile is GP_TILE_ITEMS words per work-item, item lid taking
  * words k * wg + lid (read side by side). mod9_tile_count sums each tile's values (the flags
- * checked on the way), the tile sums are scanned, then mod9_tile_decode turns its words' counts
- * into offsets in local memory and writes its values through a local staging area of
- * GP_STAGE_ITEMS values per item, so that every global write is coalesced. */
-__kernel void mod9_tile_count(__global const uint *words, const uint n, __global uint *tile_sums,
+ * checked on the way), then mod9_tile_decode finds its tile's offset from those sums
+ * (gp_tile_offset_u32), turns its words' counts into offsets in local memory and writes its
+ * values through a local staging area of GP_STAGE_ITEMS_32 values per item, so that every
+ * global write is coalesced. */
+/* part: wg. Item lid reads uint4s (words 4q..4q+3) and the word before each for its flags. */
+__kernel void mod9_tile_count(__global const uint *words, const uint n, const uint bt,
+                              __global uint *tile_sums, __global uint *block_sums,
                               __global uint *err, __local uint *part)
 {
-	const uint wg = get_local_size(0), first = get_group_id(0) * wg * GP_SCAN_ITEMS + get_local_id(0);
-	uint w[GP_SCAN_ITEMS], prev[GP_SCAN_ITEMS], sum = 0, bad = 0xFFFFFFFFu, total;
-	for (uint k = 0; k < GP_SCAN_ITEMS; k++) {   /* every load issued before any is used */
-		uint i = first + k * wg;
-		w[k] = i < n ? words[i] : 0u;
-		prev[k] = i < n && i > 0u ? words[i - 1u] : 0u;
+	const uint wg = get_local_size(0), q0 = get_group_id(0) * wg * GP_TILE_VECS + get_local_id(0);
+	__global const uint4 *w4 = (__global const uint4 *)words;
+	uint4 v[GP_TILE_VECS];
+	uint pv[GP_TILE_VECS], sum = 0, bad = 0xFFFFFFFFu, total;
+	for (uint k = 0; k < GP_TILE_VECS; k++) {   /* every load issued before any is used */
+		uint i = 4u * (q0 + k * wg);
+		if (i + 3u < n) v[k] = w4[q0 + k * wg];
+		else v[k] = (uint4)(i < n ? words[i] : 0u, i + 1u < n ? words[i + 1u] : 0u,
+		                    i + 2u < n ? words[i + 2u] : 0u, 0u);
+		pv[k] = i > 0u && i <= n ? words[i - 1u] : 0u;
 	}
-	for (uint k = 0; k < GP_SCAN_ITEMS; k++) {
-		uint i = first + k * wg, x = gp_be32(w[k]);
-		if (i >= n) continue;
-		/* a posting starts with flags 00 or 11, and the blob's last word ends one */
-		uint is_start = i == 0u || !GP_MOD9_CONTINUES(gp_be32(prev[k]));
-		if (GP_MOD9_FLAGS_BAD(is_start, i + 1u == n, x) && bad == 0xFFFFFFFFu) bad = i;
-		sum += gp_mod9_word_count(x);
+	for (uint k = 0; k < GP_TILE_VECS; k++) {
+		uint a[5] = {pv[k], v[k].x, v[k].y, v[k].z, v[k].w};
+		for (uint c = 0; c < 4u; c++) {
+			uint i = 4u * (q0 + k * wg) + c, x = gp_be32(a[c + 1u]);
+			if (i >= n) continue;
+			/* a posting starts with flags 00 or 11, and the blob's last word ends one */
+			uint is_start = i == 0u || !GP_MOD9_CONTINUES(gp_be32(a[c]));
+			if (GP_MOD9_FLAGS_BAD(is_start, i + 1u == n, x) && bad == 0xFFFFFFFFu) bad = i;
+			sum += gp_mod9_word_count(x);
+		}
 	}
 	if (bad != 0xFFFFFFFFu) atomic_min(err, bad);
 	total = gp_group_sum_u32(part, sum);
-	if (get_local_id(0) == 0) tile_sums[get_group_id(0)] = total;
+	if (get_local_id(0) == 0) gp_tile_total_put(tile_sums, block_sums, bt, get_group_id(0), total);
 }
 
 /* offs: GP_SKEW(tile) uints, part: wg, stage: wg * GP_STAGE_ITEMS_32 */
-__kernel void mod9_tile_decode(__global const uint *words, const uint n, __global const uint *tile_off,
+/* The last tile's group also stores the blob's value count, at tile_sums[tiles]. */
+__kernel void mod9_tile_decode(__global const uint *words, const uint n, const uint bt,
+                               __global uint *tile_sums, __global const uint *block_sums,
                                __global uint *values, __local uint *offs, __local uint *part,
                                __local uint *stage)
 {
 	const uint lid = get_local_id(0), wg = get_local_size(0), chunk = wg * GP_STAGE_ITEMS_32;
-	const uint base = get_group_id(0) * wg * GP_SCAN_ITEMS, out0 = tile_off[get_group_id(0)];
-	uint w[GP_SCAN_ITEMS], cnt[GP_SCAN_ITEMS], at[GP_SCAN_ITEMS];
-	for (uint k = 0; k < GP_SCAN_ITEMS; k++) {
+	const uint g = get_group_id(0), base = g * wg * GP_TILE_ITEMS;
+	uint w[GP_TILE_ITEMS], cnt[GP_TILE_ITEMS], at[GP_TILE_ITEMS];
+	for (uint k = 0; k < GP_TILE_ITEMS; k++) {   /* in flight while the offset is summed */
 		uint i = base + k * wg + lid;
-		w[k] = i < n ? gp_be32(words[i]) : 0u;
+		w[k] = i < n ? words[i] : 0u;
 	}
-	for (uint k = 0; k < GP_SCAN_ITEMS; k++) {
+	const uint out0 = gp_tile_offset_u32(tile_sums, block_sums, bt, g, part);
+	for (uint k = 0; k < GP_TILE_ITEMS; k++) w[k] = gp_be32(w[k]);
+	for (uint k = 0; k < GP_TILE_ITEMS; k++) {
 		cnt[k] = base + k * wg + lid < n ? gp_mod9_word_count(w[k]) : 0u;
 		offs[GP_SKEW(k * wg + lid)] = cnt[k];
 	}
-	const uint total = gp_tile_offsets_u32(offs, part, GP_SCAN_ITEMS);
-	for (uint k = 0; k < GP_SCAN_ITEMS; k++) at[k] = offs[GP_SKEW(k * wg + lid)];
+	const uint total = gp_tile_offsets_u32(offs, part, GP_TILE_ITEMS);
+	if (lid == 0 && g + 1u == get_num_groups(0)) tile_sums[g + 1u] = out0 + total;
+	for (uint k = 0; k < GP_TILE_ITEMS; k++) at[k] = offs[GP_SKEW(k * wg + lid)];
 	for (uint c0 = 0; c0 < total; c0 += chunk) {
-		for (uint k = 0; k < GP_SCAN_ITEMS; k++) {
+		for (uint k = 0; k < GP_TILE_ITEMS; k++) {
 			uint j1 = min(at[k] + cnt[k], c0 + chunk);
 			if (at[k] + cnt[k] <= c0 || at[k] >= j1) continue;
 			uint bits = gp_mod9_slot_bits(w[k]);

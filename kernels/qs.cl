@@ -87,8 +87,8 @@ __kernel void qs_decode(__global const uint *in, __global const uint *bt, __glob
 
 /* One blob, tiled: GP_QS_ITEMS upper words per work-item, item lid taking words k * wg + lid.
  * qs_tile_count sums each tile's set bits (and checks the padding of the lower and upper
- * arrays), the sums are scanned, then qs_tile_decode turns its words' popcounts into offsets in
- * local memory; each word emits the upper parts (bit position - element index) of its elements
+ * arrays), then qs_tile_decode finds its tile's offset from those sums (gp_tile_offset_u32),
+ * turns its words' popcounts into offsets in local memory; each word emits the upper parts (bit position - element index) of its elements
  * into a local staging area of GP_QS_STAGE_ITEMS per item, and the staged elements are finished
  * side by side: the lower bits read through a two-word window, the value written coalesced and
  * the order checked against the element before. The blob starts at in[0]: header
@@ -99,11 +99,15 @@ __kernel void qs_decode(__global const uint *in, __global const uint *bt, __glob
 #endif
 /* elements staged per item: GP_STAGE_ITEMS_32, at most 16 (more was slower, docs/BENCHMARKS.md) */
 #define GP_QS_STAGE_ITEMS (GP_STAGE_ITEMS_32 < 16 ? GP_STAGE_ITEMS_32 : 16)
+/* The staging area is skewed (GP_SKEW): a word emits its elements at a stride of its popcount,
+ * 16 for a list of gaps near 2^l, which unskewed puts 16 items of a warp on one bank (the decode
+ * pass took 0.248 ms instead of 0.234 for 64M values on the H100). */
+#define QS_ST(i) GP_SKEW(i)
 
 
 __kernel void qs_tile_count(__global const uint *in, const uint nl, const uint nu, const uint n,
-                            const uint l, const uint last, __global uint *tile_sums,
-                            __global uint *err, __local uint *part)
+                            const uint l, const uint last, const uint bt, __global uint *tile_sums,
+                            __global uint *block_sums, __global uint *err, __local uint *part)
 {
 	__global const uint *upper = in + GP_QS_HEADER_WORDS + nl;
 	const uint wg = get_local_size(0), first = get_group_id(0) * wg * GP_QS_ITEMS + get_local_id(0);
@@ -119,24 +123,26 @@ __kernel void qs_tile_count(__global const uint *in, const uint nl, const uint n
 		sum += popcount(w[k]);
 	}
 	total = gp_group_sum_u32(part, sum);
-	if (get_local_id(0) == 0) tile_sums[get_group_id(0)] = total;
+	if (get_local_id(0) == 0) gp_tile_total_put(tile_sums, block_sums, bt, get_group_id(0), total);
 }
 
-/* offs: GP_SKEW(GP_QS_ITEMS * wg), part: wg, stage: wg * GP_QS_STAGE_ITEMS, carry: 2 */
+/* offs: GP_SKEW(GP_QS_ITEMS * wg), part: wg, stage: GP_SKEW(wg * GP_QS_STAGE_ITEMS), carry: 2 */
 __kernel void qs_tile_decode(__global const uint *in, const uint nl, const uint nu, const uint n,
-                             const uint l, const uint last, __global const uint *tile_off,
+                             const uint l, const uint last, const uint bt,
+                             __global const uint *tile_sums, __global const uint *block_sums,
                              __global uint *out, __global uint *err, __local uint *offs,
                              __local uint *part, __local uint *stage, __local uint *carry)
 {
 	__global const uint *lower = in + GP_QS_HEADER_WORDS, *upper = lower + nl;
 	const uint lid = get_local_id(0), wg = get_local_size(0), chunk = wg * GP_QS_STAGE_ITEMS;
-	const uint g = get_group_id(0), first = g * wg * GP_QS_ITEMS, out0 = tile_off[g];
+	const uint g = get_group_id(0), first = g * wg * GP_QS_ITEMS;
 	const uint mask = l ? (uint)((1ul << l) - 1ul) : 0u;
 	uint w[GP_QS_ITEMS], at[GP_QS_ITEMS];
-	for (uint k = 0; k < GP_QS_ITEMS; k++) {
+	for (uint k = 0; k < GP_QS_ITEMS; k++) {   /* in flight while the offset is summed */
 		uint j = first + k * wg + lid;
 		w[k] = j < nu ? upper[j] : 0u;
 	}
+	const uint out0 = gp_tile_offset_u32(tile_sums, block_sums, bt, g, part);
 	for (uint k = 0; k < GP_QS_ITEMS; k++) offs[GP_SKEW(k * wg + lid)] = popcount(w[k]);
 	uint total = gp_tile_offsets_u32(offs, part, GP_QS_ITEMS);
 	for (uint k = 0; k < GP_QS_ITEMS; k++) at[k] = offs[GP_SKEW(k * wg + lid)];
@@ -149,18 +155,18 @@ __kernel void qs_tile_decode(__global const uint *in, const uint nl, const uint 
 			for (; r < c0; r++) x &= x - 1u;           /* elements of an earlier chunk */
 			for (; x != 0u && r < c0 + chunk; r++, x &= x - 1u) {
 				uint bit = 31u - clz(x & (0u - x));
-				stage[r - c0] = 32u * j + bit - (out0 + r);
+				stage[QS_ST(r - c0)] = 32u * j + bit - (out0 + r);
 			}
 		}
 		barrier(CLK_LOCAL_MEM_FENCE);
 		uint m = min(chunk, total - c0);
 		for (uint q = lid; q < m; q += wg) {
-			uint i = out0 + c0 + q, hi = stage[q], lo = qs_lower(lower, l, mask, i);
+			uint i = out0 + c0 + q, hi = stage[QS_ST(q)], lo = qs_lower(lower, l, mask, i);
 			out[i] = (hi << l) | lo;
 			if (i + 1u == n && (((ulong)hi << l) | lo) != (ulong)last) atomic_min(err, i);
 			/* order: only an element right after the previous set bit has an equal upper part */
 			uint adjacent;
-			if (q > 0u) adjacent = stage[q - 1u] == hi;
+			if (q > 0u) adjacent = stage[QS_ST(q - 1u)] == hi;
 			else if (c0 > 0u) adjacent = carry[p] == hi;
 			else adjacent = i > 0u && hi + i == 32u * first && (upper[first - 1u] >> 31) != 0u;
 			if (adjacent && lo < qs_lower(lower, l, mask, i - 1u)) atomic_min(err, i);

@@ -61,74 +61,124 @@ __kernel void s9_delta(__global long *values, __global const long *sums, __globa
 	values[v] = sums[v] - before + (delta == 2u ? (long)(v - vb) : 0L);
 }
 
-/* One blob, tiled like MOD9's (GP_SCAN_ITEMS words per work-item, read side by side):
+/* One blob, tiled like MOD9's (GP_TILE_ITEMS words per work-item, read side by side):
  * s9_tile_count sums each tile's value counts and values (the last word of the blob, which holds
- * "the rest", is left to the decode), both are scanned, then s9_tile_decode turns its words'
- * counts and sums into offsets in local memory and writes every value, the delta rule applied,
+ * "the rest", is left to the decode), then s9_tile_decode finds the counts and sums before its
+ * tile from those (s9_tile_offset), turns its words' counts and sums into offsets in local memory and writes every value, the delta rule applied,
  * through a local staging area of GP_STAGE_ITEMS values per item (coalesced writes, no
  * per-value global scan). Words are at in[base ...]. */
 /* Values and value sum of word i of nw: the last word (which holds "the rest") and a bad
  * selector count none here. */
-inline uint s9_tile_word(uint w, uint i, uint nw, long *sum)
+inline uint s9_tile_word(uint w, uint i, uint nw, uint *sum)
 {
-	uint cnt = 0, sel = w >> 28;
-	*sum = 0;
+	uint cnt = 0, sel = w >> 28, s = 0;   /* below 2^28: the values share 28 bits */
 	if (i + 1u < nw && sel <= 8u) {
 		uint bits = gp_s9_bits(sel);
 		cnt = gp_s9_count(sel);
-		for (uint j = 0; j < cnt; j++) *sum += gp_s9_value(w, bits, j);
+		for (uint j = 0; j < cnt; j++) s += gp_s9_value(w, bits, j);
 	}
+	*sum = s;
 	return cnt;
 }
 
-__kernel void s9_tile_count(__global const uint *in, const uint base, const uint nw,
-                            __global uint *tile_counts, __global long *tile_sums, __global uint *err,
-                            __local uint *part_c, __local long *part_s)
+/* The count pass's sums per tile (gp_tile_total_put): its values, and its value sum in three
+ * limbs (bits 0-9, 10-19, 20-27 of each word's sum, which is below 2^28), so that a tile's limbs
+ * (at most 16 * 256 words) and a block's (at most 256 tiles) fit 32 bits. */
+#define S9_SUMS 4u
+
+/* part: wg. tile_sums: S9_SUMS arrays of tiles + 1, block_sums: of blocks. in + base must be
+ * 16-byte aligned: item lid reads uint4s. */
+__kernel void s9_tile_count(__global const uint *in, const uint base, const uint nw, const uint bt,
+                            const uint tiles, const uint blocks, __global uint *tile_sums,
+                            __global uint *block_sums, __global uint *err, __local uint *part)
 {
-	const uint wg = get_local_size(0), first = get_group_id(0) * wg * GP_SCAN_ITEMS + get_local_id(0);
-	uint w[GP_SCAN_ITEMS], c = 0, bad = 0xFFFFFFFFu, tc;
-	long s = 0, ws, ts;
-	for (uint k = 0; k < GP_SCAN_ITEMS; k++) {   /* every load issued before any is used */
-		uint i = first + k * wg;
-		w[k] = i < nw ? in[base + i] : 0u;
+	const uint wg = get_local_size(0), q0 = get_group_id(0) * wg * GP_TILE_VECS + get_local_id(0);
+	__global const uint *words = in + base;
+	__global const uint4 *w4 = (__global const uint4 *)words;
+	uint4 v[GP_TILE_VECS];
+	uint x[S9_SUMS] = {0u, 0u, 0u, 0u}, bad = 0xFFFFFFFFu;
+	for (uint k = 0; k < GP_TILE_VECS; k++) {   /* every load issued before any is used */
+		uint i = 4u * (q0 + k * wg);
+		if (i + 3u < nw) v[k] = w4[q0 + k * wg];
+		else v[k] = (uint4)(i < nw ? words[i] : 0u, i + 1u < nw ? words[i + 1u] : 0u,
+		                    i + 2u < nw ? words[i + 2u] : 0u, 0u);
 	}
-	for (uint k = 0; k < GP_SCAN_ITEMS; k++) {
-		uint i = first + k * wg;
-		c += s9_tile_word(w[k], i, nw, &ws);
-		s += ws;
-		if (i < nw && (w[k] >> 28) > 8u && bad == 0xFFFFFFFFu) bad = i;
+	for (uint k = 0; k < GP_TILE_VECS; k++) {
+		uint a[4] = {v[k].x, v[k].y, v[k].z, v[k].w};
+		for (uint c = 0; c < 4u; c++) {
+			uint i = 4u * (q0 + k * wg) + c, ws;
+			x[0] += s9_tile_word(a[c], i, nw, &ws);
+			x[1] += ws & 0x3FFu;
+			x[2] += (ws >> 10) & 0x3FFu;
+			x[3] += ws >> 20;
+			if (i < nw && (a[c] >> 28) > 8u && bad == 0xFFFFFFFFu) bad = i;
+		}
 	}
 	if (bad != 0xFFFFFFFFu) atomic_min(err, bad);
-	tc = gp_group_sum_u32(part_c, c);
-	ts = gp_group_sum_i64(part_s, s);
-	if (get_local_id(0) == 0) { tile_counts[get_group_id(0)] = tc; tile_sums[get_group_id(0)] = ts; }
+	gp_group_sums_u32(part, x, S9_SUMS);
+	for (uint c = 0; c < S9_SUMS && get_local_id(0) == 0; c++) {
+		gp_tile_total_put(tile_sums + c * (tiles + 1u), block_sums + c * blocks, bt, get_group_id(0), x[c]);
+	}
+}
+
+/* A tile's or block's value sum from its limbs (S9_SUMS arrays of stride `stride` at p). */
+inline long s9_limbs(__global const uint *p, uint stride, uint i)
+{
+	return (long)p[stride + i] + ((long)p[2u * stride + i] << 10) + ((long)p[3u * stride + i] << 20);
+}
+
+/* The values and the value sum of the tiles before tile g, like gp_tile_offset_u32, the sum
+ * taken across the group in three 21-bit limbs by 32-bit local atomics (it is below 2^60: fewer
+ * than 2^32 values below 2^28). Every item must call it; part can be written again when it
+ * returns. */
+inline uint s9_tile_offset(__global const uint *tile_sums, __global const uint *block_sums,
+                           uint bt, uint tiles, uint blocks, uint g, __local uint *part,
+                           long *sum_before)
+{
+	const uint lid = get_local_id(0), wg = get_local_size(0), b = g / bt;
+	uint c = 0;
+	long s = 0;
+	for (uint i = lid; i < b; i += wg) {
+		c += block_sums[i];
+		s += s9_limbs(block_sums, blocks, i);
+	}
+	for (uint i = b * bt + lid; i < g; i += wg) {
+		c += tile_sums[i];
+		s += s9_limbs(tile_sums, tiles + 1u, i);
+	}
+	uint x[4] = {c, (uint)s & 0x1FFFFFu, (uint)(s >> 21) & 0x1FFFFFu, (uint)(s >> 42)};
+	gp_group_sums_u32(part, x, 4u);
+	*sum_before = (long)x[1] + ((long)x[2] << 21) + ((long)x[3] << 42);
+	return x[0];
 }
 
 /* offs, sums: GP_SKEW(tile) elements; part_c, part_s: wg; stage: wg * GP_STAGE_ITEMS */
 __kernel void s9_tile_decode(__global const uint *in, const uint base, const uint nw, const uint n,
-                             const uint delta, __global const uint *tile_off,
-                             __global const long *tile_sum_off, __global long *out,
+                             const uint delta, const uint bt, const uint tiles,
+                             const uint blocks, __global const uint *tile_sums,
+                             __global const uint *block_sums, __global long *out,
                              __global uint *err, __local uint *offs, __local long *sums,
                              __local uint *part_c, __local long *part_s, __local long *stage)
 {
 	const uint lid = get_local_id(0), wg = get_local_size(0), chunk = wg * GP_STAGE_ITEMS;
-	const uint g = get_group_id(0), first = g * wg * GP_SCAN_ITEMS, out0 = tile_off[g];
-	uint w[GP_SCAN_ITEMS], cnt[GP_SCAN_ITEMS];
-	for (uint k = 0; k < GP_SCAN_ITEMS; k++) {
+	const uint g = get_group_id(0), first = g * wg * GP_TILE_ITEMS;
+	uint w[GP_TILE_ITEMS], cnt[GP_TILE_ITEMS];
+	for (uint k = 0; k < GP_TILE_ITEMS; k++) {   /* in flight while the offsets are summed */
 		uint i = first + k * wg + lid;
 		w[k] = i < nw ? in[base + i] : 0u;
 	}
-	for (uint k = 0; k < GP_SCAN_ITEMS; k++) {
-		long s;
+	long sum0;
+	const uint out0 = s9_tile_offset(tile_sums, block_sums, bt, tiles, blocks, g, part_c, &sum0);
+	for (uint k = 0; k < GP_TILE_ITEMS; k++) {
+		uint s;
 		uint t = k * wg + lid;
 		cnt[k] = s9_tile_word(w[k], first + t, nw, &s);
 		offs[GP_SKEW(t)] = cnt[k];
 		sums[GP_SKEW(t)] = s;
 	}
-	uint total = gp_tile_offsets_u32(offs, part_c, GP_SCAN_ITEMS);
-	gp_tile_offsets_i64(sums, part_s, GP_SCAN_ITEMS);
-	const long sum0 = tile_sum_off[g];
-	for (uint k = 0; k < GP_SCAN_ITEMS; k++) {
+	uint total = gp_tile_offsets_u32(offs, part_c, GP_TILE_ITEMS);
+	gp_tile_offsets_i64(sums, part_s, GP_TILE_ITEMS);
+	for (uint k = 0; k < GP_TILE_ITEMS; k++) {
 		uint i = first + k * wg + lid, at_n = out0 + offs[GP_SKEW(k * wg + lid)], sel = w[k] >> 28;
 		if (i + 1u == nw && sel <= 8u) {
 			if (s9_last_word_bad(w[k], sel, at_n, n)) atomic_min(err, i);
@@ -138,10 +188,10 @@ __kernel void s9_tile_decode(__global const uint *in, const uint base, const uin
 		}
 	}
 	/* the tile ends where the next begins, the last tile at n; never past n */
-	uint end = first + wg * GP_SCAN_ITEMS >= nw ? n : min(n, out0 + total);
+	uint end = first + wg * GP_TILE_ITEMS >= nw ? n : min(n, out0 + total);
 	total = end > out0 ? end - out0 : 0u;
 	for (uint c0 = 0; c0 < total; c0 += chunk) {
-		for (uint k = 0; k < GP_SCAN_ITEMS; k++) {
+		for (uint k = 0; k < GP_TILE_ITEMS; k++) {
 			/* offsets and sums re-read from local memory: registers for them spill */
 			uint t = GP_SKEW(k * wg + lid), at = offs[t], j1 = min(at + cnt[k], c0 + chunk);
 			if (at + cnt[k] <= c0 || at >= j1) continue;

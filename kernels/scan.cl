@@ -54,18 +54,57 @@ inline T gp_group_sum_##SUF(__local T *a, T x)                                  
 
 GP_DEFINE_GROUP_SUM(long, i64)
 
-/* The same for 32-bit counts by one local atomic add per item: three barriers instead of the
- * tree's log2(wg) + 2 (local 32-bit atomics are core OpenCL since 1.1). */
+/* Sums of k 32-bit counters per item across the group by local atomic adds: three barriers
+ * where a tree takes log2(wg) + 2 (local 32-bit atomics are core OpenCL since 1.1; NVIDIA's
+ * compiler combines a warp's adds to one address, and spreading them over 8 addresses was slower
+ * on the H100). x: the item's counts in, the group's sums out. a: k elements, free again when
+ * it returns. */
+inline void gp_group_sums_u32(__local uint *a, uint *x, const uint k)
+{
+	if (get_local_id(0) < k) a[get_local_id(0)] = 0u;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (uint c = 0; c < k; c++) if (x[c] != 0u) atomic_add(a + c, x[c]);
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (uint c = 0; c < k; c++) x[c] = a[c];
+	barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* One such sum. */
 inline uint gp_group_sum_u32(__local uint *a, uint x)
 {
-	if (get_local_id(0) == 0) a[0] = 0u;
-	barrier(CLK_LOCAL_MEM_FENCE);
-	if (x != 0u) atomic_add(a, x);
-	barrier(CLK_LOCAL_MEM_FENCE);
-	uint total = a[0];
-	barrier(CLK_LOCAL_MEM_FENCE);   /* a can be written again */
-	return total;
+	gp_group_sums_u32(a, &x, 1u);
+	return x;
 }
+
+/* Tile offsets without a scan launch. A count pass stores each tile's total and adds it to its
+ * block's (bt tiles a block; a global atomic add: order-free, no progress between work-groups
+ * needed); a decode pass sums the tiles before its own from at most g / bt block sums and
+ * bt - 1 tile sums, spread over the group. The host picks bt near sqrt(tiles). */
+inline void gp_tile_total_put(__global uint *tile_sums, __global uint *block_sums, uint bt, uint g,
+                              uint x)
+{
+	tile_sums[g] = x;
+	if (x != 0u) atomic_add(block_sums + g / bt, x);
+}
+
+/* Every item of the group must call it; part can be written again when it returns. */
+inline uint gp_tile_offset_u32(__global const uint *tile_sums, __global const uint *block_sums,
+                               uint bt, uint g, __local uint *part)
+{
+	const uint lid = get_local_id(0), wg = get_local_size(0), b = g / bt;
+	uint s = 0;
+	for (uint i = lid; i < b; i += wg) s += block_sums[i];
+	for (uint i = b * bt + lid; i < g; i += wg) s += tile_sums[i];
+	return gp_group_sum_u32(part, s);
+}
+
+/* Words per work-item of the tiled MOD9 and S9 decoders, set by the host (gp_cl.c); their count
+ * passes read them as whole uint4s (item lid of a tile reading uint4 k * wg + lid), the words
+ * 16-byte aligned. */
+#ifndef GP_TILE_ITEMS
+#define GP_TILE_ITEMS 8u
+#endif
+#define GP_TILE_VECS (GP_TILE_ITEMS / 4u)
 
 /* Local arrays read both along (k * wg + lid) and across (lid * items + k) are padded by one
  * element in 32 so that neither pattern meets a bank conflict. */

@@ -47,6 +47,7 @@ static struct {
 	size_t wg;
 	unsigned stage_items, stage_items_32;   /* GP_STAGE_ITEMS and GP_STAGE_ITEMS_32 of the build */
 	unsigned qs_items;                      /* GP_QS_ITEMS of the build */
+	unsigned tile_items;                    /* GP_TILE_ITEMS of the build */
 	char last_error[512];
 	int profile;
 	cl_event events[4096];
@@ -195,7 +196,7 @@ static int gp_cl_choose(void)
  * offsets per word), the largest users of each staging width. */
 static size_t gp_cl_local_need(size_t wg, size_t stage)
 {
-	size_t tile = wg * GP_SCAN_ITEMS;
+	size_t tile = wg * gp_cl.tile_items;
 	return (tile + tile / 32) * (4 + 8) + wg * (4 + 8) + wg * stage * 8;
 }
 
@@ -209,7 +210,7 @@ static size_t gp_cl_local_need_wah(size_t wg)
 
 static size_t gp_cl_local_need_32(size_t wg, size_t stage)
 {
-	size_t tile = wg * GP_SCAN_ITEMS;
+	size_t tile = wg * gp_cl.tile_items;
 	return (tile + tile / 32) * 4 + wg * 4 + wg * stage * 4;
 }
 
@@ -232,12 +233,16 @@ static int gp_cl_build(void)
 	if (st != CL_SUCCESS) return gp_cl_fail(NULL, st, "clCreateProgramWithSource");
 	/* The work-group size before the kernels are built: at most 256, a power of two, within the
 	 * device's limit and small enough that the largest local-memory user (s9_tile_decode:
-	 * GP_SCAN_ITEMS words of offsets and sums per item, padded, two scans and the staging area;
+	 * GP_TILE_ITEMS words of offsets and sums per item, padded, two scans and the staging area;
 	 * wah_gather's windows) fits. Then the values staged per item: as many as still fit, at most 16. */
 	clGetDeviceInfo(gp_cl.device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof(lmem), &lmem, NULL);
 	local_mem = (size_t)lmem;
 	if (gp_cl.info.max_work_group && gp_cl.info.max_work_group < wg) wg = gp_cl.info.max_work_group;
 	while (wg > 1 && (wg & (wg - 1))) wg &= wg - 1;
+	/* GPUPOST_TILE_ITEMS (benchmarks only: 4, 8 or 16 words a work-item in the tiled MOD9 and S9
+	 * decoders) replaces the default of 8 */
+	const char *env = getenv("GPUPOST_TILE_ITEMS");
+	gp_cl.tile_items = env && (atoi(env) == 4 || atoi(env) == 16) ? (unsigned)atoi(env) : 8u;
 	while (wg > 1 && local_mem &&
 	       (gp_cl_local_need(wg, 1) > local_mem || gp_cl_local_need_wah(wg) > local_mem)) wg /= 2;
 	gp_cl.stage_items = 16;
@@ -252,17 +257,21 @@ static int gp_cl_build(void)
 	/* GPUPOST_STAGE_ITEMS_32 and GPUPOST_QS_ITEMS (benchmarks only: bench/device_bench tries
 	 * other tile shapes with them) replace the choices above, within what local memory holds */
 	gp_cl.qs_items = 2;
-	const char *env = getenv("GPUPOST_STAGE_ITEMS_32");
+	env = getenv("GPUPOST_STAGE_ITEMS_32");
 	if (env && atoi(env) >= 1 && atoi(env) <= 64 && gp_cl_local_need_32(wg, (size_t)atoi(env)) <= local_mem) {
 		gp_cl.stage_items_32 = (unsigned)atoi(env);
 	}
 	if ((env = getenv("GPUPOST_QS_ITEMS")) && atoi(env) >= 1 && atoi(env) <= GP_SCAN_ITEMS) {
 		gp_cl.qs_items = (unsigned)atoi(env);
 	}
-	char options[128];
+
+	/* GPUPOST_CL_OPTIONS (benchmarks only: kernel variants compared in one process) is appended */
+	const char *extra = getenv("GPUPOST_CL_OPTIONS");
+	char options[384];
 	snprintf(options, sizeof(options),
-	         "-cl-std=CL1.2 -DGP_STAGE_ITEMS=%u -DGP_STAGE_ITEMS_32=%u -DGP_QS_ITEMS=%uu",
-	         gp_cl.stage_items, gp_cl.stage_items_32, gp_cl.qs_items);
+	         "-cl-std=CL1.2 -DGP_STAGE_ITEMS=%u -DGP_STAGE_ITEMS_32=%u -DGP_QS_ITEMS=%uu "
+	         "-DGP_TILE_ITEMS=%uu %.250s", gp_cl.stage_items, gp_cl.stage_items_32, gp_cl.qs_items,
+	         gp_cl.tile_items, extra ? extra : "");
 	st = clBuildProgram(gp_cl.program, 1, &gp_cl.device, options, NULL, NULL);
 	if (st != CL_SUCCESS) {
 		char log[400] = "";
@@ -386,6 +395,7 @@ cl_command_queue gp_cl_queue(void) { return gp_cl.queue; }
 cl_kernel gp_cl_kernel(gp_kernel_id id) { return gp_cl.kernels[id]; }
 size_t gp_cl_wg(void) { return gp_cl.wg; }
 size_t gp_cl_qs_items(void) { return gp_cl.qs_items; }
+size_t gp_cl_tile_items(void) { return gp_cl.tile_items; }
 
 size_t gp_cl_qs_stage_items(void) { return gp_cl.stage_items_32 < 16 ? gp_cl.stage_items_32 : 16; }
 
@@ -469,17 +479,21 @@ static void gp_copy_parts(uint8_t *dst, const uint8_t *const *parts, const size_
 }
 
 /* A staged upload is split among threads: one thread's memcpy moves a fraction of what the bus
- * takes from pinned memory (5.8 against 53.7 GB/s on the H200's host, docs/BENCHMARKS.md). Each
- * copies its slice into the pinned staging memory piece by piece and enqueues each piece's write
- * as soon as it is there (OpenCL queues are thread-safe), so the DMA overlaps the copies. */
-#define GP_UPLOAD_THREADS 16
-#define GP_UPLOAD_PIECE ((size_t)4 << 20)
+ * takes from pinned memory (5-8 against 54 GB/s on the GPU machines' hosts, docs/BENCHMARKS.md).
+ * Each copies its slice into the pinned staging memory piece by piece and enqueues each piece's
+ * write as soon as it is there (OpenCL queues are thread-safe), so the DMA overlaps the copies.
+ * Measured on the H100's host for 64 MB: 8 threads as fast as 16 (about 35 GB/s, the host's
+ * copy bandwidth beside the DMA), pieces of 1-4 MB as fast as each other, 256 KB much slower. */
+#define GP_UPLOAD_THREADS 16         /* at most (GPUPOST_UPLOAD_THREADS) */
+#define GP_UPLOAD_THREADS_DEFAULT 8
 #define GP_UPLOAD_MIN_THREADED ((size_t)4 << 20)
+#define GP_UPLOAD_PIECE_MIN ((size_t)1 << 20)   /* a quarter of a slice, within these */
+#define GP_UPLOAD_PIECE_MAX ((size_t)4 << 20)
 
 typedef struct gp_upload_slice {
 	const uint8_t *const *parts;
 	const size_t *lens;
-	size_t n_parts, from, to;
+	size_t n_parts, from, to, piece;
 	uint8_t *pinned;
 	cl_mem mem;
 	cl_int status;
@@ -488,8 +502,8 @@ typedef struct gp_upload_slice {
 static void *gp_upload_slice_run(void *arg)
 {
 	gp_upload_slice *s = arg;
-	for (size_t a = s->from; a < s->to && s->status == CL_SUCCESS; a += GP_UPLOAD_PIECE) {
-		size_t b = a + GP_UPLOAD_PIECE < s->to ? a + GP_UPLOAD_PIECE : s->to;
+	for (size_t a = s->from; a < s->to && s->status == CL_SUCCESS; a += s->piece) {
+		size_t b = a + s->piece < s->to ? a + s->piece : s->to;
 		gp_copy_parts(s->pinned, s->parts, s->lens, s->n_parts, a, b);
 		s->status = clEnqueueWriteBuffer(gp_cl.queue, s->mem, CL_FALSE, a, b - a, s->pinned + a, 0,
 		                                 NULL, NULL);
@@ -506,13 +520,17 @@ static cl_int gp_upload_staged(cl_mem mem, uint8_t *pinned, const uint8_t *const
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	/* GPUPOST_UPLOAD_THREADS (benchmarks only: bench/device_bench compares counts) caps them */
 	const char *cap_env = getenv("GPUPOST_UPLOAD_THREADS");
-	size_t cap = cap_env && atoi(cap_env) > 0 ? (size_t)atoi(cap_env) : GP_UPLOAD_THREADS;
+	size_t cap = cap_env && atoi(cap_env) > 0 ? (size_t)atoi(cap_env) : GP_UPLOAD_THREADS_DEFAULT;
 	size_t n = total / GP_UPLOAD_MIN_THREADED * 4;   /* a slice of at least 1 MB */
 	if (cap > GP_UPLOAD_THREADS) cap = GP_UPLOAD_THREADS;
 	if (n > cap) n = cap;
 	if (cpus > 0 && n > (size_t)cpus) n = (size_t)cpus;
 	if (n < 2 || total < GP_UPLOAD_MIN_THREADED) n = 1;
-	size_t slice = (total / n + 4095) & ~(size_t)4095;
+	size_t slice = (total / n + 4095) & ~(size_t)4095, piece = slice / 4;
+	/* GPUPOST_UPLOAD_PIECE (benchmarks only, in KB) replaces the piece size */
+	const char *piece_env = getenv("GPUPOST_UPLOAD_PIECE");
+	if (piece_env && atoi(piece_env) > 0) piece = (size_t)atoi(piece_env) << 10;
+	piece = piece < GP_UPLOAD_PIECE_MIN ? GP_UPLOAD_PIECE_MIN : piece > GP_UPLOAD_PIECE_MAX ? GP_UPLOAD_PIECE_MAX : piece;
 	cl_int st = CL_SUCCESS;
 	for (size_t t = 0; t < n; t++) {
 		gp_upload_slice *s = &slices[t];
@@ -521,6 +539,7 @@ static cl_int gp_upload_staged(cl_mem mem, uint8_t *pinned, const uint8_t *const
 		s->n_parts = n_parts;
 		s->from = t * slice < total ? t * slice : total;
 		s->to = (t + 1) * slice < total && t + 1 < n ? (t + 1) * slice : total;
+		s->piece = piece;
 		s->pinned = pinned;
 		s->mem = mem;
 		s->status = CL_SUCCESS;

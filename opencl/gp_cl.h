@@ -82,6 +82,8 @@ size_t gp_cl_stage_items(size_t value_bytes);
 /* Upper words per work-item in QS's tiles (GP_QS_ITEMS), and the values QS stages per item
  * (GP_QS_STAGE_ITEMS: GP_STAGE_ITEMS_32, at most 16). */
 size_t gp_cl_qs_items(void);
+/* Words per work-item of the tiled MOD9 and S9 decoders (GP_TILE_ITEMS of the build). */
+size_t gp_cl_tile_items(void);
 size_t gp_cl_qs_stage_items(void);
 /* Enqueues `kernel` over at least `items` work-items. */
 int gp_cl_run(cl_kernel kernel, size_t items, gp_error *err);

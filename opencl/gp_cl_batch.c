@@ -138,20 +138,27 @@ void gp_cl_batch_free(gp_cl_batch *b)
 	b->host_table = b->host_istart = b->host_vstart = NULL;
 }
 
-int gp_cl_tiled_begin(gp_cl_tiled *t, const uint8_t *blob, size_t len, size_t words,
-                      size_t per_item, gp_error *err)
+int gp_cl_tiled_begin(gp_cl_tiled *t, const uint8_t *blob, size_t len, size_t lead, size_t words,
+                      size_t per_item, size_t counters, gp_error *err)
 {
+	static const uint8_t zeros[16];
+	const uint8_t *parts[2] = {zeros, blob};
+	size_t lens[2] = {lead, len};
 	t->wg = gp_cl_wg();
 	t->tile = t->wg * per_item;
 	t->tiles = (words + t->tile - 1) / t->tile;
-	if (!(t->input = gp_cl_upload(GP_B_INPUT, &blob, &len, 1, len, err)) ||
-	    !(t->sums = gp_cl_buffer(GP_B_COUNTS, (t->tiles + 1) * 4, err)) ||
-	    !(t->offsets = gp_cl_buffer(GP_B_OFFSETS, (t->tiles + 1) * 4, err)) ||
+	/* blocks of about sqrt(tiles) tiles: a decode group then reads at most 2 sqrt(tiles) sums;
+	 * at most 256 tiles a block, so that S9's 32-bit block sums cannot overflow */
+	for (t->bt = 1; t->bt < 256 && (size_t)t->bt * t->bt < t->tiles; t->bt++) continue;
+	t->blocks = (t->tiles + t->bt - 1) / t->bt;
+	if (!(t->input = gp_cl_upload(GP_B_INPUT, parts, lens, 2, lead + len, err)) ||
+	    !(t->sums = gp_cl_buffer(GP_B_COUNTS, counters * (t->tiles + 1) * 4, err)) ||
+	    !(t->block_sums = gp_cl_buffer(GP_B_OFFSETS, counters * t->blocks * 4, err)) ||
 	    !(t->err = gp_cl_buffer(GP_B_ERR, 4, err))) {
 		return GP_EDEVICE;
 	}
 	if (gp_cl_fill_u32(t->err, 0xFFFFFFFFu, 4, err) != GP_OK ||
-	    gp_cl_fill_u32(t->sums, 0, (t->tiles + 1) * 4, err) != GP_OK) return GP_EDEVICE;
+	    gp_cl_fill_u32(t->block_sums, 0, counters * t->blocks * 4, err) != GP_OK) return GP_EDEVICE;
 	return GP_OK;
 }
 

@@ -43,18 +43,22 @@ int gp_cl_batch_download(const gp_cl_batch *b, cl_mem values, int value_bits,
 int gp_cl_batch_result_offsets(const gp_cl_batch *b, struct gp_result *r, gp_error *err);
 
 /* One blob decoded by tiles (the *_tile_count / *_tile_decode kernels): the blob uploaded whole,
- * one tile of wg * per_item words per work-group of gp_cl_wg() items. */
+ * one tile of wg * per_item words per work-group of gp_cl_wg() items. The count pass fills
+ * `counters` arrays of tiles + 1 per-tile sums and of `blocks` block sums (bt tiles a block;
+ * gp_tile_total_put in kernels/scan.cl), from which each decode group finds its tile's offset. */
 typedef struct gp_cl_tiled {
-	cl_mem input, sums, offsets, err;
+	cl_mem input, sums, block_sums, err;
 	size_t wg, tile, tiles;
+	cl_uint bt, blocks;
 } gp_cl_tiled;
 
 /* A local array of a tile's words padded as GP_SKEW does (kernels/scan.cl), in elements. */
 #define GP_SKEWED(n) ((n) + (n) / 32)
 
-/* Uploads the blob and sizes the tile sums (tiles + 1 entries, zeroed) for `words`. */
-int gp_cl_tiled_begin(gp_cl_tiled *t, const uint8_t *blob, size_t len, size_t words,
-                      size_t per_item, gp_error *err);
+/* Uploads the blob after `lead` zero bytes (< 16: a payload that then starts 16-byte aligned
+ * can be read as uint4s) and sizes the sums for `words` (block sums zeroed). */
+int gp_cl_tiled_begin(gp_cl_tiled *t, const uint8_t *blob, size_t len, size_t lead, size_t words,
+                      size_t per_item, size_t counters, gp_error *err);
 /* Launches kernel k (its other arguments set) over the tiles, with n_local local buffers as
  * arguments first_local.. of the byte sizes that follow (size_t). */
 int gp_cl_tiled_run(const gp_cl_tiled *t, cl_kernel k, gp_error *err, cl_uint first_local,

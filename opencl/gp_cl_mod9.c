@@ -10,31 +10,28 @@
 #define A(v) sizeof(v), (const void *)&(v)
 #define GP_MOD9_MAX_PER_WORD 24
 
-/* One blob in VALUES mode, tiled (mod9_tile_count, a scan of the tile sums, mod9_tile_decode). */
+/* One blob in VALUES mode, tiled (mod9_tile_count, then mod9_tile_decode). */
 static int mod9_values_tiled(const uint8_t *blob, size_t len, gp_result *r, gp_error *err)
 {
 	cl_uint nw = (cl_uint)(len / 4), total = 0;
 	gp_cl_tiled t;
 	cl_mem values;
 	cl_kernel k;
-	if (gp_cl_tiled_begin(&t, blob, len, nw, GP_SCAN_ITEMS, err) != GP_OK ||
+	if (gp_cl_tiled_begin(&t, blob, len, 0, nw, gp_cl_tile_items(), 1, err) != GP_OK ||
 	    !(values = gp_cl_buffer(GP_B_VALUES, (size_t)nw * GP_MOD9_MAX_PER_WORD * 4, err))) {
 		return GP_EDEVICE;
 	}
 	k = gp_cl_kernel(GP_K_MOD9_TILE_COUNT);
-	if (gp_cl_args(k, 4, A(t.input), A(nw), A(t.sums), A(t.err)) != CL_SUCCESS) goto args;
-	if (gp_cl_tiled_run(&t, k, err, 4, 1, t.wg * 4) != GP_OK ||
-	    gp_cl_scan_u32(t.sums, t.offsets, t.tiles + 1, 0, err) != GP_OK) {
-		return GP_EDEVICE;
-	}
+	if (gp_cl_args(k, 6, A(t.input), A(nw), A(t.bt), A(t.sums), A(t.block_sums), A(t.err)) != CL_SUCCESS) goto args;
+	if (gp_cl_tiled_run(&t, k, err, 6, 1, t.wg * 4) != GP_OK) return GP_EDEVICE;
 	k = gp_cl_kernel(GP_K_MOD9_TILE_DECODE);
-	if (gp_cl_args(k, 4, A(t.input), A(nw), A(t.offsets), A(values)) != CL_SUCCESS) goto args;
-	if (gp_cl_tiled_run(&t, k, err, 4, 3, GP_SKEWED(t.tile) * 4, t.wg * 4,
+	if (gp_cl_args(k, 6, A(t.input), A(nw), A(t.bt), A(t.sums), A(t.block_sums), A(values)) != CL_SUCCESS) goto args;
+	if (gp_cl_tiled_run(&t, k, err, 6, 3, GP_SKEWED(t.tile) * 4, t.wg * 4,
 	                    t.wg * gp_cl_stage_items(4) * 4) != GP_OK) {
 		return GP_EDEVICE;
 	}
-	/* the size comes back with the results: the total after the error word */
-	cl_int st = clEnqueueReadBuffer(gp_cl_queue(), t.offsets, CL_TRUE, t.tiles * 4, 4, &total, 0, NULL, NULL);
+	/* the size comes back with the results: the last tile's group stored it after the sums */
+	cl_int st = clEnqueueReadBuffer(gp_cl_queue(), t.sums, CL_TRUE, t.tiles * 4, 4, &total, 0, NULL, NULL);
 	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clEnqueueReadBuffer");
 	if (gp_check_result(total, 0, err) != GP_OK) return GP_ENOMEM;
 	return gp_cl_tiled_finish(&t, values, total, 32, r, err);

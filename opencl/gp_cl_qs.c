@@ -6,7 +6,7 @@
 
 #define A(v) sizeof(v), (const void *)&(v)
 
-/* One blob, tiled (qs_tile_count, a scan of the tile sums, qs_tile_decode). */
+/* One blob, tiled (qs_tile_count, then qs_tile_decode). */
 static int qs_tiled(const uint8_t *blob, size_t len, const gp_qs_header *h, gp_result *r,
                     gp_error *err)
 {
@@ -14,21 +14,19 @@ static int qs_tiled(const uint8_t *blob, size_t len, const gp_qs_header *h, gp_r
 	gp_cl_tiled t;
 	cl_mem out;
 	cl_kernel k;
-	if (gp_cl_tiled_begin(&t, blob, len, nu, gp_cl_qs_items(), err) != GP_OK ||
+	if (gp_cl_tiled_begin(&t, blob, len, 0, nu, gp_cl_qs_items(), 1, err) != GP_OK ||
 	    !(out = gp_cl_buffer(GP_B_VALUES, (size_t)n * 4, err))) {
 		return GP_EDEVICE;
 	}
 	k = gp_cl_kernel(GP_K_QS_TILE_COUNT);
-	if (gp_cl_args(k, 8, A(t.input), A(nl), A(nu), A(n), A(l), A(last), A(t.sums), A(t.err)) != CL_SUCCESS) goto args;
-	if (gp_cl_tiled_run(&t, k, err, 8, 1, t.wg * 4) != GP_OK ||
-	    gp_cl_scan_u32(t.sums, t.offsets, t.tiles + 1, 0, err) != GP_OK) {
-		return GP_EDEVICE;
-	}
+	if (gp_cl_args(k, 10, A(t.input), A(nl), A(nu), A(n), A(l), A(last), A(t.bt), A(t.sums),
+	               A(t.block_sums), A(t.err)) != CL_SUCCESS) goto args;
+	if (gp_cl_tiled_run(&t, k, err, 10, 1, t.wg * 4) != GP_OK) return GP_EDEVICE;
 	k = gp_cl_kernel(GP_K_QS_TILE_DECODE);
-	if (gp_cl_args(k, 9, A(t.input), A(nl), A(nu), A(n), A(l), A(last), A(t.offsets), A(out),
-	               A(t.err)) != CL_SUCCESS) goto args;
-	if (gp_cl_tiled_run(&t, k, err, 9, 4, GP_SKEWED(t.tile) * 4, t.wg * 4,
-	                    t.wg * gp_cl_qs_stage_items() * 4, (size_t)8) != GP_OK) {
+	if (gp_cl_args(k, 11, A(t.input), A(nl), A(nu), A(n), A(l), A(last), A(t.bt), A(t.sums),
+	               A(t.block_sums), A(out), A(t.err)) != CL_SUCCESS) goto args;
+	if (gp_cl_tiled_run(&t, k, err, 11, 4, GP_SKEWED(t.tile) * 4, t.wg * 4,
+	                    GP_SKEWED(t.wg * gp_cl_qs_stage_items()) * 4, (size_t)8) != GP_OK) {
 		return GP_EDEVICE;
 	}
 	return gp_cl_tiled_finish(&t, out, n, 32, r, err);

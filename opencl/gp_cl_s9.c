@@ -5,32 +5,28 @@
 
 #define A(v) sizeof(v), (const void *)&(v)
 
-/* One blob, tiled (s9_tile_count, scans of the tile counts and sums, s9_tile_decode). */
+/* One blob, tiled (s9_tile_count, then s9_tile_decode). */
 static int s9_tiled(const uint8_t *blob, size_t len, cl_uint n, cl_uint delta, gp_result *r,
                     gp_error *err)
 {
-	cl_uint nw = (cl_uint)((len - GP_S9_HEADER) / 4), base = GP_S9_HEADER / 4;
+	/* 4 zero bytes ahead of the 12-byte header: the payload starts 16-byte aligned (uint4 reads) */
+	cl_uint nw = (cl_uint)((len - GP_S9_HEADER) / 4), base = (4 + GP_S9_HEADER) / 4, tiles;
 	gp_cl_tiled t;
-	cl_mem sums, soff, out;
+	cl_mem out;
 	cl_kernel k;
-	if (gp_cl_tiled_begin(&t, blob, len, nw, GP_SCAN_ITEMS, err) != GP_OK ||
-	    !(sums = gp_cl_buffer(GP_B_WSUM, (t.tiles + 1) * 8, err)) ||
-	    !(soff = gp_cl_buffer(GP_B_GOFF, (t.tiles + 1) * 8, err)) ||
+	if (gp_cl_tiled_begin(&t, blob, len, 4, nw, gp_cl_tile_items(), 4, err) != GP_OK ||
 	    !(out = gp_cl_buffer(GP_B_POS, (size_t)n * 8, err))) {
 		return GP_EDEVICE;
 	}
-	if (gp_cl_fill_u32(sums, 0, (t.tiles + 1) * 8, err) != GP_OK) return GP_EDEVICE;
+	tiles = (cl_uint)t.tiles;
 	k = gp_cl_kernel(GP_K_S9_TILE_COUNT);
-	if (gp_cl_args(k, 6, A(t.input), A(base), A(nw), A(t.sums), A(sums), A(t.err)) != CL_SUCCESS) goto args;
-	if (gp_cl_tiled_run(&t, k, err, 6, 2, t.wg * 4, t.wg * 8) != GP_OK ||
-	    gp_cl_scan_u32(t.sums, t.offsets, t.tiles + 1, 0, err) != GP_OK ||
-	    gp_cl_scan_i64(sums, soff, t.tiles + 1, 0, err) != GP_OK) {
-		return GP_EDEVICE;
-	}
+	if (gp_cl_args(k, 9, A(t.input), A(base), A(nw), A(t.bt), A(tiles), A(t.blocks), A(t.sums),
+	               A(t.block_sums), A(t.err)) != CL_SUCCESS) goto args;
+	if (gp_cl_tiled_run(&t, k, err, 9, 1, t.wg * 4) != GP_OK) return GP_EDEVICE;
 	k = gp_cl_kernel(GP_K_S9_TILE_DECODE);
-	if (gp_cl_args(k, 9, A(t.input), A(base), A(nw), A(n), A(delta), A(t.offsets), A(soff), A(out),
-	               A(t.err)) != CL_SUCCESS) goto args;
-	if (gp_cl_tiled_run(&t, k, err, 9, 5, GP_SKEWED(t.tile) * 4, GP_SKEWED(t.tile) * 8, t.wg * 4,
+	if (gp_cl_args(k, 12, A(t.input), A(base), A(nw), A(n), A(delta), A(t.bt), A(tiles),
+	               A(t.blocks), A(t.sums), A(t.block_sums), A(out), A(t.err)) != CL_SUCCESS) goto args;
+	if (gp_cl_tiled_run(&t, k, err, 12, 5, GP_SKEWED(t.tile) * 4, GP_SKEWED(t.tile) * 8, t.wg * 4,
 	                    t.wg * 8, t.wg * gp_cl_stage_items(8) * 8) != GP_OK) {
 		return GP_EDEVICE;
 	}

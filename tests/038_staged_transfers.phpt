@@ -35,10 +35,17 @@ foreach ([10, 5000, 300000, 20] as $n) {   /* grow, then shrink: the staging buf
     if (gp_on('device', fn() => gpu_wah_decompress($bins[1])) !== gp_on('host', fn() => gpu_wah_decompress($bins[1]))) { echo "decompress differs\n"; $bad++; }
 }
 /* Uploads of 4 MB and more are copied into the staging memory by several threads, each its own
- * slice, piece by piece: one long blob, and a batch whose parts straddle the slices. */
+ * slice, piece by piece: one long blob, and a batch whose parts straddle the slices. The long
+ * blob is also S9's tiled decode over hundreds of tiles and many blocks of tile sums, with
+ * running sums past 2^47 (delta 1 of 28-bit gaps): the 64-bit offsets rebuilt from 32-bit
+ * halves and limbs (kernels/s9.cl). */
 $big = array_map(fn() => mt_rand(0, (1 << 28) - 1), range(1, 1200000));   /* one word a value */
-$blob = gpu_encode_postings($big, GPUPOST_S9, GPUPOST_VALUES, ['delta' => 0]);
-if (gp_on('device', fn() => gpu_decode_postings($blob, GPUPOST_S9)) !== $big) { echo "threaded upload differs\n"; $bad++; }
+$sums = [];
+$x = 0;
+foreach ($big as $gap) $sums[] = $x += $gap;
+$blob = gpu_encode_postings($sums, GPUPOST_S9, GPUPOST_VALUES, ['delta' => 1]);
+if (gp_on('device', fn() => gpu_decode_postings($blob, GPUPOST_S9)) !== $sums) { echo "threaded upload differs\n"; $bad++; }
+if ($x < 1 << 47) { echo "sums too small to test\n"; $bad++; }
 $lists = $blobs = [];
 for ($i = 0; $i < 300; $i++) {
     $lists[] = array_slice($big, $i * 3989, 3989);
