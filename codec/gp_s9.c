@@ -92,6 +92,15 @@ GP_ALWAYS_INLINE size_t s9_decode_body(const uint8_t *blob, size_t n, size_t wor
 		uint32_t w = gp_load_le32(blob + GP_S9_HEADER + 4 * i);
 		const s9_layout *lay = &layout[w >> 28];
 		uint32_t c = i + 1 < words ? lay->count : (uint32_t)(n - k); /* the last word: the rest */
+		if (delta == 0 && c <= 8 && k + 8 <= n) {
+			/* values as stored: eight written whatever the count, no loop on it (1.0-1.3 ->
+			 * 1.25-2.05 G values/s for values under 2^8 on one core of the development
+			 * machine, measured interleaved; the running sums of the delta rules were slower
+			 * done this way across the lanes) */
+			gp_unpack8_i64(w, &lay->shift[0], &lay->mask[0], out + k);
+			k += c;
+			continue;
+		}
 		gp_unpack8(w, &lay->shift[0], &lay->mask[0], gaps);
 		if (c > 8) {
 			gp_unpack8(w, &lay->shift[1], &lay->mask[1], gaps + 8);

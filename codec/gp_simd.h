@@ -59,4 +59,22 @@ GP_ALWAYS_INLINE void gp_unpack8(uint32_t x, const gp_u32x8 *shift, const gp_u32
 #endif
 }
 
+/* The same eight values widened to 64 bits (S9's values): out[0..8). */
+GP_ALWAYS_INLINE void gp_unpack8_i64(uint32_t x, const gp_u32x8 *shift, const gp_u32x8 *mask,
+                                     int64_t *out)
+{
+#if defined(__GNUC__)
+	typedef uint32_t u32x4 __attribute__((vector_size(16)));
+	typedef int64_t i64x4 __attribute__((vector_size(32)));
+	gp_u32x8 v = {x, x, x, x, x, x, x, x};
+	v = (v >> *shift) & *mask;
+	u32x4 lo = {v[0], v[1], v[2], v[3]}, hi = {v[4], v[5], v[6], v[7]};
+	i64x4 a = __builtin_convertvector(lo, i64x4), b = __builtin_convertvector(hi, i64x4);
+	memcpy(out, &a, sizeof a);
+	memcpy(out + 4, &b, sizeof b);
+#else
+	for (int j = 0; j < 8; j++) out[j] = (x >> shift->v[j]) & mask->v[j];
+#endif
+}
+
 #endif
