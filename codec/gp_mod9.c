@@ -4,8 +4,10 @@
 #include "gp_mod9_word.h"
 #include "gp_simd.h"
 
-int gp_mod9_measure(const uint8_t *blob, size_t len, int postings, gp_mod9_counts *counts,
-                    gp_error *err)
+/* The validating count pass; built twice (gp_simd.h) for its popcounts, which the baseline x86-64
+ * build turns into calls. */
+GP_ALWAYS_INLINE int mod9_measure_body(const uint8_t *blob, size_t len, int postings,
+                                       gp_mod9_counts *counts, gp_error *err)
 {
 	size_t nwords = len / 4, values = 0, nposting = 0, posting_start = 0, posting_values = 0;
 	int continues = 0;
@@ -53,6 +55,16 @@ int gp_mod9_measure(const uint8_t *blob, size_t len, int postings, gp_mod9_count
 	counts->values = values;
 	counts->postings = nposting;
 	return GP_OK;
+}
+
+GP_BUILD_TWICE(int, mod9_measure, mod9_measure_body,
+               (const uint8_t *blob, size_t len, int postings, gp_mod9_counts *counts, gp_error *err),
+               (blob, len, postings, counts, err))
+
+int gp_mod9_measure(const uint8_t *blob, size_t len, int postings, gp_mod9_counts *counts,
+                    gp_error *err)
+{
+	return mod9_measure(blob, len, postings, counts, err);
 }
 
 size_t gp_mod9_estimate_values(const uint8_t *blob, size_t len)
@@ -163,8 +175,10 @@ void gp_mod9_decode_values(const uint8_t *blob, size_t len, uint32_t *values)
 	}
 }
 
-void gp_mod9_decode_postings(const uint8_t *blob, size_t len, int64_t *docs, uint32_t *vstart,
-                             uint8_t *combined, int64_t *pos, uint32_t vbase)
+/* Returns the postings it wrote. */
+GP_ALWAYS_INLINE size_t mod9_decode_postings_body(const uint8_t *blob, size_t len, int64_t *docs,
+                                                uint32_t *vstart, uint8_t *combined, int64_t *pos,
+                                                uint32_t vbase)
 {
 	size_t nwords = len / 4, p = 0;
 	uint32_t v = vbase;
@@ -198,6 +212,18 @@ void gp_mod9_decode_postings(const uint8_t *blob, size_t len, int64_t *docs, uin
 		continues = GP_MOD9_CONTINUES(w);
 	}
 	if (vstart) vstart[p] = v;
+	return p;
+}
+
+GP_BUILD_TWICE(size_t, mod9_decode_postings, mod9_decode_postings_body,
+               (const uint8_t *blob, size_t len, int64_t *docs, uint32_t *vstart, uint8_t *combined,
+                int64_t *pos, uint32_t vbase),
+               (blob, len, docs, vstart, combined, pos, vbase))
+
+void gp_mod9_decode_postings(const uint8_t *blob, size_t len, int64_t *docs, uint32_t *vstart,
+                             uint8_t *combined, int64_t *pos, uint32_t vbase)
+{
+	(void)mod9_decode_postings(blob, len, docs, vstart, combined, pos, vbase);
 }
 
 /* Yioop's MOD9_PACK_POSSIBILITIES: values of a given bit length that fit one word. */

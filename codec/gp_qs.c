@@ -44,6 +44,18 @@ int gp_qs_check_header(const uint8_t *blob, size_t len, gp_qs_header *h, gp_erro
 	return GP_OK;
 }
 
+/* Set bits of the upper array; built twice (gp_simd.h) for the popcounts, which the baseline
+ * x86-64 build turns into calls. */
+GP_ALWAYS_INLINE size_t qs_upper_ones_body(const uint8_t *upper, size_t words)
+{
+	size_t set = 0;
+	for (size_t j = 0; j < words; j++) set += (size_t)__builtin_popcount(gp_load_le32(upper + 4 * j));
+	return set;
+}
+
+GP_BUILD_TWICE(size_t, qs_upper_ones, qs_upper_ones_body, (const uint8_t *upper, size_t words),
+               (upper, words))
+
 int gp_qs_measure(const uint8_t *blob, size_t len, gp_qs_header *h, gp_error *err)
 {
 	if (gp_qs_check_header(blob, len, h, err) != GP_OK) return GP_EFORMAT;
@@ -53,10 +65,7 @@ int gp_qs_measure(const uint8_t *blob, size_t len, gp_qs_header *h, gp_error *er
 		return gp_fail(err, GP_QS_NAME, (size_t)(upper - blob) - 4,
 		               "lower bits set past bit %llu, n * l - 1", (unsigned long long)lower_bits - 1);
 	}
-	size_t nbits = upper_bits(h->last, h->n, h->l), set = 0;
-	for (size_t j = 0; j < h->upper_words; j++) {
-		set += (size_t)__builtin_popcount(gp_load_le32(upper + 4 * j));
-	}
+	size_t nbits = upper_bits(h->last, h->n, h->l), set = qs_upper_ones(upper, h->upper_words);
 	if (h->upper_words > 0) {
 		size_t valid = nbits - 32 * (h->upper_words - 1); /* 1..32 bits of the last word count */
 		if (valid < 32 && (gp_load_le32(upper + 4 * (h->upper_words - 1)) >> valid) != 0) {

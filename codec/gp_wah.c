@@ -1,6 +1,7 @@
 #include <string.h>
 
 #include "gp_wah.h"
+#include "gp_simd.h"
 
 int gp_wah_check_header(const uint8_t *blob, size_t len, gp_wah_header *h, gp_error *err)
 {
@@ -37,9 +38,11 @@ uint64_t gp_wah_word(const uint8_t *blob, const gp_wah_header *h, size_t i)
 #define WAH_RUN(h, x) ((x) & ((1ull << ((h)->w - 2)) - 1))
 #define WAH_GROUP_MASK(h) ((1ull << ((h)->w - 1)) - 1)
 
-int gp_wah_measure(const uint8_t *blob, size_t len, gp_wah_header *h, gp_error *err)
+/* The validating pass; built twice (gp_simd.h) for its popcounts, which the baseline x86-64 build
+ * turns into calls. */
+GP_ALWAYS_INLINE int wah_measure_body(const uint8_t *blob, size_t len, gp_wah_header *h,
+                                      gp_error *err)
 {
-	if (gp_wah_check_header(blob, len, h, err) != GP_OK) return GP_EFORMAT;
 	uint64_t g = h->w - 1, seen = 0, tail = h->nbits % g; /* bits used in the last group */
 	for (size_t i = 0; i < h->words; i++) {
 		size_t at = GP_WAH_HEADER + (size_t)(h->w / 8) * i;
@@ -66,6 +69,15 @@ int gp_wah_measure(const uint8_t *blob, size_t len, gp_wah_header *h, gp_error *
 		               (unsigned long long)seen, (unsigned)g, (unsigned long long)h->groups);
 	}
 	return GP_OK;
+}
+
+GP_BUILD_TWICE(int, wah_measure, wah_measure_body,
+               (const uint8_t *blob, size_t len, gp_wah_header *h, gp_error *err), (blob, len, h, err))
+
+int gp_wah_measure(const uint8_t *blob, size_t len, gp_wah_header *h, gp_error *err)
+{
+	if (gp_wah_check_header(blob, len, h, err) != GP_OK) return GP_EFORMAT;
+	return wah_measure(blob, len, h, err);
 }
 
 void gp_wah_rows(const uint8_t *blob, const gp_wah_header *h, int64_t *rows)
@@ -144,7 +156,7 @@ void gp_wah_apply(const uint8_t *blob, const gp_wah_header *h, uint64_t *bitmap,
 	}
 }
 
-size_t gp_bitmap_rows(const uint64_t *bitmap, uint64_t nbits, int64_t *rows)
+GP_ALWAYS_INLINE size_t bitmap_rows_body(const uint64_t *bitmap, uint64_t nbits, int64_t *rows)
 {
 	size_t n = 0, words = (size_t)((nbits + 63) / 64);
 	for (size_t i = 0; i < words; i++) {
@@ -159,6 +171,14 @@ size_t gp_bitmap_rows(const uint64_t *bitmap, uint64_t nbits, int64_t *rows)
 		}
 	}
 	return n;
+}
+
+GP_BUILD_TWICE(size_t, bitmap_rows, bitmap_rows_body,
+               (const uint64_t *bitmap, uint64_t nbits, int64_t *rows), (bitmap, nbits, rows))
+
+size_t gp_bitmap_rows(const uint64_t *bitmap, uint64_t nbits, int64_t *rows)
+{
+	return bitmap_rows(bitmap, nbits, rows);
 }
 
 /* Writes one word (or only counts it when out is NULL). */

@@ -137,9 +137,11 @@ static int host_mod9(int mode, const uint8_t *const *blobs, const size_t *lens, 
 		return GP_ENOMEM;
 	}
 	if (mode == GP_MODE_VALUES) {
-		if (!(r->v32 = gp_scratch(GP_SCRATCH_VALUES, nv, sizeof(uint32_t)))) return host_fail_nomem(err);
+		/* the fast decoder writes up to 24 values past a blob's last (the next blob's, decoded
+		 * after it, or the spare) */
+		if (!(r->v32 = gp_scratch(GP_SCRATCH_VALUES, nv + 24, sizeof(uint32_t)))) return host_fail_nomem(err);
 		for (size_t b = 0; b < n_blobs; b++) {
-			gp_mod9_decode_values(blobs[b], lens[b], r->v32 + r->blob_values[b]);
+			gp_mod9_decode_values_checked(blobs[b], lens[b], r->v32 + r->blob_values[b], err);
 		}
 		return GP_OK;
 	}
