@@ -110,6 +110,25 @@ static double copy_buffer_gbs(size_t bytes)
 
 static double copy_gbs;
 
+/* gp_cl_upload of `bytes`, best of reps seconds, its copy on `threads` threads in pieces of
+ * `piece_kb` (NULL: the default). */
+static double upload_seconds(const uint8_t *src, size_t bytes, int reps, const char *threads,
+                             const char *piece_kb)
+{
+	gp_error err;
+	double best = 1e30;
+	setenv("GPUPOST_UPLOAD_THREADS", threads, 1);
+	if (piece_kb) setenv("GPUPOST_UPLOAD_PIECE", piece_kb, 1);
+	for (int r = 0; r < reps + 1; r++) {   /* the first grows the buffers */
+		double t0 = now();
+		gp_cl_upload(GP_B_INPUT, &src, &bytes, 1, bytes, &err);
+		if (r > 0 && now() - t0 < best) best = now() - t0;
+	}
+	unsetenv("GPUPOST_UPLOAD_THREADS");
+	unsetenv("GPUPOST_UPLOAD_PIECE");
+	return best;
+}
+
 /* (d) Host-to-device bandwidth for one blob of `bytes`, GB/s, best of reps: the device's best
  * (a blocking write from pinned memory: a mapped CL_MEM_ALLOC_HOST_PTR buffer), a write from
  * malloc'd (pageable) memory, a plain memcpy on the host, and gp_cl_upload, which copies the
@@ -131,32 +150,10 @@ static void upload_report(size_t bytes, int reps)
 	for (size_t i = 0; i < bytes; i++) src[i] = (uint8_t)next_rand();
 	memset(host, 1, bytes);
 	memset(dst, 2, bytes);
-	static const char *const threads[] = {"1", "4", "8", "16"};
-	double best[6] = {1e30, 1e30, 1e30, 1e30, 1e30, 1e30}, by_threads[4] = {1e30, 1e30, 1e30, 1e30};
-	for (int k = 0; k < 4; k++) {   /* gp_cl_upload with its copy split among 1..16 threads */
-		setenv("GPUPOST_UPLOAD_THREADS", threads[k], 1);
-		for (int r = 0; r < reps + 1; r++) {
-			double t0 = now();
-			const uint8_t *part = src;
-			gp_cl_upload(GP_B_INPUT, &part, &bytes, 1, bytes, &err);
-			if (r > 0 && now() - t0 < by_threads[k]) by_threads[k] = now() - t0;
-		}
-	}
-	unsetenv("GPUPOST_UPLOAD_THREADS");
-	static const char *const pieces[] = {"1024", "2048", "4096"};   /* KB */
-	double by_piece[3] = {1e30, 1e30, 1e30};
-	for (int k = 0; k < 3; k++) {   /* the same with pieces of one size, 16 threads */
-		setenv("GPUPOST_UPLOAD_THREADS", "16", 1);
-		setenv("GPUPOST_UPLOAD_PIECE", pieces[k], 1);
-		for (int r = 0; r < reps + 1; r++) {
-			double t0 = now();
-			const uint8_t *part = src;
-			gp_cl_upload(GP_B_INPUT, &part, &bytes, 1, bytes, &err);
-			if (r > 0 && now() - t0 < by_piece[k]) by_piece[k] = now() - t0;
-		}
-	}
-	unsetenv("GPUPOST_UPLOAD_PIECE");
-	unsetenv("GPUPOST_UPLOAD_THREADS");
+	static const char *const threads[] = {"1", "4", "8", "16"}, *const pieces[] = {"1024", "2048", "4096"};
+	double best[6] = {1e30, 1e30, 1e30, 1e30, 1e30, 1e30}, by_threads[4], by_piece[3];
+	for (int k = 0; k < 4; k++) by_threads[k] = upload_seconds(src, bytes, reps, threads[k], NULL);
+	for (int k = 0; k < 3; k++) by_piece[k] = upload_seconds(src, bytes, reps, "16", pieces[k]);
 	for (int r = 0; r < reps + 1; r++) {
 		double t[6], t0 = now();
 		clEnqueueWriteBuffer(gp_cl_queue(), dev, CL_TRUE, 0, bytes, host, 0, NULL, NULL);
