@@ -1,8 +1,10 @@
 /* Prefix sums: reduce-then-scan over tiles, portable OpenCL 1.2 (no inter-group progress).
  * scan_tile_T scans each tile of get_local_size(0) * GP_SCAN_ITEMS elements in local memory and
  * writes the tile's total; the host scans the totals (the same kernel, recursively) and
- * scan_add_T adds each tile's offset. Every decoder's output offsets come from here, and so does
- * gpu_prefix_sum. Local memory: tile + work-group size elements of T. */
+ * scan_add_T adds each tile's offset. The batch decoders' output offsets come from here, and so
+ * does gpu_prefix_sum; the tiled single-list decoders find theirs without a scan launch
+ * (gp_tile_total_put / gp_tile_offset_u32 below). Local memory: tile + work-group size elements
+ * of T. */
 #define GP_SCAN_ITEMS 8
 /* Values each work-item stages in local memory in the tiled decoders, 64-bit (S9) and 32-bit
  * (MOD9, QS): set by the host from the device's local memory (gp_cl.c). */
