@@ -560,9 +560,9 @@ static cl_int gp_upload_staged(cl_mem mem, uint8_t *pinned, const uint8_t *const
 cl_mem gp_cl_upload(gp_buffer_id id, const uint8_t *const *parts, const size_t *lens,
                     size_t n_parts, size_t total, gp_error *err)
 {
-
-
-
+	/* On a GPU the parts are gathered in pinned staging memory (by threads, piece by piece, each
+	 * piece written as soon as it is there: gp_upload_staged); a CPU device shares host memory,
+	 * so its buffer is mapped and written directly. */
 	cl_int st;
 	cl_mem mem = gp_cl_buffer(id, total, err);
 	uint8_t *dst;

@@ -74,7 +74,7 @@ cl_kernel gp_cl_kernel(gp_kernel_id id);
 cl_mem gp_cl_buffer(gp_buffer_id id, size_t bytes, gp_error *err);
 /* Work-group size for launches; global sizes are rounded up to a multiple of it. */
 size_t gp_cl_wg(void);
-/* Elements per work-item in the scans' tiles and MOD9's and S9's decode tiles: kernels/scan.cl */
+/* Elements per work-item in the scans' tiles: kernels/scan.cl */
 #define GP_SCAN_ITEMS 8
 /* Values of value_bytes (4 or 8) each work-item stages in local memory in the tiled decoders
  * (GP_STAGE_ITEMS_32, GP_STAGE_ITEMS). */
@@ -82,9 +82,9 @@ size_t gp_cl_stage_items(size_t value_bytes);
 /* Upper words per work-item in QS's tiles (GP_QS_ITEMS), and the values QS stages per item
  * (GP_QS_STAGE_ITEMS: GP_STAGE_ITEMS_32, at most 16). */
 size_t gp_cl_qs_items(void);
+size_t gp_cl_qs_stage_items(void);
 /* Words per work-item of the tiled MOD9 and S9 decoders (GP_TILE_ITEMS of the build). */
 size_t gp_cl_tile_items(void);
-size_t gp_cl_qs_stage_items(void);
 /* Enqueues `kernel` over at least `items` work-items. */
 int gp_cl_run(cl_kernel kernel, size_t items, gp_error *err);
 /* Records a failed OpenCL call in err (GP_EDEVICE) and returns GP_EDEVICE. */

@@ -174,11 +174,16 @@ int gp_cl_tiled_run(const gp_cl_tiled *t, cl_kernel k, gp_error *err, cl_uint fi
 	return gp_cl_run(k, t->tiles * t->wg, err);
 }
 
-int gp_cl_tiled_finish(const gp_cl_tiled *t, cl_mem values, size_t n, int value_bits,
-                       gp_result *r, gp_error *err)
+int gp_cl_tiled_check(const gp_cl_tiled *t, gp_error *err)
 {
 	cl_uint errword = 0;
 	if (gp_cl_read(t->err, 4, &errword, err) != GP_OK) return GP_EDEVICE;
-	if (errword != 0xFFFFFFFFu) return GP_EFORMAT;
-	return gp_cl_result_single(r, values, n, value_bits, err);
+	return errword == 0xFFFFFFFFu ? GP_OK : GP_EFORMAT;
+}
+
+int gp_cl_tiled_finish(const gp_cl_tiled *t, cl_mem values, size_t n, int value_bits,
+                       gp_result *r, gp_error *err)
+{
+	int rc = gp_cl_tiled_check(t, err);
+	return rc != GP_OK ? rc : gp_cl_result_single(r, values, n, value_bits, err);
 }

@@ -63,7 +63,9 @@ int gp_cl_tiled_begin(gp_cl_tiled *t, const uint8_t *blob, size_t len, size_t le
  * arguments first_local.. of the byte sizes that follow (size_t). */
 int gp_cl_tiled_run(const gp_cl_tiled *t, cl_kernel k, gp_error *err, cl_uint first_local,
                     int n_local, ...);
-/* After the decode kernel: GP_EFORMAT when it flagged the input, else the n values lent to r. */
+/* After the decode kernel: GP_EFORMAT when it flagged the input. */
+int gp_cl_tiled_check(const gp_cl_tiled *t, gp_error *err);
+/* The same, then the n values lent to r. */
 int gp_cl_tiled_finish(const gp_cl_tiled *t, cl_mem values, size_t n, int value_bits,
                        struct gp_result *r, gp_error *err);
 

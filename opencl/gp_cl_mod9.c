@@ -30,11 +30,14 @@ static int mod9_values_tiled(const uint8_t *blob, size_t len, gp_result *r, gp_e
 	                    t.wg * gp_cl_stage_items(4) * 4) != GP_OK) {
 		return GP_EDEVICE;
 	}
-	/* the size comes back with the results: the last tile's group stored it after the sums */
+	/* the size comes back with the results, after the error word (a flagged blob's total means
+	 * nothing): the last tile's group stored it after the sums */
+	int rc = gp_cl_tiled_check(&t, err);
+	if (rc != GP_OK) return rc;
 	cl_int st = clEnqueueReadBuffer(gp_cl_queue(), t.sums, CL_TRUE, t.tiles * 4, 4, &total, 0, NULL, NULL);
 	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clEnqueueReadBuffer");
 	if (gp_check_result(total, 0, err) != GP_OK) return GP_ENOMEM;
-	return gp_cl_tiled_finish(&t, values, total, 32, r, err);
+	return gp_cl_result_single(r, values, total, 32, err);
 args:
 	return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
 }
