@@ -683,6 +683,7 @@ PHP_FUNCTION(gpu_info)
 		add_assoc_long(&tuning, "staged_values_32", (zend_long)gp_cl_stage_items(4));
 		add_assoc_long(&tuning, "qs_words", (zend_long)gp_cl_qs_items());
 		add_assoc_long(&tuning, "tile_words", (zend_long)gp_cl_tile_items());
+		add_assoc_long(&tuning, "wah_words", (zend_long)gp_cl_wah_items());
 		add_assoc_zval(return_value, "tuning", &tuning);
 	} else {
 		add_assoc_null(return_value, "tuning");
@@ -757,8 +758,9 @@ PHP_MINFO_FUNCTION(gpupost)
 	php_info_print_table_row(2, "Kernels built", gp_cl_program_built() ? "yes" : "no");
 	if (gp_cl_program_built()) {
 		snprintf(buf, sizeof(buf), "work-group %zu, staged values %zu (64-bit) and %zu (32-bit), "
-		         "QS words %zu, MOD9/S9 words %zu", gp_cl_wg(), gp_cl_stage_items(8),
-		         gp_cl_stage_items(4), gp_cl_qs_items(), gp_cl_tile_items());
+		         "QS words %zu, MOD9/S9 words %zu, WAH output words %zu", gp_cl_wg(),
+		         gp_cl_stage_items(8), gp_cl_stage_items(4), gp_cl_qs_items(), gp_cl_tile_items(),
+		         gp_cl_wah_items());
 		php_info_print_table_row(2, "Launch shapes", buf);
 	}
 	if (d) {

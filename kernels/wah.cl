@@ -51,21 +51,106 @@ __kernel void wah_count(__global const uint *in, __global const uint *bt, __glob
 	counts[i] = (long)r;
 }
 
-/* After the scan (goff, exclusive): the groups of each blob add up to exactly its group count,
- * and its last group has no bit at or past nbits. */
-__kernel void wah_verify(__global const uint *in, __global const uint *bt, __global const uint *wstart,
-                         const uint n_blobs, const uint total, __global const long *goff,
-                         __global uint *err)
+/* One blob (the batch's only one) takes its first groups without a scan launch, tiled like the
+ * single-list decoders: wah_tile_count sums the groups of each tile of GP_TILE_ITEMS * wg words
+ * (gp_tile_total_put), wah_tile_offsets writes each word's first group from its tile's offset
+ * and a scan in local memory. Runs are clamped as wah_count does and a tile's sum to the blob's
+ * groups + 1 (at most 2^32 / 31: nbits < 2^32 on the device path), and blocks are at most 30
+ * tiles, so no 32-bit sum wraps: a malformed blob's last offset passes its group count and
+ * wah_verify sees it. */
+inline ulong wah_run_clamped(__global const uint *in, __global const uint *t, uint i, uint w,
+                             ulong groups, uint *bad)
 {
-	uint i = get_global_id(0);
-	if (i >= total) return;
-	uint b = gp_find_blob(wstart, n_blobs, i);
+	ulong r = wah_run(wah_word(in, t, i), w);
+	if (r == 0ul || r > groups) {
+		*bad = min(*bad, i);
+		r = 1ul;
+	}
+	return r;
+}
+
+/* part: wg longs. */
+__kernel void wah_tile_count(__global const uint *in, __global const uint *t, const uint bt,
+                             __global uint *tile_sums, __global uint *block_sums,
+                             __global uint *err, __local long *part)
+{
+	const uint lid = get_local_id(0), wg = get_local_size(0), g = get_group_id(0);
+	const uint w = t[GP_WB_W], nwords = t[GP_WB_WORDS];
+	const ulong groups = t[GP_WB_GROUPS];
+	uint bad = 0xFFFFFFFFu;
+	ulong s = 0;
+	for (uint k = 0; k < GP_TILE_ITEMS; k++) {
+		uint i = (g * GP_TILE_ITEMS + k) * wg + lid;
+		if (i < nwords) s += wah_run_clamped(in, t, i, w, groups, &bad);
+	}
+	ulong total = (ulong)gp_group_sum_i64(part, (long)s);
+	if (bad != 0xFFFFFFFFu) atomic_min(err, bad);
+	if (lid == 0u) gp_tile_total_put(tile_sums, block_sums, bt, g, (uint)min(total, groups + 1ul));
+}
+
+/* wah_verify's check of a blob whose last word is x and ends at group `end` (0: no words). */
+inline uint wah_blob_ok(ulong x, long end, const __global uint *t)
+{
+	uint w = t[GP_WB_W], tail = t[GP_WB_NBITS] % (w - 1u);
+	return end == (long)t[GP_WB_GROUPS] && (tail == 0u || (wah_group_bits(x, w) >> tail) == 0ul);
+}
+
+/* c: GP_SKEW(tile) longs; part: wg longs. goff: nwords + 1 entries. Also does wah_verify's
+ * check and wah_tile_words' work for the gather's out_tiles tiles of 2^tile_shift bits (a power
+ * of two: no 64-bit division): the word that holds a tile's first group writes its index there,
+ * the words' group ranges being disjoint (no more stores than tiles and words). */
+__kernel void wah_tile_offsets(__global const uint *in, __global const uint *t, const uint bt,
+                               __global const uint *tile_sums, __global const uint *block_sums,
+                               __global long *goff, const uint tile_shift, const uint out_tiles,
+                               __global uint *tile_words, __global uint *err, __local long *c,
+                               __local long *part)
+{
+	const uint lid = get_local_id(0), wg = get_local_size(0), g = get_group_id(0), b = g / bt;
+	const uint w = t[GP_WB_W], nwords = t[GP_WB_WORDS];
+	const ulong groups = t[GP_WB_GROUPS], gw = w - 1u;
+	uint bad = 0xFFFFFFFFu;
+	long run[GP_TILE_ITEMS], s = 0;
+	for (uint k = 0; k < GP_TILE_ITEMS; k++) {
+		uint i = (g * GP_TILE_ITEMS + k) * wg + lid;
+		run[k] = i < nwords ? (long)wah_run_clamped(in, t, i, w, groups, &bad) : 0L;
+	}
+	for (uint i = lid; i < b; i += wg) s += block_sums[i];
+	for (uint i = b * bt + lid; i < g; i += wg) s += tile_sums[i];
+	const long off = gp_group_sum_i64(part, s);
+	for (uint k = 0; k < GP_TILE_ITEMS; k++) c[GP_SKEW(k * wg + lid)] = run[k];
+	gp_tile_offsets_i64(c, part, GP_TILE_ITEMS);
+	for (uint k = 0; k < GP_TILE_ITEMS; k++) {
+		uint i = (g * GP_TILE_ITEMS + k) * wg + lid;
+		if (i >= nwords) break;
+		ulong at = (ulong)(off + c[GP_SKEW(k * wg + lid)]), end = at + (ulong)run[k];
+		goff[i] = (long)at;
+		/* tiles whose first bit (tl << tile_shift) lies in groups [at, end) */
+		for (ulong tl = (at * gw + (1ul << tile_shift) - 1ul) >> tile_shift; tl < out_tiles && (tl << tile_shift) < end * gw; tl++) {
+			tile_words[tl] = i;
+		}
+		if (i + 1u == nwords) {
+			goff[nwords] = (long)end;
+			if (!wah_blob_ok(wah_word(in, t, i), (long)end, t)) atomic_min(err, i);
+		}
+	}
+	if (nwords == 0u && g == 0u && lid == 0u) {
+		goff[0] = 0L;
+		if (!wah_blob_ok(0ul, 0L, t)) atomic_min(err, 0u);
+	}
+}
+
+/* After the scan (goff, exclusive), one item per blob: its groups add up to exactly its group
+ * count, and its last group has no bit at or past nbits. Since every word counts a group or more
+ * (wah_count flags the rest), only the last word can end at the group count, so the last word is
+ * the one to check. The host path names the fault; err only says there is one. */
+__kernel void wah_verify(__global const uint *in, __global const uint *bt, __global const uint *wstart,
+                         const uint n_blobs, __global const long *goff, __global uint *err)
+{
+	uint b = get_global_id(0);
+	if (b >= n_blobs) return;
 	__global const uint *t = bt + GP_WB_STRIDE * b;
-	uint w = t[GP_WB_W], g = w - 1u, tail = t[GP_WB_NBITS] % g;
-	ulong x = wah_word(in, t, i - wstart[b]);
-	long end = goff[i + 1u] - goff[wstart[b]];
-	if (i + 1u == wstart[b + 1u] && end != (long)t[GP_WB_GROUPS]) atomic_min(err, i);
-	if (end == (long)t[GP_WB_GROUPS] && tail != 0u && (wah_group_bits(x, w) >> tail) != 0ul) atomic_min(err, i);
+	uint ws = wstart[b], nwords = t[GP_WB_WORDS];
+	if (!wah_blob_ok(nwords != 0u ? wah_word(in, t, nwords - 1u) : 0ul, goff[ws + nwords] - goff[ws], t)) atomic_min(err, ws);
 }
 
 /* bit / g for g = w - 1 (31 or 63), as divisions by constants (a multiply, not a division loop). */
@@ -115,57 +200,86 @@ inline uint wah_gather_word(__global const uint *in, __global const uint *t, uin
 }
 
 /* Every output word of every blob of a batch (ostart: first output word of each blob), a tile of
- * GP_WAH_ITEMS * wg output words per work-group, item lid taking words k * wg + lid.
- * wah_tile_words finds, one item per tile and all tiles at once, the WAH words holding each
- * tile's first and last bits (or marks a tile that straddles blobs). wah_gather then loads the
- * words between (and one more) with their first groups into local memory, side by side: the
- * tile's 32 * tile bits span at most 32 * tile / 31 + 2 WAH words, since every word holds a
- * group or more (win holds tile + tile / 16 + 4). Each item gathers consecutive output words
- * from there into local memory, and the tile is written side by side. A tile that straddles
- * blobs searches per word in global memory. */
+ * GP_WAH_ITEMS * wg output words per work-group. wah_tile_words finds, one item per tile and all
+ * tiles at once, the WAH word holding each tile's first bit (or marks a tile that straddles
+ * blobs). wah_gather loads the words from there to the next tile's first, with their first
+ * groups, into local memory (the tile's 32 * tile bits span at most 32 * tile / (w - 1) + 2
+ * groups, hence as many words), expands the tile's groups into gval, each item a run of
+ * consecutive groups from one search, and then composes every output word from the (at most
+ * two) groups it overlaps, item lid taking words k * wg + lid: a few shifts a word, written side
+ * by side. A tile that straddles blobs searches per word in global memory. GP_WAH_ITEMS is set
+ * by the host (gp_cl.c). */
+#ifndef GP_WAH_ITEMS
 #define GP_WAH_ITEMS 8u
+#endif
 #define GP_WAH_STRADDLES 0xFFFFFFFFu
 
-/* wah_gather's words q .. q + m - 1 of a blob of w-bit words (a constant where it is inlined)
- * from the window: one search, then forward. They go to stage[GP_SKEW(p0 + k)]. */
-inline void wah_gather_run(__global const uint *in, __global const uint *t, __global const long *goff,
-                           uint ws, uint lo, uint nwords, uint nbits, ulong groups, uint cnt,
-                           ulong first, long gbase, __local const uint *win,
-                           __local const ulong *win_words, uint q, uint m, const uint w,
-                           __local uint *stage, uint p0)
+/* gval[j] = bits of the blob's group k0 + j for j < ng (0 past its last group), gval[ng] = 0,
+ * from the window of cnt words and their first groups (win, less first: the window's first
+ * word's). Each item takes a run of consecutive groups: one search for its first word, then a
+ * compare and a store a group. w: a constant where it is inlined. Every item calls it; a
+ * barrier follows. */
+inline void wah_expand_groups(__local const uint *win, __local const ulong *words, uint cnt,
+                              ulong first, uint k0, uint ng, ulong groups, const uint w,
+                              __local ulong *gval)
 {
-	const uint g = w - 1u;
-	uint a = 0u, h = cnt;
-	if (m > 0u) {
-		ulong rel = (ulong)wah_group_of(32u * q, w) - first;
+	const uint lid = get_local_id(0), wg = get_local_size(0);
+	const uint per = (ng + wg - 1u) / wg, j0 = min(ng, lid * per), j1 = min(ng, j0 + per);
+	/* groups of the blob among j0 .. j1 - 1 end at jv */
+	const uint jv = (ulong)k0 + j1 <= groups ? j1 : max(j0, (uint)(groups - min(groups, (ulong)k0)));
+	uint j = j0;
+	if (lid == 0u) gval[ng] = 0ul;
+	if (cnt != 0u && j < jv) {
+		uint rel = (uint)((ulong)k0 - first) + j0, a = 0u, h = cnt;   /* first <= k0 */
 		while (h - a > 1u) {
 			uint mid = a + (h - a) / 2u;
-			if ((ulong)win[mid] <= rel) a = mid; else h = mid;
+			if (win[mid] <= rel) a = mid; else h = mid;
+		}
+		ulong bits = wah_group_bits(words[a], w);
+		uint next = a + 1u < cnt ? win[a + 1u] : 0xFFFFFFFFu;   /* where word a + 1 starts */
+		for (; j < jv; j++, rel++) {
+			while (rel >= next && a + 1u < cnt) {
+				a++;
+				bits = wah_group_bits(words[a], w);
+				next = a + 1u < cnt ? win[a + 1u] : 0xFFFFFFFFu;
+			}
+			gval[j] = bits;
 		}
 	}
-	for (uint k = 0; k < GP_WAH_ITEMS; k++) {
-		uint v = 0u;
-		if (k < m) {
-			/* as wah_gather_at, from local memory (a word past the window, never needed for a
-			 * well-formed blob, from global memory) */
-			uint bit0 = 32u * (q + k), k0 = wah_group_of(bit0, w), off0 = bit0 - k0 * g;
-			ulong rel0 = (ulong)k0 - first;
-			while (a + 1u < cnt && (ulong)win[a + 1u] <= rel0) a++;
-			uint an = a, has_next = g - off0 < 32u && (ulong)k0 + 1ul < groups;
-			ulong xn = 0ul;
-			if (has_next) {
-				if (lo + a + 1u < nwords) {
-					ulong g1 = a + 1u < cnt ? first + win[a + 1u] : (ulong)(goff[ws + lo + a + 1u] - gbase);
-					if (g1 <= (ulong)k0 + 1ul) an = a + 1u;
-				}
-				xn = an < cnt ? win_words[an] : wah_word(in, t, lo + an);
-			}
-			v = wah_compose(win_words[a], xn, has_next, w, bit0, off0, nbits);
+	for (; j < j1; j++) gval[j] = 0ul;
+}
+
+/* Output words o0 + j (j below nt) at blob word q0 + j, from gval (group k0 first). 64-bit
+ * words: two output words at once (64 bits from two 63-bit groups), item lid taking pairs
+ * k * wg + lid; 32-bit words: one at a time, words k * wg + lid. Written side by side. */
+inline void wah_compose_tile(__local const ulong *gval, uint k0, uint q0, uint nt, uint nbits,
+                             const uint w, __global uint *out)
+{
+	const uint lid = get_local_id(0), wg = get_local_size(0), g = w - 1u;
+	if (w == 64u) {
+		for (uint k = 0; k < (GP_WAH_ITEMS + 1u) / 2u; k++) {
+			uint p = k * wg + lid, j = 2u * p;
+			if (j >= nt) break;
+			uint bit0 = 32u * (q0 + j), kk = wah_group_of(bit0, w), off = bit0 - kk * g, i = kk - k0;
+			ulong v = (gval[i] >> off) | (gval[i + 1u] << (g - off));
+			if (nbits - bit0 < 64u) v &= (1ul << (nbits - bit0)) - 1ul;
+			if (j + 1u < nt) ((__global uint2 *)out)[p] = (uint2)((uint)v, (uint)(v >> 32));
+			else out[j] = (uint)v;
 		}
-		stage[GP_SKEW(p0 + k)] = v;
+		return;
+	}
+	for (uint k = 0; k < GP_WAH_ITEMS; k++) {
+		uint j = k * wg + lid;
+		if (j >= nt) break;
+		uint bit0 = 32u * (q0 + j), kk = wah_group_of(bit0, w), off = bit0 - kk * g, i = kk - k0;
+		uint v = (uint)((gval[i] >> off) | (gval[i + 1u] << (g - off)));
+		if (nbits - bit0 < 32u) v &= (1u << (nbits - bit0)) - 1u;
+		out[j] = v;
 	}
 }
 
+/* tile_words[tl]: the word holding tile tl's first bit (the last tile's ends its blob; every
+ * other tile's last bit lies in the next tile's word or the one before). */
 __kernel void wah_tile_words(__global const uint *bt, __global const uint *ostart,
                              __global const uint *wstart, __global const long *goff,
                              const uint n_blobs, const uint total, const uint tile,
@@ -173,67 +287,60 @@ __kernel void wah_tile_words(__global const uint *bt, __global const uint *ostar
 {
 	uint tl = get_global_id(0), o0 = tl * tile;
 	if (o0 >= total) return;
-	uint last = min(o0 + tile, total) - 1u, b = gp_find_blob(ostart, n_blobs, o0);
-	if (b != gp_find_blob(ostart, n_blobs, last)) {
-		tile_words[2u * tl] = GP_WAH_STRADDLES;
+	uint b = gp_find_blob(ostart, n_blobs, o0);
+	if (b != gp_find_blob(ostart, n_blobs, min(o0 + tile, total) - 1u)) {
+		tile_words[tl] = GP_WAH_STRADDLES;
 		return;
 	}
 	__global const uint *t = bt + GP_WB_STRIDE * b;
-	uint w = t[GP_WB_W], nwords = t[GP_WB_WORDS], q0 = o0 - ostart[b];
-	uint lo = wah_find_word(goff, wstart[b], 0u, nwords, wah_group_of(32u * q0, w));
-	uint hi = min(nwords, lo + tile + tile / 16u + 2u);
-	tile_words[2u * tl] = lo;
-	tile_words[2u * tl + 1u] = wah_find_word(goff, wstart[b], lo, hi, wah_group_of(32u * (q0 + last - o0) + 31u, w));
+	tile_words[tl] = wah_find_word(goff, wstart[b], 0u, t[GP_WB_WORDS], wah_group_of(32u * (o0 - ostart[b]), t[GP_WB_W]));
 }
 
+/* cap: 32 * tile / (w - 1) + 4 for the batch's narrowest words, the entries of win (uint),
+ * words and gval (ulong). */
 __kernel void wah_gather(__global const uint *in, __global const uint *bt, __global const uint *ostart,
                          __global const uint *wstart, __global const long *goff, const uint n_blobs,
-                         const uint total, __global const uint *tile_words, __global uint *bitmap,
-                         __local uint *win, __local ulong *win_words, __local uint *stage)
+                         const uint total, __global const uint *tile_words, const uint cap,
+                         __global uint *bitmap, __local uint *win, __local ulong *words,
+                         __local ulong *gval)
 {
 	const uint lid = get_local_id(0), wg = get_local_size(0), tile = wg * GP_WAH_ITEMS;
-	const uint o0 = get_group_id(0) * tile, lo = tile_words[2u * get_group_id(0)];
-	const uint one = lo != GP_WAH_STRADDLES, b = one ? gp_find_blob(ostart, n_blobs, o0) : 0u;
-	const uint ws = wstart[b], q0 = o0 - ostart[b];
+	const uint gid = get_group_id(0), o0 = gid * tile, lo = tile_words[gid];
+	const uint nt = min(tile, total - o0), one = lo != GP_WAH_STRADDLES;
+	if (!one) {   /* a tile that straddles blobs: every word searched in global memory */
+		for (uint k = 0; k < GP_WAH_ITEMS; k++) {
+			uint o = o0 + k * wg + lid;
+			if (o >= o0 + nt) break;
+			uint ob = gp_find_blob(ostart, n_blobs, o);
+			bitmap[o] = wah_gather_word(in, bt + GP_WB_STRIDE * ob, wstart[ob], goff, o - ostart[ob]);
+		}
+	}
+	/* barriers at the top level, reached by every item (PoCL) */
+	const uint b = one ? gp_find_blob(ostart, n_blobs, o0) : 0u, ws = wstart[b], q0 = o0 - ostart[b];
 	__global const uint *t = bt + GP_WB_STRIDE * b;
 	const uint w = t[GP_WB_W], nwords = t[GP_WB_WORDS], nbits = t[GP_WB_NBITS];
 	const ulong groups = t[GP_WB_GROUPS];
-	/* the words (and the one after the last: the last output word's bits may go on there) */
-	const uint cnt = one ? min(nwords - lo, tile_words[2u * get_group_id(0) + 1u] - lo + 2u) : 0u;
-	const long base = one ? goff[ws + lo] : 0L, gbase = goff[ws];
+	/* the words from lo to the next tile's first (and one more), when the next tile starts in
+	 * this blob; at most cap, which covers any well-formed tile (a malformed blob's window is
+	 * only searched, never trusted to cover the tile) */
+	uint cnt = one && lo < nwords ? min(nwords - lo, cap) : 0u;
+	if (one && o0 + tile < total && o0 + tile < (b + 1u < n_blobs ? ostart[b + 1u] : total)) {
+		uint next = tile_words[gid + 1u];
+		if (next != GP_WAH_STRADDLES && next >= lo) cnt = min(cnt, next - lo + 2u);
+	}
+	const long base = cnt != 0u ? goff[ws + lo] : 0L, gbase = goff[ws];
 	for (uint m = lid; m < cnt; m += wg) {
 		win[m] = (uint)min((ulong)(goff[ws + lo + m] - base), (ulong)0xFFFFFFFFu);
-		win_words[m] = wah_word(in, t, lo + m);
+		words[m] = wah_word(in, t, lo + m);
 	}
 	barrier(CLK_LOCAL_MEM_FENCE);
-	/* each item gathers GP_WAH_ITEMS consecutive output words into stage, walking the window
-	 * forward from one search (consecutive words need the same or the next WAH words), then the
-	 * tile is written side by side. Word width as a constant in each loop (w is the blob's). */
 	const ulong first = (ulong)(base - gbase);   /* word lo's first group */
-	const uint p0 = lid * GP_WAH_ITEMS;
-	if (!one) {   /* a tile that straddles blobs: every word searched in global memory */
-		for (uint k = 0; k < GP_WAH_ITEMS; k++) {
-			uint o = o0 + p0 + k, v = 0u;
-			if (o < total) {
-				uint ob = gp_find_blob(ostart, n_blobs, o);
-				v = wah_gather_word(in, bt + GP_WB_STRIDE * ob, wstart[ob], goff, o - ostart[ob]);
-			}
-			stage[GP_SKEW(p0 + k)] = v;
-		}
-	} else if (w == 64u) {
-		wah_gather_run(in, t, goff, ws, lo, nwords, nbits, groups, cnt, first, gbase, win, win_words,
-		               q0 + p0, min(GP_WAH_ITEMS, total > o0 + p0 ? total - o0 - p0 : 0u), 64u,
-		               stage, p0);
-	} else {
-		wah_gather_run(in, t, goff, ws, lo, nwords, nbits, groups, cnt, first, gbase, win, win_words,
-		               q0 + p0, min(GP_WAH_ITEMS, total > o0 + p0 ? total - o0 - p0 : 0u), 32u,
-		               stage, p0);
-	}
+	const uint k0 = wah_group_of(32u * q0, w), ng = wah_group_of(32u * (q0 + nt) - 1u, w) - k0 + 1u;
+	if (one && w == 64u) wah_expand_groups(win, words, cnt, first, k0, ng, groups, 64u, gval);
+	else if (one) wah_expand_groups(win, words, cnt, first, k0, ng, groups, 32u, gval);
 	barrier(CLK_LOCAL_MEM_FENCE);
-	for (uint k = 0; k < GP_WAH_ITEMS; k++) {
-		uint idx = k * wg + lid;
-		if (o0 + idx < total) bitmap[o0 + idx] = stage[GP_SKEW(idx)];
-	}
+	if (one && w == 64u) wah_compose_tile(gval, k0, q0, nt, nbits, 64u, bitmap + o0);
+	else if (one) wah_compose_tile(gval, k0, q0, nt, nbits, 32u, bitmap + o0);
 }
 
 /* A query: output word o of AND (op 2) or OR (op 1) over all blobs, combined in registers. */

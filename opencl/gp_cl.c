@@ -18,7 +18,8 @@ static const char *const gp_kernel_names[GP_K_COUNT] = {
 	"gather_u32", "wah_count", "wah_verify", "wah_gather", "wah_query",
 	"bitmap_popcount", "bitmap_rows", "copy_u32",
 	"mod9_tile_count", "mod9_tile_decode", "s9_tile_count", "s9_tile_decode",
-	"qs_tile_count", "qs_tile_decode", "wah_tile_words",
+	"qs_tile_count", "qs_tile_decode", "wah_tile_words", "wah_tile_count",
+	"wah_tile_offsets",
 };
 
 enum { GP_CL_UNOPENED, GP_CL_READY, GP_CL_UNUSABLE };
@@ -48,6 +49,7 @@ static struct {
 	unsigned stage_items, stage_items_32;   /* GP_STAGE_ITEMS and GP_STAGE_ITEMS_32 of the build */
 	unsigned qs_items;                      /* GP_QS_ITEMS of the build */
 	unsigned tile_items;                    /* GP_TILE_ITEMS of the build */
+	unsigned wah_items;                     /* GP_WAH_ITEMS of the build */
 	char last_error[512];
 	int profile;
 	cl_event events[4096];
@@ -200,12 +202,11 @@ static size_t gp_cl_local_need(size_t wg, size_t stage)
 	return (tile + tile / 32) * (4 + 8) + wg * (4 + 8) + wg * stage * 8;
 }
 
-/* wah_gather: a window of words and their first groups for a tile of 8 * wg output words, and
- * the tile staged. */
-static size_t gp_cl_local_need_wah(size_t wg)
+/* wah_gather of 31-bit groups: the words behind a tile of `items` output words an item, their
+ * first groups, and the tile's groups expanded. */
+static size_t gp_cl_local_need_wah(size_t wg, size_t items)
 {
-	size_t tile = wg * 8; /* GP_WAH_ITEMS */
-	return (tile + tile / 16 + 4) * (4 + 8) + (tile + tile / 32) * 4;
+	return (32 * wg * items / 31 + 4) * (4 + 8 + 8);
 }
 
 static size_t gp_cl_local_need_32(size_t wg, size_t stage)
@@ -244,7 +245,14 @@ static int gp_cl_build(void)
 	const char *env = getenv("GPUPOST_TILE_ITEMS");
 	gp_cl.tile_items = env && (atoi(env) == 4 || atoi(env) == 16) ? (unsigned)atoi(env) : 8u;
 	while (wg > 1 && local_mem &&
-	       (gp_cl_local_need(wg, 1) > local_mem || gp_cl_local_need_wah(wg) > local_mem)) wg /= 2;
+	       (gp_cl_local_need(wg, 1) > local_mem || gp_cl_local_need_wah(wg, 1) > local_mem)) wg /= 2;
+	/* output words an item of wah_gather: 8, or GPUPOST_WAH_ITEMS (benchmarks only: 4 or 16),
+	 * fewer where local memory is short */
+	env = getenv("GPUPOST_WAH_ITEMS");
+	gp_cl.wah_items = env && (atoi(env) == 4 || atoi(env) == 16) ? (unsigned)atoi(env) : 8u;
+	while (gp_cl.wah_items > 1 && local_mem && gp_cl_local_need_wah(wg, gp_cl.wah_items) > local_mem) {
+		gp_cl.wah_items /= 2;
+	}
 	gp_cl.stage_items = 16;
 	gp_cl.stage_items_32 = 32;
 	while (gp_cl.stage_items > 1 && local_mem && gp_cl_local_need(wg, gp_cl.stage_items) > local_mem) {
@@ -267,11 +275,11 @@ static int gp_cl_build(void)
 
 	/* GPUPOST_CL_OPTIONS (benchmarks only: kernel variants compared in one process) is appended */
 	const char *extra = getenv("GPUPOST_CL_OPTIONS");
-	char options[384];
+	char options[448];
 	snprintf(options, sizeof(options),
 	         "-cl-std=CL1.2 -DGP_STAGE_ITEMS=%u -DGP_STAGE_ITEMS_32=%u -DGP_QS_ITEMS=%uu "
-	         "-DGP_TILE_ITEMS=%uu %.250s", gp_cl.stage_items, gp_cl.stage_items_32, gp_cl.qs_items,
-	         gp_cl.tile_items, extra ? extra : "");
+	         "-DGP_TILE_ITEMS=%uu -DGP_WAH_ITEMS=%uu %.250s", gp_cl.stage_items, gp_cl.stage_items_32,
+	         gp_cl.qs_items, gp_cl.tile_items, gp_cl.wah_items, extra ? extra : "");
 	st = clBuildProgram(gp_cl.program, 1, &gp_cl.device, options, NULL, NULL);
 	if (st != CL_SUCCESS) {
 		char log[400] = "";
@@ -396,6 +404,7 @@ cl_kernel gp_cl_kernel(gp_kernel_id id) { return gp_cl.kernels[id]; }
 size_t gp_cl_wg(void) { return gp_cl.wg; }
 size_t gp_cl_qs_items(void) { return gp_cl.qs_items; }
 size_t gp_cl_tile_items(void) { return gp_cl.tile_items; }
+size_t gp_cl_wah_items(void) { return gp_cl.wah_items; }
 
 size_t gp_cl_qs_stage_items(void) { return gp_cl.stage_items_32 < 16 ? gp_cl.stage_items_32 : 16; }
 

@@ -25,7 +25,8 @@ typedef enum {
 	GP_K_GATHER_U32, GP_K_WAH_COUNT, GP_K_WAH_VERIFY, GP_K_WAH_GATHER, GP_K_WAH_QUERY,
 	GP_K_BITMAP_POPCOUNT, GP_K_BITMAP_ROWS, GP_K_COPY_U32,
 	GP_K_MOD9_TILE_COUNT, GP_K_MOD9_TILE_DECODE, GP_K_S9_TILE_COUNT, GP_K_S9_TILE_DECODE,
-	GP_K_QS_TILE_COUNT, GP_K_QS_TILE_DECODE, GP_K_WAH_TILE_WORDS,
+	GP_K_QS_TILE_COUNT, GP_K_QS_TILE_DECODE, GP_K_WAH_TILE_WORDS, GP_K_WAH_TILE_COUNT,
+	GP_K_WAH_TILE_OFFSETS,
 	GP_K_COUNT
 } gp_kernel_id;
 
@@ -85,6 +86,8 @@ size_t gp_cl_qs_items(void);
 size_t gp_cl_qs_stage_items(void);
 /* Words per work-item of the tiled MOD9 and S9 decoders (GP_TILE_ITEMS of the build). */
 size_t gp_cl_tile_items(void);
+/* Output words per work-item of wah_gather (GP_WAH_ITEMS of the build). */
+size_t gp_cl_wah_items(void);
 /* Enqueues `kernel` over at least `items` work-items. */
 int gp_cl_run(cl_kernel kernel, size_t items, gp_error *err);
 /* Records a failed OpenCL call in err (GP_EDEVICE) and returns GP_EDEVICE. */

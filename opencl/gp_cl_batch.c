@@ -138,6 +138,13 @@ void gp_cl_batch_free(gp_cl_batch *b)
 	b->host_table = b->host_istart = b->host_vstart = NULL;
 }
 
+void gp_cl_tile_blocks(size_t tiles, cl_uint max_bt, cl_uint *bt, cl_uint *blocks)
+{
+	/* blocks of about sqrt(tiles) tiles: a decode group then reads at most 2 sqrt(tiles) sums */
+	for (*bt = 1; *bt < max_bt && (size_t)*bt * *bt < tiles; (*bt)++) continue;
+	*blocks = (cl_uint)((tiles + *bt - 1) / *bt);
+}
+
 int gp_cl_tiled_begin(gp_cl_tiled *t, const uint8_t *blob, size_t len, size_t lead, size_t words,
                       size_t per_item, size_t counters, gp_error *err)
 {
@@ -147,10 +154,7 @@ int gp_cl_tiled_begin(gp_cl_tiled *t, const uint8_t *blob, size_t len, size_t le
 	t->wg = gp_cl_wg();
 	t->tile = t->wg * per_item;
 	t->tiles = (words + t->tile - 1) / t->tile;
-	/* blocks of about sqrt(tiles) tiles: a decode group then reads at most 2 sqrt(tiles) sums;
-	 * at most 256 tiles a block, so that S9's 32-bit block sums cannot overflow */
-	for (t->bt = 1; t->bt < 256 && (size_t)t->bt * t->bt < t->tiles; t->bt++) continue;
-	t->blocks = (t->tiles + t->bt - 1) / t->bt;
+	gp_cl_tile_blocks(t->tiles, 256, &t->bt, &t->blocks);   /* S9's 32-bit block sums cannot overflow */
 	if (!(t->input = gp_cl_upload(GP_B_INPUT, parts, lens, 2, lead + len, err)) ||
 	    !(t->sums = gp_cl_buffer(GP_B_COUNTS, counters * (t->tiles + 1) * 4, err)) ||
 	    !(t->block_sums = gp_cl_buffer(GP_B_OFFSETS, counters * t->blocks * 4, err)) ||

@@ -55,6 +55,10 @@ typedef struct gp_cl_tiled {
 /* A local array of a tile's words padded as GP_SKEW does (kernels/scan.cl), in elements. */
 #define GP_SKEWED(n) ((n) + (n) / 32)
 
+/* bt (at most max_bt), tiles a block of gp_tile_total_put's block sums, and the blocks for
+ * `tiles` tiles. */
+void gp_cl_tile_blocks(size_t tiles, cl_uint max_bt, cl_uint *bt, cl_uint *blocks);
+
 /* Uploads the blob after `lead` zero bytes (< 16: a payload that then starts 16-byte aligned
  * can be read as uint4s) and sizes the sums for `words` (block sums zeroed). */
 int gp_cl_tiled_begin(gp_cl_tiled *t, const uint8_t *blob, size_t len, size_t lead, size_t words,

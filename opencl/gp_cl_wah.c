@@ -8,12 +8,43 @@
 #include "../codec/gp_wah.h"
 
 #define A(v) sizeof(v), (const void *)&(v)
-#define GP_WAH_ITEMS 8 /* output words per work-item of wah_gather: kernels/wah.cl */
 
-/* Uploads the blobs with their table, counts, scans and verifies the groups. goff receives
- * each word's first group. out_words: output words per blob (ceil(nbits/32)). */
+/* One blob's first groups (goff) by wah_tile_count and wah_tile_offsets, which also verifies
+ * it and, for out_tiles > 0, finds the first word of each of the gather's tiles (tile_words). */
+static int wah_first_groups_tiled(const gp_cl_batch *b, cl_mem goff, cl_uint out_tile,
+                                  cl_uint out_tiles, cl_mem tile_words, gp_error *err)
+{
+	size_t wg = gp_cl_wg(), tile = wg * gp_cl_tile_items(), tiles = (b->items + tile - 1) / tile;
+	cl_uint bt, blocks;
+	cl_mem sums, block_sums;
+	cl_kernel k;
+	if (tiles == 0) tiles = 1;   /* goff[0] is still written */
+	gp_cl_tile_blocks(tiles, 30, &bt, &blocks);   /* tile sums <= 2^32 / 31: no block sum wraps */
+	if (!(sums = gp_cl_buffer(GP_B_WSUM, tiles * 4, err)) ||
+	    !(block_sums = gp_cl_buffer(GP_B_SCRATCH, (size_t)blocks * 4, err)) ||
+	    gp_cl_fill_u32(block_sums, 0, (size_t)blocks * 4, err) != GP_OK) return GP_EDEVICE;
+	k = gp_cl_kernel(GP_K_WAH_TILE_COUNT);
+	if (gp_cl_args(k, 6, A(b->input), A(b->table), A(bt), A(sums), A(block_sums), A(b->err)) != CL_SUCCESS ||
+	    clSetKernelArg(k, 6, wg * 8, NULL) != CL_SUCCESS) goto args;
+	if (gp_cl_run(k, tiles * wg, err) != GP_OK) return GP_EDEVICE;
+	cl_uint shift = 5;   /* out_tile is a power of two (wg and items are) */
+	while (shift < 63 && (1ull << shift) < 32ull * out_tile) shift++;
+	k = gp_cl_kernel(GP_K_WAH_TILE_OFFSETS);
+	if (gp_cl_args(k, 10, A(b->input), A(b->table), A(bt), A(sums), A(block_sums), A(goff), A(shift),
+	               A(out_tiles), A(tile_words), A(b->err)) != CL_SUCCESS ||
+	    clSetKernelArg(k, 10, GP_SKEWED(tile) * 8, NULL) != CL_SUCCESS ||
+	    clSetKernelArg(k, 11, wg * 8, NULL) != CL_SUCCESS) goto args;
+	return gp_cl_run(k, tiles * wg, err);
+args:
+	return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
+}
+
+/* Uploads the blobs with their table, then finds and verifies each word's first group (goff):
+ * one blob tiled, a batch counted and scanned. For a gather of out_tile output words a tile
+ * (0: none), *tile_words gets the word holding each tile's first bit. */
 static int wah_prepare(gp_cl_batch *b, const uint8_t *const *blobs, const size_t *lens,
-                       size_t n_blobs, cl_mem *goff, gp_error *err)
+                       size_t n_blobs, cl_mem *goff, cl_uint out_tile, cl_mem *tile_words,
+                       gp_error *err)
 {
 	cl_mem counts;
 	cl_kernel k;
@@ -33,10 +64,11 @@ static int wah_prepare(gp_cl_batch *b, const uint8_t *const *blobs, const size_t
 	}
 	if (gp_cl_batch_upload(b, blobs, lens, err) != GP_OK) return GP_EDEVICE;
 	size_t items1 = (size_t)b->items + 1;
-	if (!(counts = gp_cl_buffer(GP_B_WSUM, items1 * 8, err)) ||
-	    !(*goff = gp_cl_buffer(GP_B_GOFF, items1 * 8, err))) {
-		return GP_EDEVICE;
-	}
+	cl_uint out_tiles = out_tile ? (cl_uint)(((size_t)b->values + out_tile - 1) / out_tile) : 0;
+	if (!(*goff = gp_cl_buffer(GP_B_GOFF, items1 * 8, err))) return GP_EDEVICE;
+	if (out_tile && !(*tile_words = gp_cl_buffer(GP_B_STARTS, (size_t)out_tiles * 4 + 4, err))) return GP_EDEVICE;
+	if (n_blobs == 1) return wah_first_groups_tiled(b, *goff, out_tile, out_tiles, out_tile ? *tile_words : *goff, err);
+	if (!(counts = gp_cl_buffer(GP_B_WSUM, items1 * 8, err))) return GP_EDEVICE;
 	k = gp_cl_kernel(GP_K_WAH_COUNT);
 	if (gp_cl_args(k, 7, A(b->input), A(b->table), A(b->istart), A(b->n_blobs), A(b->items), A(counts),
 	               A(b->err)) != CL_SUCCESS) return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
@@ -44,9 +76,14 @@ static int wah_prepare(gp_cl_batch *b, const uint8_t *const *blobs, const size_t
 		return GP_EDEVICE;
 	}
 	k = gp_cl_kernel(GP_K_WAH_VERIFY);
-	if (gp_cl_args(k, 7, A(b->input), A(b->table), A(b->istart), A(b->n_blobs), A(b->items), A(*goff),
+	if (gp_cl_args(k, 6, A(b->input), A(b->table), A(b->istart), A(b->n_blobs), A(*goff),
 	               A(b->err)) != CL_SUCCESS) return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
-	return gp_cl_run(k, b->items, err);
+	if (gp_cl_run(k, b->n_blobs, err) != GP_OK) return GP_EDEVICE;
+	if (!out_tile) return GP_OK;
+	k = gp_cl_kernel(GP_K_WAH_TILE_WORDS);
+	if (gp_cl_args(k, 8, A(b->table), A(b->vstart), A(b->istart), A(*goff), A(b->n_blobs), A(b->values),
+	               A(out_tile), A(*tile_words)) != CL_SUCCESS) return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
+	return gp_cl_run(k, out_tiles, err);
 }
 
 /* Set rows of `total` bitmap words split into n_blobs by ostart: popcount, scan, per-blob row
@@ -108,21 +145,20 @@ static int wah_gather_batch(gp_cl_batch *b, const uint8_t *const *blobs, const s
 {
 	cl_mem goff, tile_words;
 	cl_kernel k;
-	cl_uint tile = (cl_uint)(gp_cl_wg() * GP_WAH_ITEMS), tiles;
-	if (wah_prepare(b, blobs, lens, n_blobs, &goff, err) != GP_OK) return GP_EDEVICE;
+	cl_uint tile = (cl_uint)(gp_cl_wg() * gp_cl_wah_items()), tiles, wmin = 64, cap;
+	if (wah_prepare(b, blobs, lens, n_blobs, &goff, tile, &tile_words, err) != GP_OK) return GP_EDEVICE;
+	for (size_t i = 0; i < n_blobs; i++) {
+		if (b->host_table[GP_BT_STRIDE * i + GP_BT_PARAM] < wmin) wmin = b->host_table[GP_BT_STRIDE * i + GP_BT_PARAM];
+	}
+	cap = 32 * tile / (wmin - 1) + 4;   /* a tile's groups, and the words holding them */
 	tiles = (cl_uint)(((size_t)b->values + tile - 1) / tile);
-	if (!(*bitmap = gp_cl_buffer(GP_B_BITMAP, (size_t)b->values * 4, err)) ||
-	    !(tile_words = gp_cl_buffer(GP_B_STARTS, (size_t)tiles * 8, err))) return GP_EDEVICE;
-	k = gp_cl_kernel(GP_K_WAH_TILE_WORDS);
-	if (gp_cl_args(k, 8, A(b->table), A(b->vstart), A(b->istart), A(goff), A(b->n_blobs), A(b->values),
-	               A(tile), A(tile_words)) != CL_SUCCESS) goto args;
-	if (gp_cl_run(k, tiles, err) != GP_OK) return GP_EDEVICE;
+	if (!(*bitmap = gp_cl_buffer(GP_B_BITMAP, (size_t)b->values * 4, err))) return GP_EDEVICE;
 	k = gp_cl_kernel(GP_K_WAH_GATHER);
-	if (gp_cl_args(k, 9, A(b->input), A(b->table), A(b->vstart), A(b->istart), A(goff), A(b->n_blobs),
-	               A(b->values), A(tile_words), A(*bitmap)) != CL_SUCCESS ||
-	    clSetKernelArg(k, 9, (tile + tile / 16 + 4) * 4, NULL) != CL_SUCCESS ||
-	    clSetKernelArg(k, 10, (tile + tile / 16 + 4) * 8, NULL) != CL_SUCCESS ||
-	    clSetKernelArg(k, 11, GP_SKEWED((size_t)tile) * 4, NULL) != CL_SUCCESS) goto args;
+	if (gp_cl_args(k, 10, A(b->input), A(b->table), A(b->vstart), A(b->istart), A(goff), A(b->n_blobs),
+	               A(b->values), A(tile_words), A(cap), A(*bitmap)) != CL_SUCCESS ||
+	    clSetKernelArg(k, 10, (size_t)cap * 4, NULL) != CL_SUCCESS ||
+	    clSetKernelArg(k, 11, (size_t)cap * 8, NULL) != CL_SUCCESS ||
+	    clSetKernelArg(k, 12, (size_t)cap * 8, NULL) != CL_SUCCESS) goto args;
 	if (gp_cl_run(k, (size_t)tiles * gp_cl_wg(), err) != GP_OK) return GP_EDEVICE;
 	return gp_cl_batch_finish(b, err);
 args:
@@ -160,7 +196,7 @@ int gp_cl_wah_query(const uint8_t *const *blobs, const size_t *lens, size_t n_bl
 	cl_mem goff, bitmap, ostart;
 	cl_kernel k;
 	cl_uint cop = (cl_uint)op, words;
-	int rc = wah_prepare(&b, blobs, lens, n_blobs, &goff, err);
+	int rc = wah_prepare(&b, blobs, lens, n_blobs, &goff, 0, NULL, err);
 	if (rc != GP_OK) goto done;
 	rc = GP_EDEVICE;
 	words = b.host_table[GP_BT_N]; /* all bitmaps have the same nbits (checked by the caller) */

@@ -25,7 +25,8 @@ if ($i['kernels_built']) {
     var_dump($pow2($t['work_group']) && $t['work_group'] <= max(1, $i['device']['max_work_group']),
              $pow2($t['staged_values_64']) && $t['staged_values_64'] <= 16,
              $pow2($t['staged_values_32']) && $t['staged_values_32'] <= 32 && $t['staged_values_32'] >= $t['staged_values_64'],
-             $t['qs_words'] >= 1 && $t['qs_words'] <= 8 && in_array($t['tile_words'], [4, 8, 16], true),
+             $t['qs_words'] >= 1 && $t['qs_words'] <= 8 && in_array($t['tile_words'], [4, 8, 16], true)
+                 && $pow2($t['wah_words']) && $t['wah_words'] <= 16,
              str_contains($info, 'Launch shapes => work-group ' . $t['work_group']));
 } else {
     var_dump($i['tuning'], true, true, true, !str_contains($info, 'Launch shapes'));
