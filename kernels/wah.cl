@@ -376,3 +376,70 @@ __kernel void bitmap_rows(__global const uint *bitmap, const uint total, __globa
 	long row0 = 32L * (long)(o - ostart[b]);
 	for (; x != 0u; x &= x - 1u) rows[r++] = row0 + (long)popcount((x & (0u - x)) - 1u);
 }
+
+/* One bitmap's set rows, tiled like the single-list decoders (a query's, or one blob's): a tile
+ * is GP_TILE_ITEMS words an item, item lid taking words k * wg + lid. bitmap_tile_count stores
+ * each tile's set bits (gp_tile_total_put); bitmap_tile_rows finds its tile's first row number
+ * from those (gp_tile_offset_u32) and each word's from a scan in local memory, then writes the
+ * tile's rows side by side, item lid taking rows lid, lid + wg, ...: each row's word by a search
+ * of the offsets, its bit by halving the word, so that a word of 32 rows and one of none cost
+ * the items the same. A tile holds at most 32 * tile rows and the bitmap under 2^32. */
+/* part: wg. */
+__kernel void bitmap_tile_count(__global const uint *bitmap, const uint total, const uint bt,
+                                __global uint *tile_sums, __global uint *block_sums,
+                                __local uint *part)
+{
+	const uint lid = get_local_id(0), wg = get_local_size(0), g = get_group_id(0);
+	uint sum = 0;
+	for (uint k = 0; k < GP_TILE_ITEMS; k++) {
+		uint o = (g * GP_TILE_ITEMS + k) * wg + lid;
+		if (o < total) sum += popcount(bitmap[o]);
+	}
+	sum = gp_group_sum_u32(part, sum);
+	if (lid == 0u) gp_tile_total_put(tile_sums, block_sums, bt, g, sum);
+}
+
+/* Bit position of the set bit of x that has nth set bits below it (nth < popcount(x)). */
+inline uint gp_select_bit(uint x, uint nth)
+{
+	uint pos = 0u;
+	for (uint span = 16u; span > 0u; span >>= 1) {
+		uint c = popcount(x & ((1u << span) - 1u));
+		if (nth >= c) {
+			nth -= c;
+			x >>= span;
+			pos += span;
+		}
+	}
+	return pos;
+}
+
+/* offs, words: GP_SKEW(tile) uints, part: wg. */
+__kernel void bitmap_tile_rows(__global const uint *bitmap, const uint total, const uint bt,
+                               __global const uint *tile_sums, __global const uint *block_sums,
+                               __global long *rows, __local uint *offs, __local uint *words,
+                               __local uint *part)
+{
+	const uint lid = get_local_id(0), wg = get_local_size(0), tile = wg * GP_TILE_ITEMS;
+	const uint g = get_group_id(0), base = g * tile;
+	uint x[GP_TILE_ITEMS];
+	for (uint k = 0; k < GP_TILE_ITEMS; k++) {   /* in flight while the offset is summed */
+		uint o = base + k * wg + lid;
+		x[k] = o < total ? bitmap[o] : 0u;
+	}
+	const uint out0 = gp_tile_offset_u32(tile_sums, block_sums, bt, g, part);
+	for (uint k = 0; k < GP_TILE_ITEMS; k++) {
+		offs[GP_SKEW(k * wg + lid)] = popcount(x[k]);
+		words[GP_SKEW(k * wg + lid)] = x[k];
+	}
+	const uint n = gp_tile_offsets_u32(offs, part, GP_TILE_ITEMS);
+	for (uint r = lid; r < n; r += wg) {
+		uint a = 0u, h = tile;   /* the last word whose first row is <= r: the one holding it */
+		while (h - a > 1u) {
+			uint mid = a + (h - a) / 2u;
+			if (offs[GP_SKEW(mid)] <= r) a = mid; else h = mid;
+		}
+		uint bit = gp_select_bit(words[GP_SKEW(a)], r - offs[GP_SKEW(a)]);
+		rows[(ulong)out0 + r] = 32L * (long)(base + a) + (long)bit;
+	}
+}

@@ -86,28 +86,83 @@ static int wah_prepare(gp_cl_batch *b, const uint8_t *const *blobs, const size_t
 	return gp_cl_run(k, out_tiles, err);
 }
 
-/* Set rows of `total` bitmap words split into n_blobs by ostart: popcount, scan, per-blob row
- * offsets read back to size the rows, scatter, download. */
+/* One bitmap's set rows, tiled: bitmap_tile_count, the block sums read back to size the rows,
+ * then bitmap_tile_rows. */
+typedef struct bitmap_tiles {
+	size_t wg, tile, tiles;
+	cl_uint bt, blocks;
+	cl_mem sums, block_sums;
+} bitmap_tiles;
+
+static int bitmap_tiles_count(cl_mem bitmap, cl_uint total, bitmap_tiles *bm, uint64_t *nrows,
+                              gp_error *err)
+{
+	cl_kernel k = gp_cl_kernel(GP_K_BITMAP_TILE_COUNT);
+	cl_uint *block_rows;
+	bm->wg = gp_cl_wg();
+	bm->tile = bm->wg * gp_cl_tile_items();
+	bm->tiles = ((size_t)total + bm->tile - 1) / bm->tile;
+	gp_cl_tile_blocks(bm->tiles, 256, &bm->bt, &bm->blocks);   /* 256 * 32 * tile rows: no wrap */
+	if (!(bm->sums = gp_cl_buffer(GP_B_COUNTS, (bm->tiles + 1) * 4, err)) ||
+	    !(bm->block_sums = gp_cl_buffer(GP_B_OFFSETS, ((size_t)bm->blocks + 1) * 4, err)) ||
+	    gp_cl_fill_u32(bm->block_sums, 0, ((size_t)bm->blocks + 1) * 4, err) != GP_OK) return GP_EDEVICE;
+	if (gp_cl_args(k, 5, A(bitmap), A(total), A(bm->bt), A(bm->sums), A(bm->block_sums)) != CL_SUCCESS ||
+	    clSetKernelArg(k, 5, bm->wg * 4, NULL) != CL_SUCCESS) {
+		return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
+	}
+	if (bm->tiles && gp_cl_run(k, bm->tiles * bm->wg, err) != GP_OK) return GP_EDEVICE;
+	if (!(block_rows = gp_alloc_array((size_t)bm->blocks + 1, sizeof(cl_uint)))) {
+		return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
+	}
+	int rc = gp_cl_read(bm->block_sums, ((size_t)bm->blocks + 1) * 4, block_rows, err);
+	*nrows = 0;
+	for (cl_uint i = 0; i < bm->blocks; i++) *nrows += block_rows[i];
+	free(block_rows);
+	return rc;
+}
+
+static int bitmap_tiles_rows(cl_mem bitmap, cl_uint total, const bitmap_tiles *bm, cl_mem rows,
+                             gp_error *err)
+{
+	cl_kernel k = gp_cl_kernel(GP_K_BITMAP_TILE_ROWS);
+	if (gp_cl_args(k, 6, A(bitmap), A(total), A(bm->bt), A(bm->sums), A(bm->block_sums), A(rows)) != CL_SUCCESS ||
+	    clSetKernelArg(k, 6, GP_SKEWED(bm->tile) * 4, NULL) != CL_SUCCESS ||
+	    clSetKernelArg(k, 7, GP_SKEWED(bm->tile) * 4, NULL) != CL_SUCCESS ||
+	    clSetKernelArg(k, 8, bm->wg * 4, NULL) != CL_SUCCESS) {
+		return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
+	}
+	return bm->tiles ? gp_cl_run(k, bm->tiles * bm->wg, err) : GP_OK;
+}
+
+/* Set rows of `total` bitmap words split into n_blobs by ostart: one bitmap tiled, several by
+ * popcount, scan, per-blob row offsets read back to size the rows, and scatter; then download. */
 static int bitmap_rows(cl_mem bitmap, cl_uint total, cl_mem ostart, cl_uint n_blobs,
                        gp_result *r, gp_error *err)
 {
-	cl_mem counts, roff, boff, rows;
+	cl_mem counts, roff = NULL, boff, rows;
 	cl_kernel k;
 	size_t total1 = (size_t)total + 1;
-	cl_uint *blob_rows = NULL;
+	cl_uint nb1 = n_blobs + 1, *blob_rows = NULL;
+	bitmap_tiles bm;
 	int rc = GP_EDEVICE;
-	if (!(counts = gp_cl_buffer(GP_B_COUNTS, total1 * 4, err)) ||
-	    !(roff = gp_cl_buffer(GP_B_OFFSETS, total1 * 4, err)) ||
-	    !(boff = gp_cl_buffer(GP_B_POFF, ((size_t)n_blobs + 1) * 4, err))) return GP_EDEVICE;
-	k = gp_cl_kernel(GP_K_BITMAP_POPCOUNT);
-	if (gp_cl_args(k, 3, A(bitmap), A(total), A(counts)) != CL_SUCCESS) goto args;
-	if (gp_cl_run(k, total1, err) != GP_OK || gp_cl_scan_u32(counts, roff, total1, 0, err) != GP_OK) return GP_EDEVICE;
-	cl_uint nb1 = n_blobs + 1;
-	k = gp_cl_kernel(GP_K_GATHER_U32);
-	if (gp_cl_args(k, 4, A(ostart), A(nb1), A(roff), A(boff)) != CL_SUCCESS) goto args;
-	if (gp_cl_run(k, nb1, err) != GP_OK) return GP_EDEVICE;
 	if (!(blob_rows = gp_alloc_array(nb1, sizeof(cl_uint)))) return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
-	if (gp_cl_read(boff, (size_t)nb1 * 4, blob_rows, err) != GP_OK) goto done;
+	if (n_blobs == 1) {
+		uint64_t n = 0;
+		if (bitmap_tiles_count(bitmap, total, &bm, &n, err) != GP_OK) goto done;
+		blob_rows[0] = 0;
+		blob_rows[1] = (cl_uint)n;   /* at most the bitmap's bits, below 2^32 */
+	} else {
+		if (!(counts = gp_cl_buffer(GP_B_COUNTS, total1 * 4, err)) ||
+		    !(roff = gp_cl_buffer(GP_B_OFFSETS, total1 * 4, err)) ||
+		    !(boff = gp_cl_buffer(GP_B_POFF, (size_t)nb1 * 4, err))) goto done;
+		k = gp_cl_kernel(GP_K_BITMAP_POPCOUNT);
+		if (gp_cl_args(k, 3, A(bitmap), A(total), A(counts)) != CL_SUCCESS) goto args;
+		if (gp_cl_run(k, total1, err) != GP_OK || gp_cl_scan_u32(counts, roff, total1, 0, err) != GP_OK) goto done;
+		k = gp_cl_kernel(GP_K_GATHER_U32);
+		if (gp_cl_args(k, 4, A(ostart), A(nb1), A(roff), A(boff)) != CL_SUCCESS) goto args;
+		if (gp_cl_run(k, nb1, err) != GP_OK) goto done;
+		if (gp_cl_read(boff, (size_t)nb1 * 4, blob_rows, err) != GP_OK) goto done;
+	}
 	size_t nrows = blob_rows[n_blobs];
 	if (gp_check_result(nrows, 0, err) != GP_OK) {
 		rc = GP_ENOMEM;
@@ -127,9 +182,13 @@ static int bitmap_rows(cl_mem bitmap, cl_uint total, cl_mem ostart, cl_uint n_bl
 		r->blob_postings[i] = 0;
 	}
 	if (!(rows = gp_cl_buffer(GP_B_ROWS, nrows * 8, err))) goto done;
-	k = gp_cl_kernel(GP_K_BITMAP_ROWS);
-	if (gp_cl_args(k, 6, A(bitmap), A(total), A(ostart), A(n_blobs), A(roff), A(rows)) != CL_SUCCESS) goto args;
-	if (gp_cl_run(k, total, err) != GP_OK) goto done;
+	if (n_blobs == 1) {
+		if (bitmap_tiles_rows(bitmap, total, &bm, rows, err) != GP_OK) goto done;
+	} else {
+		k = gp_cl_kernel(GP_K_BITMAP_ROWS);
+		if (gp_cl_args(k, 6, A(bitmap), A(total), A(ostart), A(n_blobs), A(roff), A(rows)) != CL_SUCCESS) goto args;
+		if (gp_cl_run(k, total, err) != GP_OK) goto done;
+	}
 	rc = gp_cl_result_values(r, rows, nrows, 64, err);
 	goto done;
 args:
