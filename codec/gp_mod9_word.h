@@ -61,14 +61,18 @@ GP_INLINE gp_u32 gp_mod9_slot_ones32(gp_u32 bits)
  * lowest up and stop at the first empty one. Branch-free and in 32 bits: the borrow trick flags
  * the lowest all-zero slot, and the slots below that one are counted by their lowest bits (all
  * of them when no slot is empty). */
+GP_INLINE gp_u32 gp_mod9_count_in(gp_u32 w, gp_u32 bits, gp_u32 low)
+{
+	gp_u32 x = w & (low * ((1u << bits) - 1u));   /* the data bits: every slot all ones */
+	gp_u32 zero = (x - low) & ~x & (low << (bits - 1u));
+	return GP_POPCOUNT32(low & (((zero & (0u - zero)) >> (bits - 1u)) - 1u));
+}
+
 GP_INLINE gp_u32 gp_mod9_word_count(gp_u32 w)
 {
 	gp_u32 bits = gp_mod9_slot_bits(w);
 	if (bits == 28u) return 1u;
-	gp_u32 low = gp_mod9_slot_ones32(bits), high = low << (bits - 1u);
-	gp_u32 x = w & (low * ((1u << bits) - 1u));   /* the data bits: every slot all ones */
-	gp_u32 zero = (x - low) & ~x & high;
-	return GP_POPCOUNT32(low & (((zero & (0u - zero)) >> (bits - 1u)) - 1u));
+	return gp_mod9_count_in(w, bits, gp_mod9_slot_ones32(bits));
 }
 
 /* Value j of the `count` values of w, in Yioop's order: the highest non-empty slot first. */

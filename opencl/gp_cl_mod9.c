@@ -23,11 +23,11 @@ static int mod9_values_tiled(const uint8_t *blob, size_t len, gp_result *r, gp_e
 	}
 	k = gp_cl_kernel(GP_K_MOD9_TILE_COUNT);
 	if (gp_cl_args(k, 6, A(t.input), A(nw), A(t.bt), A(t.sums), A(t.block_sums), A(t.err)) != CL_SUCCESS) goto args;
-	if (gp_cl_tiled_run(&t, k, err, 6, 1, t.wg * 4) != GP_OK) return GP_EDEVICE;
+	if (gp_cl_tiled_run(&t, k, err, 6, 2, t.wg * 4, (size_t)64 * 8) != GP_OK) return GP_EDEVICE;
 	k = gp_cl_kernel(GP_K_MOD9_TILE_DECODE);
 	if (gp_cl_args(k, 6, A(t.input), A(nw), A(t.bt), A(t.sums), A(t.block_sums), A(values)) != CL_SUCCESS) goto args;
-	if (gp_cl_tiled_run(&t, k, err, 6, 3, GP_SKEWED(t.tile) * 4, t.wg * 4,
-	                    t.wg * gp_cl_stage_items(4) * 4) != GP_OK) {
+	if (gp_cl_tiled_run(&t, k, err, 6, 4, GP_SKEWED(t.tile) * 4, t.wg * 4,
+	                    t.wg * gp_cl_stage_items(4) * 4, (size_t)64 * 8) != GP_OK) {
 		return GP_EDEVICE;
 	}
 	/* the size comes back with the results, after the error word (a flagged blob's total means
