@@ -69,23 +69,27 @@ __kernel void s9_delta(__global long *values, __global const long *sums, __globa
  * GP_STAGE_ITEMS values per item (coalesced writes, no per-value global scan). Words are at
  * in[base ...]. */
 
-/* Values and value sum of word i of nw: the last word (which holds "the rest") and a bad
- * selector count none here. With `packed` (the count pass) the layout comes from gp_s9_count's
- * and gp_s9_bits's columns packed 5 bits a selector into 64-bit constants, a shift and a mask
- * instead of their chains of comparisons: the count pass took 0.085 ms instead of 0.102 for 64M
- * values on the H100, but the decode pass 0.47 instead of 0.36, so it keeps the chains. */
+/* Values and value sum of word i of nw, whose selector's layout is cnt values of `bits`: the
+ * last word (which holds "the rest") and a bad selector count none here. The count pass reads
+ * the layout from gp_s9_count's and gp_s9_bits's columns packed 5 bits a selector into 64-bit
+ * constants (0.085 ms instead of 0.102 for 64M values on the H100 against their chains of
+ * comparisons), the decode pass from a table in local memory (s9_layouts_put). */
 #define S9_COUNTS_PACKED 0x1c724e520c41UL   /* 1 2 3 4 5 7 9 14 28 */
 #define S9_BITS_PACKED 0x110c853a5dcUL      /* 28 14 9 7 5 4 3 2 1 */
-inline uint s9_tile_word(uint w, uint i, uint nw, uint *sum, const int packed)
+inline uint s9_tile_word(uint w, uint i, uint nw, uint cnt, uint bits, uint *sum)
 {
-	uint cnt = 0, sel = w >> 28, s = 0;   /* below 2^28: the values share 28 bits */
-	if (i + 1u < nw && sel <= 8u) {
-		uint bits = packed ? (uint)(S9_BITS_PACKED >> (5u * sel)) & 31u : gp_s9_bits(sel);
-		cnt = packed ? (uint)(S9_COUNTS_PACKED >> (5u * sel)) & 31u : gp_s9_count(sel);
-		for (uint j = 0; j < cnt; j++) s += gp_s9_value(w, bits, j);
-	}
+	uint s = 0;   /* below 2^28: the values share 28 bits */
+	if (i + 1u >= nw || (w >> 28) > 8u) cnt = 0u;
+	for (uint j = 0; j < cnt; j++) s += gp_s9_value(w, bits, j);
 	*sum = s;
 	return cnt;
+}
+
+/* .x: values, .y: bits of selectors 0..15 (none past 8). Every item calls it; a barrier
+ * follows. */
+inline void s9_layouts_put(__local uint2 *lay)
+{
+	for (uint s = get_local_id(0); s < 16u; s += get_local_size(0)) lay[s] = (uint2)(gp_s9_count(s), gp_s9_bits(s));
 }
 
 /* The count pass's sums per tile (gp_tile_total_put): its values, and its value sum in three
@@ -114,7 +118,9 @@ __kernel void s9_tile_count(__global const uint *in, const uint base, const uint
 		uint a[4] = {v[k].x, v[k].y, v[k].z, v[k].w};
 		for (uint c = 0; c < 4u; c++) {
 			uint i = 4u * (q0 + k * wg) + c, ws;
-			x[0] += s9_tile_word(a[c], i, nw, &ws, 1);
+			uint sel = a[c] >> 28;
+			x[0] += s9_tile_word(a[c], i, nw, (uint)(S9_COUNTS_PACKED >> (5u * sel)) & 31u,
+			                     (uint)(S9_BITS_PACKED >> (5u * sel)) & 31u, &ws);
 			x[1] += ws & 0x3FFu;
 			x[2] += (ws >> 10) & 0x3FFu;
 			x[3] += ws >> 20;
@@ -165,7 +171,8 @@ __kernel void s9_tile_decode(__global const uint *in, const uint base, const uin
                              const uint blocks, __global const uint *tile_sums,
                              __global const uint *block_sums, __global long *out,
                              __global uint *err, __local uint *offs, __local long *sums,
-                             __local uint *part_c, __local long *part_s, __local long *stage)
+                             __local uint *part_c, __local long *part_s, __local long *stage,
+                             __local uint2 *lay)
 {
 	const uint lid = get_local_id(0), wg = get_local_size(0), chunk = wg * GP_STAGE_ITEMS;
 	const uint g = get_group_id(0), first = g * wg * GP_TILE_ITEMS;
@@ -175,11 +182,13 @@ __kernel void s9_tile_decode(__global const uint *in, const uint base, const uin
 		w[k] = i < nw ? in[base + i] : 0u;
 	}
 	long sum0;
+	s9_layouts_put(lay);   /* the barriers of s9_tile_offset follow */
 	const uint out0 = s9_tile_offset(tile_sums, block_sums, bt, tiles, blocks, g, part_c, &sum0);
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) {
 		uint s;
 		uint t = k * wg + lid;
-		cnt[k] = s9_tile_word(w[k], first + t, nw, &s, 0);
+		uint2 e = lay[w[k] >> 28];
+		cnt[k] = s9_tile_word(w[k], first + t, nw, e.x, e.y, &s);
 		offs[GP_SKEW(t)] = cnt[k];
 		sums[GP_SKEW(t)] = s;
 	}
@@ -202,7 +211,7 @@ __kernel void s9_tile_decode(__global const uint *in, const uint base, const uin
 			/* offsets and sums re-read from local memory: registers for them spill */
 			uint t = GP_SKEW(k * wg + lid), at = offs[t], j1 = min(at + cnt[k], c0 + chunk);
 			if (at + cnt[k] <= c0 || at >= j1) continue;
-			uint bits = gp_s9_bits(w[k] >> 28);
+			uint bits = lay[w[k] >> 28].y;
 			long run = sum0 + sums[t];
 			for (uint j = at; j < j1; j++) {
 				long v = (long)gp_s9_value(w[k], bits, j - at);

@@ -193,13 +193,17 @@ static int gp_cl_choose(void)
 	return 0;
 }
 
+/* The selector layouts the tiled MOD9 and S9 passes keep in local memory (64 and 16 uint2s). */
+#define GP_LAYOUT_TABLE (64 * 8)
+
 /* Local memory of the tiled decoders for a work-group of wg staging `stage` values per item:
  * s9_tile_decode (64-bit values, offsets and sums per word) and mod9_tile_decode (32-bit values,
  * offsets per word), the largest users of each staging width. */
+
 static size_t gp_cl_local_need(size_t wg, size_t stage)
 {
 	size_t tile = wg * gp_cl.tile_items;
-	return (tile + tile / 32) * (4 + 8) + wg * (4 + 8) + wg * stage * 8;
+	return (tile + tile / 32) * (4 + 8) + wg * (4 + 8) + wg * stage * 8 + GP_LAYOUT_TABLE;
 }
 
 /* wah_gather of 31-bit groups: the words behind a tile of `items` output words an item, their
@@ -212,7 +216,7 @@ static size_t gp_cl_local_need_wah(size_t wg, size_t items)
 static size_t gp_cl_local_need_32(size_t wg, size_t stage)
 {
 	size_t tile = wg * gp_cl.tile_items;
-	return (tile + tile / 32) * 4 + wg * 4 + wg * stage * 4;
+	return (tile + tile / 32) * 4 + wg * 4 + wg * stage * 4 + GP_LAYOUT_TABLE;
 }
 
 static int gp_cl_build(void)
