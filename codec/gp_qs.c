@@ -103,27 +103,57 @@ int gp_qs_measure(const uint8_t *blob, size_t len, gp_qs_header *h, gp_error *er
 /* Elements in upper-bit order; the lower bits read as a stream (a 64-bit buffer refilled a
  * word at a time: the n * l bits of the lower array, never past it). Returns whether the list
  * decreases somewhere (checked by the caller, which names the element). */
+/* Whether out[a..b) decreases anywhere from out[a - 1] on (a >= 1): eight pairs compared at
+ * once. */
+GP_ALWAYS_INLINE uint32_t qs_decreases(const uint32_t *out, size_t a, size_t b)
+{
+	uint32_t dec = 0;
+	size_t k = a;
+#if defined(__GNUC__)
+	gp_u32x8 acc = {0, 0, 0, 0, 0, 0, 0, 0};
+	for (; k + 8 <= b; k += 8) {
+		gp_u32x8 x, y;
+		memcpy(&x, out + k, sizeof x);
+		memcpy(&y, out + k - 1, sizeof y);
+		acc |= (gp_u32x8)(x < y);
+	}
+	for (int j = 0; j < 8; j++) dec |= acc[j];
+#endif
+	for (; k < b; k++) dec |= out[k] < out[k - 1];
+	return dec;
+}
+
+/* The upper bits 64 at a time, the lower bits from a 64-bit buffer refilled 32 bits at a time,
+ * and the order checked apart from the loop, a few thousand values at a time while they are in
+ * cache (with 32-bit arithmetic: 0.85 -> 1.07-1.09 G values/s for a mean gap of 16 on one core
+ * of the development machine, the two versions alternated in one process). */
 GP_ALWAYS_INLINE uint32_t qs_decode_body(const uint8_t *blob, const gp_qs_header *h, uint32_t *out)
 {
 	const uint8_t *lower = blob + GP_QS_HEADER, *upper = lower + 4 * h->lower_words;
-	uint32_t l = h->l, mask = l ? (uint32_t)((1ull << l) - 1) : 0, prev = 0, dec = 0, have = 0;
+	uint32_t l = h->l, mask = l ? (uint32_t)((1ull << l) - 1) : 0, dec = 0, have = 0;
 	uint64_t buf = 0;
-	size_t i = 0, next = 0, n = h->n;
-	for (size_t j = 0; j < h->upper_words && i < n; j++) {
-		uint32_t w = gp_load_le32(upper + 4 * j);
-		for (; w; w &= w - 1, i++) {
+	size_t i = 0, next = 0, n = h->n, checked = 1;
+	for (size_t j = 0; j < h->upper_words && i < n; j += 2) {
+		/* 64 upper bits at a time; hb: the high part of the next value less its bit position
+		 * (32-bit arithmetic: a measured blob's values are below 2^32) */
+		uint64_t w = gp_load_le32(upper + 4 * j);
+		if (j + 1 < h->upper_words) w |= (uint64_t)gp_load_le32(upper + 4 * j + 4) << 32;
+		uint32_t hb = (uint32_t)(32 * j - i);
+		for (; w; w &= w - 1, i++, hb--) {
 			if (have < l) {
 				buf |= (uint64_t)gp_load_le32(lower + 4 * next++) << have;
 				have += 32;
 			}
-			uint32_t x = (uint32_t)(((uint64_t)(32 * j + (size_t)__builtin_ctz(w) - i) << l) | ((uint32_t)buf & mask));
+			out[i] = ((hb + (uint32_t)__builtin_ctzll(w)) << l) | ((uint32_t)buf & mask);
 			buf >>= l;
 			have -= l;
-			out[i] = x;
-			dec |= x < prev; /* checked once, below: a valid list never decreases */
-			prev = x;
+		}
+		if (i >= checked + 4096) {
+			dec |= qs_decreases(out, checked, i);
+			checked = i;
 		}
 	}
+	if (i > checked) dec |= qs_decreases(out, checked, i);
 	return dec;
 }
 

@@ -37,6 +37,10 @@ $qs_lists['top'] = [4294967290, 4294967295, 4294967295];
 $qs_lists['same'] = array_fill(0, 77, 12345);
 $qs['top'] = gpu_encode_postings($qs_lists['top'], GPUPOST_QS);
 $qs['same'] = gpu_encode_postings($qs_lists['same'], GPUPOST_QS);
+/* a list far from 0: its upper bits start with thousands of zeros (the host decoder's order
+ * check runs a few thousand values at a time, and none has been decoded yet there) */
+$qs_lists['offset'] = range(100000, 109999);
+$qs['offset'] = gpu_encode_postings($qs_lists['offset'], GPUPOST_QS);
 var_dump(ord($qs['same'][5]));   /* l for 77 copies of 12345: floor(log2(160.3)) = 7 */
 foreach ([[GPUPOST_QS, $qs, $qs_lists], [GPUPOST_S9, $s9, $s9_lists]] as [$format, $blobs, $lists]) {
     foreach (['host', 'device'] as $path) {
