@@ -1,7 +1,8 @@
 <?php
 /* Benchmark (not a test): decodes MOD9 lists of 1k to 10M values through the host path, the
  * device path, the default dispatch ("auto") and a plain PHP decoder, and prints values/s for each
- * beside range() of the same length (the cost of building a PHP array at all). Best of --reps.
+ * beside range() of the same length (the cost of building a PHP array at all). Best of --reps
+ * samples of each, taken in turn.
  *
  *   php -d extension=modules/gpupost.so bench/decode_bench.php [--sizes=1000,1000000] [--reps=5]
  */
@@ -36,23 +37,35 @@ function php_mod9_values(string $blob): array
     return $out;
 }
 
-/* Best of $reps samples; a sample repeats $fn until it has run 20 ms, so that lists of 100
- * values are timed over thousands of calls, not one. */
-function best(int $reps, callable $fn): float
+/* One sample of $fn: repeated until it has run 20 ms (the repetitions found once per $fn), so
+ * that lists of 100 values are timed over thousands of calls, not one. Seconds a call. */
+function sample(callable $fn, int &$calls): float
 {
-    $best = INF;
-    $calls = 1;
-    for ($r = 0; $r < $reps; $r++) {
+    while (true) {
         $t0 = hrtime(true);
         for ($c = 0; $c < $calls; $c++) {
             $x = $fn();
             unset($x);
         }
         $t = (hrtime(true) - $t0) / 1e9;
-        $best = min($best, $t / $calls);
-        if ($t < 0.02) {
-            $calls = (int)min($calls * max(2, ceil(0.02 / max($t, 1e-6))), 1e6);
-            $r--;   /* too short to count: again with more calls */
+        if ($t >= 0.02) return $t / $calls;
+        $calls = (int)min($calls * max(2, ceil(0.02 / max($t, 1e-6))), 1e6);
+    }
+}
+
+/* Best of $reps samples of each of $fns ([setup, fn] pairs), the samples taken in turn (one of
+ * each, $reps times), so that the machine's drift over the run falls on all of them alike. */
+function best_of(int $reps, array $fns): array
+{
+    $best = $calls = [];
+    foreach ($fns as $k => $f) {
+        $best[$k] = INF;
+        $calls[$k] = 1;
+    }
+    for ($r = 0; $r < $reps; $r++) {
+        foreach ($fns as $k => [$setup, $fn]) {
+            $setup();
+            $best[$k] = min($best[$k], sample($fn, $calls[$k]));
         }
     }
     return $best;
@@ -76,18 +89,21 @@ foreach ($sizes as $n) {
     }
     $blob = gpu_encode_postings($list);
     unset($list);
-    $t_range = best($reps, fn() => range(1, $n));
-    ini_set('gpupost.min_device_values', (string)PHP_INT_MAX);
-    $t_host = best($reps, fn() => gpu_decode_postings($blob));
-    $t_dev = NAN;
+    $none = function () {};
+    $on = fn(string $min) => function () use ($min) { ini_set('gpupost.min_device_values', $min); };
+    $decode = fn() => gpu_decode_postings($blob);
+    $fns = ['range' => [$none, fn() => range(1, $n)], 'host' => [$on((string)PHP_INT_MAX), $decode]];
     if ($info['backend'] === 'opencl') {
         ini_set('gpupost.min_device_values', '0');
         gpu_decode_postings($blob); /* grows the device buffers once */
-        $t_dev = best($reps, fn() => gpu_decode_postings($blob));
+        $fns['device'] = [$on('0'), $decode];
     }
+    $fns['auto'] = [$on($default_min), $decode];
+    $t = best_of($reps, $fns);
     ini_set('gpupost.min_device_values', $default_min);
-    $t_auto = best($reps, fn() => gpu_decode_postings($blob));
-    $t_php = isset($opts['no-php']) || $n > 1000000 ? NAN : best(max(1, intdiv($reps, 2)), fn() => php_mod9_values($blob));
+    [$t_range, $t_host, $t_dev, $t_auto] = [$t['range'], $t['host'], $t['device'] ?? NAN, $t['auto']];
+    $t_php = isset($opts['no-php']) || $n > 1000000 ? NAN :
+        best_of(max(1, intdiv($reps, 2)), ['php' => [$none, fn() => php_mod9_values($blob)]])['php'];
     $m = fn($t) => is_nan($t) ? '-' : sprintf('%.1f', $n / $t / 1e6);
     $t_best = is_nan($t_dev) ? $t_host : min($t_host, $t_dev);
     printf("%10d %12s %12s %12s %12s %12s %10.2f %10s %10.2f %9s\n", $n, $m($t_range), $m($t_host), $m($t_dev),
