@@ -89,7 +89,9 @@ inline uint s9_tile_word(uint w, uint i, uint nw, uint cnt, uint bits, uint *sum
  * follows. */
 inline void s9_layouts_put(__local uint2 *lay)
 {
-	for (uint s = get_local_id(0); s < 16u; s += get_local_size(0)) lay[s] = (uint2)(gp_s9_count(s), gp_s9_bits(s));
+	for (uint s = get_local_id(0); s < 16u; s += get_local_size(0)) {
+		lay[s] = (uint2)(gp_s9_count(s), gp_s9_bits(s));
+	}
 }
 
 /* The count pass's sums per tile (gp_tile_total_put): its values, and its value sum in three

@@ -125,9 +125,8 @@ __kernel void wah_tile_offsets(__global const uint *in, __global const uint *t, 
 		ulong at = (ulong)(off + c[GP_SKEW(k * wg + lid)]), end = at + (ulong)run[k];
 		goff[i] = (long)at;
 		/* tiles whose first bit (tl << tile_shift) lies in groups [at, end) */
-		for (ulong tl = (at * gw + (1ul << tile_shift) - 1ul) >> tile_shift; tl < out_tiles && (tl << tile_shift) < end * gw; tl++) {
-			tile_words[tl] = i;
-		}
+		ulong tl = (at * gw + (1ul << tile_shift) - 1ul) >> tile_shift;
+		for (; tl < out_tiles && (tl << tile_shift) < end * gw; tl++) tile_words[tl] = i;
 		if (i + 1u == nwords) {
 			goff[nwords] = (long)end;
 			if (!wah_blob_ok(wah_word(in, t, i), (long)end, t)) atomic_min(err, i);
@@ -150,7 +149,8 @@ __kernel void wah_verify(__global const uint *in, __global const uint *bt, __glo
 	if (b >= n_blobs) return;
 	__global const uint *t = bt + GP_WB_STRIDE * b;
 	uint ws = wstart[b], nwords = t[GP_WB_WORDS];
-	if (!wah_blob_ok(nwords != 0u ? wah_word(in, t, nwords - 1u) : 0ul, goff[ws + nwords] - goff[ws], t)) atomic_min(err, ws);
+	ulong x = nwords != 0u ? wah_word(in, t, nwords - 1u) : 0ul;
+	if (!wah_blob_ok(x, goff[ws + nwords] - goff[ws], t)) atomic_min(err, ws);
 }
 
 /* bit / g for g = w - 1 (31 or 63), as divisions by constants (a multiply, not a division loop). */
@@ -293,7 +293,8 @@ __kernel void wah_tile_words(__global const uint *bt, __global const uint *ostar
 		return;
 	}
 	__global const uint *t = bt + GP_WB_STRIDE * b;
-	tile_words[tl] = wah_find_word(goff, wstart[b], 0u, t[GP_WB_WORDS], wah_group_of(32u * (o0 - ostart[b]), t[GP_WB_W]));
+	uint k0 = wah_group_of(32u * (o0 - ostart[b]), t[GP_WB_W]);
+	tile_words[tl] = wah_find_word(goff, wstart[b], 0u, t[GP_WB_WORDS], k0);
 }
 
 /* cap: 32 * tile / (w - 1) + 4 for the batch's narrowest words, the entries of win (uint),

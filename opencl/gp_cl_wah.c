@@ -67,7 +67,9 @@ static int wah_prepare(gp_cl_batch *b, const uint8_t *const *blobs, const size_t
 	cl_uint out_tiles = out_tile ? (cl_uint)(((size_t)b->values + out_tile - 1) / out_tile) : 0;
 	if (!(*goff = gp_cl_buffer(GP_B_GOFF, items1 * 8, err))) return GP_EDEVICE;
 	if (out_tile && !(*tile_words = gp_cl_buffer(GP_B_STARTS, (size_t)out_tiles * 4 + 4, err))) return GP_EDEVICE;
-	if (n_blobs == 1) return wah_first_groups_tiled(b, *goff, out_tile, out_tiles, out_tile ? *tile_words : *goff, err);
+	if (n_blobs == 1) {   /* without a gather, goff stands in for the unused tile_words */
+		return wah_first_groups_tiled(b, *goff, out_tile, out_tiles, out_tile ? *tile_words : *goff, err);
+	}
 	if (!(counts = gp_cl_buffer(GP_B_WSUM, items1 * 8, err))) return GP_EDEVICE;
 	k = gp_cl_kernel(GP_K_WAH_COUNT);
 	if (gp_cl_args(k, 7, A(b->input), A(b->table), A(b->istart), A(b->n_blobs), A(b->items), A(counts),
