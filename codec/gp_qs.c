@@ -100,9 +100,6 @@ int gp_qs_measure(const uint8_t *blob, size_t len, gp_qs_header *h, gp_error *er
 	return GP_OK;
 }
 
-/* Elements in upper-bit order; the lower bits read as a stream (a 64-bit buffer refilled a
- * word at a time: the n * l bits of the lower array, never past it). Returns whether the list
- * decreases somewhere (checked by the caller, which names the element). */
 /* Whether out[a..b) decreases anywhere from out[a - 1] on (a >= 1): eight pairs compared at
  * once. */
 GP_ALWAYS_INLINE uint32_t qs_decreases(const uint32_t *out, size_t a, size_t b)
@@ -123,10 +120,12 @@ GP_ALWAYS_INLINE uint32_t qs_decreases(const uint32_t *out, size_t a, size_t b)
 	return dec;
 }
 
-/* The upper bits 64 at a time, the lower bits from a 64-bit buffer refilled 32 bits at a time,
- * and the order checked apart from the loop, a few thousand values at a time while they are in
- * cache (with 32-bit arithmetic: 0.85 -> 1.07-1.09 G values/s for a mean gap of 16 on one core
- * of the development machine, the two versions alternated in one process). */
+/* Elements in upper-bit order, the upper bits 64 at a time; the lower bits read as a stream (a
+ * 64-bit buffer refilled 32 bits at a time: the n * l bits of the lower array, never past it).
+ * Returns whether the list decreases somewhere (the caller names the element); that is checked
+ * apart from the loop, a few thousand values at a time while they are in cache (with 32-bit
+ * arithmetic: 0.85 -> 1.07-1.09 G values/s for a mean gap of 16 on one core of the development
+ * machine, the two versions alternated in one process). */
 GP_ALWAYS_INLINE uint32_t qs_decode_body(const uint8_t *blob, const gp_qs_header *h, uint32_t *out)
 {
 	const uint8_t *lower = blob + GP_QS_HEADER, *upper = lower + 4 * h->lower_words;

@@ -122,11 +122,12 @@ inline void mod9_layouts_put(__local uint2 *lay)
 	}
 }
 
-inline uint mod9_count_lay(uint w, __local const uint2 *lay, uint *bits)
+inline uint mod9_bits_lay(uint w, __local const uint2 *lay) { return lay[(w >> 24) & 63u].x & 255u; }
+
+inline uint mod9_count_lay(uint w, __local const uint2 *lay)
 {
 	uint2 e = lay[(w >> 24) & 63u];
-	*bits = e.x & 255u;
-	return gp_mod9_count_in(w, *bits, e.y) | (e.x >> 8);
+	return gp_mod9_count_in(w, e.x & 255u, e.y) | (e.x >> 8);
 }
 
 /* One blob in VALUES mode, tiled: a tile is GP_TILE_ITEMS words per work-item, item lid taking
@@ -161,8 +162,7 @@ __kernel void mod9_tile_count(__global const uint *words, const uint n, const ui
 			/* a posting starts with flags 00 or 11, and the blob's last word ends one */
 			uint is_start = i == 0u || !GP_MOD9_CONTINUES(gp_be32(a[c]));
 			if (GP_MOD9_FLAGS_BAD(is_start, i + 1u == n, x) && bad == 0xFFFFFFFFu) bad = i;
-			uint bits;
-			sum += mod9_count_lay(x, lay, &bits);
+			sum += mod9_count_lay(x, lay);
 		}
 	}
 	if (bad != 0xFFFFFFFFu) atomic_min(err, bad);
@@ -188,8 +188,7 @@ __kernel void mod9_tile_decode(__global const uint *words, const uint n, const u
 	const uint out0 = gp_tile_offset_u32(tile_sums, block_sums, bt, g, part);
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) w[k] = gp_be32(w[k]);
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) {
-		uint bits;
-		cnt[k] = base + k * wg + lid < n ? mod9_count_lay(w[k], lay, &bits) : 0u;
+		cnt[k] = base + k * wg + lid < n ? mod9_count_lay(w[k], lay) : 0u;
 		offs[GP_SKEW(k * wg + lid)] = cnt[k];
 	}
 	const uint total = gp_tile_offsets_u32(offs, part, GP_TILE_ITEMS);
@@ -199,7 +198,7 @@ __kernel void mod9_tile_decode(__global const uint *words, const uint n, const u
 		for (uint k = 0; k < GP_TILE_ITEMS; k++) {
 			uint j1 = min(at[k] + cnt[k], c0 + chunk);
 			if (at[k] + cnt[k] <= c0 || at[k] >= j1) continue;
-			uint bits = lay[(w[k] >> 24) & 63u].x & 255u;
+			uint bits = mod9_bits_lay(w[k], lay);
 			for (uint j = max(at[k], c0); j < j1; j++) stage[j - c0] = gp_mod9_word_value(w[k], bits, cnt[k], j - at[k]);
 		}
 		barrier(CLK_LOCAL_MEM_FENCE);

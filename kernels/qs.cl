@@ -88,11 +88,12 @@ __kernel void qs_decode(__global const uint *in, __global const uint *bt, __glob
 /* One blob, tiled: GP_QS_ITEMS upper words per work-item, item lid taking words k * wg + lid.
  * qs_tile_count sums each tile's set bits (and checks the padding of the lower and upper
  * arrays), then qs_tile_decode finds its tile's offset from those sums (gp_tile_offset_u32),
- * turns its words' popcounts into offsets in local memory; each word emits the upper parts (bit position - element index) of its elements
- * into a local staging area of GP_QS_STAGE_ITEMS per item, and the staged elements are finished
- * side by side: the lower bits read through a two-word window, the value written coalesced and
- * the order checked against the element before. The blob starts at in[0]: header
- * (GP_QS_HEADER_WORDS), nl lower words, nu upper words. */
+ * turns its words' popcounts into offsets in local memory; each word emits the upper parts (bit
+ * position - element index) of its elements into a local staging area of GP_QS_STAGE_ITEMS per
+ * item, and the staged elements are finished side by side: the lower bits read through a
+ * two-word window, the value written coalesced and the order checked against the element
+ * before. The blob starts at in[0]: header (GP_QS_HEADER_WORDS), nl lower words, nu upper
+ * words. */
 #define GP_QS_HEADER_WORDS 4u
 #ifndef GP_QS_ITEMS   /* set by the host (gp_cl.c): upper words per work-item of a tile */
 #define GP_QS_ITEMS 2u

@@ -126,7 +126,7 @@ __kernel void s9_tile_count(__global const uint *in, const uint base, const uint
 			x[1] += ws & 0x3FFu;
 			x[2] += (ws >> 10) & 0x3FFu;
 			x[3] += ws >> 20;
-			if (i < nw && (a[c] >> 28) > 8u && bad == 0xFFFFFFFFu) bad = i;
+			if (i < nw && sel > 8u && bad == 0xFFFFFFFFu) bad = i;
 		}
 	}
 	if (bad != 0xFFFFFFFFu) atomic_min(err, bad);

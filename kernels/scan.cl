@@ -89,16 +89,21 @@ inline void gp_tile_total_put(__global uint *tile_sums, __global uint *block_sum
 	if (x != 0u) atomic_add(block_sums + g / bt, x);
 }
 
-/* Every item of the group must call it; part can be written again when it returns. */
-inline uint gp_tile_offset_u32(__global const uint *tile_sums, __global const uint *block_sums,
-                               uint bt, uint g, __local uint *part)
-{
-	const uint lid = get_local_id(0), wg = get_local_size(0), b = g / bt;
-	uint s = 0;
-	for (uint i = lid; i < b; i += wg) s += block_sums[i];
-	for (uint i = b * bt + lid; i < g; i += wg) s += tile_sums[i];
-	return gp_group_sum_u32(part, s);
+/* Every item of the group must call it; part can be written again when it returns. The sum is
+ * taken in T (WAH's in 64 bits: a malformed blob's tile sums may add up past 2^32). */
+#define GP_DEFINE_TILE_OFFSET(T, SUF)                                                          \
+inline T gp_tile_offset_##SUF(__global const uint *tile_sums, __global const uint *block_sums, \
+                              uint bt, uint g, __local T *part)                               \
+{                                                                                             \
+	const uint lid = get_local_id(0), wg = get_local_size(0), b = g / bt;                     \
+	T s = 0;                                                                                  \
+	for (uint i = lid; i < b; i += wg) s += block_sums[i];                                    \
+	for (uint i = b * bt + lid; i < g; i += wg) s += tile_sums[i];                            \
+	return gp_group_sum_##SUF(part, s);                                                       \
 }
+
+GP_DEFINE_TILE_OFFSET(uint, u32)
+GP_DEFINE_TILE_OFFSET(long, i64)
 
 /* Words per work-item of the tiled MOD9 and S9 decoders, set by the host (gp_cl.c); their count
  * passes read them as whole uint4s (item lid of a tile reading uint4 k * wg + lid), the words

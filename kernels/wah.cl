@@ -1,8 +1,10 @@
-/* GPUPOST_WAH on the device. Groups per word (1 for a literal, the run for a fill) and a scan
- * give each word its first group; then every 32-bit word of the output bitmap is gathered from
- * the (at most two) groups it overlaps, found by binary search: no scatter, no atomics, and a fill
- * of a million groups costs no more than a literal. Queries gather the same output word from
- * every bitmap and combine them in registers, so no bitmap is decompressed to global memory. */
+/* GPUPOST_WAH on the device. Groups per word (1 for a literal, the run for a fill), summed (a
+ * scan for a batch, tile sums for one blob) give each word its first group; then every 32-bit
+ * word of the output bitmap is gathered from the (at most two) groups it overlaps: a tile's
+ * groups are expanded in local memory once, and each output word is a few shifts of them. No
+ * scatter, no atomics, and a fill of a million groups costs no more than a literal. Queries
+ * gather the same output word from every bitmap and combine them in registers, so no bitmap is
+ * decompressed to global memory. Set rows come from the bitmap (tiled for one bitmap). */
 
 /* Per-blob table: the container batch layout (GP_BT_*), its fields read as WAH's. */
 #define GP_WB_STRIDE GP_BT_STRIDE
@@ -33,31 +35,8 @@ inline ulong wah_group_bits(ulong x, uint w)
 	return wah_is_fill(x, w) ? (((x >> (w - 2u)) & 1ul) ? mask : 0ul) : (x & mask);
 }
 
-/* counts[i]: groups of word i (n+1 entries, the last 0); runs of 0 or past the blob's group
- * count are flagged and clamped so that the scan cannot overflow. */
-__kernel void wah_count(__global const uint *in, __global const uint *bt, __global const uint *wstart,
-                        const uint n_blobs, const uint total, __global long *counts, __global uint *err)
-{
-	uint i = get_global_id(0);
-	if (i > total) return;
-	if (i == total) { counts[i] = 0; return; }
-	uint b = gp_find_blob(wstart, n_blobs, i);
-	__global const uint *t = bt + GP_WB_STRIDE * b;
-	ulong r = wah_run(wah_word(in, t, i - wstart[b]), t[GP_WB_W]);
-	if (r == 0ul || r > (ulong)t[GP_WB_GROUPS]) {
-		atomic_min(err, i);
-		r = 1ul;
-	}
-	counts[i] = (long)r;
-}
-
-/* One blob (the batch's only one) takes its first groups without a scan launch, tiled like the
- * single-list decoders: wah_tile_count sums the groups of each tile of GP_TILE_ITEMS * wg words
- * (gp_tile_total_put), wah_tile_offsets writes each word's first group from its tile's offset
- * and a scan in local memory. Runs are clamped as wah_count does and a tile's sum to the blob's
- * groups + 1 (at most 2^32 / 31: nbits < 2^32 on the device path), and blocks are at most 30
- * tiles, so no 32-bit sum wraps: a malformed blob's last offset passes its group count and
- * wah_verify sees it. */
+/* Groups of word i of blob t: a run of 0 or past the blob's group count is flagged in *bad (the
+ * lowest such i) and taken as 1, so that the sums of runs cannot overflow. */
 inline ulong wah_run_clamped(__global const uint *in, __global const uint *t, uint i, uint w,
                              ulong groups, uint *bad)
 {
@@ -69,6 +48,26 @@ inline ulong wah_run_clamped(__global const uint *in, __global const uint *t, ui
 	return r;
 }
 
+/* counts[i]: groups of word i (n+1 entries, the last 0), clamped by wah_run_clamped. */
+__kernel void wah_count(__global const uint *in, __global const uint *bt, __global const uint *wstart,
+                        const uint n_blobs, const uint total, __global long *counts, __global uint *err)
+{
+	uint i = get_global_id(0), bad = 0xFFFFFFFFu;
+	if (i > total) return;
+	if (i == total) { counts[i] = 0; return; }
+	uint b = gp_find_blob(wstart, n_blobs, i);
+	__global const uint *t = bt + GP_WB_STRIDE * b;
+	counts[i] = (long)wah_run_clamped(in, t, i - wstart[b], t[GP_WB_W], t[GP_WB_GROUPS], &bad);
+	if (bad != 0xFFFFFFFFu) atomic_min(err, i);
+}
+
+/* One blob (the batch's only one) takes its first groups without a scan launch, tiled like the
+ * single-list decoders: wah_tile_count sums the groups of each tile of GP_TILE_ITEMS * wg words
+ * (gp_tile_total_put), wah_tile_offsets writes each word's first group from its tile's offset
+ * and a scan in local memory. Runs are clamped (wah_run_clamped) and a tile's sum to the blob's
+ * groups + 1 (at most 2^32 / 31: nbits < 2^32 on the device path), and blocks are at most 30
+ * tiles, so no 32-bit sum wraps: a malformed blob's last offset passes its group count and
+ * wah_tile_offsets' check (wah_blob_ok) sees it. */
 /* part: wg longs. */
 __kernel void wah_tile_count(__global const uint *in, __global const uint *t, const uint bt,
                              __global uint *tile_sums, __global uint *block_sums,
@@ -105,18 +104,16 @@ __kernel void wah_tile_offsets(__global const uint *in, __global const uint *t, 
                                __global uint *tile_words, __global uint *err, __local long *c,
                                __local long *part)
 {
-	const uint lid = get_local_id(0), wg = get_local_size(0), g = get_group_id(0), b = g / bt;
+	const uint lid = get_local_id(0), wg = get_local_size(0), g = get_group_id(0);
 	const uint w = t[GP_WB_W], nwords = t[GP_WB_WORDS];
 	const ulong groups = t[GP_WB_GROUPS], gw = w - 1u;
 	uint bad = 0xFFFFFFFFu;
-	long run[GP_TILE_ITEMS], s = 0;
+	long run[GP_TILE_ITEMS];
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) {
 		uint i = (g * GP_TILE_ITEMS + k) * wg + lid;
 		run[k] = i < nwords ? (long)wah_run_clamped(in, t, i, w, groups, &bad) : 0L;
 	}
-	for (uint i = lid; i < b; i += wg) s += block_sums[i];
-	for (uint i = b * bt + lid; i < g; i += wg) s += tile_sums[i];
-	const long off = gp_group_sum_i64(part, s);
+	const long off = gp_tile_offset_i64(tile_sums, block_sums, bt, g, part);
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) c[GP_SKEW(k * wg + lid)] = run[k];
 	gp_tile_offsets_i64(c, part, GP_TILE_ITEMS);
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) {
@@ -167,20 +164,17 @@ inline uint wah_find_word(__global const long *goff, uint ws, uint lo, uint hi, 
 	return lo;
 }
 
-/* Output word q (bits 32q .. 32q+31) of blob t, whose words start at global index ws, given lo:
- * the word holding its first bit's group. */
-/* Output word at bit bit0 from x, the WAH word whose group holds that bit (at bit off0 of the
- * group), and, when the group ends inside the output word and another follows, xn, the word
- * holding the next group; bits past nbits cleared. */
-inline uint wah_compose(ulong x, ulong xn, uint has_next, uint w, uint bit0, uint off0, uint nbits)
+/* The 32-bit output word at bit bit0 from the bits of the g-bit group holding that bit (at bit
+ * off of the group) and of the next group (0 where none follows); bits past nbits cleared. */
+inline uint wah_out_word(ulong cur, ulong next, uint g, uint off, uint bit0, uint nbits)
 {
-	ulong out = wah_group_bits(x, w) >> off0;
-	if (has_next) out |= wah_group_bits(xn, w) << (w - 1u - off0);
-	uint v = (uint)out;
+	uint v = (uint)((cur >> off) | (next << (g - off)));
 	if (nbits - bit0 < 32u) v &= (1u << (nbits - bit0)) - 1u;
 	return v;
 }
 
+/* Output word q (bits 32q .. 32q+31) of blob t, whose words start at global index ws, given lo:
+ * the word holding its first bit's group; the next group's word found from goff. */
 inline uint wah_gather_at(__global const uint *in, __global const uint *t, uint ws,
                           __global const long *goff, uint q, uint lo)
 {
@@ -189,7 +183,8 @@ inline uint wah_gather_at(__global const uint *in, __global const uint *t, uint 
 	ulong k0 = wah_group_of(bit0, w);
 	uint off0 = bit0 - (uint)k0 * g, an = lo, has_next = g - off0 < 32u && k0 + 1ul < (ulong)t[GP_WB_GROUPS];
 	if (has_next && lo + 1u < nwords && (ulong)(goff[ws + lo + 1u] - goff[ws]) <= k0 + 1ul) an++;
-	return wah_compose(wah_word(in, t, lo), has_next ? wah_word(in, t, an) : 0ul, has_next, w, bit0, off0, nbits);
+	ulong next = has_next ? wah_group_bits(wah_word(in, t, an), w) : 0ul;
+	return wah_out_word(wah_group_bits(wah_word(in, t, lo), w), next, g, off0, bit0, nbits);
 }
 
 inline uint wah_gather_word(__global const uint *in, __global const uint *t, uint ws,
@@ -272,9 +267,7 @@ inline void wah_compose_tile(__local const ulong *gval, uint k0, uint q0, uint n
 		uint j = k * wg + lid;
 		if (j >= nt) break;
 		uint bit0 = 32u * (q0 + j), kk = wah_group_of(bit0, w), off = bit0 - kk * g, i = kk - k0;
-		uint v = (uint)((gval[i] >> off) | (gval[i + 1u] << (g - off)));
-		if (nbits - bit0 < 32u) v &= (1u << (nbits - bit0)) - 1u;
-		out[j] = v;
+		out[j] = wah_out_word(gval[i], gval[i + 1u], g, off, bit0, nbits);
 	}
 }
 

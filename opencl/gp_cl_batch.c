@@ -138,11 +138,21 @@ void gp_cl_batch_free(gp_cl_batch *b)
 	b->host_table = b->host_istart = b->host_vstart = NULL;
 }
 
-void gp_cl_tile_blocks(size_t tiles, cl_uint max_bt, cl_uint *bt, cl_uint *blocks)
+int gp_cl_tile_sums_init(gp_cl_tile_sums *s, size_t items, size_t per_item, size_t counters,
+                         cl_uint max_bt, gp_buffer_id sums_id, gp_buffer_id blocks_id, gp_error *err)
 {
+	s->wg = gp_cl_wg();
+	s->tile = s->wg * per_item;
+	s->tiles = (items + s->tile - 1) / s->tile;
 	/* blocks of about sqrt(tiles) tiles: a decode group then reads at most 2 sqrt(tiles) sums */
-	for (*bt = 1; *bt < max_bt && (size_t)*bt * *bt < tiles; (*bt)++) continue;
-	*blocks = (cl_uint)((tiles + *bt - 1) / *bt);
+	for (s->bt = 1; s->bt < max_bt && (size_t)s->bt * s->bt < s->tiles; s->bt++) continue;
+	s->blocks = (cl_uint)((s->tiles + s->bt - 1) / s->bt);
+	size_t block_bytes = counters * ((size_t)s->blocks + 1) * 4;   /* never 0 bytes to fill */
+	if (!(s->sums = gp_cl_buffer(sums_id, counters * (s->tiles + 1) * 4, err)) ||
+	    !(s->block_sums = gp_cl_buffer(blocks_id, block_bytes, err))) {
+		return GP_EDEVICE;
+	}
+	return gp_cl_fill_u32(s->block_sums, 0, block_bytes, err);
 }
 
 int gp_cl_tiled_begin(gp_cl_tiled *t, const uint8_t *blob, size_t len, size_t lead, size_t words,
@@ -151,22 +161,16 @@ int gp_cl_tiled_begin(gp_cl_tiled *t, const uint8_t *blob, size_t len, size_t le
 	static const uint8_t zeros[16];
 	const uint8_t *parts[2] = {zeros, blob};
 	size_t lens[2] = {lead, len};
-	t->wg = gp_cl_wg();
-	t->tile = t->wg * per_item;
-	t->tiles = (words + t->tile - 1) / t->tile;
-	gp_cl_tile_blocks(t->tiles, 256, &t->bt, &t->blocks);   /* S9's 32-bit block sums cannot overflow */
+	/* at most 256 tiles a block, so that S9's 32-bit block sums cannot overflow */
 	if (!(t->input = gp_cl_upload(GP_B_INPUT, parts, lens, 2, lead + len, err)) ||
-	    !(t->sums = gp_cl_buffer(GP_B_COUNTS, counters * (t->tiles + 1) * 4, err)) ||
-	    !(t->block_sums = gp_cl_buffer(GP_B_OFFSETS, counters * t->blocks * 4, err)) ||
+	    gp_cl_tile_sums_init(&t->s, words, per_item, counters, 256, GP_B_COUNTS, GP_B_OFFSETS, err) != GP_OK ||
 	    !(t->err = gp_cl_buffer(GP_B_ERR, 4, err))) {
 		return GP_EDEVICE;
 	}
-	if (gp_cl_fill_u32(t->err, 0xFFFFFFFFu, 4, err) != GP_OK ||
-	    gp_cl_fill_u32(t->block_sums, 0, counters * t->blocks * 4, err) != GP_OK) return GP_EDEVICE;
-	return GP_OK;
+	return gp_cl_fill_u32(t->err, 0xFFFFFFFFu, 4, err);
 }
 
-int gp_cl_tiled_run(const gp_cl_tiled *t, cl_kernel k, gp_error *err, cl_uint first_local,
+int gp_cl_tiled_run(const gp_cl_tile_sums *s, cl_kernel k, gp_error *err, cl_uint first_local,
                     int n_local, ...)
 {
 	cl_int st = CL_SUCCESS;
@@ -175,7 +179,7 @@ int gp_cl_tiled_run(const gp_cl_tiled *t, cl_kernel k, gp_error *err, cl_uint fi
 	for (int i = 0; i < n_local; i++) st |= clSetKernelArg(k, first_local + (cl_uint)i, va_arg(ap, size_t), NULL);
 	va_end(ap);
 	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg(local)");
-	return gp_cl_run(k, t->tiles * t->wg, err);
+	return gp_cl_run(k, s->tiles * s->wg, err);
 }
 
 int gp_cl_tiled_check(const gp_cl_tiled *t, gp_error *err)

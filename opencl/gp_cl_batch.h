@@ -42,30 +42,38 @@ int gp_cl_batch_download(const gp_cl_batch *b, cl_mem values, int value_bits,
 /* Fills the per-blob value offsets of a result from the batch. */
 int gp_cl_batch_result_offsets(const gp_cl_batch *b, struct gp_result *r, gp_error *err);
 
-/* One blob decoded by tiles (the *_tile_count / *_tile_decode kernels): the blob uploaded whole,
- * one tile of wg * per_item words per work-group of gp_cl_wg() items. The count pass fills
- * `counters` arrays of tiles + 1 per-tile sums and of `blocks` block sums (bt tiles a block;
- * gp_tile_total_put in kernels/scan.cl), from which each decode group finds its tile's offset. */
-typedef struct gp_cl_tiled {
-	cl_mem input, sums, block_sums, err;
+/* The sums of a tiled pair of passes (gp_tile_total_put and gp_tile_offset_* in
+ * kernels/scan.cl): one tile of wg * per_item items per work-group of gp_cl_wg() items; a count
+ * pass fills `counters` arrays of tiles + 1 per-tile sums and of `blocks` block sums (bt tiles a
+ * block, about sqrt(tiles) and at most max_bt), from which each group of the next pass finds
+ * its tile's offset. */
+typedef struct gp_cl_tile_sums {
+	cl_mem sums, block_sums;
 	size_t wg, tile, tiles;
 	cl_uint bt, blocks;
+} gp_cl_tile_sums;
+
+/* Sizes the sums for `items` items into buffers sums_id and blocks_id, the block sums zeroed. */
+int gp_cl_tile_sums_init(gp_cl_tile_sums *s, size_t items, size_t per_item, size_t counters,
+                         cl_uint max_bt, gp_buffer_id sums_id, gp_buffer_id blocks_id, gp_error *err);
+
+/* One blob decoded by tiles (the *_tile_count / *_tile_decode kernels): the blob uploaded whole,
+ * a tile of wg * per_item words. */
+typedef struct gp_cl_tiled {
+	cl_mem input, err;
+	gp_cl_tile_sums s;
 } gp_cl_tiled;
 
 /* A local array of a tile's words padded as GP_SKEW does (kernels/scan.cl), in elements. */
 #define GP_SKEWED(n) ((n) + (n) / 32)
 
-/* bt (at most max_bt), tiles a block of gp_tile_total_put's block sums, and the blocks for
- * `tiles` tiles. */
-void gp_cl_tile_blocks(size_t tiles, cl_uint max_bt, cl_uint *bt, cl_uint *blocks);
-
 /* Uploads the blob after `lead` zero bytes (< 16: a payload that then starts 16-byte aligned
  * can be read as uint4s) and sizes the sums for `words` (block sums zeroed). */
 int gp_cl_tiled_begin(gp_cl_tiled *t, const uint8_t *blob, size_t len, size_t lead, size_t words,
                       size_t per_item, size_t counters, gp_error *err);
-/* Launches kernel k (its other arguments set) over the tiles, with n_local local buffers as
- * arguments first_local.. of the byte sizes that follow (size_t). */
-int gp_cl_tiled_run(const gp_cl_tiled *t, cl_kernel k, gp_error *err, cl_uint first_local,
+/* Launches kernel k (its other arguments set) over the tiles of s, with n_local local buffers
+ * as arguments first_local.. of the byte sizes that follow (size_t). */
+int gp_cl_tiled_run(const gp_cl_tile_sums *s, cl_kernel k, gp_error *err, cl_uint first_local,
                     int n_local, ...);
 /* After the decode kernel: GP_EFORMAT when it flagged the input. */
 int gp_cl_tiled_check(const gp_cl_tiled *t, gp_error *err);

@@ -22,19 +22,19 @@ static int mod9_values_tiled(const uint8_t *blob, size_t len, gp_result *r, gp_e
 		return GP_EDEVICE;
 	}
 	k = gp_cl_kernel(GP_K_MOD9_TILE_COUNT);
-	if (gp_cl_args(k, 6, A(t.input), A(nw), A(t.bt), A(t.sums), A(t.block_sums), A(t.err)) != CL_SUCCESS) goto args;
-	if (gp_cl_tiled_run(&t, k, err, 6, 2, t.wg * 4, (size_t)64 * 8) != GP_OK) return GP_EDEVICE;
+	if (gp_cl_args(k, 6, A(t.input), A(nw), A(t.s.bt), A(t.s.sums), A(t.s.block_sums), A(t.err)) != CL_SUCCESS) goto args;
+	if (gp_cl_tiled_run(&t.s, k, err, 6, 2, t.s.wg * 4, (size_t)64 * 8) != GP_OK) return GP_EDEVICE;
 	k = gp_cl_kernel(GP_K_MOD9_TILE_DECODE);
-	if (gp_cl_args(k, 6, A(t.input), A(nw), A(t.bt), A(t.sums), A(t.block_sums), A(values)) != CL_SUCCESS) goto args;
-	if (gp_cl_tiled_run(&t, k, err, 6, 4, GP_SKEWED(t.tile) * 4, t.wg * 4,
-	                    t.wg * gp_cl_stage_items(4) * 4, (size_t)64 * 8) != GP_OK) {
+	if (gp_cl_args(k, 6, A(t.input), A(nw), A(t.s.bt), A(t.s.sums), A(t.s.block_sums), A(values)) != CL_SUCCESS) goto args;
+	if (gp_cl_tiled_run(&t.s, k, err, 6, 4, GP_SKEWED(t.s.tile) * 4, t.s.wg * 4,
+	                    t.s.wg * gp_cl_stage_items(4) * 4, (size_t)64 * 8) != GP_OK) {
 		return GP_EDEVICE;
 	}
 	/* the size comes back with the results, after the error word (a flagged blob's total means
 	 * nothing): the last tile's group stored it after the sums */
 	int rc = gp_cl_tiled_check(&t, err);
 	if (rc != GP_OK) return rc;
-	cl_int st = clEnqueueReadBuffer(gp_cl_queue(), t.sums, CL_TRUE, t.tiles * 4, 4, &total, 0, NULL, NULL);
+	cl_int st = clEnqueueReadBuffer(gp_cl_queue(), t.s.sums, CL_TRUE, t.s.tiles * 4, 4, &total, 0, NULL, NULL);
 	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clEnqueueReadBuffer");
 	if (gp_check_result(total, 0, err) != GP_OK) return GP_ENOMEM;
 	return gp_cl_result_single(r, values, total, 32, err);

@@ -19,14 +19,14 @@ static int qs_tiled(const uint8_t *blob, size_t len, const gp_qs_header *h, gp_r
 		return GP_EDEVICE;
 	}
 	k = gp_cl_kernel(GP_K_QS_TILE_COUNT);
-	if (gp_cl_args(k, 10, A(t.input), A(nl), A(nu), A(n), A(l), A(last), A(t.bt), A(t.sums),
-	               A(t.block_sums), A(t.err)) != CL_SUCCESS) goto args;
-	if (gp_cl_tiled_run(&t, k, err, 10, 1, t.wg * 4) != GP_OK) return GP_EDEVICE;
+	if (gp_cl_args(k, 10, A(t.input), A(nl), A(nu), A(n), A(l), A(last), A(t.s.bt), A(t.s.sums),
+	               A(t.s.block_sums), A(t.err)) != CL_SUCCESS) goto args;
+	if (gp_cl_tiled_run(&t.s, k, err, 10, 1, t.s.wg * 4) != GP_OK) return GP_EDEVICE;
 	k = gp_cl_kernel(GP_K_QS_TILE_DECODE);
-	if (gp_cl_args(k, 11, A(t.input), A(nl), A(nu), A(n), A(l), A(last), A(t.bt), A(t.sums),
-	               A(t.block_sums), A(out), A(t.err)) != CL_SUCCESS) goto args;
-	if (gp_cl_tiled_run(&t, k, err, 11, 4, GP_SKEWED(t.tile) * 4, t.wg * 4,
-	                    GP_SKEWED(t.wg * gp_cl_qs_stage_items()) * 4, (size_t)8) != GP_OK) {
+	if (gp_cl_args(k, 11, A(t.input), A(nl), A(nu), A(n), A(l), A(last), A(t.s.bt), A(t.s.sums),
+	               A(t.s.block_sums), A(out), A(t.err)) != CL_SUCCESS) goto args;
+	if (gp_cl_tiled_run(&t.s, k, err, 11, 4, GP_SKEWED(t.s.tile) * 4, t.s.wg * 4,
+	                    GP_SKEWED(t.s.wg * gp_cl_qs_stage_items()) * 4, (size_t)8) != GP_OK) {
 		return GP_EDEVICE;
 	}
 	return gp_cl_tiled_finish(&t, out, n, 32, r, err);

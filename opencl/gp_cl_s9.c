@@ -18,16 +18,16 @@ static int s9_tiled(const uint8_t *blob, size_t len, cl_uint n, cl_uint delta, g
 	    !(out = gp_cl_buffer(GP_B_POS, (size_t)n * 8, err))) {
 		return GP_EDEVICE;
 	}
-	tiles = (cl_uint)t.tiles;
+	tiles = (cl_uint)t.s.tiles;
 	k = gp_cl_kernel(GP_K_S9_TILE_COUNT);
-	if (gp_cl_args(k, 9, A(t.input), A(base), A(nw), A(t.bt), A(tiles), A(t.blocks), A(t.sums),
-	               A(t.block_sums), A(t.err)) != CL_SUCCESS) goto args;
-	if (gp_cl_tiled_run(&t, k, err, 9, 1, t.wg * 4) != GP_OK) return GP_EDEVICE;
+	if (gp_cl_args(k, 9, A(t.input), A(base), A(nw), A(t.s.bt), A(tiles), A(t.s.blocks), A(t.s.sums),
+	               A(t.s.block_sums), A(t.err)) != CL_SUCCESS) goto args;
+	if (gp_cl_tiled_run(&t.s, k, err, 9, 1, t.s.wg * 4) != GP_OK) return GP_EDEVICE;
 	k = gp_cl_kernel(GP_K_S9_TILE_DECODE);
-	if (gp_cl_args(k, 12, A(t.input), A(base), A(nw), A(n), A(delta), A(t.bt), A(tiles),
-	               A(t.blocks), A(t.sums), A(t.block_sums), A(out), A(t.err)) != CL_SUCCESS) goto args;
-	if (gp_cl_tiled_run(&t, k, err, 12, 6, GP_SKEWED(t.tile) * 4, GP_SKEWED(t.tile) * 8, t.wg * 4,
-	                    t.wg * 8, t.wg * gp_cl_stage_items(8) * 8, (size_t)16 * 8) != GP_OK) {
+	if (gp_cl_args(k, 12, A(t.input), A(base), A(nw), A(n), A(delta), A(t.s.bt), A(tiles),
+	               A(t.s.blocks), A(t.s.sums), A(t.s.block_sums), A(out), A(t.err)) != CL_SUCCESS) goto args;
+	if (gp_cl_tiled_run(&t.s, k, err, 12, 6, GP_SKEWED(t.s.tile) * 4, GP_SKEWED(t.s.tile) * 8, t.s.wg * 4,
+	                    t.s.wg * 8, t.s.wg * gp_cl_stage_items(8) * 8, (size_t)16 * 8) != GP_OK) {
 		return GP_EDEVICE;
 	}
 	return gp_cl_tiled_finish(&t, out, n, 64, r, err);

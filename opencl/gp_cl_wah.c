@@ -14,27 +14,21 @@
 static int wah_first_groups_tiled(const gp_cl_batch *b, cl_mem goff, cl_uint out_tile,
                                   cl_uint out_tiles, cl_mem tile_words, gp_error *err)
 {
-	size_t wg = gp_cl_wg(), tile = wg * gp_cl_tile_items(), tiles = (b->items + tile - 1) / tile;
-	cl_uint bt, blocks;
-	cl_mem sums, block_sums;
+	gp_cl_tile_sums s;
 	cl_kernel k;
-	if (tiles == 0) tiles = 1;   /* goff[0] is still written */
-	gp_cl_tile_blocks(tiles, 30, &bt, &blocks);   /* tile sums <= 2^32 / 31: no block sum wraps */
-	if (!(sums = gp_cl_buffer(GP_B_WSUM, tiles * 4, err)) ||
-	    !(block_sums = gp_cl_buffer(GP_B_SCRATCH, (size_t)blocks * 4, err)) ||
-	    gp_cl_fill_u32(block_sums, 0, (size_t)blocks * 4, err) != GP_OK) return GP_EDEVICE;
+	/* one tile at least: goff[0] is written for a blob of no words too; blocks of at most 30
+	 * tiles, whose sums (each at most 2^32 / 31) cannot wrap */
+	if (gp_cl_tile_sums_init(&s, b->items ? b->items : 1, gp_cl_tile_items(), 1, 30, GP_B_WSUM,
+	                         GP_B_SCRATCH, err) != GP_OK) return GP_EDEVICE;
 	k = gp_cl_kernel(GP_K_WAH_TILE_COUNT);
-	if (gp_cl_args(k, 6, A(b->input), A(b->table), A(bt), A(sums), A(block_sums), A(b->err)) != CL_SUCCESS ||
-	    clSetKernelArg(k, 6, wg * 8, NULL) != CL_SUCCESS) goto args;
-	if (gp_cl_run(k, tiles * wg, err) != GP_OK) return GP_EDEVICE;
+	if (gp_cl_args(k, 6, A(b->input), A(b->table), A(s.bt), A(s.sums), A(s.block_sums), A(b->err)) != CL_SUCCESS) goto args;
+	if (gp_cl_tiled_run(&s, k, err, 6, 1, s.wg * 8) != GP_OK) return GP_EDEVICE;
 	cl_uint shift = 5;   /* out_tile is a power of two (wg and items are) */
 	while (shift < 63 && (1ull << shift) < 32ull * out_tile) shift++;
 	k = gp_cl_kernel(GP_K_WAH_TILE_OFFSETS);
-	if (gp_cl_args(k, 10, A(b->input), A(b->table), A(bt), A(sums), A(block_sums), A(goff), A(shift),
-	               A(out_tiles), A(tile_words), A(b->err)) != CL_SUCCESS ||
-	    clSetKernelArg(k, 10, GP_SKEWED(tile) * 8, NULL) != CL_SUCCESS ||
-	    clSetKernelArg(k, 11, wg * 8, NULL) != CL_SUCCESS) goto args;
-	return gp_cl_run(k, tiles * wg, err);
+	if (gp_cl_args(k, 10, A(b->input), A(b->table), A(s.bt), A(s.sums), A(s.block_sums), A(goff), A(shift),
+	               A(out_tiles), A(tile_words), A(b->err)) != CL_SUCCESS) goto args;
+	return gp_cl_tiled_run(&s, k, err, 10, 2, GP_SKEWED(s.tile) * 8, s.wg * 8);
 args:
 	return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
 }
@@ -88,52 +82,38 @@ static int wah_prepare(gp_cl_batch *b, const uint8_t *const *blobs, const size_t
 	return gp_cl_run(k, out_tiles, err);
 }
 
-/* One bitmap's set rows, tiled: bitmap_tile_count, the block sums read back to size the rows,
- * then bitmap_tile_rows. */
-typedef struct bitmap_tiles {
-	size_t wg, tile, tiles;
-	cl_uint bt, blocks;
-	cl_mem sums, block_sums;
-} bitmap_tiles;
-
-static int bitmap_tiles_count(cl_mem bitmap, cl_uint total, bitmap_tiles *bm, uint64_t *nrows,
+/* One bitmap's set rows, tiled: bitmap_tile_count and the block sums read back to size the
+ * rows, then bitmap_tile_rows. At most 256 tiles a block, 32 * tile rows each: no sum wraps. */
+static int bitmap_tiles_count(cl_mem bitmap, cl_uint total, gp_cl_tile_sums *s, uint64_t *nrows,
                               gp_error *err)
 {
 	cl_kernel k = gp_cl_kernel(GP_K_BITMAP_TILE_COUNT);
 	cl_uint *block_rows;
-	bm->wg = gp_cl_wg();
-	bm->tile = bm->wg * gp_cl_tile_items();
-	bm->tiles = ((size_t)total + bm->tile - 1) / bm->tile;
-	gp_cl_tile_blocks(bm->tiles, 256, &bm->bt, &bm->blocks);   /* 256 * 32 * tile rows: no wrap */
-	if (!(bm->sums = gp_cl_buffer(GP_B_COUNTS, (bm->tiles + 1) * 4, err)) ||
-	    !(bm->block_sums = gp_cl_buffer(GP_B_OFFSETS, ((size_t)bm->blocks + 1) * 4, err)) ||
-	    gp_cl_fill_u32(bm->block_sums, 0, ((size_t)bm->blocks + 1) * 4, err) != GP_OK) return GP_EDEVICE;
-	if (gp_cl_args(k, 5, A(bitmap), A(total), A(bm->bt), A(bm->sums), A(bm->block_sums)) != CL_SUCCESS ||
-	    clSetKernelArg(k, 5, bm->wg * 4, NULL) != CL_SUCCESS) {
+	if (gp_cl_tile_sums_init(s, total, gp_cl_tile_items(), 1, 256, GP_B_COUNTS, GP_B_OFFSETS, err) != GP_OK) {
+		return GP_EDEVICE;
+	}
+	if (gp_cl_args(k, 5, A(bitmap), A(total), A(s->bt), A(s->sums), A(s->block_sums)) != CL_SUCCESS) {
 		return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
 	}
-	if (bm->tiles && gp_cl_run(k, bm->tiles * bm->wg, err) != GP_OK) return GP_EDEVICE;
-	if (!(block_rows = gp_alloc_array((size_t)bm->blocks + 1, sizeof(cl_uint)))) {
+	if (gp_cl_tiled_run(s, k, err, 5, 1, s->wg * 4) != GP_OK) return GP_EDEVICE;
+	if (!(block_rows = gp_alloc_array((size_t)s->blocks + 1, sizeof(cl_uint)))) {
 		return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
 	}
-	int rc = gp_cl_read(bm->block_sums, ((size_t)bm->blocks + 1) * 4, block_rows, err);
+	int rc = gp_cl_read(s->block_sums, ((size_t)s->blocks + 1) * 4, block_rows, err);
 	*nrows = 0;
-	for (cl_uint i = 0; i < bm->blocks; i++) *nrows += block_rows[i];
+	for (cl_uint i = 0; i < s->blocks; i++) *nrows += block_rows[i];
 	free(block_rows);
 	return rc;
 }
 
-static int bitmap_tiles_rows(cl_mem bitmap, cl_uint total, const bitmap_tiles *bm, cl_mem rows,
+static int bitmap_tiles_rows(cl_mem bitmap, cl_uint total, const gp_cl_tile_sums *s, cl_mem rows,
                              gp_error *err)
 {
 	cl_kernel k = gp_cl_kernel(GP_K_BITMAP_TILE_ROWS);
-	if (gp_cl_args(k, 6, A(bitmap), A(total), A(bm->bt), A(bm->sums), A(bm->block_sums), A(rows)) != CL_SUCCESS ||
-	    clSetKernelArg(k, 6, GP_SKEWED(bm->tile) * 4, NULL) != CL_SUCCESS ||
-	    clSetKernelArg(k, 7, GP_SKEWED(bm->tile) * 4, NULL) != CL_SUCCESS ||
-	    clSetKernelArg(k, 8, bm->wg * 4, NULL) != CL_SUCCESS) {
+	if (gp_cl_args(k, 6, A(bitmap), A(total), A(s->bt), A(s->sums), A(s->block_sums), A(rows)) != CL_SUCCESS) {
 		return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
 	}
-	return bm->tiles ? gp_cl_run(k, bm->tiles * bm->wg, err) : GP_OK;
+	return gp_cl_tiled_run(s, k, err, 6, 3, GP_SKEWED(s->tile) * 4, GP_SKEWED(s->tile) * 4, s->wg * 4);
 }
 
 /* Set rows of `total` bitmap words split into n_blobs by ostart: one bitmap tiled, several by
@@ -145,7 +125,7 @@ static int bitmap_rows(cl_mem bitmap, cl_uint total, cl_mem ostart, cl_uint n_bl
 	cl_kernel k;
 	size_t total1 = (size_t)total + 1;
 	cl_uint nb1 = n_blobs + 1, *blob_rows = NULL;
-	bitmap_tiles bm;
+	gp_cl_tile_sums bm;
 	int rc = GP_EDEVICE;
 	if (!(blob_rows = gp_alloc_array(nb1, sizeof(cl_uint)))) return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
 	if (n_blobs == 1) {
