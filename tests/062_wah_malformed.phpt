@@ -15,6 +15,8 @@ $cases = [
     'ragged 32' => $hdr(32, 31) . pack('V', 1) . "\0\0",
     'ragged 64' => $hdr(64, 63) . pack('V', 1),
     'zero-length fill' => $hdr(32, 62) . pack('V', 0x80000000) . pack('V', 1) . pack('V', 1),
+    /* taken as one group, the runs would add up to ceil(nbits/31): only the run's own check sees it */
+    'zero-length fill, total matching' => $hdr(32, 62) . pack('V', 0x80000000) . pack('V', 1),
     'too many groups' => $hdr(32, 31) . pack('V', 1) . pack('V', 1),
     'too few groups' => $hdr(32, 62) . pack('V', 1),
     'no words for nbits' => $hdr(32, 5),
@@ -35,6 +37,14 @@ foreach ($cases as $name => $blob) {
 }
 $a = gpu_encode_postings([1, 2], GPUPOST_WAH, GPUPOST_VALUES, ['nbits' => 100]);
 $b = gpu_encode_postings([1, 2], GPUPOST_WAH, GPUPOST_VALUES, ['nbits' => 101]);
+/* the same in a batch (the device's count-and-scan path for several blobs) */
+$msgs = [];
+foreach ($paths as $path) {
+    $msgs[$path] = gp_error_of(fn() => gp_on($path, fn() => gpu_decode_postings_batch(
+        ['ok' => $a, 'bad' => $cases['zero-length fill, total matching']], GPUPOST_WAH)));
+}
+echo $msgs['host'], "\n";
+if (count(array_unique($msgs)) !== 1) { echo "  paths differ: ", json_encode($msgs), "\n"; }
 echo gp_error_of(fn() => gpu_wah_query(['a' => $a, 'b' => $b])), "\n";
 echo gp_error_of(fn() => gpu_wah_query(['a' => $a, 'bad' => $hdr(32, 100) . pack('V', 1)])), "\n";
 echo gp_error_of(fn() => gpu_wah_query([])), "\n";
@@ -56,6 +66,7 @@ reserved bytes: GpuPost\Exception: WAH: byte 5: reserved bytes 5-7 are not 0
 ragged 32: GpuPost\Exception: WAH: byte 20: length 22 is not the header plus whole 32-bit words
 ragged 64: GpuPost\Exception: WAH: byte 16: length 20 is not the header plus whole 64-bit words
 zero-length fill: GpuPost\Exception: WAH: byte 16: fill of length 0
+zero-length fill, total matching: GpuPost\Exception: WAH: byte 16: fill of length 0
 too many groups: GpuPost\Exception: WAH: byte 20: groups pass ceil(nbits/31) = 1
 too few groups: GpuPost\Exception: WAH: byte 20: groups add up to 1, ceil(nbits/31) is 2
 no words for nbits: GpuPost\Exception: WAH: byte 16: groups add up to 0, ceil(nbits/31) is 1
@@ -63,6 +74,7 @@ literal bit past nbits: GpuPost\Exception: WAH: byte 16: bits set past nbits = 1
 1-fill past nbits: GpuPost\Exception: WAH: byte 16: bits set past nbits = 40
 fill of 2^62 groups (64-bit): GpuPost\Exception: WAH: byte 16: groups pass ceil(nbits/63) = 1
 fill of 2^30 groups (32-bit): GpuPost\Exception: WAH: byte 16: groups pass ceil(nbits/31) = 1
+GpuPost\Exception: WAH: blob 'bad', byte 16: fill of length 0
 GpuPost\Exception: WAH: blob 'b', byte 8: nbits 101 differs from the first bitmap's 100
 GpuPost\Exception: WAH: blob 'bad', byte 20: groups add up to 1, ceil(nbits/31) is 4
 ValueError: gpu_wah_query(): Argument #1 ($blobs) must hold at least one bitmap
