@@ -12,13 +12,13 @@ opencl/gp_cl.lo: $(builddir)/opencl/gp_kernels_src.h
 
 # Benchmarks (never tests): `make bench` runs the PHP-level and C-level benchmarks.
 GPUPOST_C_SOURCES = $(srcdir)/codec/gp_common.c $(srcdir)/codec/gp_mod9.c $(srcdir)/codec/gp_s9.c \
-	$(srcdir)/codec/gp_qs.c $(srcdir)/codec/gp_wah.c $(srcdir)/opencl/gp_cl.c \
+	$(srcdir)/codec/gp_qs.c $(srcdir)/codec/gp_wah.c $(srcdir)/opencl/gp_cl.c $(srcdir)/opencl/gp_pool.c \
 	$(srcdir)/opencl/gp_cl_scan.c $(srcdir)/opencl/gp_cl_mod9.c $(srcdir)/opencl/gp_cl_batch.c \
 	$(srcdir)/opencl/gp_cl_s9.c $(srcdir)/opencl/gp_cl_qs.c $(srcdir)/opencl/gp_cl_wah.c
 
 $(builddir)/bench/device_bench: $(srcdir)/bench/device_bench.c $(GPUPOST_C_SOURCES) $(builddir)/opencl/gp_kernels_src.h
 	@mkdir -p $(builddir)/bench
-	$(CC) -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -I$(builddir)/opencl $(INCLUDES) -o $@ $(srcdir)/bench/device_bench.c $(GPUPOST_C_SOURCES) $(GPUPOST_SHARED_LIBADD) -lm
+	$(CC) -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -I$(builddir)/opencl $(INCLUDES) -o $@ $(srcdir)/bench/device_bench.c $(GPUPOST_C_SOURCES) $(GPUPOST_SHARED_LIBADD) -lm -lpthread
 
 bench-c: $(builddir)/bench/device_bench
 

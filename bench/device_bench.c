@@ -153,7 +153,7 @@ static void upload_report(size_t bytes, int reps)
 	static const char *const threads[] = {"1", "4", "8", "16"}, *const pieces[] = {"1024", "2048", "4096"};
 	double best[6] = {1e30, 1e30, 1e30, 1e30, 1e30, 1e30}, by_threads[4], by_piece[3];
 	for (int k = 0; k < 4; k++) by_threads[k] = upload_seconds(src, bytes, reps, threads[k], NULL);
-	for (int k = 0; k < 3; k++) by_piece[k] = upload_seconds(src, bytes, reps, "16", pieces[k]);
+	for (int k = 0; k < 3; k++) by_piece[k] = upload_seconds(src, bytes, reps, "8", pieces[k]);
 	for (int r = 0; r < reps + 1; r++) {
 		double t[6], t0 = now();
 		clEnqueueWriteBuffer(gp_cl_queue(), dev, CL_TRUE, 0, bytes, host, 0, NULL, NULL);
@@ -179,7 +179,7 @@ static void upload_report(size_t bytes, int reps)
 	printf("# gp_cl_upload with its copy on 1, 4, 8, 16 threads: %.1f, %.1f, %.1f, %.1f GB/s\n",
 	       bytes / by_threads[0] / 1e9, bytes / by_threads[1] / 1e9, bytes / by_threads[2] / 1e9,
 	       bytes / by_threads[3] / 1e9);
-	printf("# gp_cl_upload on 16 threads with pieces of 1, 2, 4 MB: %.1f, %.1f, %.1f GB/s\n",
+	printf("# gp_cl_upload on 8 threads with pieces of 1, 2, 4 MB: %.1f, %.1f, %.1f GB/s\n",
 	       bytes / by_piece[0] / 1e9, bytes / by_piece[1] / 1e9, bytes / by_piece[2] / 1e9);
 	clEnqueueUnmapMemObject(gp_cl_queue(), pin, host, 0, NULL, NULL);
 	clFinish(gp_cl_queue());

@@ -2,10 +2,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <unistd.h>
+#if defined(__x86_64__) || defined(_M_X64)
+#include <emmintrin.h>
+#endif
 
 #include "gp_cl.h"
+#include "gp_pool.h"
 #include "gp_kernels_src.h" /* generated from codec/gp_mod9_word.h and kernels/ at build time */
 
 static const char *const gp_kernel_names[GP_K_COUNT] = {
@@ -387,6 +392,7 @@ void gp_cl_recover(int cl_status)
 
 void gp_cl_shutdown(void)
 {
+	gp_pool_shutdown();
 	if (gp_cl.pid != getpid() || gp_cl.state != GP_CL_READY) return;
 	gp_cl_release_buffers();
 	for (int k = 0; k < GP_K_COUNT; k++) {
@@ -481,92 +487,122 @@ int gp_cl_run(cl_kernel kernel, size_t items, gp_error *err)
 	return st == CL_SUCCESS ? GP_OK : gp_cl_fail(err, st, "clEnqueueNDRangeKernel");
 }
 
-/* Copies bytes [from, to) of the parts laid end to end into dst + from. */
+/* memcpy into pinned staging memory with non-temporal stores: the bytes are for the DMA, not
+ * for this core's cache, and a plain store first reads each line it fills (a third more memory
+ * traffic on a host whose memory bandwidth the DMA shares). The caller fences before the bus
+ * may read them. */
+static void gp_copy_streaming(uint8_t *dst, const uint8_t *src, size_t n)
+{
+#if defined(__x86_64__) || defined(_M_X64)
+	size_t head = (16 - ((uintptr_t)dst & 15)) & 15;
+	if (head > n) head = n;
+	memcpy(dst, src, head);
+	size_t i = head;
+	for (; i + 64 <= n; i += 64) {
+		__m128i a = _mm_loadu_si128((const __m128i *)(src + i));
+		__m128i b = _mm_loadu_si128((const __m128i *)(src + i + 16));
+		__m128i c = _mm_loadu_si128((const __m128i *)(src + i + 32));
+		__m128i d = _mm_loadu_si128((const __m128i *)(src + i + 48));
+		_mm_stream_si128((__m128i *)(dst + i), a);
+		_mm_stream_si128((__m128i *)(dst + i + 16), b);
+		_mm_stream_si128((__m128i *)(dst + i + 32), c);
+		_mm_stream_si128((__m128i *)(dst + i + 48), d);
+	}
+	memcpy(dst + i, src + i, n - i);
+#else
+	memcpy(dst, src, n);
+#endif
+}
+
+static void gp_copy_fence(void)
+{
+#if defined(__x86_64__) || defined(_M_X64)
+	_mm_sfence();
+#endif
+}
+
+/* Copies bytes [from, to) of the parts laid end to end into dst + from; `streaming` for
+ * staging memory (see gp_copy_streaming). */
 static void gp_copy_parts(uint8_t *dst, const uint8_t *const *parts, const size_t *lens,
-                          size_t n_parts, size_t from, size_t to)
+                          size_t n_parts, size_t from, size_t to, int streaming)
 {
 	for (size_t i = 0, at = 0; i < n_parts && at < to; at += lens[i], i++) {
 		size_t a = at > from ? at : from, b = at + lens[i] < to ? at + lens[i] : to;
-		if (a < b) memcpy(dst + a, parts[i] + (a - at), b - a);
+		if (a >= b) continue;
+		if (streaming) gp_copy_streaming(dst + a, parts[i] + (a - at), b - a);
+		else memcpy(dst + a, parts[i] + (a - at), b - a);
+	}
+	if (streaming) gp_copy_fence();
+}
+
+/* A staged upload is shared among threads: one thread's memcpy moves a fraction of what the bus
+ * takes from pinned memory (5-9 against 54 GB/s on the GPU machines' hosts, docs/BENCHMARKS.md).
+ * Each worker takes the next piece, copies it into the pinned staging memory and enqueues its
+ * write at once (OpenCL queues are thread-safe), so the DMA overlaps the copies. The workers are
+ * a pool kept between calls (gp_pool.c). Measured on the H100's host for 64 MB
+ * (docs/BENCHMARKS.md, fifth session): 8 workers as fast as 12 or 16, pieces of 2 MB; a pool
+ * and non-temporal stores 0.77-0.80 of the pinned write against 0.62-0.73 for threads started
+ * per call with plain memcpy. Registering the caller's memory with the driver instead
+ * (CL_MEM_USE_HOST_PTR) ran at 3-12 GB/s: the driver pins pages one call at a time. */
+#define GP_UPLOAD_THREADS_DEFAULT 8
+#define GP_UPLOAD_MIN_THREADED ((size_t)4 << 20)
+#define GP_UPLOAD_PIECE ((size_t)2 << 20)
+
+typedef struct gp_upload_job {
+	const uint8_t *const *parts;
+	const size_t *lens;
+	size_t n_parts, total, piece;
+	uint8_t *pinned;
+	cl_mem mem;
+	atomic_size_t next;      /* the next piece to take */
+	atomic_int status;       /* the first failure; the others stop taking pieces */
+} gp_upload_job;
+
+static void gp_upload_worker(void *arg)
+{
+	gp_upload_job *job = arg;
+	while (atomic_load(&job->status) == CL_SUCCESS) {
+		size_t a = atomic_fetch_add(&job->next, 1) * job->piece;
+		if (a >= job->total) break;
+		size_t b = job->total - a > job->piece ? a + job->piece : job->total;
+		gp_copy_parts(job->pinned, job->parts, job->lens, job->n_parts, a, b, 1);
+		cl_int st = clEnqueueWriteBuffer(gp_cl.queue, job->mem, CL_FALSE, a, b - a, job->pinned + a,
+		                                 0, NULL, NULL);
+		if (st != CL_SUCCESS) {
+			int ok = CL_SUCCESS;
+			atomic_compare_exchange_strong(&job->status, &ok, st);
+		}
 	}
 }
 
-/* A staged upload is split among threads: one thread's memcpy moves a fraction of what the bus
- * takes from pinned memory (5-8 against 54 GB/s on the GPU machines' hosts, docs/BENCHMARKS.md).
- * Each copies its slice into the pinned staging memory piece by piece and enqueues each piece's
- * write as soon as it is there (OpenCL queues are thread-safe), so the DMA overlaps the copies.
- * Measured on the H100's host for 64 MB: 8 threads as fast as 16 (about 35 GB/s, the host's
- * copy bandwidth beside the DMA), pieces of 1-4 MB as fast as each other, 256 KB much slower. */
-#define GP_UPLOAD_THREADS 16         /* at most (GPUPOST_UPLOAD_THREADS) */
-#define GP_UPLOAD_THREADS_DEFAULT 8
-#define GP_UPLOAD_MIN_THREADED ((size_t)4 << 20)
-#define GP_UPLOAD_PIECE_MIN ((size_t)1 << 20)   /* a quarter of a slice, within these */
-#define GP_UPLOAD_PIECE_MAX ((size_t)4 << 20)
-
-typedef struct gp_upload_slice {
-	const uint8_t *const *parts;
-	const size_t *lens;
-	size_t n_parts, from, to, piece;
-	uint8_t *pinned;
-	cl_mem mem;
-	cl_int status;
-} gp_upload_slice;
-
-static void *gp_upload_slice_run(void *arg)
+/* env: GPUPOST_UPLOAD_THREADS and GPUPOST_UPLOAD_PIECE (KB), for benchmarks only
+ * (bench/device_bench compares them). */
+static size_t gp_upload_env(const char *name, size_t fallback)
 {
-	gp_upload_slice *s = arg;
-	for (size_t a = s->from; a < s->to && s->status == CL_SUCCESS; a += s->piece) {
-		size_t b = a + s->piece < s->to ? a + s->piece : s->to;
-		gp_copy_parts(s->pinned, s->parts, s->lens, s->n_parts, a, b);
-		s->status = clEnqueueWriteBuffer(gp_cl.queue, s->mem, CL_FALSE, a, b - a, s->pinned + a, 0,
-		                                 NULL, NULL);
-	}
-	return NULL;
+	const char *v = getenv(name);
+	return v && atoi(v) > 0 ? (size_t)atoi(v) : fallback;
 }
 
 static cl_int gp_upload_staged(cl_mem mem, uint8_t *pinned, const uint8_t *const *parts,
                                const size_t *lens, size_t n_parts, size_t total)
 {
-	gp_upload_slice slices[GP_UPLOAD_THREADS];
-	pthread_t threads[GP_UPLOAD_THREADS];
-	int started[GP_UPLOAD_THREADS] = {0};
+	gp_upload_job job = {
+		.parts = parts, .lens = lens, .n_parts = n_parts, .total = total,
+		.piece = gp_upload_env("GPUPOST_UPLOAD_PIECE", GP_UPLOAD_PIECE >> 10) << 10,
+		.pinned = pinned, .mem = mem,
+	};
+	if (job.piece < ((size_t)64 << 10)) job.piece = (size_t)64 << 10;
+	atomic_init(&job.next, 0);
+	atomic_init(&job.status, CL_SUCCESS);
+	size_t n = gp_upload_env("GPUPOST_UPLOAD_THREADS", GP_UPLOAD_THREADS_DEFAULT);
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	/* GPUPOST_UPLOAD_THREADS (benchmarks only: bench/device_bench compares counts) caps them */
-	const char *cap_env = getenv("GPUPOST_UPLOAD_THREADS");
-	size_t cap = cap_env && atoi(cap_env) > 0 ? (size_t)atoi(cap_env) : GP_UPLOAD_THREADS_DEFAULT;
-	size_t n = total / GP_UPLOAD_MIN_THREADED * 4;   /* a slice of at least 1 MB */
-	if (cap > GP_UPLOAD_THREADS) cap = GP_UPLOAD_THREADS;
-	if (n > cap) n = cap;
 	if (cpus > 0 && n > (size_t)cpus) n = (size_t)cpus;
-	if (n < 2 || total < GP_UPLOAD_MIN_THREADED) n = 1;
-	size_t slice = (total / n + 4095) & ~(size_t)4095, piece = slice / 4;
-	/* GPUPOST_UPLOAD_PIECE (benchmarks only, in KB) replaces the piece size */
-	const char *piece_env = getenv("GPUPOST_UPLOAD_PIECE");
-	if (piece_env && atoi(piece_env) > 0) piece = (size_t)atoi(piece_env) << 10;
-	piece = piece < GP_UPLOAD_PIECE_MIN ? GP_UPLOAD_PIECE_MIN : piece > GP_UPLOAD_PIECE_MAX ? GP_UPLOAD_PIECE_MAX : piece;
-	cl_int st = CL_SUCCESS;
-	for (size_t t = 0; t < n; t++) {
-		gp_upload_slice *s = &slices[t];
-		s->parts = parts;
-		s->lens = lens;
-		s->n_parts = n_parts;
-		s->from = t * slice < total ? t * slice : total;
-		s->to = (t + 1) * slice < total && t + 1 < n ? (t + 1) * slice : total;
-		s->piece = piece;
-		s->pinned = pinned;
-		s->mem = mem;
-		s->status = CL_SUCCESS;
-		/* slice 0 runs on this thread; a thread that cannot start leaves its slice here too */
-		if (t > 0) started[t] = pthread_create(&threads[t], NULL, gp_upload_slice_run, s) == 0;
-	}
-	gp_upload_slice_run(&slices[0]);
-	for (size_t t = 1; t < n; t++) {
-		if (started[t]) pthread_join(threads[t], NULL);
-		else gp_upload_slice_run(&slices[t]);
-	}
-	for (size_t t = 0; t < n; t++) if (slices[t].status != CL_SUCCESS) st = slices[t].status;
+	if (total < GP_UPLOAD_MIN_THREADED) n = 1;
+	if (n > (total + job.piece - 1) / job.piece) n = (total + job.piece - 1) / job.piece;
+	gp_pool_run(n, gp_upload_worker, &job);
 	/* the staging memory is reused by the next upload: wait until the writes have read it */
 	cl_int fin = clFinish(gp_cl.queue);
+	cl_int st = atomic_load(&job.status);
 	return st != CL_SUCCESS ? st : fin;
 }
 
@@ -596,7 +632,7 @@ cl_mem gp_cl_upload(gp_buffer_id id, const uint8_t *const *parts, const size_t *
 		gp_cl_fail(err, st, "clEnqueueMapBuffer");
 		return NULL;
 	}
-	gp_copy_parts(dst, parts, lens, n_parts, 0, total);
+	gp_copy_parts(dst, parts, lens, n_parts, 0, total, 0);
 	st = clEnqueueUnmapMemObject(gp_cl.queue, mem, dst, 0, NULL, NULL);
 	if (st != CL_SUCCESS) {
 		gp_cl_fail(err, st, "clEnqueueUnmapMemObject");

@@ -34,8 +34,8 @@ foreach ([10, 5000, 300000, 20] as $n) {   /* grow, then shrink: the staging buf
     if (gp_on('device', fn() => gpu_wah_query($bins)) !== gp_on('host', fn() => gpu_wah_query($bins))) { echo "query differs\n"; $bad++; }
     if (gp_on('device', fn() => gpu_wah_decompress($bins[1])) !== gp_on('host', fn() => gpu_wah_decompress($bins[1]))) { echo "decompress differs\n"; $bad++; }
 }
-/* Uploads of 4 MB and more are copied into the staging memory by several threads, each its own
- * slice, piece by piece: one long blob, and a batch whose parts straddle the slices. The long
+/* Uploads of 4 MB and more are copied into the staging memory by a pool of threads, each taking
+ * the next piece: one long blob, and a batch whose parts straddle the pieces. The long
  * blob is also S9's tiled decode over hundreds of tiles and many blocks of tile sums, with
  * running sums past 2^47 (delta 1 of 28-bit gaps): the 64-bit offsets rebuilt from 32-bit
  * halves and limbs (kernels/s9.cl). */
@@ -52,6 +52,13 @@ for ($i = 0; $i < 300; $i++) {
     $blobs[] = gpu_encode_postings($lists[$i], GPUPOST_S9, GPUPOST_VALUES, ['delta' => 0]);
 }
 if (gp_on('device', fn() => gpu_decode_postings_batch($blobs, GPUPOST_S9)) !== $lists) { echo "threaded batch upload differs\n"; $bad++; }
+/* the same with pieces of 64 KB on 16 workers: many pieces each, taken in any order */
+putenv('GPUPOST_UPLOAD_PIECE=64');
+putenv('GPUPOST_UPLOAD_THREADS=16');
+if (gp_on('device', fn() => gpu_decode_postings_batch($blobs, GPUPOST_S9)) !== $lists) { echo "small-piece batch upload differs\n"; $bad++; }
+if (gp_on('device', fn() => gpu_decode_postings($blob, GPUPOST_S9)) !== $sums) { echo "small-piece upload differs\n"; $bad++; }
+putenv('GPUPOST_UPLOAD_PIECE');
+putenv('GPUPOST_UPLOAD_THREADS');
 printf("%.1f MB, %.1f MB uploaded\n", strlen($blob) / 1e6, array_sum(array_map('strlen', $blobs)) / 1e6);
 echo "mismatches: $bad\n";
 ?>

@@ -1,0 +1,20 @@
+/* A small pool of host threads kept for the life of the process, for the staged upload's copy
+ * (gp_cl.c): creating eight threads for every 64 MB upload cost more than a tenth of the time
+ * the bus needs for it. Knows nothing of OpenCL. */
+#ifndef GP_POOL_H
+#define GP_POOL_H
+
+#include <stddef.h>
+
+#define GP_POOL_MAX 16   /* workers, counting the caller */
+
+/* fn(arg) runs on the caller and on up to n - 1 pool threads at once (started the first time
+ * they are wanted); returns when every call has returned. Work is shared by the calls taking
+ * pieces from a counter of their own, so fewer workers (a thread that cannot start) only take
+ * longer. One job at a time: a second caller waits. */
+void gp_pool_run(size_t n, void (*fn)(void *arg), void *arg);
+
+/* Stops and joins the threads (module shutdown). */
+void gp_pool_shutdown(void);
+
+#endif
