@@ -179,7 +179,8 @@ static bool result_to_zval(const gp_result *r, size_t b, zend_long mode, zval *r
 	}
 	if (!fits_array(np)) return false;
 	if (mode == GP_MODE_DOCS) {
-		packed_from_i64(rv, r->docs + p0, np);
+		if (r->docs) packed_from_i64(rv, r->docs + p0, np);
+		else packed_from_u32(rv, r->v32 + p0, np);   /* the device's tiled decoder: mapped */
 		return true;
 	}
 	array_init_size(rv, (uint32_t)np);

@@ -4,7 +4,7 @@
  * download) and a device copy of the same bytes for scale.
  *
  *   make bench-c && ./bench/device_bench [values, default 64M] [reps, default 5] [formats]
- * formats: a comma-separated subset of MOD9,S9,QS,WAH (default all).
+ * formats: a comma-separated subset of MOD9,MOD9d,S9,S9v,QS,WAH (default all).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +37,7 @@ static uint32_t next_rand(void)
 typedef int (*device_fn)(const uint8_t *blob, size_t len, gp_result *r, gp_error *err);
 
 static int dev_mod9(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return gp_cl_mod9_decode(&b, &len, 1, GP_MODE_VALUES, r, e); }
+static int dev_mod9_docs(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return gp_cl_mod9_decode(&b, &len, 1, GP_MODE_DOCS, r, e); }
 static int dev_s9(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return gp_cl_s9_decode(&b, &len, 1, r, e); }
 static int dev_qs(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return gp_cl_qs_decode(&b, &len, 1, r, e); }
 static int dev_wah(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return gp_cl_wah_rows(&b, &len, 1, r, e); }
@@ -109,6 +110,16 @@ static double copy_buffer_gbs(size_t bytes)
 }
 
 static double copy_gbs;
+
+/* Whether the comma-separated list names `name` (a whole item: "S9" is not "S9v"). */
+static int has_format(const char *list, const char *name)
+{
+	size_t k = strlen(name);
+	for (const char *p = list; (p = strstr(p, name)) != NULL; p += k) {
+		if ((p == list || p[-1] == ',') && (p[k] == ',' || p[k] == '\0')) return 1;
+	}
+	return 0;
+}
 
 /* gp_cl_upload of `bytes`, best of reps seconds, its copy on `threads` threads in pieces of
  * `piece_kb` (NULL: the default). */
@@ -244,7 +255,7 @@ int main(int argc, char **argv)
 {
 	size_t n = argc > 1 ? strtoull(argv[1], NULL, 10) : (size_t)64 << 20;
 	int reps = argc > 2 ? atoi(argv[2]) : 5;
-	const char *formats = argc > 3 ? argv[3] : "MOD9,S9,S9v,QS,WAH";
+	const char *formats = argc > 3 ? argv[3] : "MOD9,MOD9d,S9,S9v,QS,WAH";
 	gp_cl_configure(getenv("GPUPOST_DEVICE") ? getenv("GPUPOST_DEVICE") : "auto");
 	setenv("GPUPOST_PROFILE", "1", 0); /* kernel times from events (2: each launch on stderr) */
 	const gp_cl_device_info *d = gp_cl_available() ? gp_cl_info() : NULL;
@@ -255,7 +266,8 @@ int main(int argc, char **argv)
 		       "values staged an item %zu (32-bit), %zu (64-bit)\n", gp_cl_wg(), gp_cl_tile_items(),
 		       gp_cl_qs_items(), gp_cl_stage_items(4), gp_cl_stage_items(8));
 	}
-	printf("# input: d-gaps 1..255 (MOD9, S9 delta 2), values 0..254 (S9v, delta 0), a sorted docID list\n"
+	printf("# input: d-gaps 1..255 (MOD9, S9 delta 2), one-word postings (MOD9d: their docs), values\n"
+	       "# 0..254 (S9v, delta 0), a sorted docID list\n"
 	       "# with mean gap 16 (QS), a bitmap of 32 n rows, runs of 1..64 set rows at density 1/64 (WAHr:\n"
 	       "# its set rows; WAHb: the bitmap, n "
 	       "32-bit words). device = upload + kernels + download, into C arrays;\n"
@@ -292,7 +304,7 @@ int main(int argc, char **argv)
 	uint8_t *blob = NULL;
 	size_t len;
 	/* MOD9 */
-	if (strstr(formats, "MOD9")) {
+	if (has_format(formats, "MOD9")) {
 	blob = malloc(gp_mod9_encode_bound(n));
 	len = gp_mod9_encode_values(gaps, n, blob);
 	best = 1e30;
@@ -306,15 +318,33 @@ int main(int argc, char **argv)
 	free(blob);
 	}
 
+	/* MOD9 DOCS: n postings of one word each (flags 00, 2 x 14 bits: doc + 1, then a position
+	 * gap), each posting's doc out (4 bytes) */
+	if (has_format(formats, "MOD9d")) {
+	blob = malloc(4 * n);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t doc1 = 1 + (uint32_t)(next_rand() % 16383), gap = 1 + (uint32_t)(next_rand() % 16383);
+		gp_store_be32(blob + 4 * i, 0x10000000u | doc1 << 14 | gap);
+	}
+	best = 1e30;
+	for (int r = 0; r < reps; r++) {
+		t0 = now();
+		gp_mod9_decode_postings(blob, 4 * n, out64, NULL, NULL, NULL, 0);
+		if (now() - t0 < best) best = now() - t0;
+	}
+	report("MOD9d", n, 4, blob, 4 * n, best, dev_mod9_docs, reps);
+	free(blob);
+	}
+
 	/* S9: strictly increasing docIDs (delta rule 2), then values under 2^8 as stored (S9v) */
-	if (strstr(formats, "S9")) bench_s9("S9", docs, n, 2, out64, reps);
-	if (strstr(formats, "S9v")) {
+	if (has_format(formats, "S9")) bench_s9("S9", docs, n, 2, out64, reps);
+	if (has_format(formats, "S9v")) {
 		for (size_t i = 0; i < n; i++) docs[i] = gaps[i] - 1;
 		bench_s9("S9v", docs, n, 0, out64, reps);
 	}
 
 	/* QS */
-	if (strstr(formats, "QS")) {
+	if (has_format(formats, "QS")) {
 	uint32_t l = gp_qs_choose_l(docs32[n - 1], n, 1.0);
 	len = gp_qs_encoded_size(docs32[n - 1], n, l);
 	blob = calloc(1, len);
@@ -333,7 +363,7 @@ int main(int argc, char **argv)
 
 	/* WAH: a bitmap of 32 * n rows (n 32-bit words decompressed, the "values" of WAHb), runs of
 	 * 1..64 set rows at density 1/64; WAHr returns its set rows (its values). */
-	if (!strstr(formats, "WAH")) {
+	if (!has_format(formats, "WAH")) {
 		gp_cl_shutdown();
 		return 0;
 	}

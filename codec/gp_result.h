@@ -22,7 +22,8 @@ typedef struct gp_result {
 	/* Postings (MOD9 DOCS and POSTINGS modes), blob b owning [blob_postings[b], ...[b+1]). */
 	size_t n_postings;
 	size_t *blob_postings;    /* n_blobs + 1 */
-	int64_t *docs;            /* n_postings */
+	int64_t *docs;            /* n_postings; in DOCS mode NULL when the docs are the values
+	                           * (v32, blob_values = blob_postings): the device's one-list decode */
 	/* POSTINGS mode only. Posting p's values are [vstart[p], vstart[p+1]) (indices into the
 	 * values); pos[j] is the running position at value j within its posting. The first value is
 	 * the doc; in the combined form (combined[p] = 1) it also carries the first gap, so the

@@ -130,16 +130,18 @@ inline uint mod9_count_lay(uint w, __local const uint2 *lay)
 	return gp_mod9_count_in(w, e.x & 255u, e.y) | (e.x >> 8);
 }
 
-/* One blob in VALUES mode, tiled: a tile is GP_TILE_ITEMS words per work-item, item lid taking
- * words k * wg + lid (read side by side). mod9_tile_count sums each tile's values (the flags
- * checked on the way), then mod9_tile_decode finds its tile's offset from those sums
- * (gp_tile_offset_u32), turns its words' counts into offsets in local memory and writes its
- * values through a local staging area of GP_STAGE_ITEMS_32 values per item, so that every
- * global write is coalesced. */
+/* One blob, tiled, in VALUES or DOCS mode: a tile is GP_TILE_ITEMS words per work-item, item lid
+ * taking words k * wg + lid (read side by side). The count pass sums each tile's outputs (values,
+ * or postings: the words that start one) and checks the flags on the way; the decode pass finds
+ * its tile's offset from those sums (gp_tile_offset_u32), turns its words' output counts into
+ * offsets in local memory and writes its outputs through a local staging area of
+ * GP_STAGE_ITEMS_32 per item, so that every global write is coalesced. Each pass is one inline
+ * body and two kernels, `docs` a constant in each. */
 /* part: wg. Item lid reads uint4s (words 4q..4q+3) and the word before each for its flags. */
-__kernel void mod9_tile_count(__global const uint *words, const uint n, const uint bt,
-                              __global uint *tile_sums, __global uint *block_sums,
-                              __global uint *err, __local uint *part, __local uint2 *lay)
+inline void mod9_tile_count_body(__global const uint *words, const uint n, const uint bt,
+                                 __global uint *tile_sums, __global uint *block_sums,
+                                 __global uint *err, __local uint *part, __local uint2 *lay,
+                                 const int docs)
 {
 	const uint wg = get_local_size(0), q0 = get_group_id(0) * wg * GP_TILE_VECS + get_local_id(0);
 	__global const uint4 *w4 = (__global const uint4 *)words;
@@ -162,7 +164,7 @@ __kernel void mod9_tile_count(__global const uint *words, const uint n, const ui
 			/* a posting starts with flags 00 or 11, and the blob's last word ends one */
 			uint is_start = i == 0u || !GP_MOD9_CONTINUES(gp_be32(a[c]));
 			if (GP_MOD9_FLAGS_BAD(is_start, i + 1u == n, x) && bad == 0xFFFFFFFFu) bad = i;
-			sum += mod9_count_lay(x, lay);
+			sum += docs ? is_start : mod9_count_lay(x, lay);
 		}
 	}
 	if (bad != 0xFFFFFFFFu) atomic_min(err, bad);
@@ -170,25 +172,60 @@ __kernel void mod9_tile_count(__global const uint *words, const uint n, const ui
 	if (get_local_id(0) == 0) gp_tile_total_put(tile_sums, block_sums, bt, get_group_id(0), total);
 }
 
+__kernel void mod9_tile_count(__global const uint *words, const uint n, const uint bt,
+                              __global uint *tile_sums, __global uint *block_sums,
+                              __global uint *err, __local uint *part, __local uint2 *lay)
+{
+	mod9_tile_count_body(words, n, bt, tile_sums, block_sums, err, part, lay, 0);
+}
+
+__kernel void mod9_tile_count_docs(__global const uint *words, const uint n, const uint bt,
+                                   __global uint *tile_sums, __global uint *block_sums,
+                                   __global uint *err, __local uint *part, __local uint2 *lay)
+{
+	mod9_tile_count_body(words, n, bt, tile_sums, block_sums, err, part, lay, 1);
+}
+
+/* The doc of the posting that starts at word i (host byte order w), as the host's
+ * mod9_decode_postings finds it: from the posting's first value, which is the word's first unless
+ * the word holds none (then the first of the posting's later words that holds one: rare, read
+ * from global memory). A posting without values, or whose first value is 0, is malformed. */
+inline uint mod9_posting_doc(__global const uint *words, const uint n, uint i, uint w,
+                             __local const uint2 *lay, __global uint *err)
+{
+	uint c = mod9_count_lay(w, lay), head = i;
+	while (c == 0u && GP_MOD9_CONTINUES(w) && i + 1u < n) {
+		w = gp_be32(words[++i]);
+		c = mod9_count_lay(w, lay);
+	}
+	uint v = c ? gp_mod9_word_value(w, mod9_bits_lay(w, lay), c, 0u) : 0u;
+	if (v == 0u) atomic_min(err, head);
+	return (v & GP_MOD9_COMBINED_BIT) ? (v >> 9) - (1u << 18) : v - 1u;
+}
+
 /* offs: GP_SKEW(tile) uints, part: wg, stage: wg * GP_STAGE_ITEMS_32 */
-/* The last tile's group also stores the blob's value count, at tile_sums[tiles]. */
-__kernel void mod9_tile_decode(__global const uint *words, const uint n, const uint bt,
-                               __global uint *tile_sums, __global const uint *block_sums,
-                               __global uint *values, __local uint *offs, __local uint *part,
-                               __local uint *stage, __local uint2 *lay)
+/* The last tile's group also stores the blob's output count, at tile_sums[tiles]. */
+inline void mod9_tile_decode_body(__global const uint *words, const uint n, const uint bt,
+                                  __global uint *tile_sums, __global const uint *block_sums,
+                                  __global uint *out, __global uint *err, __local uint *offs,
+                                  __local uint *part, __local uint *stage, __local uint2 *lay,
+                                  const int docs)
 {
 	const uint lid = get_local_id(0), wg = get_local_size(0), chunk = wg * GP_STAGE_ITEMS_32;
 	const uint g = get_group_id(0), base = g * wg * GP_TILE_ITEMS;
-	uint w[GP_TILE_ITEMS], cnt[GP_TILE_ITEMS], at[GP_TILE_ITEMS];
+	uint w[GP_TILE_ITEMS], cnt[GP_TILE_ITEMS], at[GP_TILE_ITEMS], pw[GP_TILE_ITEMS];
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) {   /* in flight while the offset is summed */
 		uint i = base + k * wg + lid;
 		w[k] = i < n ? words[i] : 0u;
+		if (docs) pw[k] = i > 0u && i < n ? words[i - 1u] : 0u;
 	}
 	mod9_layouts_put(lay);   /* the barriers of gp_tile_offset_u32 follow */
 	const uint out0 = gp_tile_offset_u32(tile_sums, block_sums, bt, g, part);
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) w[k] = gp_be32(w[k]);
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) {
-		cnt[k] = base + k * wg + lid < n ? mod9_count_lay(w[k], lay) : 0u;
+		uint i = base + k * wg + lid;
+		if (docs) cnt[k] = i < n && (i == 0u || !GP_MOD9_CONTINUES(gp_be32(pw[k])));
+		else cnt[k] = i < n ? mod9_count_lay(w[k], lay) : 0u;
 		offs[GP_SKEW(k * wg + lid)] = cnt[k];
 	}
 	const uint total = gp_tile_offsets_u32(offs, part, GP_TILE_ITEMS);
@@ -198,12 +235,34 @@ __kernel void mod9_tile_decode(__global const uint *words, const uint n, const u
 		for (uint k = 0; k < GP_TILE_ITEMS; k++) {
 			uint j1 = min(at[k] + cnt[k], c0 + chunk);
 			if (at[k] + cnt[k] <= c0 || at[k] >= j1) continue;
+			if (docs) {
+				stage[at[k] - c0] = mod9_posting_doc(words, n, base + k * wg + lid, w[k], lay, err);
+				continue;
+			}
 			uint bits = mod9_bits_lay(w[k], lay);
 			for (uint j = max(at[k], c0); j < j1; j++) stage[j - c0] = gp_mod9_word_value(w[k], bits, cnt[k], j - at[k]);
 		}
 		barrier(CLK_LOCAL_MEM_FENCE);
 		uint m = min(chunk, total - c0);
-		for (uint q = lid; q < m; q += wg) values[out0 + c0 + q] = stage[q];
+		for (uint q = lid; q < m; q += wg) out[out0 + c0 + q] = stage[q];
 		barrier(CLK_LOCAL_MEM_FENCE);
 	}
+}
+
+__kernel void mod9_tile_decode(__global const uint *words, const uint n, const uint bt,
+                               __global uint *tile_sums, __global const uint *block_sums,
+                               __global uint *values, __local uint *offs, __local uint *part,
+                               __local uint *stage, __local uint2 *lay)
+{
+	mod9_tile_decode_body(words, n, bt, tile_sums, block_sums, values, NULL, offs, part, stage,
+	                      lay, 0);
+}
+
+/* docs: one uint a posting (its doc; a doc is below 2^28) */
+__kernel void mod9_tile_docs(__global const uint *words, const uint n, const uint bt,
+                             __global uint *tile_sums, __global const uint *block_sums,
+                             __global uint *docs, __global uint *err, __local uint *offs,
+                             __local uint *part, __local uint *stage, __local uint2 *lay)
+{
+	mod9_tile_decode_body(words, n, bt, tile_sums, block_sums, docs, err, offs, part, stage, lay, 1);
 }

@@ -24,7 +24,8 @@ static const char *const gp_kernel_names[GP_K_COUNT] = {
 	"bitmap_popcount", "bitmap_rows", "copy_u32",
 	"mod9_tile_count", "mod9_tile_decode", "s9_tile_count", "s9_tile_decode",
 	"qs_tile_count", "qs_tile_decode", "wah_tile_words", "wah_tile_count",
-	"wah_tile_offsets", "bitmap_tile_count", "bitmap_tile_rows",
+	"wah_tile_offsets", "bitmap_tile_count", "bitmap_tile_rows", "mod9_tile_count_docs",
+	"mod9_tile_docs",
 };
 
 enum { GP_CL_UNOPENED, GP_CL_READY, GP_CL_UNUSABLE };

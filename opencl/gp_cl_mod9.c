@@ -10,23 +10,30 @@
 #define A(v) sizeof(v), (const void *)&(v)
 #define GP_MOD9_MAX_PER_WORD 24
 
-/* One blob in VALUES mode, tiled (mod9_tile_count, then mod9_tile_decode). */
-static int mod9_values_tiled(const uint8_t *blob, size_t len, gp_result *r, gp_error *err)
+/* One blob in VALUES or DOCS mode, tiled: a count pass, then a decode pass that writes the
+ * values or the docs (kernels/mod9.cl). Docs come back as 32-bit values (a doc is below 2^28),
+ * read from mapped memory like values, with r->docs left NULL. */
+static int mod9_single_tiled(const uint8_t *blob, size_t len, int mode, gp_result *r, gp_error *err)
 {
+	const int docs = mode == GP_MODE_DOCS;
 	cl_uint nw = (cl_uint)(len / 4), total = 0;
 	gp_cl_tiled t;
-	cl_mem values;
+	cl_mem out;
 	cl_kernel k;
 	if (gp_cl_tiled_begin(&t, blob, len, 0, nw, gp_cl_tile_items(), 1, err) != GP_OK ||
-	    !(values = gp_cl_buffer(GP_B_VALUES, (size_t)nw * GP_MOD9_MAX_PER_WORD * 4, err))) {
+	    !(out = gp_cl_buffer(GP_B_VALUES, (size_t)nw * (docs ? 1 : GP_MOD9_MAX_PER_WORD) * 4, err))) {
 		return GP_EDEVICE;
 	}
-	k = gp_cl_kernel(GP_K_MOD9_TILE_COUNT);
+	k = gp_cl_kernel(docs ? GP_K_MOD9_TILE_COUNT_DOCS : GP_K_MOD9_TILE_COUNT);
 	if (gp_cl_args(k, 6, A(t.input), A(nw), A(t.s.bt), A(t.s.sums), A(t.s.block_sums), A(t.err)) != CL_SUCCESS) goto args;
 	if (gp_cl_tiled_run(&t.s, k, err, 6, 2, t.s.wg * 4, (size_t)64 * 8) != GP_OK) return GP_EDEVICE;
-	k = gp_cl_kernel(GP_K_MOD9_TILE_DECODE);
-	if (gp_cl_args(k, 6, A(t.input), A(nw), A(t.s.bt), A(t.s.sums), A(t.s.block_sums), A(values)) != CL_SUCCESS) goto args;
-	if (gp_cl_tiled_run(&t.s, k, err, 6, 4, GP_SKEWED(t.s.tile) * 4, t.s.wg * 4,
+	k = gp_cl_kernel(docs ? GP_K_MOD9_TILE_DOCS : GP_K_MOD9_TILE_DECODE);
+	int n_args = docs ? 7 : 6;
+	if (gp_cl_args(k, 6, A(t.input), A(nw), A(t.s.bt), A(t.s.sums), A(t.s.block_sums), A(out)) != CL_SUCCESS ||
+	    (docs && clSetKernelArg(k, 6, sizeof(t.err), &t.err) != CL_SUCCESS)) {
+		goto args;
+	}
+	if (gp_cl_tiled_run(&t.s, k, err, n_args, 4, GP_SKEWED(t.s.tile) * 4, t.s.wg * 4,
 	                    t.s.wg * gp_cl_stage_items(4) * 4, (size_t)64 * 8) != GP_OK) {
 		return GP_EDEVICE;
 	}
@@ -37,7 +44,12 @@ static int mod9_values_tiled(const uint8_t *blob, size_t len, gp_result *r, gp_e
 	cl_int st = clEnqueueReadBuffer(gp_cl_queue(), t.s.sums, CL_TRUE, t.s.tiles * 4, 4, &total, 0, NULL, NULL);
 	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clEnqueueReadBuffer");
 	if (gp_check_result(total, 0, err) != GP_OK) return GP_ENOMEM;
-	return gp_cl_result_single(r, values, total, 32, err);
+	rc = gp_cl_result_single(r, out, total, 32, err);
+	if (rc == GP_OK && docs) {
+		r->n_postings = total;
+		r->blob_postings[1] = total;
+	}
+	return rc;
 args:
 	return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
 }
@@ -57,8 +69,8 @@ int gp_cl_mod9_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_
 		return gp_cl_fail(err, CL_INVALID_BUFFER_SIZE, "MOD9 batch too large for one launch");
 	}
 	nw = (cl_uint)(total / 4);
-	if (mode == GP_MODE_VALUES && n_blobs == 1 && nw > 0) {
-		int rc1 = mod9_values_tiled(blobs[0], lens[0], r, err);
+	if (mode != GP_MODE_POSTINGS && n_blobs == 1 && nw > 0) {
+		int rc1 = mod9_single_tiled(blobs[0], lens[0], mode, r, err);
 		if (rc1 != GP_OK) gp_result_free(r);
 		return rc1;
 	}
