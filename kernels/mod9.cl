@@ -130,15 +130,19 @@ inline uint mod9_count_lay(uint w, __local const uint2 *lay)
 	return gp_mod9_count_in(w, e.x & 255u, e.y) | (e.x >> 8);
 }
 
-/* One blob, tiled, in VALUES or DOCS mode: a tile is GP_TILE_ITEMS words per work-item, item lid
- * taking words k * wg + lid (read side by side). The count pass sums each tile's outputs (values,
+/* One blob or a batch, tiled, in VALUES or DOCS mode: a tile is GP_TILE_ITEMS words per
+ * work-item, item lid taking words k * wg + lid (read side by side). The count pass sums each tile's outputs (values,
  * or postings: the words that start one) and checks the flags on the way; the decode pass finds
  * its tile's offset from those sums (gp_tile_offset_u32), turns its words' output counts into
  * offsets in local memory and writes its outputs through a local staging area of
  * GP_STAGE_ITEMS_32 per item, so that every global write is coalesced. Each pass is one inline
- * body and two kernels, `docs` a constant in each. */
+ * body and two kernels, `docs` a constant in each. A batch's blobs lie back to back: first[i]
+ * (NULL for one blob) marks the words that begin one, where a posting must start and before
+ * which the last must have ended; the decode pass then also writes, at each such word, the
+ * output offset it begins at (word_off, and word_off[n] the total) for mod9_blob_offsets. */
 /* part: wg. Item lid reads uint4s (words 4q..4q+3) and the word before each for its flags. */
-inline void mod9_tile_count_body(__global const uint *words, const uint n, const uint bt,
+inline void mod9_tile_count_body(__global const uint *words, const uint n,
+                                 __global const uchar *first, const uint bt,
                                  __global uint *tile_sums, __global uint *block_sums,
                                  __global uint *err, __local uint *part, __local uint2 *lay,
                                  const int docs)
@@ -162,8 +166,9 @@ inline void mod9_tile_count_body(__global const uint *words, const uint n, const
 			uint i = 4u * (q0 + k * wg) + c, x = gp_be32(a[c + 1u]);
 			if (i >= n) continue;
 			/* a posting starts with flags 00 or 11, and the blob's last word ends one */
-			uint is_start = i == 0u || !GP_MOD9_CONTINUES(gp_be32(a[c]));
-			if (GP_MOD9_FLAGS_BAD(is_start, i + 1u == n, x) && bad == 0xFFFFFFFFu) bad = i;
+			uint is_start = (first ? first[i] != 0 : i == 0u) || !GP_MOD9_CONTINUES(gp_be32(a[c]));
+			uint is_last = i + 1u == n || (first && first[i + 1u]);
+			if (GP_MOD9_FLAGS_BAD(is_start, is_last, x) && bad == 0xFFFFFFFFu) bad = i;
 			sum += docs ? is_start : mod9_count_lay(x, lay);
 		}
 	}
@@ -172,18 +177,20 @@ inline void mod9_tile_count_body(__global const uint *words, const uint n, const
 	if (get_local_id(0) == 0) gp_tile_total_put(tile_sums, block_sums, bt, get_group_id(0), total);
 }
 
-__kernel void mod9_tile_count(__global const uint *words, const uint n, const uint bt,
+__kernel void mod9_tile_count(__global const uint *words, const uint n,
+                              __global const uchar *first, const uint bt,
                               __global uint *tile_sums, __global uint *block_sums,
                               __global uint *err, __local uint *part, __local uint2 *lay)
 {
-	mod9_tile_count_body(words, n, bt, tile_sums, block_sums, err, part, lay, 0);
+	mod9_tile_count_body(words, n, first, bt, tile_sums, block_sums, err, part, lay, 0);
 }
 
-__kernel void mod9_tile_count_docs(__global const uint *words, const uint n, const uint bt,
+__kernel void mod9_tile_count_docs(__global const uint *words, const uint n,
+                                   __global const uchar *first, const uint bt,
                                    __global uint *tile_sums, __global uint *block_sums,
                                    __global uint *err, __local uint *part, __local uint2 *lay)
 {
-	mod9_tile_count_body(words, n, bt, tile_sums, block_sums, err, part, lay, 1);
+	mod9_tile_count_body(words, n, first, bt, tile_sums, block_sums, err, part, lay, 1);
 }
 
 /* The doc of the posting that starts at word i (host byte order w), as the host's
@@ -205,11 +212,12 @@ inline uint mod9_posting_doc(__global const uint *words, const uint n, uint i, u
 
 /* offs: GP_SKEW(tile) uints, part: wg, stage: wg * GP_STAGE_ITEMS_32 */
 /* The last tile's group also stores the blob's output count, at tile_sums[tiles]. */
-inline void mod9_tile_decode_body(__global const uint *words, const uint n, const uint bt,
+inline void mod9_tile_decode_body(__global const uint *words, const uint n,
+                                  __global const uchar *first, const uint bt,
                                   __global uint *tile_sums, __global const uint *block_sums,
-                                  __global uint *out, __global uint *err, __local uint *offs,
-                                  __local uint *part, __local uint *stage, __local uint2 *lay,
-                                  const int docs)
+                                  __global uint *out, __global uint *word_off, __global uint *err,
+                                  __local uint *offs, __local uint *part, __local uint *stage,
+                                  __local uint2 *lay, const int docs)
 {
 	const uint lid = get_local_id(0), wg = get_local_size(0), chunk = wg * GP_STAGE_ITEMS_32;
 	const uint g = get_group_id(0), base = g * wg * GP_TILE_ITEMS;
@@ -224,13 +232,20 @@ inline void mod9_tile_decode_body(__global const uint *words, const uint n, cons
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) w[k] = gp_be32(w[k]);
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) {
 		uint i = base + k * wg + lid;
-		if (docs) cnt[k] = i < n && (i == 0u || !GP_MOD9_CONTINUES(gp_be32(pw[k])));
+		if (docs) cnt[k] = i < n && ((first ? first[i] != 0 : i == 0u) || !GP_MOD9_CONTINUES(gp_be32(pw[k])));
 		else cnt[k] = i < n ? mod9_count_lay(w[k], lay) : 0u;
 		offs[GP_SKEW(k * wg + lid)] = cnt[k];
 	}
 	const uint total = gp_tile_offsets_u32(offs, part, GP_TILE_ITEMS);
-	if (lid == 0 && g + 1u == get_num_groups(0)) tile_sums[g + 1u] = out0 + total;
-	for (uint k = 0; k < GP_TILE_ITEMS; k++) at[k] = offs[GP_SKEW(k * wg + lid)];
+	if (lid == 0 && g + 1u == get_num_groups(0)) {
+		tile_sums[g + 1u] = out0 + total;
+		if (first) word_off[n] = out0 + total;
+	}
+	for (uint k = 0; k < GP_TILE_ITEMS; k++) {
+		uint i = base + k * wg + lid;
+		at[k] = offs[GP_SKEW(k * wg + lid)];
+		if (first && i < n && first[i]) word_off[i] = out0 + at[k];
+	}
 	for (uint c0 = 0; c0 < total; c0 += chunk) {
 		for (uint k = 0; k < GP_TILE_ITEMS; k++) {
 			uint j1 = min(at[k] + cnt[k], c0 + chunk);
@@ -249,20 +264,25 @@ inline void mod9_tile_decode_body(__global const uint *words, const uint n, cons
 	}
 }
 
-__kernel void mod9_tile_decode(__global const uint *words, const uint n, const uint bt,
+__kernel void mod9_tile_decode(__global const uint *words, const uint n,
+                               __global const uchar *first, const uint bt,
                                __global uint *tile_sums, __global const uint *block_sums,
-                               __global uint *values, __local uint *offs, __local uint *part,
-                               __local uint *stage, __local uint2 *lay)
+                               __global uint *values, __global uint *word_off, __global uint *err,
+                               __local uint *offs, __local uint *part, __local uint *stage,
+                               __local uint2 *lay)
 {
-	mod9_tile_decode_body(words, n, bt, tile_sums, block_sums, values, NULL, offs, part, stage,
-	                      lay, 0);
+	mod9_tile_decode_body(words, n, first, bt, tile_sums, block_sums, values, word_off, err, offs,
+	                      part, stage, lay, 0);
 }
 
 /* docs: one uint a posting (its doc; a doc is below 2^28) */
-__kernel void mod9_tile_docs(__global const uint *words, const uint n, const uint bt,
+__kernel void mod9_tile_docs(__global const uint *words, const uint n,
+                             __global const uchar *first, const uint bt,
                              __global uint *tile_sums, __global const uint *block_sums,
-                             __global uint *docs, __global uint *err, __local uint *offs,
-                             __local uint *part, __local uint *stage, __local uint2 *lay)
+                             __global uint *docs, __global uint *word_off, __global uint *err,
+                             __local uint *offs, __local uint *part, __local uint *stage,
+                             __local uint2 *lay)
 {
-	mod9_tile_decode_body(words, n, bt, tile_sums, block_sums, docs, err, offs, part, stage, lay, 1);
+	mod9_tile_decode_body(words, n, first, bt, tile_sums, block_sums, docs, word_off, err, offs,
+	                      part, stage, lay, 1);
 }

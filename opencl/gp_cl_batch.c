@@ -155,14 +155,25 @@ int gp_cl_tile_sums_init(gp_cl_tile_sums *s, size_t items, size_t per_item, size
 	return gp_cl_fill_u32(s->block_sums, 0, block_bytes, err);
 }
 
-int gp_cl_tiled_begin(gp_cl_tiled *t, const uint8_t *blob, size_t len, size_t lead, size_t words,
-                      size_t per_item, size_t counters, gp_error *err)
+int gp_cl_tiled_begin(gp_cl_tiled *t, const uint8_t *const *blobs, const size_t *lens,
+                      size_t n_blobs, size_t lead, size_t words, size_t per_item, size_t counters,
+                      gp_error *err)
 {
 	static const uint8_t zeros[16];
-	const uint8_t *parts[2] = {zeros, blob};
-	size_t lens[2] = {lead, len};
+	const uint8_t *one_parts[2] = {zeros, NULL};
+	size_t one_lens[2] = {lead, 0}, total = lead;
+	const uint8_t *const *parts = blobs;
+	const size_t *part_lens = lens;
+	for (size_t b = 0; b < n_blobs; b++) total += lens[b];
+	if (lead) {   /* one blob only */
+		one_parts[1] = blobs[0];
+		one_lens[1] = lens[0];
+		parts = one_parts;
+		part_lens = one_lens;
+		n_blobs = 2;
+	}
 	/* at most 256 tiles a block, so that S9's 32-bit block sums cannot overflow */
-	if (!(t->input = gp_cl_upload(GP_B_INPUT, parts, lens, 2, lead + len, err)) ||
+	if (!(t->input = gp_cl_upload(GP_B_INPUT, parts, part_lens, n_blobs, total, err)) ||
 	    gp_cl_tile_sums_init(&t->s, words, per_item, counters, 256, GP_B_COUNTS, GP_B_OFFSETS, err) != GP_OK ||
 	    !(t->err = gp_cl_buffer(GP_B_ERR, 4, err))) {
 		return GP_EDEVICE;

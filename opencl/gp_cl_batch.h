@@ -57,8 +57,8 @@ typedef struct gp_cl_tile_sums {
 int gp_cl_tile_sums_init(gp_cl_tile_sums *s, size_t items, size_t per_item, size_t counters,
                          cl_uint max_bt, gp_buffer_id sums_id, gp_buffer_id blocks_id, gp_error *err);
 
-/* One blob decoded by tiles (the *_tile_count / *_tile_decode kernels): the blob uploaded whole,
- * a tile of wg * per_item words. */
+/* One blob (or MOD9's batch) decoded by tiles (the *_tile_count / *_tile_decode kernels): the
+ * blob uploaded whole, a tile of wg * per_item words. */
 typedef struct gp_cl_tiled {
 	cl_mem input, err;
 	gp_cl_tile_sums s;
@@ -67,10 +67,12 @@ typedef struct gp_cl_tiled {
 /* A local array of a tile's words padded as GP_SKEW does (kernels/scan.cl), in elements. */
 #define GP_SKEWED(n) ((n) + (n) / 32)
 
-/* Uploads the blob after `lead` zero bytes (< 16: a payload that then starts 16-byte aligned
- * can be read as uint4s) and sizes the sums for `words` (block sums zeroed). */
-int gp_cl_tiled_begin(gp_cl_tiled *t, const uint8_t *blob, size_t len, size_t lead, size_t words,
-                      size_t per_item, size_t counters, gp_error *err);
+/* Uploads the blobs back to back (one blob may follow `lead` zero bytes, < 16: a payload that
+ * then starts 16-byte aligned can be read as uint4s) and sizes the sums for `words` (block sums
+ * zeroed). */
+int gp_cl_tiled_begin(gp_cl_tiled *t, const uint8_t *const *blobs, const size_t *lens,
+                      size_t n_blobs, size_t lead, size_t words, size_t per_item, size_t counters,
+                      gp_error *err);
 /* Launches kernel k (its other arguments set) over the tiles of s, with n_local local buffers
  * as arguments first_local.. of the byte sizes that follow (size_t). */
 int gp_cl_tiled_run(const gp_cl_tile_sums *s, cl_kernel k, gp_error *err, cl_uint first_local,

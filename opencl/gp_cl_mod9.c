@@ -10,45 +10,89 @@
 #define A(v) sizeof(v), (const void *)&(v)
 #define GP_MOD9_MAX_PER_WORD 24
 
-/* One blob in VALUES or DOCS mode, tiled: a count pass, then a decode pass that writes the
- * values or the docs (kernels/mod9.cl). Docs come back as 32-bit values (a doc is below 2^28),
- * read from mapped memory like values, with r->docs left NULL. */
-static int mod9_single_tiled(const uint8_t *blob, size_t len, int mode, gp_result *r, gp_error *err)
+/* One blob or a batch in VALUES or DOCS mode, tiled: a count pass, then a decode pass that writes
+ * the values or the docs (kernels/mod9.cl). Docs come back as 32-bit values (a doc is below
+ * 2^28), read from mapped memory like values, with r->docs left NULL. A batch's blobs are one
+ * run of words with their first words marked; the decode pass leaves each blob's first offset
+ * at its first word, gathered by mod9_blob_offsets. */
+static int mod9_tiled(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
+                      const cl_uint *blob_words, int mode, gp_result *r, gp_error *err)
 {
-	const int docs = mode == GP_MODE_DOCS;
-	cl_uint nw = (cl_uint)(len / 4), total = 0;
+	const int docs = mode == GP_MODE_DOCS, batch = n_blobs > 1;
+	const size_t per_word = docs ? 1 : GP_MOD9_MAX_PER_WORD;
+	cl_uint nw = blob_words[n_blobs], nb = (cl_uint)n_blobs;
+	cl_uint *meta = NULL;
+	cl_mem out, first = NULL, word_off = NULL, blobs_mem = NULL, metabuf = NULL;
 	gp_cl_tiled t;
-	cl_mem out;
 	cl_kernel k;
-	if (gp_cl_tiled_begin(&t, blob, len, 0, nw, gp_cl_tile_items(), 1, err) != GP_OK ||
-	    !(out = gp_cl_buffer(GP_B_VALUES, (size_t)nw * (docs ? 1 : GP_MOD9_MAX_PER_WORD) * 4, err))) {
+	if (gp_cl_tiled_begin(&t, blobs, lens, n_blobs, 0, nw, gp_cl_tile_items(), 1, err) != GP_OK ||
+	    !(out = gp_cl_buffer(GP_B_VALUES, (size_t)nw * per_word * 4, err))) {
 		return GP_EDEVICE;
 	}
-	k = gp_cl_kernel(docs ? GP_K_MOD9_TILE_COUNT_DOCS : GP_K_MOD9_TILE_COUNT);
-	if (gp_cl_args(k, 6, A(t.input), A(nw), A(t.s.bt), A(t.s.sums), A(t.s.block_sums), A(t.err)) != CL_SUCCESS) goto args;
-	if (gp_cl_tiled_run(&t.s, k, err, 6, 2, t.s.wg * 4, (size_t)64 * 8) != GP_OK) return GP_EDEVICE;
-	k = gp_cl_kernel(docs ? GP_K_MOD9_TILE_DOCS : GP_K_MOD9_TILE_DECODE);
-	int n_args = docs ? 7 : 6;
-	if (gp_cl_args(k, 6, A(t.input), A(nw), A(t.s.bt), A(t.s.sums), A(t.s.block_sums), A(out)) != CL_SUCCESS ||
-	    (docs && clSetKernelArg(k, 6, sizeof(t.err), &t.err) != CL_SUCCESS)) {
-		goto args;
+	if (batch) {
+		const uint8_t *bw = (const uint8_t *)blob_words;
+		size_t bwlen = (n_blobs + 1) * sizeof(*blob_words);
+		cl_uchar zero = 0;
+		if (!(blobs_mem = gp_cl_upload(GP_B_BLOBS, &bw, &bwlen, 1, bwlen, err)) ||
+		    !(first = gp_cl_buffer(GP_B_FIRST, (size_t)nw + 1, err)) ||
+		    !(word_off = gp_cl_buffer(GP_B_STARTS, ((size_t)nw + 1) * 4, err)) ||
+		    !(metabuf = gp_cl_buffer(GP_B_META, 2 * (n_blobs + 1) * 4, err))) {
+			return GP_EDEVICE;
+		}
+		cl_int st = clEnqueueFillBuffer(gp_cl_queue(), first, &zero, 1, 0, (size_t)nw + 1, 0, NULL, NULL);
+		if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clEnqueueFillBuffer");
+		k = gp_cl_kernel(GP_K_MARK_BLOB_STARTS);
+		if (gp_cl_args(k, 3, A(blobs_mem), A(nb), A(first)) != CL_SUCCESS) goto args;
+		if (gp_cl_run(k, n_blobs, err) != GP_OK) return GP_EDEVICE;
 	}
-	if (gp_cl_tiled_run(&t.s, k, err, n_args, 4, GP_SKEWED(t.s.tile) * 4, t.s.wg * 4,
+	k = gp_cl_kernel(docs ? GP_K_MOD9_TILE_COUNT_DOCS : GP_K_MOD9_TILE_COUNT);
+	if (gp_cl_args(k, 7, A(t.input), A(nw), A(first), A(t.s.bt), A(t.s.sums), A(t.s.block_sums),
+	               A(t.err)) != CL_SUCCESS) goto args;
+	if (gp_cl_tiled_run(&t.s, k, err, 7, 2, t.s.wg * 4, (size_t)64 * 8) != GP_OK) return GP_EDEVICE;
+	k = gp_cl_kernel(docs ? GP_K_MOD9_TILE_DOCS : GP_K_MOD9_TILE_DECODE);
+	if (gp_cl_args(k, 9, A(t.input), A(nw), A(first), A(t.s.bt), A(t.s.sums), A(t.s.block_sums),
+	               A(out), A(word_off), A(t.err)) != CL_SUCCESS) goto args;
+	if (gp_cl_tiled_run(&t.s, k, err, 9, 4, GP_SKEWED(t.s.tile) * 4, t.s.wg * 4,
 	                    t.s.wg * gp_cl_stage_items(4) * 4, (size_t)64 * 8) != GP_OK) {
 		return GP_EDEVICE;
 	}
-	/* the size comes back with the results, after the error word (a flagged blob's total means
-	 * nothing): the last tile's group stored it after the sums */
+	if (batch) {   /* blob b's values (or docs) begin at word_off[blob_words[b]] */
+		k = gp_cl_kernel(GP_K_MOD9_BLOB_OFFSETS);
+		if (gp_cl_args(k, 5, A(blobs_mem), A(nb), A(word_off), A(word_off), A(metabuf)) != CL_SUCCESS) goto args;
+		if (gp_cl_run(k, n_blobs + 1, err) != GP_OK) return GP_EDEVICE;
+	}
+	/* the sizes come back with the results, after the error word (a flagged blob's sizes mean
+	 * nothing): one blob's total after its tile sums, a batch's offsets from mod9_blob_offsets */
 	int rc = gp_cl_tiled_check(&t, err);
 	if (rc != GP_OK) return rc;
-	cl_int st = clEnqueueReadBuffer(gp_cl_queue(), t.s.sums, CL_TRUE, t.s.tiles * 4, 4, &total, 0, NULL, NULL);
-	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clEnqueueReadBuffer");
-	if (gp_check_result(total, 0, err) != GP_OK) return GP_ENOMEM;
-	rc = gp_cl_result_single(r, out, total, 32, err);
-	if (rc == GP_OK && docs) {
-		r->n_postings = total;
-		r->blob_postings[1] = total;
+	size_t meta_n = batch ? 2 * (n_blobs + 1) : 1;
+	if (!(meta = gp_alloc_array(meta_n, sizeof(*meta)))) return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
+	cl_int st = batch ? clEnqueueReadBuffer(gp_cl_queue(), metabuf, CL_TRUE, 0, meta_n * 4, meta, 0, NULL, NULL)
+	                  : clEnqueueReadBuffer(gp_cl_queue(), t.s.sums, CL_TRUE, t.s.tiles * 4, 4, meta, 0, NULL, NULL);
+	if (st != CL_SUCCESS) {
+		rc = gp_cl_fail(err, st, "clEnqueueReadBuffer");
+		goto done;
 	}
+	size_t total = batch ? meta[2 * n_blobs] : meta[0];
+	if (gp_check_result(total, 0, err) != GP_OK) {
+		rc = GP_ENOMEM;
+		goto done;
+	}
+	r->n_blobs = n_blobs;
+	r->blob_values = gp_alloc_array(n_blobs + 1, sizeof(size_t));
+	r->blob_postings = gp_alloc_array(n_blobs + 1, sizeof(size_t));
+	if (!r->blob_values || !r->blob_postings) {
+		rc = gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
+		goto done;
+	}
+	for (size_t b = 0; b <= n_blobs; b++) {
+		r->blob_values[b] = batch ? meta[2 * b] : b ? total : 0;
+		r->blob_postings[b] = docs ? r->blob_values[b] : 0;
+	}
+	r->n_postings = docs ? total : 0;
+	rc = gp_cl_result_values(r, out, total, 32, err);
+done:
+	free(meta);
 	return rc;
 args:
 	return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
@@ -69,11 +113,6 @@ int gp_cl_mod9_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_
 		return gp_cl_fail(err, CL_INVALID_BUFFER_SIZE, "MOD9 batch too large for one launch");
 	}
 	nw = (cl_uint)(total / 4);
-	if (mode != GP_MODE_POSTINGS && n_blobs == 1 && nw > 0) {
-		int rc1 = mod9_single_tiled(blobs[0], lens[0], mode, r, err);
-		if (rc1 != GP_OK) gp_result_free(r);
-		return rc1;
-	}
 	size_t nw1 = (size_t)nw + 1, cap = (size_t)nw * GP_MOD9_MAX_PER_WORD;
 
 	blob_words = gp_alloc_array(n_blobs + 1, sizeof(*blob_words));
@@ -84,6 +123,10 @@ int gp_cl_mod9_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_
 	}
 	blob_words[0] = 0;
 	for (size_t b = 0; b < n_blobs; b++) blob_words[b + 1] = blob_words[b] + (cl_uint)(lens[b] / 4);
+	if (mode != GP_MODE_POSTINGS && nw > 0) {
+		rc = mod9_tiled(blobs, lens, n_blobs, blob_words, mode, r, err);
+		goto done;
+	}
 
 	{
 		const uint8_t *bw = (const uint8_t *)blob_words;

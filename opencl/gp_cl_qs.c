@@ -14,7 +14,7 @@ static int qs_tiled(const uint8_t *blob, size_t len, const gp_qs_header *h, gp_r
 	gp_cl_tiled t;
 	cl_mem out;
 	cl_kernel k;
-	if (gp_cl_tiled_begin(&t, blob, len, 0, nu, gp_cl_qs_items(), 1, err) != GP_OK ||
+	if (gp_cl_tiled_begin(&t, &blob, &len, 1, 0, nu, gp_cl_qs_items(), 1, err) != GP_OK ||
 	    !(out = gp_cl_buffer(GP_B_VALUES, (size_t)n * 4, err))) {
 		return GP_EDEVICE;
 	}

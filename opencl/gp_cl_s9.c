@@ -14,7 +14,7 @@ static int s9_tiled(const uint8_t *blob, size_t len, cl_uint n, cl_uint delta, g
 	gp_cl_tiled t;
 	cl_mem out;
 	cl_kernel k;
-	if (gp_cl_tiled_begin(&t, blob, len, 4, nw, gp_cl_tile_items(), 4, err) != GP_OK ||
+	if (gp_cl_tiled_begin(&t, &blob, &len, 1, 4, nw, gp_cl_tile_items(), 4, err) != GP_OK ||
 	    !(out = gp_cl_buffer(GP_B_POS, (size_t)n * 8, err))) {
 		return GP_EDEVICE;
 	}
