@@ -409,10 +409,13 @@ inline uint gp_select_bit(uint x, uint nth)
 }
 
 /* offs, words: GP_SKEW(tile) uints, part: wg. */
+/* rows holds cap rows: a tile writes those that fit (the host sized it before the count was
+ * known, and decodes again into a larger one when it falls short). The last tile's group stores
+ * the total at tile_sums[tiles], read with the results. */
 __kernel void bitmap_tile_rows(__global const uint *bitmap, const uint total, const uint bt,
-                               __global const uint *tile_sums, __global const uint *block_sums,
-                               __global long *rows, __local uint *offs, __local uint *words,
-                               __local uint *part)
+                               __global uint *tile_sums, __global const uint *block_sums,
+                               __global long *rows, const ulong cap, __local uint *offs,
+                               __local uint *words, __local uint *part)
 {
 	const uint lid = get_local_id(0), wg = get_local_size(0), tile = wg * GP_TILE_ITEMS;
 	const uint g = get_group_id(0), base = g * tile;
@@ -427,7 +430,8 @@ __kernel void bitmap_tile_rows(__global const uint *bitmap, const uint total, co
 		words[GP_SKEW(k * wg + lid)] = x[k];
 	}
 	const uint n = gp_tile_offsets_u32(offs, part, GP_TILE_ITEMS);
-	for (uint r = lid; r < n; r += wg) {
+	if (lid == 0u && g + 1u == get_num_groups(0)) tile_sums[g + 1u] = out0 + n;
+	for (uint r = lid; r < n && (ulong)out0 + r < cap; r += wg) {
 		uint a = 0u, h = tile;   /* the last word whose first row is <= r: the one holding it */
 		while (h - a > 1u) {
 			uint mid = a + (h - a) / 2u;

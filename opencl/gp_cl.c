@@ -433,6 +433,11 @@ static int gp_cl_fault(const char *what)
 	return f && strcmp(f, what) == 0;
 }
 
+size_t gp_cl_buffer_capacity(gp_buffer_id id)
+{
+	return gp_cl.buffers[id].mem ? gp_cl.buffers[id].size : 0;
+}
+
 cl_mem gp_cl_buffer(gp_buffer_id id, size_t bytes, gp_error *err)
 {
 	gp_cl_buffer_slot *slot = &gp_cl.buffers[id];
@@ -757,12 +762,17 @@ cl_int gp_cl_args(cl_kernel k, int n, ...)
 	return st;
 }
 
-int gp_cl_read(cl_mem mem, size_t bytes, void *dst, gp_error *err)
+int gp_cl_read_at(cl_mem mem, size_t offset, size_t bytes, void *dst, gp_error *err)
 {
 	cl_int st;
 	if (bytes == 0) return GP_OK;
-	st = clEnqueueReadBuffer(gp_cl_queue(), mem, CL_TRUE, 0, bytes, dst, 0, NULL, NULL);
+	st = clEnqueueReadBuffer(gp_cl_queue(), mem, CL_TRUE, offset, bytes, dst, 0, NULL, NULL);
 	return st == CL_SUCCESS ? GP_OK : gp_cl_fail(err, st, "clEnqueueReadBuffer");
+}
+
+int gp_cl_read(cl_mem mem, size_t bytes, void *dst, gp_error *err)
+{
+	return gp_cl_read_at(mem, 0, bytes, dst, err);
 }
 
 int gp_cl_fill_u32(cl_mem mem, cl_uint pattern, size_t bytes, gp_error *err)

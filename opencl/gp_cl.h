@@ -74,6 +74,8 @@ cl_command_queue gp_cl_queue(void);
 cl_kernel gp_cl_kernel(gp_kernel_id id);
 /* A device buffer of at least `bytes`, reused between calls. NULL on failure (err set). */
 cl_mem gp_cl_buffer(gp_buffer_id id, size_t bytes, gp_error *err);
+/* Bytes buffer slot id holds now (0 before its first use). */
+size_t gp_cl_buffer_capacity(gp_buffer_id id);
 /* Work-group size for launches; global sizes are rounded up to a multiple of it. */
 size_t gp_cl_wg(void);
 /* Elements per work-item in the scans' tiles: kernels/scan.cl */
@@ -114,6 +116,7 @@ void gp_cl_kernel_seconds_reset(void);
 
 /* Blocking read of `bytes` from the start of mem; fill of mem with a 32-bit pattern. */
 int gp_cl_read(cl_mem mem, size_t bytes, void *dst, gp_error *err);
+int gp_cl_read_at(cl_mem mem, size_t offset, size_t bytes, void *dst, gp_error *err);
 int gp_cl_fill_u32(cl_mem mem, cl_uint pattern, size_t bytes, gp_error *err);
 
 #define GP_CL_ARG(k, i, v) clSetKernelArg((k), (i), sizeof(v), &(v))

@@ -67,12 +67,8 @@ static int mod9_tiled(const uint8_t *const *blobs, const size_t *lens, size_t n_
 	if (rc != GP_OK) return rc;
 	size_t meta_n = batch ? 2 * (n_blobs + 1) : 1;
 	if (!(meta = gp_alloc_array(meta_n, sizeof(*meta)))) return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
-	cl_int st = batch ? clEnqueueReadBuffer(gp_cl_queue(), metabuf, CL_TRUE, 0, meta_n * 4, meta, 0, NULL, NULL)
-	                  : clEnqueueReadBuffer(gp_cl_queue(), t.s.sums, CL_TRUE, t.s.tiles * 4, 4, meta, 0, NULL, NULL);
-	if (st != CL_SUCCESS) {
-		rc = gp_cl_fail(err, st, "clEnqueueReadBuffer");
-		goto done;
-	}
+	rc = batch ? gp_cl_read(metabuf, meta_n * 4, meta, err) : gp_cl_read_at(t.s.sums, t.s.tiles * 4, 4, meta, err);
+	if (rc != GP_OK) goto done;
 	size_t total = batch ? meta[2 * n_blobs] : meta[0];
 	if (gp_check_result(total, 0, err) != GP_OK) {
 		rc = GP_ENOMEM;

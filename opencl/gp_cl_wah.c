@@ -82,38 +82,56 @@ static int wah_prepare(gp_cl_batch *b, const uint8_t *const *blobs, const size_t
 	return gp_cl_run(k, out_tiles, err);
 }
 
-/* One bitmap's set rows, tiled: bitmap_tile_count and the block sums read back to size the
- * rows, then bitmap_tile_rows. At most 256 tiles a block, 32 * tile rows each: no sum wraps. */
-static int bitmap_tiles_count(cl_mem bitmap, cl_uint total, gp_cl_tile_sums *s, uint64_t *nrows,
-                              gp_error *err)
+/* One bitmap's set rows, tiled: bitmap_tile_count, then bitmap_tile_rows into a rows buffer
+ * sized before the count is known, so that nothing is read back between them. At most 256 tiles
+ * a block, 32 * tile rows each: no sum wraps. */
+static int bitmap_tiles_count(cl_mem bitmap, cl_uint total, gp_cl_tile_sums *s, gp_error *err)
 {
 	cl_kernel k = gp_cl_kernel(GP_K_BITMAP_TILE_COUNT);
-	cl_uint *block_rows;
 	if (gp_cl_tile_sums_init(s, total, gp_cl_tile_items(), 1, 256, GP_B_COUNTS, GP_B_OFFSETS, err) != GP_OK) {
 		return GP_EDEVICE;
 	}
 	if (gp_cl_args(k, 5, A(bitmap), A(total), A(s->bt), A(s->sums), A(s->block_sums)) != CL_SUCCESS) {
 		return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
 	}
-	if (gp_cl_tiled_run(s, k, err, 5, 1, s->wg * 4) != GP_OK) return GP_EDEVICE;
-	if (!(block_rows = gp_alloc_array((size_t)s->blocks + 1, sizeof(cl_uint)))) {
-		return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
-	}
-	int rc = gp_cl_read(s->block_sums, ((size_t)s->blocks + 1) * 4, block_rows, err);
-	*nrows = 0;
-	for (cl_uint i = 0; i < s->blocks; i++) *nrows += block_rows[i];
-	free(block_rows);
-	return rc;
+	return gp_cl_tiled_run(s, k, err, 5, 1, s->wg * 4);
 }
 
 static int bitmap_tiles_rows(cl_mem bitmap, cl_uint total, const gp_cl_tile_sums *s, cl_mem rows,
-                             gp_error *err)
+                             cl_ulong cap, gp_error *err)
 {
 	cl_kernel k = gp_cl_kernel(GP_K_BITMAP_TILE_ROWS);
-	if (gp_cl_args(k, 6, A(bitmap), A(total), A(s->bt), A(s->sums), A(s->block_sums), A(rows)) != CL_SUCCESS) {
+	if (gp_cl_args(k, 7, A(bitmap), A(total), A(s->bt), A(s->sums), A(s->block_sums), A(rows),
+	               A(cap)) != CL_SUCCESS) {
 		return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
 	}
-	return gp_cl_tiled_run(s, k, err, 6, 3, GP_SKEWED(s->tile) * 4, GP_SKEWED(s->tile) * 4, s->wg * 4);
+	return gp_cl_tiled_run(s, k, err, 7, 3, GP_SKEWED(s->tile) * 4, GP_SKEWED(s->tile) * 4, s->wg * 4);
+}
+
+/* Rows the buffer for one bitmap of `total` words gets before its count is known: the bound
+ * (every bit a row, 256 bytes a word) when that is at most this, or else what the buffer holds
+ * already, at least a row a word: a bitmap with more rows than that is decoded a second time
+ * into a buffer grown to fit (once; the buffer keeps its size for the next call). */
+#define GP_ROWS_BOUND_BYTES ((size_t)64 << 20)
+
+static int bitmap_tiles(cl_mem bitmap, cl_uint total, cl_mem *rows, cl_uint *nrows, gp_error *err)
+{
+	gp_cl_tile_sums s;
+	size_t bound = (size_t)total * 32, held = gp_cl_buffer_capacity(GP_B_ROWS) / 8;
+	size_t cap = bound * 8 <= GP_ROWS_BOUND_BYTES ? bound : held > total ? held : total;
+	if (cap > bound) cap = bound;
+	*nrows = 0;
+	if (total == 0) return (*rows = gp_cl_buffer(GP_B_ROWS, 8, err)) ? GP_OK : GP_EDEVICE;
+	if (bitmap_tiles_count(bitmap, total, &s, err) != GP_OK ||
+	    !(*rows = gp_cl_buffer(GP_B_ROWS, cap * 8, err)) ||
+	    bitmap_tiles_rows(bitmap, total, &s, *rows, cap, err) != GP_OK ||
+	    gp_cl_read_at(s.sums, s.tiles * 4, 4, nrows, err) != GP_OK) {
+		return GP_EDEVICE;
+	}
+	if (*nrows <= cap) return GP_OK;
+	if (gp_check_result(*nrows, 0, err) != GP_OK) return GP_ENOMEM;   /* before growing */
+	if (!(*rows = gp_cl_buffer(GP_B_ROWS, (size_t)*nrows * 8, err))) return GP_EDEVICE;
+	return bitmap_tiles_rows(bitmap, total, &s, *rows, *nrows, err);
 }
 
 /* Set rows of `total` bitmap words split into n_blobs by ostart: one bitmap tiled, several by
@@ -121,18 +139,17 @@ static int bitmap_tiles_rows(cl_mem bitmap, cl_uint total, const gp_cl_tile_sums
 static int bitmap_rows(cl_mem bitmap, cl_uint total, cl_mem ostart, cl_uint n_blobs,
                        gp_result *r, gp_error *err)
 {
-	cl_mem counts, roff = NULL, boff, rows;
+	cl_mem counts, roff = NULL, boff, rows = NULL;
 	cl_kernel k;
 	size_t total1 = (size_t)total + 1;
 	cl_uint nb1 = n_blobs + 1, *blob_rows = NULL;
-	gp_cl_tile_sums bm;
 	int rc = GP_EDEVICE;
 	if (!(blob_rows = gp_alloc_array(nb1, sizeof(cl_uint)))) return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
 	if (n_blobs == 1) {
-		uint64_t n = 0;
-		if (bitmap_tiles_count(bitmap, total, &bm, &n, err) != GP_OK) goto done;
 		blob_rows[0] = 0;
-		blob_rows[1] = (cl_uint)n;   /* at most the bitmap's bits, below 2^32 */
+		rc = bitmap_tiles(bitmap, total, &rows, &blob_rows[1], err);   /* below 2^32 bits */
+		if (rc != GP_OK) goto done;
+		rc = GP_EDEVICE;
 	} else {
 		if (!(counts = gp_cl_buffer(GP_B_COUNTS, total1 * 4, err)) ||
 		    !(roff = gp_cl_buffer(GP_B_OFFSETS, total1 * 4, err)) ||
@@ -163,10 +180,8 @@ static int bitmap_rows(cl_mem bitmap, cl_uint total, cl_mem ostart, cl_uint n_bl
 		r->blob_values[i] = blob_rows[i];
 		r->blob_postings[i] = 0;
 	}
-	if (!(rows = gp_cl_buffer(GP_B_ROWS, nrows * 8, err))) goto done;
-	if (n_blobs == 1) {
-		if (bitmap_tiles_rows(bitmap, total, &bm, rows, err) != GP_OK) goto done;
-	} else {
+	if (n_blobs > 1) {
+		if (!(rows = gp_cl_buffer(GP_B_ROWS, nrows * 8, err))) goto done;
 		k = gp_cl_kernel(GP_K_BITMAP_ROWS);
 		if (gp_cl_args(k, 6, A(bitmap), A(total), A(ostart), A(n_blobs), A(roff), A(rows)) != CL_SUCCESS) goto args;
 		if (gp_cl_run(k, total, err) != GP_OK) goto done;
