@@ -1,7 +1,4 @@
-/* GPUPOST_S9 on the device: values per word from its selector, an exclusive scan for each
- * word's output offset, a scatter; the delta rules as a scan of the gaps (segmented per blob by
- * subtracting the sum before the blob). codec/gp_s9_word.h is prepended.
- * Work-item g covers payload word g of the batch; istart[b] is blob b's first such word. */
+/* GPUPOST_S9 on the device, tiled (below). codec/gp_s9_word.h is prepended. */
 
 /* The last word of a blob holds the rest: first..n-1, at most its count, its unused slots 0. */
 inline uint s9_last_word_bad(uint w, uint sel, uint first, uint n)
@@ -9,65 +6,35 @@ inline uint s9_last_word_bad(uint w, uint sel, uint first, uint n)
 	return first >= n || n - first > gp_s9_count(sel) || gp_s9_unused_bits(w, gp_s9_bits(sel), n - first) != 0u;
 }
 
-__kernel void s9_count(__global const uint *in, __global const uint *bt, __global const uint *istart,
-                       const uint n_blobs, const uint total, __global uint *counts, __global uint *err)
-{
-	uint g = get_global_id(0);
-	if (g > total) return;
-	if (g == total) { counts[g] = 0; return; }
-	uint b = gp_find_blob(istart, n_blobs, g);
-	uint w = in[bt[GP_BT_STRIDE * b + GP_BT_BASE] + (g - istart[b])];
-	uint s = w >> 28;
-	if (s > 8u) atomic_min(err, g);
-	counts[g] = gp_s9_count(s);
-}
-
-__kernel void s9_decode(__global const uint *in, __global const uint *bt, __global const uint *istart,
-                        const uint n_blobs, const uint total, __global const uint *off,
-                        __global long *out, __global uint *err)
-{
-	uint g = get_global_id(0);
-	if (g >= total) return;
-	uint b = gp_find_blob(istart, n_blobs, g);
-	__global const uint *t = bt + GP_BT_STRIDE * b;
-	uint j = g - istart[b], w = in[t[GP_BT_BASE] + j], s = w >> 28;
-	if (s > 8u) return;
-	uint n = t[GP_BT_N], first = off[g] - off[istart[b]], c = gp_s9_count(s), bits = gp_s9_bits(s);
-	if (j + 1 == t[GP_BT_ITEMS]) {
-		if (s9_last_word_bad(w, s, first, n)) {
-			atomic_min(err, g);
-			return;
-		}
-		c = n - first;
-	} else if (first + c >= n) {
-		atomic_min(err, g);
-		return;
-	}
-	__global long *o = out + t[GP_BT_VALUES] + first;
-	for (uint k = 0; k < c; k++) o[k] = (long)gp_s9_value(w, bits, k);
-}
-
-/* x = the running sum of the gaps within the blob (sums: inclusive scan over the batch), plus
- * the index for the strict rule; blobs with delta 0 keep their values. */
-__kernel void s9_delta(__global long *values, __global const long *sums, __global const uint *bt,
-                       __global const uint *vstart, const uint n_blobs, const uint total)
-{
-	uint v = get_global_id(0);
-	if (v >= total) return;
-	uint b = gp_find_blob(vstart, n_blobs, v);
-	uint delta = bt[GP_BT_STRIDE * b + GP_BT_PARAM], vb = vstart[b];
-	if (delta == 0u) return;
-	long before = vb > 0u ? sums[vb - 1u] : 0L;
-	values[v] = sums[v] - before + (delta == 2u ? (long)(v - vb) : 0L);
-}
-
-/* One blob, tiled like MOD9's (GP_TILE_ITEMS words per work-item, read side by side):
+/* One blob or a batch, tiled like MOD9's (GP_TILE_ITEMS words per work-item, read side by side):
  * s9_tile_count sums each tile's value counts and values (the last word of the blob, which holds
  * "the rest", is left to the decode), then s9_tile_decode finds the counts and sums before its
- * tile from those (s9_tile_offset), turns its words' counts and sums into offsets in local
- * memory and writes every value, the delta rule applied, through a local staging area of
- * GP_STAGE_ITEMS values per item (coalesced writes, no per-value global scan). Words are at
- * in[base ...]. */
+ * tile within its blob from those (s9_tile_offset), turns its words' counts and sums into offsets
+ * in local memory and writes every value, the delta rule applied, through a local staging area
+ * of GP_STAGE_ITEMS values per item (coalesced writes, no per-value global scan). One blob's
+ * words are at in[base ...], its parameters the kernel's arguments; in a batch (tab not NULL)
+ * each blob has tiles of its own, tile_start[b] the first of blob b's, and a group takes its
+ * blob's parameters from the batch table (GP_BT_*). */
+typedef struct s9_blob {
+	uint base, nw, n, delta, vbase, g0;   /* words at in[base..], n values out at vbase */
+} s9_blob;
+
+inline s9_blob s9_blob_of(__global const uint *tab, __global const uint *tile_start,
+                          uint n_blobs, uint g, uint base, uint nw, uint n, uint delta)
+{
+	s9_blob x = {base, nw, n, delta, 0u, 0u};
+	if (tab) {
+		uint b = gp_find_blob(tile_start, n_blobs, g);
+		__global const uint *t = tab + GP_BT_STRIDE * b;
+		x.base = t[GP_BT_BASE];
+		x.nw = t[GP_BT_ITEMS];
+		x.n = t[GP_BT_N];
+		x.delta = t[GP_BT_PARAM];
+		x.vbase = t[GP_BT_VALUES];
+		x.g0 = tile_start[b];
+	}
+	return x;
+}
 
 /* Values and value sum of word i of nw, whose selector's layout is cnt values of `bits`: the
  * last word (which holds "the rest") and a bad selector count none here. The count pass reads
@@ -101,18 +68,24 @@ inline void s9_layouts_put(__local uint2 *lay)
 
 /* part: wg. tile_sums: S9_SUMS arrays of tiles + 1, block_sums: of blocks. in + base must be
  * 16-byte aligned: item lid reads uint4s. */
-__kernel void s9_tile_count(__global const uint *in, const uint base, const uint nw, const uint bt,
-                            const uint tiles, const uint blocks, __global uint *tile_sums,
-                            __global uint *block_sums, __global uint *err, __local uint *part)
+__kernel void s9_tile_count(__global const uint *in, __global const uint *tab,
+                            __global const uint *tile_start, const uint n_blobs, const uint base1,
+                            const uint nw1, const uint bt, const uint tiles, const uint blocks,
+                            __global uint *tile_sums, __global uint *block_sums,
+                            __global uint *err, __local uint *part)
 {
-	const uint wg = get_local_size(0), q0 = get_group_id(0) * wg * GP_TILE_VECS + get_local_id(0);
-	__global const uint *words = in + base;
+	const s9_blob blob = s9_blob_of(tab, tile_start, n_blobs, get_group_id(0), base1, nw1, 0u, 0u);
+	const uint wg = get_local_size(0), nw = blob.nw;
+	const uint q0 = (get_group_id(0) - blob.g0) * wg * GP_TILE_VECS + get_local_id(0);
+	__global const uint *words = in + blob.base;
 	__global const uint4 *w4 = (__global const uint4 *)words;
+	const int aligned = (blob.base & 3u) == 0u;   /* a batch's blobs may not be: read words */
 	uint4 v[GP_TILE_VECS];
 	uint x[S9_SUMS] = {0u, 0u, 0u, 0u}, bad = 0xFFFFFFFFu;
 	for (uint k = 0; k < GP_TILE_VECS; k++) {   /* every load issued before any is used */
 		uint i = 4u * (q0 + k * wg);
-		if (i + 3u < nw) v[k] = w4[q0 + k * wg];
+		if (i + 3u < nw && aligned) v[k] = w4[q0 + k * wg];
+		else if (i + 3u < nw) v[k] = (uint4)(words[i], words[i + 1u], words[i + 2u], words[i + 3u]);
 		else v[k] = (uint4)(i < nw ? words[i] : 0u, i + 1u < nw ? words[i + 1u] : 0u,
 		                    i + 2u < nw ? words[i + 2u] : 0u, 0u);
 	}
@@ -126,7 +99,7 @@ __kernel void s9_tile_count(__global const uint *in, const uint base, const uint
 			x[1] += ws & 0x3FFu;
 			x[2] += (ws >> 10) & 0x3FFu;
 			x[3] += ws >> 20;
-			if (i < nw && sel > 8u && bad == 0xFFFFFFFFu) bad = i;
+			if (i < nw && sel > 8u && bad == 0xFFFFFFFFu) bad = blob.base + i;
 		}
 	}
 	if (bad != 0xFFFFFFFFu) atomic_min(err, bad);
@@ -142,22 +115,27 @@ inline long s9_limbs(__global const uint *p, uint stride, uint i)
 	return (long)p[stride + i] + ((long)p[2u * stride + i] << 10) + ((long)p[3u * stride + i] << 20);
 }
 
-/* The values and the value sum of the tiles before tile g, like gp_tile_offset_u32, the sum
- * taken across the group in three 21-bit limbs by 32-bit local atomics (it is below 2^60: fewer
- * than 2^32 values below 2^28). Every item must call it; part can be written again when it
- * returns. */
+/* The values and the value sum of tiles g0 .. g-1 (its blob's, before tile g), like
+ * gp_tile_offset_u32: whole blocks where they lie inside, tiles at either end; the sum taken
+ * across the group in three 21-bit limbs by 32-bit local atomics (it is below 2^60: fewer than
+ * 2^32 values below 2^28). Every item must call it; part can be written again when it returns. */
 inline uint s9_tile_offset(__global const uint *tile_sums, __global const uint *block_sums,
-                           uint bt, uint tiles, uint blocks, uint g, __local uint *part,
+                           uint bt, uint tiles, uint blocks, uint g0, uint g, __local uint *part,
                            long *sum_before)
 {
-	const uint lid = get_local_id(0), wg = get_local_size(0), b = g / bt;
+	const uint lid = get_local_id(0), wg = get_local_size(0);
+	const uint b0 = (g0 + bt - 1u) / bt, b1 = g / bt, head_end = min(g, b0 * bt);
 	uint c = 0;
 	long s = 0;
-	for (uint i = lid; i < b; i += wg) {
+	for (uint i = g0 + lid; i < head_end; i += wg) {
+		c += tile_sums[i];
+		s += s9_limbs(tile_sums, tiles + 1u, i);
+	}
+	for (uint i = b0 + lid; i < b1; i += wg) {
 		c += block_sums[i];
 		s += s9_limbs(block_sums, blocks, i);
 	}
-	for (uint i = b * bt + lid; i < g; i += wg) {
+	for (uint i = max(b1 * bt, head_end) + lid; i < g; i += wg) {
 		c += tile_sums[i];
 		s += s9_limbs(tile_sums, tiles + 1u, i);
 	}
@@ -168,16 +146,21 @@ inline uint s9_tile_offset(__global const uint *tile_sums, __global const uint *
 }
 
 /* offs, sums: GP_SKEW(tile) elements; part_c, part_s: wg; stage: wg * GP_STAGE_ITEMS */
-__kernel void s9_tile_decode(__global const uint *in, const uint base, const uint nw, const uint n,
-                             const uint delta, const uint bt, const uint tiles,
-                             const uint blocks, __global const uint *tile_sums,
-                             __global const uint *block_sums, __global long *out,
+__kernel void s9_tile_decode(__global const uint *in, __global const uint *tab,
+                             __global const uint *tile_start, const uint n_blobs, const uint base1,
+                             const uint nw1, const uint n1, const uint delta1, const uint bt,
+                             const uint tiles, const uint blocks, __global const uint *tile_sums,
+                             __global const uint *block_sums, __global long *out_all,
                              __global uint *err, __local uint *offs, __local long *sums,
                              __local uint *part_c, __local long *part_s, __local long *stage,
                              __local uint2 *lay)
 {
 	const uint lid = get_local_id(0), wg = get_local_size(0), chunk = wg * GP_STAGE_ITEMS;
-	const uint g = get_group_id(0), first = g * wg * GP_TILE_ITEMS;
+	const uint g = get_group_id(0);
+	const s9_blob blob = s9_blob_of(tab, tile_start, n_blobs, g, base1, nw1, n1, delta1);
+	const uint nw = blob.nw, n = blob.n, delta = blob.delta, base = blob.base;
+	const uint first = (g - blob.g0) * wg * GP_TILE_ITEMS;
+	__global long *out = out_all + blob.vbase;
 	uint w[GP_TILE_ITEMS], cnt[GP_TILE_ITEMS];
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) {   /* in flight while the offsets are summed */
 		uint i = first + k * wg + lid;
@@ -185,7 +168,8 @@ __kernel void s9_tile_decode(__global const uint *in, const uint base, const uin
 	}
 	long sum0;
 	s9_layouts_put(lay);   /* the barriers of s9_tile_offset follow */
-	const uint out0 = s9_tile_offset(tile_sums, block_sums, bt, tiles, blocks, g, part_c, &sum0);
+	const uint out0 = s9_tile_offset(tile_sums, block_sums, bt, tiles, blocks, blob.g0, g, part_c,
+	                                 &sum0);
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) {
 		uint s;
 		uint t = k * wg + lid;
@@ -199,10 +183,10 @@ __kernel void s9_tile_decode(__global const uint *in, const uint base, const uin
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) {
 		uint i = first + k * wg + lid, at_n = out0 + offs[GP_SKEW(k * wg + lid)], sel = w[k] >> 28;
 		if (i + 1u == nw && sel <= 8u) {
-			if (s9_last_word_bad(w[k], sel, at_n, n)) atomic_min(err, i);
+			if (s9_last_word_bad(w[k], sel, at_n, n)) atomic_min(err, base + i);
 			else cnt[k] = n - at_n;
 		} else if (i < nw && at_n + cnt[k] >= n) {
-			atomic_min(err, i);
+			atomic_min(err, base + i);
 		}
 	}
 	/* the tile ends where the next begins, the last tile at n; never past n */
