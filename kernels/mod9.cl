@@ -228,7 +228,7 @@ inline void mod9_tile_decode_body(__global const uint *words, const uint n,
 		if (docs) pw[k] = i > 0u && i < n ? words[i - 1u] : 0u;
 	}
 	mod9_layouts_put(lay);   /* the barriers of gp_tile_offset_u32 follow */
-	const uint out0 = gp_tile_offset_u32(tile_sums, block_sums, bt, g, part);
+	const uint out0 = gp_tile_offset_u32(tile_sums, block_sums, bt, 0u, g, part);
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) w[k] = gp_be32(w[k]);
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) {
 		uint i = base + k * wg + lid;

@@ -1,8 +1,4 @@
-/* GPUPOST_QS (Elias-Fano) on the device, Parallel-QS style. Batches: a popcount per upper word,
- * an exclusive scan for each word's first element index, then each upper word emits its
- * elements with their lower bits read in the same kernel through a two-word window (no branch
- * for a value that straddles words) and checks their order; work-item g covers upper word g of
- * the batch. One long list: the tiled kernels below. */
+/* GPUPOST_QS (Elias-Fano) on the device, Parallel-QS style: tiles of upper words (below). */
 
 /* The l lower bits of element i: a 64-bit window over the two words holding bit i * l, so that
  * a value straddling words needs no branch. */
@@ -29,71 +25,18 @@ inline uint qs_upper_tail_bad(uint w, uint j, uint n, uint l, uint last)
 	return valid < 32u && (w >> valid) != 0u;
 }
 
-__kernel void qs_count(__global const uint *in, __global const uint *bt, __global const uint *istart,
-                       const uint n_blobs, const uint total, __global uint *counts, __global uint *err)
-{
-	uint g = get_global_id(0);
-	if (g > total) return;
-	if (g == total) { counts[g] = 0; return; }
-	uint b = gp_find_blob(istart, n_blobs, g);
-	__global const uint *t = bt + GP_BT_STRIDE * b;
-	uint j = g - istart[b], w = in[t[GP_BT_BASE] + t[GP_BT_LOWER] + j];
-	if (j == 0u && qs_lower_padding_bad(in[t[GP_BT_BASE] + t[GP_BT_LOWER] - 1u], t[GP_BT_N], t[GP_BT_PARAM])) {
-		atomic_min(err, g);   /* once per blob */
-	}
-	if (j + 1 == t[GP_BT_ITEMS] && qs_upper_tail_bad(w, j, t[GP_BT_N], t[GP_BT_PARAM], t[GP_BT_LAST])) {
-		atomic_min(err, g);
-	}
-	counts[g] = popcount(w);
-}
-
-__kernel void qs_decode(__global const uint *in, __global const uint *bt, __global const uint *istart,
-                        const uint n_blobs, const uint total, __global const uint *rank,
-                        __global uint *out, __global uint *err)
-{
-	uint g = get_global_id(0);
-	if (g >= total) return;
-	uint b = gp_find_blob(istart, n_blobs, g);
-	__global const uint *t = bt + GP_BT_STRIDE * b;
-	__global const uint *lower = in + t[GP_BT_BASE];
-	uint j = g - istart[b], l = t[GP_BT_PARAM], n = t[GP_BT_N];
-	uint w = lower[t[GP_BT_LOWER] + j];
-	uint i = rank[g] - rank[istart[b]];
-	if (j + 1 == t[GP_BT_ITEMS] && i + popcount(w) != n) { atomic_min(err, g); return; }
-	uint mask = l ? (uint)((1ul << l) - 1ul) : 0u;
-	__global uint *o = out + t[GP_BT_VALUES];
-	/* the order: an element can only share its predecessor's upper part when its bit follows
-	 * the previous set bit, and then its lower bits must not be smaller. adjacent: the bit that
-	 * would follow the previous element's (64: none); for the word's first element that is bit 0
-	 * when bit 31 of the word before, in the same blob, is set. */
-	uint adjacent = 64u, prev_lo = 0u;
-	if (j > 0u && i > 0u && (lower[t[GP_BT_LOWER] + j - 1u] >> 31) != 0u) {
-		adjacent = 0u;
-		prev_lo = qs_lower(lower, l, mask, i - 1u);
-	}
-	for (; w != 0u && i < n; i++, w &= w - 1u) {
-		uint bit = (uint)popcount((w & (0u - w)) - 1u);
-		ulong hi = (ulong)32u * j + bit - i;
-		uint lo = qs_lower(lower, l, mask, i);
-		uint x = (uint)((hi << l) | lo);
-		o[i] = x;
-		if (bit == adjacent && lo < prev_lo) atomic_min(err, g);
-		if (i + 1u == n && x != t[GP_BT_LAST]) atomic_min(err, g);
-		adjacent = bit + 1u;
-		prev_lo = lo;
-	}
-	if (w != 0u) atomic_min(err, g);
-}
-
-/* One blob, tiled: GP_QS_ITEMS upper words per work-item, item lid taking words k * wg + lid.
+/* One blob or a batch, tiled: GP_QS_ITEMS upper words per work-item, item lid taking words
+ * k * wg + lid.
  * qs_tile_count sums each tile's set bits (and checks the padding of the lower and upper
  * arrays), then qs_tile_decode finds its tile's offset from those sums (gp_tile_offset_u32),
  * turns its words' popcounts into offsets in local memory; each word emits the upper parts (bit
  * position - element index) of its elements into a local staging area of GP_QS_STAGE_ITEMS per
  * item, and the staged elements are finished side by side: the lower bits read through a
  * two-word window, the value written coalesced and the order checked against the element
- * before. The blob starts at in[0]: header (GP_QS_HEADER_WORDS), nl lower words, nu upper
- * words. */
+ * before. One blob starts at in[0]: header (GP_QS_HEADER_WORDS), nl lower words, nu upper
+ * words, its parameters the kernel's arguments; in a batch (tab not NULL) each blob has tiles
+ * of its own, tile_start[b] the first of blob b's, and a group takes its blob's parameters from
+ * the batch table (GP_BT_*), its offset from the tiles of its blob before it. */
 #define GP_QS_HEADER_WORDS 4u
 #ifndef GP_QS_ITEMS   /* set by the host (gp_cl.c): upper words per work-item of a tile */
 #define GP_QS_ITEMS 2u
@@ -105,13 +48,41 @@ __kernel void qs_decode(__global const uint *in, __global const uint *bt, __glob
  * pass took 0.248 ms instead of 0.234 for 64M values on the H100). */
 #define QS_ST(i) GP_SKEW(i)
 
+typedef struct qs_blob {
+	uint lower, nl, nu, n, l, last, vbase, g0;   /* lower array at in[lower..], values at vbase */
+} qs_blob;
 
-__kernel void qs_tile_count(__global const uint *in, const uint nl, const uint nu, const uint n,
-                            const uint l, const uint last, const uint bt, __global uint *tile_sums,
-                            __global uint *block_sums, __global uint *err, __local uint *part)
+inline qs_blob qs_blob_of(__global const uint *tab, __global const uint *tile_start,
+                          uint n_blobs, uint g, uint nl, uint nu, uint n, uint l, uint last)
 {
-	__global const uint *upper = in + GP_QS_HEADER_WORDS + nl;
-	const uint wg = get_local_size(0), first = get_group_id(0) * wg * GP_QS_ITEMS + get_local_id(0);
+	qs_blob x = {GP_QS_HEADER_WORDS, nl, nu, n, l, last, 0u, 0u};
+	if (tab) {
+		uint b = gp_find_blob(tile_start, n_blobs, g);
+		__global const uint *t = tab + GP_BT_STRIDE * b;
+		x.lower = t[GP_BT_BASE];
+		x.nl = t[GP_BT_LOWER];
+		x.nu = t[GP_BT_ITEMS];
+		x.n = t[GP_BT_N];
+		x.l = t[GP_BT_PARAM];
+		x.last = t[GP_BT_LAST];
+		x.vbase = t[GP_BT_VALUES];
+		x.g0 = tile_start[b];
+	}
+	return x;
+}
+
+
+__kernel void qs_tile_count(__global const uint *in, __global const uint *tab,
+                            __global const uint *tile_start, const uint n_blobs, const uint nl1,
+                            const uint nu1, const uint n1, const uint l1, const uint last1,
+                            const uint bt, __global uint *tile_sums, __global uint *block_sums,
+                            __global uint *err, __local uint *part)
+{
+	const qs_blob blob = qs_blob_of(tab, tile_start, n_blobs, get_group_id(0), nl1, nu1, n1, l1, last1);
+	const uint nu = blob.nu, n = blob.n, l = blob.l, last = blob.last;
+	__global const uint *upper = in + blob.lower + blob.nl;
+	const uint wg = get_local_size(0);
+	const uint first = (get_group_id(0) - blob.g0) * wg * GP_QS_ITEMS + get_local_id(0);
 	uint w[GP_QS_ITEMS], sum = 0, total;
 	for (uint k = 0; k < GP_QS_ITEMS; k++) {   /* every load issued before any is used */
 		uint j = first + k * wg;
@@ -119,8 +90,8 @@ __kernel void qs_tile_count(__global const uint *in, const uint nl, const uint n
 	}
 	for (uint k = 0; k < GP_QS_ITEMS; k++) {
 		uint j = first + k * wg;
-		if (j == 0u && qs_lower_padding_bad(upper[-1], n, l)) atomic_min(err, 0u);
-		if (j + 1u == nu && qs_upper_tail_bad(w[k], j, n, l, last)) atomic_min(err, j);
+		if (j == 0u && qs_lower_padding_bad(upper[-1], n, l)) atomic_min(err, blob.lower);
+		if (j + 1u == nu && qs_upper_tail_bad(w[k], j, n, l, last)) atomic_min(err, blob.lower + j);
 		sum += popcount(w[k]);
 	}
 	total = gp_group_sum_u32(part, sum);
@@ -128,26 +99,32 @@ __kernel void qs_tile_count(__global const uint *in, const uint nl, const uint n
 }
 
 /* offs: GP_SKEW(GP_QS_ITEMS * wg), part: wg, stage: GP_SKEW(wg * GP_QS_STAGE_ITEMS), carry: 2 */
-__kernel void qs_tile_decode(__global const uint *in, const uint nl, const uint nu, const uint n,
-                             const uint l, const uint last, const uint bt,
-                             __global const uint *tile_sums, __global const uint *block_sums,
-                             __global uint *out, __global uint *err, __local uint *offs,
-                             __local uint *part, __local uint *stage, __local uint *carry)
+__kernel void qs_tile_decode(__global const uint *in, __global const uint *tab,
+                             __global const uint *tile_start, const uint n_blobs, const uint nl1,
+                             const uint nu1, const uint n1, const uint l1, const uint last1,
+                             const uint bt, __global const uint *tile_sums,
+                             __global const uint *block_sums, __global uint *out_all,
+                             __global uint *err, __local uint *offs, __local uint *part,
+                             __local uint *stage, __local uint *carry)
 {
-	__global const uint *lower = in + GP_QS_HEADER_WORDS, *upper = lower + nl;
+	const uint g = get_group_id(0);
+	const qs_blob blob = qs_blob_of(tab, tile_start, n_blobs, g, nl1, nu1, n1, l1, last1);
+	const uint nu = blob.nu, n = blob.n, l = blob.l, last = blob.last;
+	__global const uint *lower = in + blob.lower, *upper = lower + blob.nl;
+	__global uint *out = out_all + blob.vbase;
 	const uint lid = get_local_id(0), wg = get_local_size(0), chunk = wg * GP_QS_STAGE_ITEMS;
-	const uint g = get_group_id(0), first = g * wg * GP_QS_ITEMS;
+	const uint first = (g - blob.g0) * wg * GP_QS_ITEMS;
 	const uint mask = l ? (uint)((1ul << l) - 1ul) : 0u;
 	uint w[GP_QS_ITEMS], at[GP_QS_ITEMS];
 	for (uint k = 0; k < GP_QS_ITEMS; k++) {   /* in flight while the offset is summed */
 		uint j = first + k * wg + lid;
 		w[k] = j < nu ? upper[j] : 0u;
 	}
-	const uint out0 = gp_tile_offset_u32(tile_sums, block_sums, bt, g, part);
+	const uint out0 = gp_tile_offset_u32(tile_sums, block_sums, bt, blob.g0, g, part);
 	for (uint k = 0; k < GP_QS_ITEMS; k++) offs[GP_SKEW(k * wg + lid)] = popcount(w[k]);
 	uint total = gp_tile_offsets_u32(offs, part, GP_QS_ITEMS);
 	for (uint k = 0; k < GP_QS_ITEMS; k++) at[k] = offs[GP_SKEW(k * wg + lid)];
-	if (first + wg * GP_QS_ITEMS >= nu && out0 + total != n) atomic_min(err, nu - 1u); /* set bits != n */
+	if (first + wg * GP_QS_ITEMS >= nu && out0 + total != n) atomic_min(err, blob.lower + nu); /* set bits != n */
 	total = out0 >= n ? 0u : min(total, n - out0);
 	for (uint c0 = 0, p = 0; c0 < total; c0 += chunk, p ^= 1u) {
 		for (uint k = 0; k < GP_QS_ITEMS; k++) {
@@ -164,13 +141,13 @@ __kernel void qs_tile_decode(__global const uint *in, const uint nl, const uint 
 		for (uint q = lid; q < m; q += wg) {
 			uint i = out0 + c0 + q, hi = stage[QS_ST(q)], lo = qs_lower(lower, l, mask, i);
 			out[i] = (hi << l) | lo;
-			if (i + 1u == n && (((ulong)hi << l) | lo) != (ulong)last) atomic_min(err, i);
+			if (i + 1u == n && (((ulong)hi << l) | lo) != (ulong)last) atomic_min(err, blob.vbase + i);
 			/* order: only an element right after the previous set bit has an equal upper part */
 			uint adjacent;
 			if (q > 0u) adjacent = stage[QS_ST(q - 1u)] == hi;
 			else if (c0 > 0u) adjacent = carry[p] == hi;
 			else adjacent = i > 0u && hi + i == 32u * first && (upper[first - 1u] >> 31) != 0u;
-			if (adjacent && lo < qs_lower(lower, l, mask, i - 1u)) atomic_min(err, i);
+			if (adjacent && lo < qs_lower(lower, l, mask, i - 1u)) atomic_min(err, blob.vbase + i);
 			if (q + 1u == m) carry[p ^ 1u] = hi;
 		}
 		barrier(CLK_LOCAL_MEM_FENCE);

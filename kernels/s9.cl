@@ -116,7 +116,7 @@ inline long s9_limbs(__global const uint *p, uint stride, uint i)
 }
 
 /* The values and the value sum of tiles g0 .. g-1 (its blob's, before tile g), like
- * gp_tile_offset_u32: whole blocks where they lie inside, tiles at either end; the sum taken
+ * gp_tile_offset_u32 (gp_tile_range_of); the sum taken
  * across the group in three 21-bit limbs by 32-bit local atomics (it is below 2^60: fewer than
  * 2^32 values below 2^28). Every item must call it; part can be written again when it returns. */
 inline uint s9_tile_offset(__global const uint *tile_sums, __global const uint *block_sums,
@@ -124,18 +124,18 @@ inline uint s9_tile_offset(__global const uint *tile_sums, __global const uint *
                            long *sum_before)
 {
 	const uint lid = get_local_id(0), wg = get_local_size(0);
-	const uint b0 = (g0 + bt - 1u) / bt, b1 = g / bt, head_end = min(g, b0 * bt);
+	const gp_tile_range r = gp_tile_range_of(g0, g, bt);
 	uint c = 0;
 	long s = 0;
-	for (uint i = g0 + lid; i < head_end; i += wg) {
+	for (uint i = r.head0 + lid; i < r.head1; i += wg) {
 		c += tile_sums[i];
 		s += s9_limbs(tile_sums, tiles + 1u, i);
 	}
-	for (uint i = b0 + lid; i < b1; i += wg) {
+	for (uint i = r.block0 + lid; i < r.block1; i += wg) {
 		c += block_sums[i];
 		s += s9_limbs(block_sums, blocks, i);
 	}
-	for (uint i = max(b1 * bt, head_end) + lid; i < g; i += wg) {
+	for (uint i = r.tail0 + lid; i < g; i += wg) {
 		c += tile_sums[i];
 		s += s9_limbs(tile_sums, tiles + 1u, i);
 	}

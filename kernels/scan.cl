@@ -89,16 +89,37 @@ inline void gp_tile_total_put(__global uint *tile_sums, __global uint *block_sum
 	if (x != 0u) atomic_add(block_sums + g / bt, x);
 }
 
-/* Every item of the group must call it; part can be written again when it returns. The sum is
- * taken in T (WAH's in 64 bits: a malformed blob's tile sums may add up past 2^32). */
+/* Tiles g0 .. g-1 as the sums that cover them: tiles [head0, head1) and [tail0, g), blocks
+ * [block0, block1) between (whole blocks where they lie inside the range). g0 is 0 for one
+ * blob; a batch whose blobs have tiles of their own passes its blob's first tile. */
+typedef struct gp_tile_range {
+	uint head0, head1, block0, block1, tail0;
+} gp_tile_range;
+
+inline gp_tile_range gp_tile_range_of(uint g0, uint g, uint bt)
+{
+	gp_tile_range r;
+	r.head0 = g0;
+	r.block0 = (g0 + bt - 1u) / bt;
+	r.block1 = g / bt;
+	r.head1 = min(g, r.block0 * bt);
+	r.tail0 = max(r.block1 * bt, r.head1);
+	return r;
+}
+
+/* The sum of tiles g0 .. g-1, spread over the group. Every item of the group must call it; part
+ * can be written again when it returns. The sum is taken in T (WAH's in 64 bits: a malformed
+ * blob's tile sums may add up past 2^32). */
 #define GP_DEFINE_TILE_OFFSET(T, SUF)                                                          \
 inline T gp_tile_offset_##SUF(__global const uint *tile_sums, __global const uint *block_sums, \
-                              uint bt, uint g, __local T *part)                               \
+                              uint bt, uint g0, uint g, __local T *part)                      \
 {                                                                                             \
-	const uint lid = get_local_id(0), wg = get_local_size(0), b = g / bt;                     \
+	const uint lid = get_local_id(0), wg = get_local_size(0);                                 \
+	const gp_tile_range r = gp_tile_range_of(g0, g, bt);                                      \
 	T s = 0;                                                                                  \
-	for (uint i = lid; i < b; i += wg) s += block_sums[i];                                    \
-	for (uint i = b * bt + lid; i < g; i += wg) s += tile_sums[i];                            \
+	for (uint i = r.head0 + lid; i < r.head1; i += wg) s += tile_sums[i];                     \
+	for (uint i = r.block0 + lid; i < r.block1; i += wg) s += block_sums[i];                  \
+	for (uint i = r.tail0 + lid; i < g; i += wg) s += tile_sums[i];                           \
 	return gp_group_sum_##SUF(part, s);                                                       \
 }
 

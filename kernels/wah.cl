@@ -113,7 +113,7 @@ __kernel void wah_tile_offsets(__global const uint *in, __global const uint *t, 
 		uint i = (g * GP_TILE_ITEMS + k) * wg + lid;
 		run[k] = i < nwords ? (long)wah_run_clamped(in, t, i, w, groups, &bad) : 0L;
 	}
-	const long off = gp_tile_offset_i64(tile_sums, block_sums, bt, g, part);
+	const long off = gp_tile_offset_i64(tile_sums, block_sums, bt, 0u, g, part);
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) c[GP_SKEW(k * wg + lid)] = run[k];
 	gp_tile_offsets_i64(c, part, GP_TILE_ITEMS);
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) {
@@ -424,7 +424,7 @@ __kernel void bitmap_tile_rows(__global const uint *bitmap, const uint total, co
 		uint o = base + k * wg + lid;
 		x[k] = o < total ? bitmap[o] : 0u;
 	}
-	const uint out0 = gp_tile_offset_u32(tile_sums, block_sums, bt, g, part);
+	const uint out0 = gp_tile_offset_u32(tile_sums, block_sums, bt, 0u, g, part);
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) {
 		offs[GP_SKEW(k * wg + lid)] = popcount(x[k]);
 		words[GP_SKEW(k * wg + lid)] = x[k];

@@ -18,7 +18,6 @@ static const char *const gp_kernel_names[GP_K_COUNT] = {
 	"mark_blob_starts",
 	"mod9_count", "mod9_heads", "mod9_scatter", "mod9_docs", "mod9_word_gaps",
 	"mod9_positions", "mod9_blob_offsets",
-	"qs_count", "qs_decode",
 	"gather_u32", "wah_count", "wah_verify", "wah_gather", "wah_query",
 	"bitmap_popcount", "bitmap_rows", "copy_u32",
 	"mod9_tile_count", "mod9_tile_decode", "s9_tile_count", "s9_tile_decode",

@@ -57,20 +57,24 @@ int gp_cl_batch_upload(gp_cl_batch *b, const uint8_t *const *blobs, const size_t
 	return gp_cl_fill_u32(b->err, none, 4, err);
 }
 
-int gp_cl_batch_count(const gp_cl_batch *b, gp_kernel_id count_kernel, cl_mem *offsets,
-                      gp_error *err)
+int gp_cl_batch_tiles(const gp_cl_batch *b, size_t per_item, size_t counters, gp_cl_tile_sums *s,
+                      cl_mem *tile_start, gp_error *err)
 {
-	size_t items1 = (size_t)b->items + 1;
-	cl_mem counts = gp_cl_buffer(GP_B_COUNTS, items1 * 4, err);
-	cl_kernel k = gp_cl_kernel(count_kernel);
-	if (!counts || !(*offsets = gp_cl_buffer(GP_B_OFFSETS, items1 * 4, err))) return GP_EDEVICE;
-	if (gp_cl_args(k, 7, sizeof(b->input), &b->input, sizeof(b->table), &b->table,
-	               sizeof(b->istart), &b->istart, sizeof(b->n_blobs), &b->n_blobs,
-	               sizeof(b->items), &b->items, sizeof(counts), &counts, sizeof(b->err), &b->err) != CL_SUCCESS) {
-		return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
+	size_t tile = gp_cl_wg() * per_item, tiles = 0;
+	cl_uint *start = gp_alloc_array((size_t)b->n_blobs + 1, sizeof(cl_uint));
+	if (!start) return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
+	for (cl_uint i = 0; i < b->n_blobs; i++) {
+		start[i] = (cl_uint)tiles;
+		tiles += (b->host_table[GP_BT_STRIDE * i + GP_BT_ITEMS] + tile - 1) / tile;
 	}
-	if (gp_cl_run(k, items1, err) != GP_OK) return GP_EDEVICE;
-	return gp_cl_scan_u32(counts, *offsets, items1, 0, err);
+	start[b->n_blobs] = (cl_uint)tiles;
+	const uint8_t *bytes = (const uint8_t *)start;
+	size_t len = ((size_t)b->n_blobs + 1) * sizeof(cl_uint);
+	int rc = (*tile_start = gp_cl_upload(GP_B_TILE_STARTS, &bytes, &len, 1, len, err)) != NULL &&
+	         gp_cl_tile_sums_init(s, tiles * tile, per_item, counters, 256, GP_B_COUNTS, GP_B_OFFSETS, err) == GP_OK
+	         ? GP_OK : GP_EDEVICE;
+	free(start);
+	return rc;
 }
 
 int gp_cl_batch_finish(const gp_cl_batch *b, gp_error *err)

@@ -21,10 +21,6 @@ typedef struct gp_cl_batch {
 int gp_cl_batch_init(gp_cl_batch *b, size_t n_blobs, gp_error *err);
 int gp_cl_batch_upload(gp_cl_batch *b, const uint8_t *const *blobs, const size_t *lens,
                        gp_error *err);
-/* Runs a count kernel (s9_count, qs_count: one uint per work-item) over the batch's items and
- * scans the counts (exclusive, items + 1 entries) into *offsets. */
-int gp_cl_batch_count(const gp_cl_batch *b, gp_kernel_id count_kernel, cl_mem *offsets,
-                      gp_error *err);
 /* Reads the error word after the launches: GP_EFORMAT when a kernel flagged the input. */
 int gp_cl_batch_finish(const gp_cl_batch *b, gp_error *err);
 void gp_cl_batch_free(gp_cl_batch *b);
@@ -57,6 +53,11 @@ typedef struct gp_cl_tile_sums {
 int gp_cl_tile_sums_init(gp_cl_tile_sums *s, size_t items, size_t per_item, size_t counters,
                          cl_uint max_bt, gp_buffer_id sums_id, gp_buffer_id blocks_id, gp_error *err);
 
+/* A batch decoded by tiles, each blob with tiles of its own (wg * per_item items of GP_BT_ITEMS
+ * a tile): tile_start (n_blobs + 1 uints, uploaded) holds each blob's first, s the sums sized
+ * for them all. After gp_cl_batch_upload. */
+int gp_cl_batch_tiles(const gp_cl_batch *b, size_t per_item, size_t counters, gp_cl_tile_sums *s,
+                      cl_mem *tile_start, gp_error *err);
 /* One blob (or MOD9's batch) decoded by tiles (the *_tile_count / *_tile_decode kernels): the
  * blob uploaded whole, a tile of wg * per_item words. */
 typedef struct gp_cl_tiled {

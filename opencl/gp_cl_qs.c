@@ -1,51 +1,75 @@
-/* Launcher for kernels/qs.cl: one long list by tiles; a batch by popcounts, a scan and one
- * merged upper+lower decode that also checks the order. */
+/* Launcher for kernels/qs.cl: one blob or a batch, tiled (qs_tile_count, then qs_tile_decode). */
 #include "gp_cl_batch.h"
 #include "../codec/gp_result.h"
 #include "../codec/gp_qs.h"
 
 #define A(v) sizeof(v), (const void *)&(v)
 
-/* One blob, tiled (qs_tile_count, then qs_tile_decode). */
-static int qs_tiled(const uint8_t *blob, size_t len, const gp_qs_header *h, gp_result *r,
-                    gp_error *err)
+/* The two passes over the tiles of s, words at `input`. One blob: its parameters as given, tab
+ * and tile_start NULL; a batch: each blob's tiles from tile_start, its parameters from tab. */
+static int qs_passes(cl_mem input, cl_mem tab, cl_mem tile_start, cl_uint n_blobs, const gp_qs_header *h,
+                     const gp_cl_tile_sums *s, cl_mem out, cl_mem errbuf, gp_error *err)
 {
-	cl_uint nl = (cl_uint)h->lower_words, nu = (cl_uint)h->upper_words, n = h->n, l = h->l, last = h->last;
-	gp_cl_tiled t;
-	cl_mem out;
-	cl_kernel k;
-	if (gp_cl_tiled_begin(&t, &blob, &len, 1, 0, nu, gp_cl_qs_items(), 1, err) != GP_OK ||
-	    !(out = gp_cl_buffer(GP_B_VALUES, (size_t)n * 4, err))) {
-		return GP_EDEVICE;
+	cl_uint nl = 0, nu = 0, n = 0, l = 0, last = 0;
+	if (h) {
+		nl = (cl_uint)h->lower_words;
+		nu = (cl_uint)h->upper_words;
+		n = h->n;
+		l = h->l;
+		last = h->last;
 	}
-	k = gp_cl_kernel(GP_K_QS_TILE_COUNT);
-	if (gp_cl_args(k, 10, A(t.input), A(nl), A(nu), A(n), A(l), A(last), A(t.s.bt), A(t.s.sums),
-	               A(t.s.block_sums), A(t.err)) != CL_SUCCESS) goto args;
-	if (gp_cl_tiled_run(&t.s, k, err, 10, 1, t.s.wg * 4) != GP_OK) return GP_EDEVICE;
+	cl_kernel k = gp_cl_kernel(GP_K_QS_TILE_COUNT);
+	if (gp_cl_args(k, 13, A(input), A(tab), A(tile_start), A(n_blobs), A(nl), A(nu), A(n), A(l),
+	               A(last), A(s->bt), A(s->sums), A(s->block_sums), A(errbuf)) != CL_SUCCESS) goto args;
+	if (gp_cl_tiled_run(s, k, err, 13, 1, s->wg * 4) != GP_OK) return GP_EDEVICE;
 	k = gp_cl_kernel(GP_K_QS_TILE_DECODE);
-	if (gp_cl_args(k, 11, A(t.input), A(nl), A(nu), A(n), A(l), A(last), A(t.s.bt), A(t.s.sums),
-	               A(t.s.block_sums), A(out), A(t.err)) != CL_SUCCESS) goto args;
-	if (gp_cl_tiled_run(&t.s, k, err, 11, 4, GP_SKEWED(t.s.tile) * 4, t.s.wg * 4,
-	                    GP_SKEWED(t.s.wg * gp_cl_qs_stage_items()) * 4, (size_t)8) != GP_OK) {
-		return GP_EDEVICE;
-	}
-	return gp_cl_tiled_finish(&t, out, n, 32, r, err);
+	if (gp_cl_args(k, 14, A(input), A(tab), A(tile_start), A(n_blobs), A(nl), A(nu), A(n), A(l),
+	               A(last), A(s->bt), A(s->sums), A(s->block_sums), A(out), A(errbuf)) != CL_SUCCESS) goto args;
+	return gp_cl_tiled_run(s, k, err, 14, 4, GP_SKEWED(s->wg * gp_cl_qs_items()) * 4, s->wg * 4,
+	                       GP_SKEWED(s->wg * gp_cl_qs_stage_items()) * 4, (size_t)8);
 args:
 	return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
+}
+
+/* One blob. */
+static int qs_single(const uint8_t *blob, size_t len, const gp_qs_header *h, gp_result *r,
+                     gp_error *err)
+{
+	gp_cl_tiled t;
+	cl_mem out, none = NULL;
+	if (gp_cl_tiled_begin(&t, &blob, &len, 1, 0, h->upper_words, gp_cl_qs_items(), 1, err) != GP_OK ||
+	    !(out = gp_cl_buffer(GP_B_VALUES, (size_t)h->n * 4, err)) ||
+	    qs_passes(t.input, none, none, 1, h, &t.s, out, t.err, err) != GP_OK) {
+		return GP_EDEVICE;
+	}
+	return gp_cl_tiled_finish(&t, out, h->n, 32, r, err);
+}
+
+/* A batch: the blobs back to back, each with tiles of its own. */
+static int qs_batch(gp_cl_batch *b, const uint8_t *const *blobs, const size_t *lens,
+                    gp_result *r, gp_error *err)
+{
+	gp_cl_tile_sums s;
+	cl_mem starts, out;
+	if (gp_cl_batch_upload(b, blobs, lens, err) != GP_OK ||
+	    gp_cl_batch_tiles(b, gp_cl_qs_items(), 1, &s, &starts, err) != GP_OK ||
+	    !(out = gp_cl_buffer(GP_B_VALUES, (size_t)b->values * 4, err)) ||
+	    (s.tiles > 0 && qs_passes(b->input, b->table, starts, b->n_blobs, NULL, &s, out, b->err, err) != GP_OK)) {
+		return GP_EDEVICE;
+	}
+	return gp_cl_batch_download(b, out, 32, r, err);
 }
 
 int gp_cl_qs_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
                     gp_result *r, gp_error *err)
 {
 	gp_cl_batch b;
+	gp_qs_header h;
 	int rc = GP_EDEVICE;
-	cl_mem rank, values;
-	cl_kernel k;
 	if (n_blobs == 1) {
-		gp_qs_header h;
 		if ((rc = gp_qs_check_header(blobs[0], lens[0], &h, err)) != GP_OK) return rc;
 		if (h.n > 0) {
-			rc = qs_tiled(blobs[0], lens[0], &h, r, err);
+			rc = qs_single(blobs[0], lens[0], &h, r, err);
 			if (rc != GP_OK) gp_result_free(r);
 			return rc;
 		}
@@ -53,7 +77,6 @@ int gp_cl_qs_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_bl
 	if (gp_cl_batch_init(&b, n_blobs, err) != GP_OK) return GP_EDEVICE;
 	for (size_t i = 0; i < n_blobs; i++) {
 		cl_uint *t = b.host_table + GP_BT_STRIDE * i;
-		gp_qs_header h;
 		if (gp_qs_check_header(blobs[i], lens[i], &h, err) != GP_OK) goto done;
 		t[GP_BT_BASE] = GP_QS_HEADER / 4;
 		t[GP_BT_N] = h.n;
@@ -62,19 +85,7 @@ int gp_cl_qs_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_bl
 		t[GP_BT_LOWER] = (cl_uint)h.lower_words;
 		t[GP_BT_ITEMS] = (cl_uint)h.upper_words;
 	}
-	if (gp_cl_batch_upload(&b, blobs, lens, err) != GP_OK) goto done;
-	if (gp_cl_batch_count(&b, GP_K_QS_COUNT, &rank, err) != GP_OK ||
-	    !(values = gp_cl_buffer(GP_B_VALUES, (size_t)b.values * 4, err))) {
-		goto done;
-	}
-	k = gp_cl_kernel(GP_K_QS_DECODE);
-	if (gp_cl_args(k, 8, A(b.input), A(b.table), A(b.istart), A(b.n_blobs), A(b.items), A(rank),
-	               A(values), A(b.err)) != CL_SUCCESS) goto args;
-	if (gp_cl_run(k, b.items, err) != GP_OK) goto done;
-	rc = gp_cl_batch_download(&b, values, 32, r, err);
-	goto done;
-args:
-	gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
+	rc = qs_batch(&b, blobs, lens, r, err);
 done:
 	gp_cl_batch_free(&b);
 	if (rc != GP_OK) gp_result_free(r);

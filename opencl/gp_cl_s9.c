@@ -1,7 +1,5 @@
 /* Launcher for kernels/s9.cl: one blob or a batch, tiled (s9_tile_count, then s9_tile_decode),
  * the delta rules applied by the decode pass. */
-#include <stdlib.h>
-
 #include "gp_cl_batch.h"
 #include "../codec/gp_result.h"
 #include "../codec/gp_s9.h"
@@ -45,32 +43,19 @@ static int s9_single(const uint8_t *blob, size_t len, cl_uint n, cl_uint delta, 
 	return gp_cl_tiled_finish(&t, out, n, 64, r, err);
 }
 
-/* A batch: the blobs back to back, each with tiles of its own (tile_start[b] the first). */
+/* A batch: the blobs back to back, each with tiles of its own. */
 static int s9_batch(gp_cl_batch *b, const uint8_t *const *blobs, const size_t *lens,
                     gp_result *r, gp_error *err)
 {
-	size_t tile = gp_cl_wg() * gp_cl_tile_items(), tiles = 0;
-	cl_uint *tile_start = gp_alloc_array((size_t)b->n_blobs + 1, sizeof(cl_uint));
 	gp_cl_tile_sums s;
 	cl_mem starts, out;
-	int rc = GP_EDEVICE;
-	if (!tile_start) return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
-	for (cl_uint i = 0; i < b->n_blobs; i++) {
-		tile_start[i] = (cl_uint)tiles;
-		tiles += (b->host_table[GP_BT_STRIDE * i + GP_BT_ITEMS] + tile - 1) / tile;
+	if (gp_cl_batch_upload(b, blobs, lens, err) != GP_OK ||
+	    gp_cl_batch_tiles(b, gp_cl_tile_items(), 4, &s, &starts, err) != GP_OK ||
+	    !(out = gp_cl_buffer(GP_B_POS, (size_t)b->values * 8, err)) ||
+	    (s.tiles > 0 && s9_passes(b->input, b->table, starts, b->n_blobs, 0, 0, 0, 0, &s, out, b->err, err) != GP_OK)) {
+		return GP_EDEVICE;
 	}
-	tile_start[b->n_blobs] = (cl_uint)tiles;
-	const uint8_t *ts = (const uint8_t *)tile_start;
-	size_t ts_len = ((size_t)b->n_blobs + 1) * sizeof(cl_uint);
-	if (gp_cl_batch_upload(b, blobs, lens, err) == GP_OK &&
-	    (starts = gp_cl_upload(GP_B_TILE_STARTS, &ts, &ts_len, 1, ts_len, err)) != NULL &&
-	    gp_cl_tile_sums_init(&s, tiles * tile, gp_cl_tile_items(), 4, 256, GP_B_COUNTS, GP_B_OFFSETS, err) == GP_OK &&
-	    (out = gp_cl_buffer(GP_B_POS, (size_t)b->values * 8, err)) != NULL &&
-	    (tiles == 0 || s9_passes(b->input, b->table, starts, b->n_blobs, 0, 0, 0, 0, &s, out, b->err, err) == GP_OK)) {
-		rc = gp_cl_batch_download(b, out, 64, r, err);
-	}
-	free(tile_start);
-	return rc;
+	return gp_cl_batch_download(b, out, 64, r, err);
 }
 
 int gp_cl_s9_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
