@@ -177,21 +177,21 @@ inline void mod9_tile_count_body(__global const uint *words, const uint n,
 	if (get_local_id(0) == 0) gp_tile_total_put(tile_sums, block_sums, bt, get_group_id(0), total);
 }
 
-__kernel void mod9_tile_count(__global const uint *words, const uint n,
-                              __global const uchar *first, const uint bt,
-                              __global uint *tile_sums, __global uint *block_sums,
-                              __global uint *err, __local uint *part, __local uint2 *lay)
-{
-	mod9_tile_count_body(words, n, first, bt, tile_sums, block_sums, err, part, lay, 0);
+/* The four count kernels: values or docs, one blob (no first[]: the compiler drops its tests)
+ * or a batch. */
+#define MOD9_TILE_COUNT(NAME, DOCS, FIRST_ARG, FIRST)                                           \
+__kernel void NAME(__global const uint *words, const uint n, FIRST_ARG const uint bt,          \
+                   __global uint *tile_sums, __global uint *block_sums, __global uint *err,    \
+                   __local uint *part, __local uint2 *lay)                                     \
+{                                                                                             \
+	mod9_tile_count_body(words, n, FIRST, bt, tile_sums, block_sums, err, part, lay, DOCS);    \
 }
-
-__kernel void mod9_tile_count_docs(__global const uint *words, const uint n,
-                                   __global const uchar *first, const uint bt,
-                                   __global uint *tile_sums, __global uint *block_sums,
-                                   __global uint *err, __local uint *part, __local uint2 *lay)
-{
-	mod9_tile_count_body(words, n, first, bt, tile_sums, block_sums, err, part, lay, 1);
-}
+#define MOD9_NO_ARG
+#define MOD9_FIRST_ARG __global const uchar *first,
+MOD9_TILE_COUNT(mod9_tile_count, 0, MOD9_NO_ARG, 0)
+MOD9_TILE_COUNT(mod9_tile_count_docs, 1, MOD9_NO_ARG, 0)
+MOD9_TILE_COUNT(mod9_tile_count_batch, 0, MOD9_FIRST_ARG, first)
+MOD9_TILE_COUNT(mod9_tile_count_docs_batch, 1, MOD9_FIRST_ARG, first)
 
 /* The doc of the posting that starts at word i (host byte order w), as the host's
  * mod9_decode_postings finds it: from the posting's first value, which is the word's first unless
@@ -264,25 +264,19 @@ inline void mod9_tile_decode_body(__global const uint *words, const uint n,
 	}
 }
 
-__kernel void mod9_tile_decode(__global const uint *words, const uint n,
-                               __global const uchar *first, const uint bt,
-                               __global uint *tile_sums, __global const uint *block_sums,
-                               __global uint *values, __global uint *word_off, __global uint *err,
-                               __local uint *offs, __local uint *part, __local uint *stage,
-                               __local uint2 *lay)
-{
-	mod9_tile_decode_body(words, n, first, bt, tile_sums, block_sums, values, word_off, err, offs,
-	                      part, stage, lay, 0);
+/* The four decode kernels, likewise. out: the values, or one uint a posting (its doc; a doc is
+ * below 2^28). A batch's also take first[] and word_off. */
+#define MOD9_TILE_DECODE(NAME, DOCS, BATCH_ARGS, FIRST, WORD_OFF)                               \
+__kernel void NAME(__global const uint *words, const uint n, BATCH_ARGS const uint bt,         \
+                   __global uint *tile_sums, __global const uint *block_sums,                 \
+                   __global uint *out, __global uint *err, __local uint *offs,                \
+                   __local uint *part, __local uint *stage, __local uint2 *lay)               \
+{                                                                                             \
+	mod9_tile_decode_body(words, n, FIRST, bt, tile_sums, block_sums, out, WORD_OFF, err,      \
+	                      offs, part, stage, lay, DOCS);                                       \
 }
-
-/* docs: one uint a posting (its doc; a doc is below 2^28) */
-__kernel void mod9_tile_docs(__global const uint *words, const uint n,
-                             __global const uchar *first, const uint bt,
-                             __global uint *tile_sums, __global const uint *block_sums,
-                             __global uint *docs, __global uint *word_off, __global uint *err,
-                             __local uint *offs, __local uint *part, __local uint *stage,
-                             __local uint2 *lay)
-{
-	mod9_tile_decode_body(words, n, first, bt, tile_sums, block_sums, docs, word_off, err, offs,
-	                      part, stage, lay, 1);
-}
+#define MOD9_BATCH_ARGS __global const uchar *first, __global uint *word_off,
+MOD9_TILE_DECODE(mod9_tile_decode, 0, MOD9_NO_ARG, 0, 0)
+MOD9_TILE_DECODE(mod9_tile_docs, 1, MOD9_NO_ARG, 0, 0)
+MOD9_TILE_DECODE(mod9_tile_decode_batch, 0, MOD9_BATCH_ARGS, first, word_off)
+MOD9_TILE_DECODE(mod9_tile_docs_batch, 1, MOD9_BATCH_ARGS, first, word_off)

@@ -52,33 +52,23 @@ typedef struct qs_blob {
 	uint lower, nl, nu, n, l, last, vbase, g0;   /* lower array at in[lower..], values at vbase */
 } qs_blob;
 
+/* Each pass is one inline body and two kernels: one blob (its parameters the arguments) and a
+ * batch (the blob of tile g looked up). */
 inline qs_blob qs_blob_of(__global const uint *tab, __global const uint *tile_start,
-                          uint n_blobs, uint g, uint nl, uint nu, uint n, uint l, uint last)
+                          uint n_blobs, uint g)
 {
-	qs_blob x = {GP_QS_HEADER_WORDS, nl, nu, n, l, last, 0u, 0u};
-	if (tab) {
-		uint b = gp_find_blob(tile_start, n_blobs, g);
-		__global const uint *t = tab + GP_BT_STRIDE * b;
-		x.lower = t[GP_BT_BASE];
-		x.nl = t[GP_BT_LOWER];
-		x.nu = t[GP_BT_ITEMS];
-		x.n = t[GP_BT_N];
-		x.l = t[GP_BT_PARAM];
-		x.last = t[GP_BT_LAST];
-		x.vbase = t[GP_BT_VALUES];
-		x.g0 = tile_start[b];
-	}
+	uint b = gp_find_blob(tile_start, n_blobs, g);
+	__global const uint *t = tab + GP_BT_STRIDE * b;
+	qs_blob x = {t[GP_BT_BASE], t[GP_BT_LOWER], t[GP_BT_ITEMS], t[GP_BT_N], t[GP_BT_PARAM],
+	             t[GP_BT_LAST], t[GP_BT_VALUES], tile_start[b]};
 	return x;
 }
 
 
-__kernel void qs_tile_count(__global const uint *in, __global const uint *tab,
-                            __global const uint *tile_start, const uint n_blobs, const uint nl1,
-                            const uint nu1, const uint n1, const uint l1, const uint last1,
-                            const uint bt, __global uint *tile_sums, __global uint *block_sums,
-                            __global uint *err, __local uint *part)
+inline void qs_tile_count_body(__global const uint *in, const qs_blob blob, const uint bt,
+                               __global uint *tile_sums, __global uint *block_sums,
+                               __global uint *err, __local uint *part)
 {
-	const qs_blob blob = qs_blob_of(tab, tile_start, n_blobs, get_group_id(0), nl1, nu1, n1, l1, last1);
 	const uint nu = blob.nu, n = blob.n, l = blob.l, last = blob.last;
 	__global const uint *upper = in + blob.lower + blob.nl;
 	const uint wg = get_local_size(0);
@@ -98,17 +88,30 @@ __kernel void qs_tile_count(__global const uint *in, __global const uint *tab,
 	if (get_local_id(0) == 0) gp_tile_total_put(tile_sums, block_sums, bt, get_group_id(0), total);
 }
 
-/* offs: GP_SKEW(GP_QS_ITEMS * wg), part: wg, stage: GP_SKEW(wg * GP_QS_STAGE_ITEMS), carry: 2 */
-__kernel void qs_tile_decode(__global const uint *in, __global const uint *tab,
-                             __global const uint *tile_start, const uint n_blobs, const uint nl1,
-                             const uint nu1, const uint n1, const uint l1, const uint last1,
-                             const uint bt, __global const uint *tile_sums,
-                             __global const uint *block_sums, __global uint *out_all,
-                             __global uint *err, __local uint *offs, __local uint *part,
-                             __local uint *stage, __local uint *carry)
+__kernel void qs_tile_count(__global const uint *in, const uint nl, const uint nu, const uint n,
+                            const uint l, const uint last, const uint bt, __global uint *tile_sums,
+                            __global uint *block_sums, __global uint *err, __local uint *part)
+{
+	const qs_blob blob = {GP_QS_HEADER_WORDS, nl, nu, n, l, last, 0u, 0u};
+	qs_tile_count_body(in, blob, bt, tile_sums, block_sums, err, part);
+}
+
+__kernel void qs_tile_count_batch(__global const uint *in, __global const uint *tab,
+                                  __global const uint *tile_start, const uint n_blobs,
+                                  const uint bt, __global uint *tile_sums,
+                                  __global uint *block_sums, __global uint *err,
+                                  __local uint *part)
+{
+	qs_tile_count_body(in, qs_blob_of(tab, tile_start, n_blobs, get_group_id(0)), bt, tile_sums,
+	                   block_sums, err, part);
+}
+
+inline void qs_tile_decode_body(__global const uint *in, const qs_blob blob, const uint bt,
+                                __global const uint *tile_sums, __global const uint *block_sums,
+                                __global uint *out_all, __global uint *err, __local uint *offs,
+                                __local uint *part, __local uint *stage, __local uint *carry)
 {
 	const uint g = get_group_id(0);
-	const qs_blob blob = qs_blob_of(tab, tile_start, n_blobs, g, nl1, nu1, n1, l1, last1);
 	const uint nu = blob.nu, n = blob.n, l = blob.l, last = blob.last;
 	__global const uint *lower = in + blob.lower, *upper = lower + blob.nl;
 	__global uint *out = out_all + blob.vbase;
@@ -152,4 +155,26 @@ __kernel void qs_tile_decode(__global const uint *in, __global const uint *tab,
 		}
 		barrier(CLK_LOCAL_MEM_FENCE);
 	}
+}
+
+/* offs: GP_SKEW(GP_QS_ITEMS * wg), part: wg, stage: GP_SKEW(wg * GP_QS_STAGE_ITEMS), carry: 2 */
+__kernel void qs_tile_decode(__global const uint *in, const uint nl, const uint nu, const uint n,
+                             const uint l, const uint last, const uint bt,
+                             __global const uint *tile_sums, __global const uint *block_sums,
+                             __global uint *out, __global uint *err, __local uint *offs,
+                             __local uint *part, __local uint *stage, __local uint *carry)
+{
+	const qs_blob blob = {GP_QS_HEADER_WORDS, nl, nu, n, l, last, 0u, 0u};
+	qs_tile_decode_body(in, blob, bt, tile_sums, block_sums, out, err, offs, part, stage, carry);
+}
+
+__kernel void qs_tile_decode_batch(__global const uint *in, __global const uint *tab,
+                                   __global const uint *tile_start, const uint n_blobs,
+                                   const uint bt, __global const uint *tile_sums,
+                                   __global const uint *block_sums, __global uint *out,
+                                   __global uint *err, __local uint *offs, __local uint *part,
+                                   __local uint *stage, __local uint *carry)
+{
+	qs_tile_decode_body(in, qs_blob_of(tab, tile_start, n_blobs, get_group_id(0)), bt, tile_sums,
+	                    block_sums, out, err, offs, part, stage, carry);
 }

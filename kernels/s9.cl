@@ -19,20 +19,14 @@ typedef struct s9_blob {
 	uint base, nw, n, delta, vbase, g0;   /* words at in[base..], n values out at vbase */
 } s9_blob;
 
+/* Each pass is one inline body and two kernels: one blob (its parameters the arguments, so that
+ * the compiler folds them) and a batch (the blob of tile g looked up). */
 inline s9_blob s9_blob_of(__global const uint *tab, __global const uint *tile_start,
-                          uint n_blobs, uint g, uint base, uint nw, uint n, uint delta)
+                          uint n_blobs, uint g)
 {
-	s9_blob x = {base, nw, n, delta, 0u, 0u};
-	if (tab) {
-		uint b = gp_find_blob(tile_start, n_blobs, g);
-		__global const uint *t = tab + GP_BT_STRIDE * b;
-		x.base = t[GP_BT_BASE];
-		x.nw = t[GP_BT_ITEMS];
-		x.n = t[GP_BT_N];
-		x.delta = t[GP_BT_PARAM];
-		x.vbase = t[GP_BT_VALUES];
-		x.g0 = tile_start[b];
-	}
+	uint b = gp_find_blob(tile_start, n_blobs, g);
+	__global const uint *t = tab + GP_BT_STRIDE * b;
+	s9_blob x = {t[GP_BT_BASE], t[GP_BT_ITEMS], t[GP_BT_N], t[GP_BT_PARAM], t[GP_BT_VALUES], tile_start[b]};
 	return x;
 }
 
@@ -68,13 +62,10 @@ inline void s9_layouts_put(__local uint2 *lay)
 
 /* part: wg. tile_sums: S9_SUMS arrays of tiles + 1, block_sums: of blocks. in + base must be
  * 16-byte aligned: item lid reads uint4s. */
-__kernel void s9_tile_count(__global const uint *in, __global const uint *tab,
-                            __global const uint *tile_start, const uint n_blobs, const uint base1,
-                            const uint nw1, const uint bt, const uint tiles, const uint blocks,
-                            __global uint *tile_sums, __global uint *block_sums,
-                            __global uint *err, __local uint *part)
+inline void s9_tile_count_body(__global const uint *in, const s9_blob blob, const uint bt,
+                               const uint tiles, const uint blocks, __global uint *tile_sums,
+                               __global uint *block_sums, __global uint *err, __local uint *part)
 {
-	const s9_blob blob = s9_blob_of(tab, tile_start, n_blobs, get_group_id(0), base1, nw1, 0u, 0u);
 	const uint wg = get_local_size(0), nw = blob.nw;
 	const uint q0 = (get_group_id(0) - blob.g0) * wg * GP_TILE_VECS + get_local_id(0);
 	__global const uint *words = in + blob.base;
@@ -107,6 +98,24 @@ __kernel void s9_tile_count(__global const uint *in, __global const uint *tab,
 	for (uint c = 0; c < S9_SUMS && get_local_id(0) == 0; c++) {
 		gp_tile_total_put(tile_sums + c * (tiles + 1u), block_sums + c * blocks, bt, get_group_id(0), x[c]);
 	}
+}
+
+__kernel void s9_tile_count(__global const uint *in, const uint base, const uint nw, const uint bt,
+                            const uint tiles, const uint blocks, __global uint *tile_sums,
+                            __global uint *block_sums, __global uint *err, __local uint *part)
+{
+	const s9_blob blob = {base, nw, 0u, 0u, 0u, 0u};
+	s9_tile_count_body(in, blob, bt, tiles, blocks, tile_sums, block_sums, err, part);
+}
+
+__kernel void s9_tile_count_batch(__global const uint *in, __global const uint *tab,
+                                  __global const uint *tile_start, const uint n_blobs,
+                                  const uint bt, const uint tiles, const uint blocks,
+                                  __global uint *tile_sums, __global uint *block_sums,
+                                  __global uint *err, __local uint *part)
+{
+	s9_tile_count_body(in, s9_blob_of(tab, tile_start, n_blobs, get_group_id(0)), bt, tiles,
+	                   blocks, tile_sums, block_sums, err, part);
 }
 
 /* A tile's or block's value sum from its limbs (S9_SUMS arrays of stride `stride` at p). */
@@ -145,19 +154,15 @@ inline uint s9_tile_offset(__global const uint *tile_sums, __global const uint *
 	return x[0];
 }
 
-/* offs, sums: GP_SKEW(tile) elements; part_c, part_s: wg; stage: wg * GP_STAGE_ITEMS */
-__kernel void s9_tile_decode(__global const uint *in, __global const uint *tab,
-                             __global const uint *tile_start, const uint n_blobs, const uint base1,
-                             const uint nw1, const uint n1, const uint delta1, const uint bt,
-                             const uint tiles, const uint blocks, __global const uint *tile_sums,
-                             __global const uint *block_sums, __global long *out_all,
-                             __global uint *err, __local uint *offs, __local long *sums,
-                             __local uint *part_c, __local long *part_s, __local long *stage,
-                             __local uint2 *lay)
+inline void s9_tile_decode_body(__global const uint *in, const s9_blob blob, const uint bt,
+                                const uint tiles, const uint blocks,
+                                __global const uint *tile_sums, __global const uint *block_sums,
+                                __global long *out_all, __global uint *err, __local uint *offs,
+                                __local long *sums, __local uint *part_c, __local long *part_s,
+                                __local long *stage, __local uint2 *lay)
 {
 	const uint lid = get_local_id(0), wg = get_local_size(0), chunk = wg * GP_STAGE_ITEMS;
 	const uint g = get_group_id(0);
-	const s9_blob blob = s9_blob_of(tab, tile_start, n_blobs, g, base1, nw1, n1, delta1);
 	const uint nw = blob.nw, n = blob.n, delta = blob.delta, base = blob.base;
 	const uint first = (g - blob.g0) * wg * GP_TILE_ITEMS;
 	__global long *out = out_all + blob.vbase;
@@ -210,4 +215,32 @@ __kernel void s9_tile_decode(__global const uint *in, __global const uint *tab,
 		for (uint q = lid; q < m; q += wg) out[out0 + c0 + q] = stage[q];
 		barrier(CLK_LOCAL_MEM_FENCE);
 	}
+}
+
+/* offs, sums: GP_SKEW(tile) elements; part_c, part_s: wg; stage: wg * GP_STAGE_ITEMS */
+__kernel void s9_tile_decode(__global const uint *in, const uint base, const uint nw, const uint n,
+                             const uint delta, const uint bt, const uint tiles,
+                             const uint blocks, __global const uint *tile_sums,
+                             __global const uint *block_sums, __global long *out,
+                             __global uint *err, __local uint *offs, __local long *sums,
+                             __local uint *part_c, __local long *part_s, __local long *stage,
+                             __local uint2 *lay)
+{
+	const s9_blob blob = {base, nw, n, delta, 0u, 0u};
+	s9_tile_decode_body(in, blob, bt, tiles, blocks, tile_sums, block_sums, out, err, offs, sums,
+	                    part_c, part_s, stage, lay);
+}
+
+__kernel void s9_tile_decode_batch(__global const uint *in, __global const uint *tab,
+                                   __global const uint *tile_start, const uint n_blobs,
+                                   const uint bt, const uint tiles, const uint blocks,
+                                   __global const uint *tile_sums,
+                                   __global const uint *block_sums, __global long *out,
+                                   __global uint *err, __local uint *offs, __local long *sums,
+                                   __local uint *part_c, __local long *part_s,
+                                   __local long *stage, __local uint2 *lay)
+{
+	s9_tile_decode_body(in, s9_blob_of(tab, tile_start, n_blobs, get_group_id(0)), bt, tiles,
+	                    blocks, tile_sums, block_sums, out, err, offs, sums, part_c, part_s, stage,
+	                    lay);
 }

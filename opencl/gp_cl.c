@@ -23,7 +23,9 @@ static const char *const gp_kernel_names[GP_K_COUNT] = {
 	"mod9_tile_count", "mod9_tile_decode", "s9_tile_count", "s9_tile_decode",
 	"qs_tile_count", "qs_tile_decode", "wah_tile_words", "wah_tile_count",
 	"wah_tile_offsets", "bitmap_tile_count", "bitmap_tile_rows", "mod9_tile_count_docs",
-	"mod9_tile_docs",
+	"mod9_tile_docs", "mod9_tile_count_batch", "mod9_tile_count_docs_batch", "mod9_tile_decode_batch",
+	"mod9_tile_docs_batch", "s9_tile_count_batch", "s9_tile_decode_batch", "qs_tile_count_batch",
+	"qs_tile_decode_batch",
 };
 
 enum { GP_CL_UNOPENED, GP_CL_READY, GP_CL_UNUSABLE };
@@ -746,16 +748,31 @@ void gp_cl_kernel_seconds_reset(void)
 	gp_cl.kernel_seconds = 0;
 }
 
-cl_int gp_cl_args(cl_kernel k, int n, ...)
+static cl_int gp_cl_args_list(cl_kernel k, cl_uint at, int n, va_list ap)
 {
-	va_list ap;
 	cl_int st = CL_SUCCESS;
-	va_start(ap, n);
 	for (int i = 0; i < n; i++) {
 		size_t size = va_arg(ap, size_t);
 		const void *value = va_arg(ap, const void *);
-		st |= clSetKernelArg(k, (cl_uint)i, size, value);
+		st |= clSetKernelArg(k, at + (cl_uint)i, size, value);
 	}
+	return st;
+}
+
+cl_int gp_cl_args(cl_kernel k, int n, ...)
+{
+	va_list ap;
+	va_start(ap, n);
+	cl_int st = gp_cl_args_list(k, 0, n, ap);
+	va_end(ap);
+	return st;
+}
+
+cl_int gp_cl_args_at(cl_kernel k, cl_uint at, int n, ...)
+{
+	va_list ap;
+	va_start(ap, n);
+	cl_int st = gp_cl_args_list(k, at, n, ap);
 	va_end(ap);
 	return st;
 }

@@ -25,7 +25,9 @@ typedef enum {
 	GP_K_MOD9_TILE_COUNT, GP_K_MOD9_TILE_DECODE, GP_K_S9_TILE_COUNT, GP_K_S9_TILE_DECODE,
 	GP_K_QS_TILE_COUNT, GP_K_QS_TILE_DECODE, GP_K_WAH_TILE_WORDS, GP_K_WAH_TILE_COUNT,
 	GP_K_WAH_TILE_OFFSETS, GP_K_BITMAP_TILE_COUNT, GP_K_BITMAP_TILE_ROWS, GP_K_MOD9_TILE_COUNT_DOCS,
-	GP_K_MOD9_TILE_DOCS,
+	GP_K_MOD9_TILE_DOCS, GP_K_MOD9_TILE_COUNT_BATCH, GP_K_MOD9_TILE_COUNT_DOCS_BATCH,
+	GP_K_MOD9_TILE_DECODE_BATCH, GP_K_MOD9_TILE_DOCS_BATCH, GP_K_S9_TILE_COUNT_BATCH,
+	GP_K_S9_TILE_DECODE_BATCH, GP_K_QS_TILE_COUNT_BATCH, GP_K_QS_TILE_DECODE_BATCH,
 	GP_K_COUNT
 } gp_kernel_id;
 
@@ -131,6 +133,8 @@ int gp_cl_scan_i64(cl_mem in, cl_mem out, size_t n, int inclusive, gp_error *err
 int gp_cl_prefix_sum(const int64_t *in, size_t n, int inclusive, int64_t *out, gp_error *err);
 /* Sets kernel arguments from (size, pointer) pairs; returns the OR of the statuses. */
 cl_int gp_cl_args(cl_kernel k, int n, ...);
+/* The same from argument `at` on. */
+cl_int gp_cl_args_at(cl_kernel k, cl_uint at, int n, ...);
 
 struct gp_result;
 /* GPUPOST_MOD9 batch decode (opencl/gp_cl_mod9.c): one upload, one sequence of launches, one

@@ -45,14 +45,25 @@ static int mod9_tiled(const uint8_t *const *blobs, const size_t *lens, size_t n_
 		if (gp_cl_args(k, 3, A(blobs_mem), A(nb), A(first)) != CL_SUCCESS) goto args;
 		if (gp_cl_run(k, n_blobs, err) != GP_OK) return GP_EDEVICE;
 	}
-	k = gp_cl_kernel(docs ? GP_K_MOD9_TILE_COUNT_DOCS : GP_K_MOD9_TILE_COUNT);
-	if (gp_cl_args(k, 7, A(t.input), A(nw), A(first), A(t.s.bt), A(t.s.sums), A(t.s.block_sums),
-	               A(t.err)) != CL_SUCCESS) goto args;
-	if (gp_cl_tiled_run(&t.s, k, err, 7, 2, t.s.wg * 4, (size_t)64 * 8) != GP_OK) return GP_EDEVICE;
-	k = gp_cl_kernel(docs ? GP_K_MOD9_TILE_DOCS : GP_K_MOD9_TILE_DECODE);
-	if (gp_cl_args(k, 9, A(t.input), A(nw), A(first), A(t.s.bt), A(t.s.sums), A(t.s.block_sums),
-	               A(out), A(word_off), A(t.err)) != CL_SUCCESS) goto args;
-	if (gp_cl_tiled_run(&t.s, k, err, 9, 4, GP_SKEWED(t.s.tile) * 4, t.s.wg * 4,
+	/* one blob: (words, n, bt, ...); a batch: (words, n, first, [word_off,] bt, ...) */
+	static const gp_kernel_id count_k[2][2] = {
+		{GP_K_MOD9_TILE_COUNT, GP_K_MOD9_TILE_COUNT_DOCS},
+		{GP_K_MOD9_TILE_COUNT_BATCH, GP_K_MOD9_TILE_COUNT_DOCS_BATCH}};
+	static const gp_kernel_id decode_k[2][2] = {
+		{GP_K_MOD9_TILE_DECODE, GP_K_MOD9_TILE_DOCS},
+		{GP_K_MOD9_TILE_DECODE_BATCH, GP_K_MOD9_TILE_DOCS_BATCH}};
+	cl_uint a = 2 + batch;   /* the arguments after words, n and a batch's first[] */
+	k = gp_cl_kernel(count_k[batch][docs]);
+	if (gp_cl_args(k, 2, A(t.input), A(nw)) != CL_SUCCESS ||
+	    (batch && gp_cl_args_at(k, 2, 1, A(first)) != CL_SUCCESS) ||
+	    gp_cl_args_at(k, a, 4, A(t.s.bt), A(t.s.sums), A(t.s.block_sums), A(t.err)) != CL_SUCCESS) goto args;
+	if (gp_cl_tiled_run(&t.s, k, err, a + 4, 2, t.s.wg * 4, (size_t)64 * 8) != GP_OK) return GP_EDEVICE;
+	a = 2 + 2 * batch;       /* and word_off */
+	k = gp_cl_kernel(decode_k[batch][docs]);
+	if (gp_cl_args(k, 2, A(t.input), A(nw)) != CL_SUCCESS ||
+	    (batch && gp_cl_args_at(k, 2, 2, A(first), A(word_off)) != CL_SUCCESS) ||
+	    gp_cl_args_at(k, a, 5, A(t.s.bt), A(t.s.sums), A(t.s.block_sums), A(out), A(t.err)) != CL_SUCCESS) goto args;
+	if (gp_cl_tiled_run(&t.s, k, err, a + 5, 4, GP_SKEWED(t.s.tile) * 4, t.s.wg * 4,
 	                    t.s.wg * gp_cl_stage_items(4) * 4, (size_t)64 * 8) != GP_OK) {
 		return GP_EDEVICE;
 	}

@@ -5,12 +5,13 @@
 
 #define A(v) sizeof(v), (const void *)&(v)
 
-/* The two passes over the tiles of s, words at `input`. One blob: its parameters as given, tab
- * and tile_start NULL; a batch: each blob's tiles from tile_start, its parameters from tab. */
+/* The two passes over the tiles of s, words at `input`. One blob (tab NULL): its header h; a
+ * batch: each blob's tiles from tile_start, its parameters from tab. */
 static int qs_passes(cl_mem input, cl_mem tab, cl_mem tile_start, cl_uint n_blobs, const gp_qs_header *h,
                      const gp_cl_tile_sums *s, cl_mem out, cl_mem errbuf, gp_error *err)
 {
-	cl_uint nl = 0, nu = 0, n = 0, l = 0, last = 0;
+	const int batch = tab != NULL;
+	cl_uint nl = 0, nu = 0, n = 0, l = 0, last = 0, a = batch ? 4 : 6;
 	if (h) {
 		nl = (cl_uint)h->lower_words;
 		nu = (cl_uint)h->upper_words;
@@ -18,17 +19,23 @@ static int qs_passes(cl_mem input, cl_mem tab, cl_mem tile_start, cl_uint n_blob
 		l = h->l;
 		last = h->last;
 	}
-	cl_kernel k = gp_cl_kernel(GP_K_QS_TILE_COUNT);
-	if (gp_cl_args(k, 13, A(input), A(tab), A(tile_start), A(n_blobs), A(nl), A(nu), A(n), A(l),
-	               A(last), A(s->bt), A(s->sums), A(s->block_sums), A(errbuf)) != CL_SUCCESS) goto args;
-	if (gp_cl_tiled_run(s, k, err, 13, 1, s->wg * 4) != GP_OK) return GP_EDEVICE;
-	k = gp_cl_kernel(GP_K_QS_TILE_DECODE);
-	if (gp_cl_args(k, 14, A(input), A(tab), A(tile_start), A(n_blobs), A(nl), A(nu), A(n), A(l),
-	               A(last), A(s->bt), A(s->sums), A(s->block_sums), A(out), A(errbuf)) != CL_SUCCESS) goto args;
-	return gp_cl_tiled_run(s, k, err, 14, 4, GP_SKEWED(s->wg * gp_cl_qs_items()) * 4, s->wg * 4,
-	                       GP_SKEWED(s->wg * gp_cl_qs_stage_items()) * 4, (size_t)8);
-args:
-	return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
+	/* (in, tab, tile_start, n_blobs) or (in, nl, nu, n, l, last), then the same */
+	for (int pass = 0; pass < 2; pass++) {
+		cl_kernel k = gp_cl_kernel(pass ? (batch ? GP_K_QS_TILE_DECODE_BATCH : GP_K_QS_TILE_DECODE)
+		                                : (batch ? GP_K_QS_TILE_COUNT_BATCH : GP_K_QS_TILE_COUNT));
+		if ((batch ? gp_cl_args(k, 4, A(input), A(tab), A(tile_start), A(n_blobs))
+		           : gp_cl_args(k, 6, A(input), A(nl), A(nu), A(n), A(l), A(last))) != CL_SUCCESS ||
+		    gp_cl_args_at(k, a, 3, A(s->bt), A(s->sums), A(s->block_sums)) != CL_SUCCESS ||
+		    (pass && gp_cl_args_at(k, a + 3, 1, A(out)) != CL_SUCCESS) ||
+		    gp_cl_args_at(k, a + 3 + pass, 1, A(errbuf)) != CL_SUCCESS) {
+			return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
+		}
+		int rc = pass ? gp_cl_tiled_run(s, k, err, a + 5, 4, GP_SKEWED(s->wg * gp_cl_qs_items()) * 4, s->wg * 4,
+		                                GP_SKEWED(s->wg * gp_cl_qs_stage_items()) * 4, (size_t)8)
+		              : gp_cl_tiled_run(s, k, err, a + 4, 1, s->wg * 4);
+		if (rc != GP_OK) return GP_EDEVICE;
+	}
+	return GP_OK;
 }
 
 /* One blob. */

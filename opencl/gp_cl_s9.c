@@ -6,22 +6,27 @@
 
 #define A(v) sizeof(v), (const void *)&(v)
 
-/* The two passes over the tiles of s, words at `input`. One blob: its parameters as given, tab
- * and tile_start NULL; a batch: each blob's tiles from tile_start, its parameters from tab. */
+/* The two passes over the tiles of s, words at `input`. One blob (tab NULL): its parameters as
+ * given; a batch: each blob's tiles from tile_start, its parameters from tab. */
 static int s9_passes(cl_mem input, cl_mem tab, cl_mem tile_start, cl_uint n_blobs, cl_uint base,
                      cl_uint nw, cl_uint n, cl_uint delta, const gp_cl_tile_sums *s, cl_mem out,
                      cl_mem errbuf, gp_error *err)
 {
-	cl_uint tiles = (cl_uint)s->tiles;
-	cl_kernel k = gp_cl_kernel(GP_K_S9_TILE_COUNT);
-	if (gp_cl_args(k, 12, A(input), A(tab), A(tile_start), A(n_blobs), A(base), A(nw), A(s->bt),
-	               A(tiles), A(s->blocks), A(s->sums), A(s->block_sums), A(errbuf)) != CL_SUCCESS) goto args;
-	if (gp_cl_tiled_run(s, k, err, 12, 1, s->wg * 4) != GP_OK) return GP_EDEVICE;
-	k = gp_cl_kernel(GP_K_S9_TILE_DECODE);
-	if (gp_cl_args(k, 15, A(input), A(tab), A(tile_start), A(n_blobs), A(base), A(nw), A(n), A(delta),
-	               A(s->bt), A(tiles), A(s->blocks), A(s->sums), A(s->block_sums), A(out),
-	               A(errbuf)) != CL_SUCCESS) goto args;
-	return gp_cl_tiled_run(s, k, err, 15, 6, GP_SKEWED(s->tile) * 4, GP_SKEWED(s->tile) * 8,
+	const int batch = tab != NULL;
+	cl_uint tiles = (cl_uint)s->tiles, a = batch ? 4 : 3;   /* after (in, tab, tile_start, n_blobs) */
+	cl_kernel k = gp_cl_kernel(batch ? GP_K_S9_TILE_COUNT_BATCH : GP_K_S9_TILE_COUNT);
+	if ((batch ? gp_cl_args(k, 4, A(input), A(tab), A(tile_start), A(n_blobs))
+	           : gp_cl_args(k, 3, A(input), A(base), A(nw))) != CL_SUCCESS ||
+	    gp_cl_args_at(k, a, 6, A(s->bt), A(tiles), A(s->blocks), A(s->sums), A(s->block_sums),
+	                  A(errbuf)) != CL_SUCCESS) goto args;
+	if (gp_cl_tiled_run(s, k, err, a + 6, 1, s->wg * 4) != GP_OK) return GP_EDEVICE;
+	a = batch ? 4 : 5;                                      /* or (in, base, nw, n, delta) */
+	k = gp_cl_kernel(batch ? GP_K_S9_TILE_DECODE_BATCH : GP_K_S9_TILE_DECODE);
+	if ((batch ? gp_cl_args(k, 4, A(input), A(tab), A(tile_start), A(n_blobs))
+	           : gp_cl_args(k, 5, A(input), A(base), A(nw), A(n), A(delta))) != CL_SUCCESS ||
+	    gp_cl_args_at(k, a, 7, A(s->bt), A(tiles), A(s->blocks), A(s->sums), A(s->block_sums),
+	                  A(out), A(errbuf)) != CL_SUCCESS) goto args;
+	return gp_cl_tiled_run(s, k, err, a + 7, 6, GP_SKEWED(s->tile) * 4, GP_SKEWED(s->tile) * 8,
 	                       s->wg * 4, s->wg * 8, s->wg * gp_cl_stage_items(8) * 8, (size_t)16 * 8);
 args:
 	return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
