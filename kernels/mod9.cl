@@ -141,7 +141,7 @@ inline uint mod9_count_lay(uint w, __local const uint2 *lay)
  * which the last must have ended; the decode pass then also writes, at each such word, the
  * output offset it begins at (word_off, and word_off[n] the total) for mod9_blob_offsets. */
 /* part: wg. Item lid reads uint4s (words 4q..4q+3) and the word before each for its flags. */
-inline void mod9_tile_count_body(__global const uint *words, const uint n,
+GP_PASS_BODY void mod9_tile_count_body(__global const uint *words, const uint n,
                                  __global const uchar *first, const uint bt,
                                  __global uint *tile_sums, __global uint *block_sums,
                                  __global uint *err, __local uint *part, __local uint2 *lay,
@@ -212,7 +212,7 @@ inline uint mod9_posting_doc(__global const uint *words, const uint n, uint i, u
 
 /* offs: GP_SKEW(tile) uints, part: wg, stage: wg * GP_STAGE_ITEMS_32 */
 /* The last tile's group also stores the blob's output count, at tile_sums[tiles]. */
-inline void mod9_tile_decode_body(__global const uint *words, const uint n,
+GP_PASS_BODY void mod9_tile_decode_body(__global const uint *words, const uint n,
                                   __global const uchar *first, const uint bt,
                                   __global uint *tile_sums, __global const uint *block_sums,
                                   __global uint *out, __global uint *word_off, __global uint *err,

@@ -65,7 +65,7 @@ inline qs_blob qs_blob_of(__global const uint *tab, __global const uint *tile_st
 }
 
 
-inline void qs_tile_count_body(__global const uint *in, const qs_blob blob, const uint bt,
+GP_PASS_BODY void qs_tile_count_body(__global const uint *in, const qs_blob blob, const uint bt,
                                __global uint *tile_sums, __global uint *block_sums,
                                __global uint *err, __local uint *part)
 {
@@ -106,7 +106,7 @@ __kernel void qs_tile_count_batch(__global const uint *in, __global const uint *
 	                   block_sums, err, part);
 }
 
-inline void qs_tile_decode_body(__global const uint *in, const qs_blob blob, const uint bt,
+GP_PASS_BODY void qs_tile_decode_body(__global const uint *in, const qs_blob blob, const uint bt,
                                 __global const uint *tile_sums, __global const uint *block_sums,
                                 __global uint *out_all, __global uint *err, __local uint *offs,
                                 __local uint *part, __local uint *stage, __local uint *carry)

@@ -89,6 +89,12 @@ inline void gp_tile_total_put(__global uint *tile_sums, __global uint *block_sum
 	if (x != 0u) atomic_add(block_sums + g / bt, x);
 }
 
+/* The body of a pass that two kernels share (one blob, a batch), so that the one-blob kernel's
+ * arguments fold into it. On the H100 MOD9's and QS's passes and S9's count pass run as fast
+ * this way as written out in one kernel; S9's decode pass, the largest, did not (0.35 -> 0.49 ms
+ * for 64M values, inlining asked for or not) and is written out by a macro instead. */
+#define GP_PASS_BODY inline __attribute__((always_inline))
+
 /* Tiles g0 .. g-1 as the sums that cover them: tiles [head0, head1) and [tail0, g), blocks
  * [block0, block1) between (whole blocks where they lie inside the range). g0 is 0 for one
  * blob; a batch whose blobs have tiles of their own passes its blob's first tile. */
