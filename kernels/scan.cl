@@ -245,13 +245,6 @@ inline uint gp_find_blob(__global const uint *starts, uint n_blobs, uint i)
 #define GP_BT_LOWER 5   /* QS: lower words (the upper array follows them) */
 #define GP_BT_ITEMS 6   /* words the blob's work-items cover (S9 payload, QS upper) */
 
-/* out[b] = src[idx[b]] for b < n: per-blob offsets picked out of a scanned array. */
-__kernel void gather_u32(__global const uint *idx, const uint n, __global const uint *src,
-                         __global uint *out)
-{
-	uint b = get_global_id(0);
-	if (b < n) out[b] = src[idx[b]];
-}
 
 /* A plain copy, for the benchmarks' bandwidth reference (bench/device_bench.c). */
 __kernel void copy_u32(__global const uint *in, __global uint *out, const uint n)

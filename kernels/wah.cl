@@ -353,23 +353,8 @@ __kernel void wah_query(__global const uint *in, __global const uint *bt, __glob
 	bitmap[o] = acc;
 }
 
-__kernel void bitmap_popcount(__global const uint *bitmap, const uint total, __global uint *counts)
-{
-	uint o = get_global_id(0);
-	if (o > total) return;
-	counts[o] = o < total ? popcount(bitmap[o]) : 0u;
-}
 
 /* Set rows of each blob's bitmap, numbered from the blob's first row. */
-__kernel void bitmap_rows(__global const uint *bitmap, const uint total, __global const uint *ostart,
-                          const uint n_blobs, __global const uint *roff, __global long *rows)
-{
-	uint o = get_global_id(0);
-	if (o >= total) return;
-	uint b = gp_find_blob(ostart, n_blobs, o), x = bitmap[o], r = roff[o];
-	long row0 = 32L * (long)(o - ostart[b]);
-	for (; x != 0u; x &= x - 1u) rows[r++] = row0 + (long)popcount((x & (0u - x)) - 1u);
-}
 
 /* One bitmap's set rows, tiled like the single-list decoders (a query's, or one blob's): a tile
  * is GP_TILE_ITEMS words an item, item lid taking words k * wg + lid. bitmap_tile_count stores
@@ -379,18 +364,38 @@ __kernel void bitmap_rows(__global const uint *bitmap, const uint total, __globa
  * of the offsets, its bit by halving the word, so that a word of 32 rows and one of none cost
  * the items the same. A tile holds at most 32 * tile rows and the bitmap under 2^32. */
 /* part: wg. */
-__kernel void bitmap_tile_count(__global const uint *bitmap, const uint total, const uint bt,
-                                __global uint *tile_sums, __global uint *block_sums,
-                                __local uint *part)
+/* A batch's bitmaps lie back to back, bitmap b at words ostart[b] .. ostart[b+1], each with
+ * tiles of its own (tile_start[b] the first): a group takes its bitmap's words, and its rows are
+ * numbered within that bitmap. */
+GP_PASS_BODY void bitmap_tile_count_body(__global const uint *bitmap, const uint total,
+                                         const uint g0, const uint bt, __global uint *tile_sums,
+                                         __global uint *block_sums, __local uint *part)
 {
 	const uint lid = get_local_id(0), wg = get_local_size(0), g = get_group_id(0);
 	uint sum = 0;
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) {
-		uint o = (g * GP_TILE_ITEMS + k) * wg + lid;
+		uint o = ((g - g0) * GP_TILE_ITEMS + k) * wg + lid;
 		if (o < total) sum += popcount(bitmap[o]);
 	}
 	sum = gp_group_sum_u32(part, sum);
 	if (lid == 0u) gp_tile_total_put(tile_sums, block_sums, bt, g, sum);
+}
+
+__kernel void bitmap_tile_count(__global const uint *bitmap, const uint total, const uint bt,
+                                __global uint *tile_sums, __global uint *block_sums,
+                                __local uint *part)
+{
+	bitmap_tile_count_body(bitmap, total, 0u, bt, tile_sums, block_sums, part);
+}
+
+__kernel void bitmap_tile_count_batch(__global const uint *bitmap, __global const uint *ostart,
+                                      __global const uint *tile_start, const uint n_blobs,
+                                      const uint bt, __global uint *tile_sums,
+                                      __global uint *block_sums, __local uint *part)
+{
+	const uint b = gp_find_blob(tile_start, n_blobs, get_group_id(0));
+	bitmap_tile_count_body(bitmap + ostart[b], ostart[b + 1u] - ostart[b], tile_start[b], bt,
+	                       tile_sums, block_sums, part);
 }
 
 /* Bit position of the set bit of x that has nth set bits below it (nth < popcount(x)). */
@@ -408,36 +413,58 @@ inline uint gp_select_bit(uint x, uint nth)
 	return pos;
 }
 
-/* offs, words: GP_SKEW(tile) uints, part: wg. */
-/* rows holds cap rows: a tile writes those that fit (the host sized it before the count was
- * known, and decodes again into a larger one when it falls short). The last tile's group stores
- * the total at tile_sums[tiles], read with the results. */
-__kernel void bitmap_tile_rows(__global const uint *bitmap, const uint total, const uint bt,
-                               __global uint *tile_sums, __global const uint *block_sums,
-                               __global long *rows, const ulong cap, __local uint *offs,
-                               __local uint *words, __local uint *part)
-{
-	const uint lid = get_local_id(0), wg = get_local_size(0), tile = wg * GP_TILE_ITEMS;
-	const uint g = get_group_id(0), base = g * tile;
-	uint x[GP_TILE_ITEMS];
-	for (uint k = 0; k < GP_TILE_ITEMS; k++) {   /* in flight while the offset is summed */
-		uint o = base + k * wg + lid;
-		x[k] = o < total ? bitmap[o] : 0u;
-	}
-	const uint out0 = gp_tile_offset_u32(tile_sums, block_sums, bt, 0u, g, part);
-	for (uint k = 0; k < GP_TILE_ITEMS; k++) {
-		offs[GP_SKEW(k * wg + lid)] = popcount(x[k]);
-		words[GP_SKEW(k * wg + lid)] = x[k];
-	}
-	const uint n = gp_tile_offsets_u32(offs, part, GP_TILE_ITEMS);
-	if (lid == 0u && g + 1u == get_num_groups(0)) tile_sums[g + 1u] = out0 + n;
-	for (uint r = lid; r < n && (ulong)out0 + r < cap; r += wg) {
-		uint a = 0u, h = tile;   /* the last word whose first row is <= r: the one holding it */
-		while (h - a > 1u) {
-			uint mid = a + (h - a) / 2u;
-			if (offs[GP_SKEW(mid)] <= r) a = mid; else h = mid;
-		}
-		uint bit = gp_select_bit(words[GP_SKEW(a)], r - offs[GP_SKEW(a)]);
-		rows[(ulong)out0 + r] = 32L * (long)(base + a) + (long)bit;
-	}
+/* offs, words: GP_SKEW(tile) uints, part: wg. rows holds cap rows: a tile writes those that
+ * fit (the host sized it before the count was known, and decodes again into a larger one when
+ * it falls short). The last tile's group stores the total at tile_sums[tiles] (and a batch's
+ * at blob_rows[n_blobs]), the first tile's of each bitmap of a batch its first row at
+ * blob_rows[b]: read with the results. Written out by one macro for both kernels, like S9's
+ * decode pass. BLOB_SETUP declares bitmap (the bitmap's words), total, g0, b, n_blobs and
+ * blob_rows. */
+#define BITMAP_TILE_ROWS_KERNEL(NAME, BLOB_ARGS, BLOB_SETUP)                                        \
+__kernel void NAME(__global const uint *bitmap_all, BLOB_ARGS const uint bt,                        \
+                   __global uint *tile_sums, __global const uint *block_sums,                       \
+                   __global long *rows, const ulong cap, __local uint *offs,                        \
+                   __local uint *words, __local uint *part)                                         \
+{                                                                                                   \
+	BLOB_SETUP;                                                                                     \
+	const uint lid = get_local_id(0), wg = get_local_size(0), tile = wg * GP_TILE_ITEMS;            \
+	const uint g = get_group_id(0), base = (g - g0) * tile;                                         \
+	uint x[GP_TILE_ITEMS];                                                                          \
+	for (uint k = 0; k < GP_TILE_ITEMS; k++) {   /* in flight while the offset is summed */         \
+		uint o = base + k * wg + lid;                                                               \
+		x[k] = o < total ? bitmap[o] : 0u;                                                          \
+	}                                                                                               \
+	const uint out0 = gp_tile_offset_u32(tile_sums, block_sums, bt, 0u, g, part);                   \
+	for (uint k = 0; k < GP_TILE_ITEMS; k++) {                                                      \
+		offs[GP_SKEW(k * wg + lid)] = popcount(x[k]);                                               \
+		words[GP_SKEW(k * wg + lid)] = x[k];                                                        \
+	}                                                                                               \
+	const uint n = gp_tile_offsets_u32(offs, part, GP_TILE_ITEMS);                                  \
+	if (lid == 0u && g + 1u == get_num_groups(0)) {                                                 \
+		tile_sums[g + 1u] = out0 + n;                                                               \
+		if (blob_rows) blob_rows[n_blobs] = out0 + n;                                               \
+	}                                                                                               \
+	if (lid == 0u && g == g0 && blob_rows) blob_rows[b] = out0;                                     \
+	for (uint r = lid; r < n && (ulong)out0 + r < cap; r += wg) {                                   \
+		uint a = 0u, h = tile;   /* the last word whose first row is <= r: the one holding it */    \
+		while (h - a > 1u) {                                                                        \
+			uint mid = a + (h - a) / 2u;                                                            \
+			if (offs[GP_SKEW(mid)] <= r) a = mid; else h = mid;                                     \
+		}                                                                                           \
+		uint bit = gp_select_bit(words[GP_SKEW(a)], r - offs[GP_SKEW(a)]);                          \
+		rows[(ulong)out0 + r] = 32L * (long)(base + a) + (long)bit;                                 \
+	}                                                                                               \
 }
+#define BITMAP_ONE_ARGS const uint total,
+#define BITMAP_ONE_SETUP                                                                          \
+	__global const uint *bitmap = bitmap_all;                                                    \
+	__global uint *blob_rows = 0;                                                                \
+	const uint g0 = 0u, b = 0u, n_blobs = 1u
+#define BITMAP_BATCH_ARGS __global const uint *ostart, __global const uint *tile_start,          \
+	const uint n_blobs, __global uint *blob_rows,
+#define BITMAP_BATCH_SETUP                                                                        \
+	const uint b = gp_find_blob(tile_start, n_blobs, get_group_id(0)), g0 = tile_start[b];       \
+	__global const uint *bitmap = bitmap_all + ostart[b];                                        \
+	const uint total = ostart[b + 1u] - ostart[b]
+BITMAP_TILE_ROWS_KERNEL(bitmap_tile_rows, BITMAP_ONE_ARGS, BITMAP_ONE_SETUP)
+BITMAP_TILE_ROWS_KERNEL(bitmap_tile_rows_batch, BITMAP_BATCH_ARGS, BITMAP_BATCH_SETUP)

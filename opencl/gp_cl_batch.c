@@ -57,19 +57,19 @@ int gp_cl_batch_upload(gp_cl_batch *b, const uint8_t *const *blobs, const size_t
 	return gp_cl_fill_u32(b->err, none, 4, err);
 }
 
-int gp_cl_batch_tiles(const gp_cl_batch *b, size_t per_item, size_t counters, gp_cl_tile_sums *s,
-                      cl_mem *tile_start, gp_error *err)
+int gp_cl_blob_tiles(const cl_uint *item_start, cl_uint n_blobs, size_t per_item, size_t counters,
+                     gp_cl_tile_sums *s, cl_mem *tile_start, gp_error *err)
 {
 	size_t tile = gp_cl_wg() * per_item, tiles = 0;
-	cl_uint *start = gp_alloc_array((size_t)b->n_blobs + 1, sizeof(cl_uint));
+	cl_uint *start = gp_alloc_array((size_t)n_blobs + 1, sizeof(cl_uint));
 	if (!start) return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
-	for (cl_uint i = 0; i < b->n_blobs; i++) {
+	for (cl_uint i = 0; i < n_blobs; i++) {
 		start[i] = (cl_uint)tiles;
-		tiles += (b->host_table[GP_BT_STRIDE * i + GP_BT_ITEMS] + tile - 1) / tile;
+		tiles += (item_start[i + 1] - item_start[i] + tile - 1) / tile;
 	}
-	start[b->n_blobs] = (cl_uint)tiles;
+	start[n_blobs] = (cl_uint)tiles;
 	const uint8_t *bytes = (const uint8_t *)start;
-	size_t len = ((size_t)b->n_blobs + 1) * sizeof(cl_uint);
+	size_t len = ((size_t)n_blobs + 1) * sizeof(cl_uint);
 	int rc = (*tile_start = gp_cl_upload(GP_B_TILE_STARTS, &bytes, &len, 1, len, err)) != NULL &&
 	         gp_cl_tile_sums_init(s, tiles * tile, per_item, counters, 256, GP_B_COUNTS, GP_B_OFFSETS, err) == GP_OK
 	         ? GP_OK : GP_EDEVICE;

@@ -82,115 +82,100 @@ static int wah_prepare(gp_cl_batch *b, const uint8_t *const *blobs, const size_t
 	return gp_cl_run(k, out_tiles, err);
 }
 
-/* One bitmap's set rows, tiled: bitmap_tile_count, then bitmap_tile_rows into a rows buffer
- * sized before the count is known, so that nothing is read back between them. At most 256 tiles
- * a block, 32 * tile rows each: no sum wraps. */
-static int bitmap_tiles_count(cl_mem bitmap, cl_uint total, gp_cl_tile_sums *s, gp_error *err)
-{
-	cl_kernel k = gp_cl_kernel(GP_K_BITMAP_TILE_COUNT);
-	if (gp_cl_tile_sums_init(s, total, gp_cl_tile_items(), 1, 256, GP_B_COUNTS, GP_B_OFFSETS, err) != GP_OK) {
-		return GP_EDEVICE;
-	}
-	if (gp_cl_args(k, 5, A(bitmap), A(total), A(s->bt), A(s->sums), A(s->block_sums)) != CL_SUCCESS) {
-		return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
-	}
-	return gp_cl_tiled_run(s, k, err, 5, 1, s->wg * 4);
-}
-
-static int bitmap_tiles_rows(cl_mem bitmap, cl_uint total, const gp_cl_tile_sums *s, cl_mem rows,
-                             cl_ulong cap, gp_error *err)
-{
-	cl_kernel k = gp_cl_kernel(GP_K_BITMAP_TILE_ROWS);
-	if (gp_cl_args(k, 7, A(bitmap), A(total), A(s->bt), A(s->sums), A(s->block_sums), A(rows),
-	               A(cap)) != CL_SUCCESS) {
-		return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
-	}
-	return gp_cl_tiled_run(s, k, err, 7, 3, GP_SKEWED(s->tile) * 4, GP_SKEWED(s->tile) * 4, s->wg * 4);
-}
-
-/* Rows the buffer for one bitmap of `total` words gets before its count is known: the bound
- * (every bit a row, 256 bytes a word) when that is at most this, or else what the buffer holds
- * already, at least a row a word: a bitmap with more rows than that is decoded a second time
- * into a buffer grown to fit (once; the buffer keeps its size for the next call). */
+/* Set rows of `total` bitmap words, n_blobs bitmaps back to back (bitmap b at host_ostart[b],
+ * and at ostart on the device), tiled: bitmap_tile_count stores each tile's set bits, then
+ * bitmap_tile_rows writes each tile's rows into a rows buffer sized before the count is known,
+ * so that nothing is read back between them; the counts come back with the results. A batch's
+ * bitmaps have tiles of their own. At most 256 tiles a block, 32 * tile rows each: no sum
+ * wraps. Rows the buffer gets: the bound (every bit a row, 256 bytes a word) when that is at
+ * most GP_ROWS_BOUND_BYTES, or else what it holds already, at least a row a word; bitmaps with
+ * more rows than that are decoded a second time into a buffer grown to fit (once: the buffer
+ * keeps its size for the next call). */
 #define GP_ROWS_BOUND_BYTES ((size_t)64 << 20)
 
-static int bitmap_tiles(cl_mem bitmap, cl_uint total, cl_mem *rows, cl_uint *nrows, gp_error *err)
+static int bitmap_rows_pass(cl_kernel k, cl_uint first_arg, cl_mem bitmap, const gp_cl_tile_sums *s,
+                            cl_mem rows, cl_ulong cap, gp_error *err)
 {
-	gp_cl_tile_sums s;
-	size_t bound = (size_t)total * 32, held = gp_cl_buffer_capacity(GP_B_ROWS) / 8;
-	size_t cap = bound * 8 <= GP_ROWS_BOUND_BYTES ? bound : held > total ? held : total;
-	if (cap > bound) cap = bound;
-	*nrows = 0;
-	if (total == 0) return (*rows = gp_cl_buffer(GP_B_ROWS, 8, err)) ? GP_OK : GP_EDEVICE;
-	if (bitmap_tiles_count(bitmap, total, &s, err) != GP_OK ||
-	    !(*rows = gp_cl_buffer(GP_B_ROWS, cap * 8, err)) ||
-	    bitmap_tiles_rows(bitmap, total, &s, *rows, cap, err) != GP_OK ||
-	    gp_cl_read_at(s.sums, s.tiles * 4, 4, nrows, err) != GP_OK) {
-		return GP_EDEVICE;
+	if (gp_cl_args(k, 1, A(bitmap)) != CL_SUCCESS ||
+	    gp_cl_args_at(k, first_arg, 5, A(s->bt), A(s->sums), A(s->block_sums), A(rows), A(cap)) != CL_SUCCESS) {
+		return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
 	}
-	if (*nrows <= cap) return GP_OK;
-	if (gp_check_result(*nrows, 0, err) != GP_OK) return GP_ENOMEM;   /* before growing */
-	if (!(*rows = gp_cl_buffer(GP_B_ROWS, (size_t)*nrows * 8, err))) return GP_EDEVICE;
-	return bitmap_tiles_rows(bitmap, total, &s, *rows, *nrows, err);
+	return gp_cl_tiled_run(s, k, err, first_arg + 5, 3, GP_SKEWED(s->tile) * 4, GP_SKEWED(s->tile) * 4,
+	                       s->wg * 4);
 }
 
-/* Set rows of `total` bitmap words split into n_blobs by ostart: one bitmap tiled, several by
- * popcount, scan, per-blob row offsets read back to size the rows, and scatter; then download. */
-static int bitmap_rows(cl_mem bitmap, cl_uint total, cl_mem ostart, cl_uint n_blobs,
-                       gp_result *r, gp_error *err)
+static int bitmap_tiles(cl_mem bitmap, cl_uint total, cl_mem ostart, const cl_uint *host_ostart,
+                        cl_uint n_blobs, cl_mem *rows, cl_uint *blob_rows, gp_error *err)
 {
-	cl_mem counts, roff = NULL, boff, rows = NULL;
-	cl_kernel k;
-	size_t total1 = (size_t)total + 1;
-	cl_uint nb1 = n_blobs + 1, *blob_rows = NULL;
-	int rc = GP_EDEVICE;
-	if (!(blob_rows = gp_alloc_array(nb1, sizeof(cl_uint)))) return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
-	if (n_blobs == 1) {
-		blob_rows[0] = 0;
-		rc = bitmap_tiles(bitmap, total, &rows, &blob_rows[1], err);   /* below 2^32 bits */
-		if (rc != GP_OK) goto done;
-		rc = GP_EDEVICE;
-	} else {
-		if (!(counts = gp_cl_buffer(GP_B_COUNTS, total1 * 4, err)) ||
-		    !(roff = gp_cl_buffer(GP_B_OFFSETS, total1 * 4, err)) ||
-		    !(boff = gp_cl_buffer(GP_B_POFF, (size_t)nb1 * 4, err))) goto done;
-		k = gp_cl_kernel(GP_K_BITMAP_POPCOUNT);
-		if (gp_cl_args(k, 3, A(bitmap), A(total), A(counts)) != CL_SUCCESS) goto args;
-		if (gp_cl_run(k, total1, err) != GP_OK || gp_cl_scan_u32(counts, roff, total1, 0, err) != GP_OK) goto done;
-		k = gp_cl_kernel(GP_K_GATHER_U32);
-		if (gp_cl_args(k, 4, A(ostart), A(nb1), A(roff), A(boff)) != CL_SUCCESS) goto args;
-		if (gp_cl_run(k, nb1, err) != GP_OK) goto done;
-		if (gp_cl_read(boff, (size_t)nb1 * 4, blob_rows, err) != GP_OK) goto done;
+	const int batch = n_blobs > 1;
+	gp_cl_tile_sums s;
+	cl_mem tile_start = NULL, meta = NULL;
+	cl_kernel count = gp_cl_kernel(batch ? GP_K_BITMAP_TILE_COUNT_BATCH : GP_K_BITMAP_TILE_COUNT);
+	cl_kernel rows_k = gp_cl_kernel(batch ? GP_K_BITMAP_TILE_ROWS_BATCH : GP_K_BITMAP_TILE_ROWS);
+	size_t bound = (size_t)total * 32, held = gp_cl_buffer_capacity(GP_B_ROWS) / 8;
+	size_t cap = bound * 8 <= GP_ROWS_BOUND_BYTES ? bound : held > total ? held : total;
+	cl_uint rows_arg = batch ? 5 : 2;   /* after (bitmap, ostart, tile_start, n_blobs, blob_rows) */
+	if (cap > bound) cap = bound;
+	memset(blob_rows, 0, ((size_t)n_blobs + 1) * sizeof(*blob_rows));
+	if (total == 0) return (*rows = gp_cl_buffer(GP_B_ROWS, 8, err)) ? GP_OK : GP_EDEVICE;
+	if (batch) {
+		if (gp_cl_blob_tiles(host_ostart, n_blobs, gp_cl_tile_items(), 1, &s, &tile_start, err) != GP_OK ||
+		    !(meta = gp_cl_buffer(GP_B_POFF, ((size_t)n_blobs + 1) * 4, err))) {
+			return GP_EDEVICE;
+		}
+		if (gp_cl_args_at(count, 1, 3, A(ostart), A(tile_start), A(n_blobs)) != CL_SUCCESS ||
+		    gp_cl_args_at(count, 4, 3, A(s.bt), A(s.sums), A(s.block_sums)) != CL_SUCCESS ||
+		    gp_cl_args_at(rows_k, 1, 4, A(ostart), A(tile_start), A(n_blobs), A(meta)) != CL_SUCCESS) {
+			return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
+		}
+	} else if (gp_cl_tile_sums_init(&s, total, gp_cl_tile_items(), 1, 256, GP_B_COUNTS, GP_B_OFFSETS, err) != GP_OK ||
+	           gp_cl_args_at(count, 1, 4, A(total), A(s.bt), A(s.sums), A(s.block_sums)) != CL_SUCCESS ||
+	           gp_cl_args_at(rows_k, 1, 1, A(total)) != CL_SUCCESS) {
+		return GP_EDEVICE;
 	}
+	if (gp_cl_args(count, 1, A(bitmap)) != CL_SUCCESS) return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
+	if (gp_cl_tiled_run(&s, count, err, batch ? 7 : 5, 1, s.wg * 4) != GP_OK ||
+	    !(*rows = gp_cl_buffer(GP_B_ROWS, cap * 8, err)) ||
+	    bitmap_rows_pass(rows_k, rows_arg, bitmap, &s, *rows, cap, err) != GP_OK ||
+	    (batch ? gp_cl_read(meta, ((size_t)n_blobs + 1) * 4, blob_rows, err)
+	           : gp_cl_read_at(s.sums, s.tiles * 4, 4, &blob_rows[1], err)) != GP_OK) {
+		return GP_EDEVICE;
+	}
+	/* a bitmap without tiles (no words) begins where the next one does */
+	for (cl_uint i = n_blobs; batch && i-- > 0;) {
+		if (host_ostart[i + 1] == host_ostart[i]) blob_rows[i] = blob_rows[i + 1];
+	}
+	cl_uint nrows = blob_rows[n_blobs];
+	if (nrows <= cap) return GP_OK;
+	if (gp_check_result(nrows, 0, err) != GP_OK) return GP_ENOMEM;   /* before growing */
+	if (!(*rows = gp_cl_buffer(GP_B_ROWS, (size_t)nrows * 8, err))) return GP_EDEVICE;
+	return bitmap_rows_pass(rows_k, rows_arg, bitmap, &s, *rows, nrows, err);
+}
+
+/* The set rows of the bitmaps (bitmap_tiles), downloaded into r. */
+static int bitmap_rows(cl_mem bitmap, cl_uint total, cl_mem ostart, const cl_uint *host_ostart,
+                       cl_uint n_blobs, gp_result *r, gp_error *err)
+{
+	cl_mem rows = NULL;
+	cl_uint nb1 = n_blobs + 1, *blob_rows = gp_alloc_array(nb1, sizeof(cl_uint));
+	int rc;
+	if (!blob_rows) return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
+	rc = bitmap_tiles(bitmap, total, ostart, host_ostart, n_blobs, &rows, blob_rows, err);
 	size_t nrows = blob_rows[n_blobs];
-	if (gp_check_result(nrows, 0, err) != GP_OK) {
-		rc = GP_ENOMEM;
-		goto done;
+	if (rc == GP_OK && gp_check_result(nrows, 0, err) != GP_OK) rc = GP_ENOMEM;
+	if (rc == GP_OK) {
+		r->n_blobs = n_blobs;
+		r->value_bits = 64;
+		r->n_values = nrows;
+		r->blob_values = gp_alloc_array(nb1, sizeof(size_t));
+		r->blob_postings = gp_alloc_array(nb1, sizeof(size_t));
+		if (!r->blob_values || !r->blob_postings) rc = gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
 	}
-	r->n_blobs = n_blobs;
-	r->value_bits = 64;
-	r->n_values = nrows;
-	r->blob_values = gp_alloc_array(nb1, sizeof(size_t));
-	r->blob_postings = gp_alloc_array(nb1, sizeof(size_t));
-	if (!r->blob_values || !r->blob_postings) {
-		gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
-		goto done;
-	}
-	for (cl_uint i = 0; i < nb1; i++) {
+	for (cl_uint i = 0; rc == GP_OK && i < nb1; i++) {
 		r->blob_values[i] = blob_rows[i];
 		r->blob_postings[i] = 0;
 	}
-	if (n_blobs > 1) {
-		if (!(rows = gp_cl_buffer(GP_B_ROWS, nrows * 8, err))) goto done;
-		k = gp_cl_kernel(GP_K_BITMAP_ROWS);
-		if (gp_cl_args(k, 6, A(bitmap), A(total), A(ostart), A(n_blobs), A(roff), A(rows)) != CL_SUCCESS) goto args;
-		if (gp_cl_run(k, total, err) != GP_OK) goto done;
-	}
-	rc = gp_cl_result_values(r, rows, nrows, 64, err);
-	goto done;
-args:
-	gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
-done:
+	if (rc == GP_OK) rc = gp_cl_result_values(r, rows, nrows, 64, err);
 	free(blob_rows);
 	return rc;
 }
@@ -227,7 +212,7 @@ int gp_cl_wah_rows(const uint8_t *const *blobs, const size_t *lens, size_t n_blo
 	gp_cl_batch b;
 	cl_mem bitmap;
 	int rc = wah_gather_batch(&b, blobs, lens, n_blobs, &bitmap, err);
-	if (rc == GP_OK) rc = bitmap_rows(bitmap, b.values, b.vstart, b.n_blobs, r, err);
+	if (rc == GP_OK) rc = bitmap_rows(bitmap, b.values, b.vstart, b.host_vstart, b.n_blobs, r, err);
 	gp_cl_batch_free(&b);
 	if (rc != GP_OK) gp_result_free(r);
 	return rc;
@@ -249,7 +234,7 @@ int gp_cl_wah_query(const uint8_t *const *blobs, const size_t *lens, size_t n_bl
                     gp_result *r, gp_error *err)
 {
 	gp_cl_batch b;
-	cl_mem goff, bitmap, ostart;
+	cl_mem goff, bitmap, none = NULL;
 	cl_kernel k;
 	cl_uint cop = (cl_uint)op, words;
 	int rc = wah_prepare(&b, blobs, lens, n_blobs, &goff, 0, NULL, err);
@@ -257,10 +242,7 @@ int gp_cl_wah_query(const uint8_t *const *blobs, const size_t *lens, size_t n_bl
 	rc = GP_EDEVICE;
 	words = b.host_table[GP_BT_N]; /* all bitmaps have the same nbits (checked by the caller) */
 	cl_uint range[2] = {0, words};
-	const uint8_t *part = (const uint8_t *)range;
-	size_t plen = sizeof(range);
-	if (!(bitmap = gp_cl_buffer(GP_B_BITMAP, (size_t)words * 4, err)) ||
-	    !(ostart = gp_cl_upload(GP_B_HEADS, &part, &plen, 1, plen, err))) goto done;
+	if (!(bitmap = gp_cl_buffer(GP_B_BITMAP, (size_t)words * 4, err))) goto done;
 	k = gp_cl_kernel(GP_K_WAH_QUERY);
 	if (gp_cl_args(k, 8, A(b.input), A(b.table), A(b.istart), A(goff), A(b.n_blobs), A(words),
 	               A(cop), A(bitmap)) != CL_SUCCESS) {
@@ -269,7 +251,7 @@ int gp_cl_wah_query(const uint8_t *const *blobs, const size_t *lens, size_t n_bl
 	}
 	if (gp_cl_run(k, words, err) != GP_OK) goto done;
 	if ((rc = gp_cl_batch_finish(&b, err)) != GP_OK) goto done;
-	rc = bitmap_rows(bitmap, words, ostart, 1, r, err);
+	rc = bitmap_rows(bitmap, words, none, range, 1, r, err);
 done:
 	gp_cl_batch_free(&b);
 	if (rc != GP_OK) gp_result_free(r);
