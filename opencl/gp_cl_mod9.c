@@ -116,7 +116,8 @@ int gp_cl_mod9_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_
 	int rc = GP_EDEVICE;
 
 	for (size_t b = 0; b < n_blobs; b++) total += lens[b];
-	if (total / 4 >= 0xFFFFFFFFu / GP_MOD9_MAX_PER_WORD || n_blobs >= 0x7FFFFFFFu) {
+	/* offsets are 32-bit: at most 24 values a word, one doc */
+	if (total / 4 >= 0xFFFFFFFFu / (mode == GP_MODE_DOCS ? 1 : GP_MOD9_MAX_PER_WORD) || n_blobs >= 0x7FFFFFFFu) {
 		return gp_cl_fail(err, CL_INVALID_BUFFER_SIZE, "MOD9 batch too large for one launch");
 	}
 	nw = (cl_uint)(total / 4);
