@@ -1,10 +1,10 @@
-/* GPUPOST_WAH on the device. Groups per word (1 for a literal, the run for a fill), summed (a
- * scan for a batch, tile sums for one blob) give each word its first group; then every 32-bit
+/* GPUPOST_WAH on the device. Groups per word (1 for a literal, the run for a fill), summed by
+ * tiles, give each word its first group; then every 32-bit
  * word of the output bitmap is gathered from the (at most two) groups it overlaps: a tile's
  * groups are expanded in local memory once, and each output word is a few shifts of them. No
  * scatter, no atomics, and a fill of a million groups costs no more than a literal. Queries
  * gather the same output word from every bitmap and combine them in registers, so no bitmap is
- * decompressed to global memory. Set rows come from the bitmap (tiled for one bitmap). */
+ * decompressed to global memory. Set rows come from the bitmap, tiled too. */
 
 /* Per-blob table: the container batch layout (GP_BT_*), its fields read as WAH's. */
 #define GP_WB_STRIDE GP_BT_STRIDE
@@ -48,30 +48,26 @@ inline ulong wah_run_clamped(__global const uint *in, __global const uint *t, ui
 	return r;
 }
 
-/* counts[i]: groups of word i (n+1 entries, the last 0), clamped by wah_run_clamped. */
-__kernel void wah_count(__global const uint *in, __global const uint *bt, __global const uint *wstart,
-                        const uint n_blobs, const uint total, __global long *counts, __global uint *err)
-{
-	uint i = get_global_id(0), bad = 0xFFFFFFFFu;
-	if (i > total) return;
-	if (i == total) { counts[i] = 0; return; }
-	uint b = gp_find_blob(wstart, n_blobs, i);
-	__global const uint *t = bt + GP_WB_STRIDE * b;
-	counts[i] = (long)wah_run_clamped(in, t, i - wstart[b], t[GP_WB_W], t[GP_WB_GROUPS], &bad);
-	if (bad != 0xFFFFFFFFu) atomic_min(err, i);
-}
-
-/* One blob (the batch's only one) takes its first groups without a scan launch, tiled like the
- * single-list decoders: wah_tile_count sums the groups of each tile of GP_TILE_ITEMS * wg words
+/* Each word's first group, without a scan launch, tiled like the single-list decoders: wah_tile_count sums the groups of each tile of GP_TILE_ITEMS * wg words
  * (gp_tile_total_put), wah_tile_offsets writes each word's first group from its tile's offset
  * and a scan in local memory. Runs are clamped (wah_run_clamped) and a tile's sum to the blob's
  * groups + 1 (at most 2^32 / 31: nbits < 2^32 on the device path), and blocks are at most 30
  * tiles, so no 32-bit sum wraps: a malformed blob's last offset passes its group count and
  * wah_tile_offsets' check (wah_blob_ok) sees it. */
+/* A batch's blobs each have tiles of their own (tile_start[b] the first of blob b's, its words
+ * from wstart[b] in goff): a group takes its blob's table row t, its first tile g0 and its first
+ * word ws, and its words' first groups count from the blob's start (every reader of goff takes
+ * differences within a blob). One blob also writes its end, goff[nwords]; a batch's blob does
+ * not: that entry is the next blob's start. */
+#define WAH_BLOB_OF(tab, tile_start, n_blobs, g)                                                \
+	const uint b_ = gp_find_blob(tile_start, n_blobs, g), g0 = tile_start[b_];                   \
+	__global const uint *t = tab + GP_WB_STRIDE * b_
+
 /* part: wg longs. */
-__kernel void wah_tile_count(__global const uint *in, __global const uint *t, const uint bt,
-                             __global uint *tile_sums, __global uint *block_sums,
-                             __global uint *err, __local long *part)
+GP_PASS_BODY void wah_tile_count_body(__global const uint *in, __global const uint *t,
+                                      const uint g0, const uint bt, __global uint *tile_sums,
+                                      __global uint *block_sums, __global uint *err,
+                                      __local long *part)
 {
 	const uint lid = get_local_id(0), wg = get_local_size(0), g = get_group_id(0);
 	const uint w = t[GP_WB_W], nwords = t[GP_WB_WORDS];
@@ -79,30 +75,52 @@ __kernel void wah_tile_count(__global const uint *in, __global const uint *t, co
 	uint bad = 0xFFFFFFFFu;
 	ulong s = 0;
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) {
-		uint i = (g * GP_TILE_ITEMS + k) * wg + lid;
+		uint i = ((g - g0) * GP_TILE_ITEMS + k) * wg + lid;
 		if (i < nwords) s += wah_run_clamped(in, t, i, w, groups, &bad);
 	}
 	ulong total = (ulong)gp_group_sum_i64(part, (long)s);
-	if (bad != 0xFFFFFFFFu) atomic_min(err, bad);
+	if (bad != 0xFFFFFFFFu) atomic_min(err, t[GP_WB_BASE] + bad);
 	if (lid == 0u) gp_tile_total_put(tile_sums, block_sums, bt, g, (uint)min(total, groups + 1ul));
 }
 
-/* wah_verify's check of a blob whose last word is x and ends at group `end` (0: no words). */
+__kernel void wah_tile_count(__global const uint *in, __global const uint *t, const uint bt,
+                             __global uint *tile_sums, __global uint *block_sums,
+                             __global uint *err, __local long *part)
+{
+	wah_tile_count_body(in, t, 0u, bt, tile_sums, block_sums, err, part);
+}
+
+__kernel void wah_tile_count_batch(__global const uint *in, __global const uint *tab,
+                                   __global const uint *tile_start, const uint n_blobs,
+                                   const uint bt, __global uint *tile_sums,
+                                   __global uint *block_sums, __global uint *err,
+                                   __local long *part)
+{
+	WAH_BLOB_OF(tab, tile_start, n_blobs, get_group_id(0));
+	wah_tile_count_body(in, t, g0, bt, tile_sums, block_sums, err, part);
+}
+
+/* The check of a blob whose last word is x and ends at group `end` (0: no words): its groups add
+ * up to exactly its group count, and its last group has no bit at or past nbits. Since every
+ * word counts a group or more (wah_run_clamped flags the rest), only the last word can end at
+ * the group count. The host path names the fault; err only says there is one. */
 inline uint wah_blob_ok(ulong x, long end, const __global uint *t)
 {
 	uint w = t[GP_WB_W], tail = t[GP_WB_NBITS] % (w - 1u);
 	return end == (long)t[GP_WB_GROUPS] && (tail == 0u || (wah_group_bits(x, w) >> tail) == 0ul);
 }
 
-/* c: GP_SKEW(tile) longs; part: wg longs. goff: nwords + 1 entries. Also does wah_verify's
- * check and wah_tile_words' work for the gather's out_tiles tiles of 2^tile_shift bits (a power
+/* c: GP_SKEW(tile) longs; part: wg longs. goff: nwords + 1 entries. Also does the blob's check
+ * (wah_blob_ok) and, for one blob, wah_tile_words' work for the gather's out_tiles tiles of 2^tile_shift bits (a power
  * of two: no 64-bit division): the word that holds a tile's first group writes its index there,
  * the words' group ranges being disjoint (no more stores than tiles and words). */
-__kernel void wah_tile_offsets(__global const uint *in, __global const uint *t, const uint bt,
-                               __global const uint *tile_sums, __global const uint *block_sums,
-                               __global long *goff, const uint tile_shift, const uint out_tiles,
-                               __global uint *tile_words, __global uint *err, __local long *c,
-                               __local long *part)
+GP_PASS_BODY void wah_tile_offsets_body(__global const uint *in, __global const uint *t,
+                                        const uint g0, const uint ws, const uint one, const uint bt,
+                                        __global const uint *tile_sums,
+                                        __global const uint *block_sums, __global long *goff,
+                                        const uint tile_shift, const uint out_tiles,
+                                        __global uint *tile_words, __global uint *err,
+                                        __local long *c, __local long *part)
 {
 	const uint lid = get_local_id(0), wg = get_local_size(0), g = get_group_id(0);
 	const uint w = t[GP_WB_W], nwords = t[GP_WB_WORDS];
@@ -110,45 +128,54 @@ __kernel void wah_tile_offsets(__global const uint *in, __global const uint *t, 
 	uint bad = 0xFFFFFFFFu;
 	long run[GP_TILE_ITEMS];
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) {
-		uint i = (g * GP_TILE_ITEMS + k) * wg + lid;
+		uint i = ((g - g0) * GP_TILE_ITEMS + k) * wg + lid;
 		run[k] = i < nwords ? (long)wah_run_clamped(in, t, i, w, groups, &bad) : 0L;
 	}
-	const long off = gp_tile_offset_i64(tile_sums, block_sums, bt, 0u, g, part);
+	const long off = gp_tile_offset_i64(tile_sums, block_sums, bt, g0, g, part);
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) c[GP_SKEW(k * wg + lid)] = run[k];
 	gp_tile_offsets_i64(c, part, GP_TILE_ITEMS);
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) {
-		uint i = (g * GP_TILE_ITEMS + k) * wg + lid;
+		uint i = ((g - g0) * GP_TILE_ITEMS + k) * wg + lid;
 		if (i >= nwords) break;
 		ulong at = (ulong)(off + c[GP_SKEW(k * wg + lid)]), end = at + (ulong)run[k];
-		goff[i] = (long)at;
+		goff[ws + i] = (long)at;
 		/* tiles whose first bit (tl << tile_shift) lies in groups [at, end) */
 		ulong tl = (at * gw + (1ul << tile_shift) - 1ul) >> tile_shift;
 		for (; tl < out_tiles && (tl << tile_shift) < end * gw; tl++) tile_words[tl] = i;
 		if (i + 1u == nwords) {
-			goff[nwords] = (long)end;
-			if (!wah_blob_ok(wah_word(in, t, i), (long)end, t)) atomic_min(err, i);
+			if (one) goff[nwords] = (long)end;
+			if (!wah_blob_ok(wah_word(in, t, i), (long)end, t)) atomic_min(err, t[GP_WB_BASE] + i);
 		}
 	}
-	if (nwords == 0u && g == 0u && lid == 0u) {
+	if (one && nwords == 0u && g == 0u && lid == 0u) {
 		goff[0] = 0L;
 		if (!wah_blob_ok(0ul, 0L, t)) atomic_min(err, 0u);
 	}
 }
 
-/* After the scan (goff, exclusive), one item per blob: its groups add up to exactly its group
- * count, and its last group has no bit at or past nbits. Since every word counts a group or more
- * (wah_count flags the rest), only the last word can end at the group count, so the last word is
- * the one to check. The host path names the fault; err only says there is one. */
-__kernel void wah_verify(__global const uint *in, __global const uint *bt, __global const uint *wstart,
-                         const uint n_blobs, __global const long *goff, __global uint *err)
+__kernel void wah_tile_offsets(__global const uint *in, __global const uint *t, const uint bt,
+                               __global const uint *tile_sums, __global const uint *block_sums,
+                               __global long *goff, const uint tile_shift, const uint out_tiles,
+                               __global uint *tile_words, __global uint *err, __local long *c,
+                               __local long *part)
 {
-	uint b = get_global_id(0);
-	if (b >= n_blobs) return;
-	__global const uint *t = bt + GP_WB_STRIDE * b;
-	uint ws = wstart[b], nwords = t[GP_WB_WORDS];
-	ulong x = nwords != 0u ? wah_word(in, t, nwords - 1u) : 0ul;
-	if (!wah_blob_ok(x, goff[ws + nwords] - goff[ws], t)) atomic_min(err, ws);
+	wah_tile_offsets_body(in, t, 0u, 0u, 1u, bt, tile_sums, block_sums, goff, tile_shift, out_tiles,
+	                      tile_words, err, c, part);
 }
+
+/* A batch's: no gather tiles here (wah_tile_words finds them). */
+__kernel void wah_tile_offsets_batch(__global const uint *in, __global const uint *tab,
+                                     __global const uint *tile_start, const uint n_blobs,
+                                     __global const uint *wstart, const uint bt,
+                                     __global const uint *tile_sums,
+                                     __global const uint *block_sums, __global long *goff,
+                                     __global uint *err, __local long *c, __local long *part)
+{
+	WAH_BLOB_OF(tab, tile_start, n_blobs, get_group_id(0));
+	wah_tile_offsets_body(in, t, g0, wstart[b_], 0u, bt, tile_sums, block_sums, goff, 0u, 0u, 0,
+	                      err, c, part);
+}
+
 
 /* bit / g for g = w - 1 (31 or 63), as divisions by constants (a multiply, not a division loop). */
 inline uint wah_group_of(uint bit, uint w) { return w == 64u ? bit / 63u : bit / 31u; }

@@ -18,7 +18,7 @@ static const char *const gp_kernel_names[GP_K_COUNT] = {
 	"mark_blob_starts",
 	"mod9_count", "mod9_heads", "mod9_scatter", "mod9_docs", "mod9_word_gaps",
 	"mod9_positions", "mod9_blob_offsets",
-	"wah_count", "wah_verify", "wah_gather", "wah_query",
+	"wah_gather", "wah_query",
 	"copy_u32",
 	"mod9_tile_count", "mod9_tile_decode", "s9_tile_count", "s9_tile_decode",
 	"qs_tile_count", "qs_tile_decode", "wah_tile_words", "wah_tile_count",
@@ -26,6 +26,7 @@ static const char *const gp_kernel_names[GP_K_COUNT] = {
 	"mod9_tile_docs", "mod9_tile_count_batch", "mod9_tile_count_docs_batch", "mod9_tile_decode_batch",
 	"mod9_tile_docs_batch", "s9_tile_count_batch", "s9_tile_decode_batch", "qs_tile_count_batch",
 	"qs_tile_decode_batch", "bitmap_tile_count_batch", "bitmap_tile_rows_batch",
+	"wah_tile_count_batch", "wah_tile_offsets_batch",
 };
 
 enum { GP_CL_UNOPENED, GP_CL_READY, GP_CL_UNUSABLE };

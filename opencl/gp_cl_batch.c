@@ -58,6 +58,7 @@ int gp_cl_batch_upload(gp_cl_batch *b, const uint8_t *const *blobs, const size_t
 }
 
 int gp_cl_blob_tiles(const cl_uint *item_start, cl_uint n_blobs, size_t per_item, size_t counters,
+                     cl_uint max_bt, gp_buffer_id sums_id, gp_buffer_id blocks_id,
                      gp_cl_tile_sums *s, cl_mem *tile_start, gp_error *err)
 {
 	size_t tile = gp_cl_wg() * per_item, tiles = 0;
@@ -71,7 +72,7 @@ int gp_cl_blob_tiles(const cl_uint *item_start, cl_uint n_blobs, size_t per_item
 	const uint8_t *bytes = (const uint8_t *)start;
 	size_t len = ((size_t)n_blobs + 1) * sizeof(cl_uint);
 	int rc = (*tile_start = gp_cl_upload(GP_B_TILE_STARTS, &bytes, &len, 1, len, err)) != NULL &&
-	         gp_cl_tile_sums_init(s, tiles * tile, per_item, counters, 256, GP_B_COUNTS, GP_B_OFFSETS, err) == GP_OK
+	         gp_cl_tile_sums_init(s, tiles * tile, per_item, counters, max_bt, sums_id, blocks_id, err) == GP_OK
 	         ? GP_OK : GP_EDEVICE;
 	free(start);
 	return rc;

@@ -55,8 +55,9 @@ int gp_cl_tile_sums_init(gp_cl_tile_sums *s, size_t items, size_t per_item, size
 
 /* Blobs decoded by tiles, each with tiles of its own: blob i covers items item_start[i] ..
  * item_start[i+1], wg * per_item items a tile. tile_start (n_blobs + 1 uints, uploaded) gets
- * each blob's first tile, s the sums sized for them all. */
+ * each blob's first tile, s the sums sized for them all (as gp_cl_tile_sums_init). */
 int gp_cl_blob_tiles(const cl_uint *item_start, cl_uint n_blobs, size_t per_item, size_t counters,
+                     cl_uint max_bt, gp_buffer_id sums_id, gp_buffer_id blocks_id,
                      gp_cl_tile_sums *s, cl_mem *tile_start, gp_error *err);
 /* One blob (or MOD9's batch) decoded by tiles (the *_tile_count / *_tile_decode kernels): the
  * blob uploaded whole, a tile of wg * per_item words. */

@@ -59,7 +59,8 @@ static int qs_batch(gp_cl_batch *b, const uint8_t *const *blobs, const size_t *l
 	gp_cl_tile_sums s;
 	cl_mem starts, out;
 	if (gp_cl_batch_upload(b, blobs, lens, err) != GP_OK ||
-	    gp_cl_blob_tiles(b->host_istart, b->n_blobs, gp_cl_qs_items(), 1, &s, &starts, err) != GP_OK ||
+	    gp_cl_blob_tiles(b->host_istart, b->n_blobs, gp_cl_qs_items(), 1, 256, GP_B_COUNTS, GP_B_OFFSETS,
+	                     &s, &starts, err) != GP_OK ||
 	    !(out = gp_cl_buffer(GP_B_VALUES, (size_t)b->values * 4, err)) ||
 	    (s.tiles > 0 && qs_passes(b->input, b->table, starts, b->n_blobs, NULL, &s, out, b->err, err) != GP_OK)) {
 		return GP_EDEVICE;

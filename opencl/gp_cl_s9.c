@@ -55,7 +55,8 @@ static int s9_batch(gp_cl_batch *b, const uint8_t *const *blobs, const size_t *l
 	gp_cl_tile_sums s;
 	cl_mem starts, out;
 	if (gp_cl_batch_upload(b, blobs, lens, err) != GP_OK ||
-	    gp_cl_blob_tiles(b->host_istart, b->n_blobs, gp_cl_tile_items(), 4, &s, &starts, err) != GP_OK ||
+	    gp_cl_blob_tiles(b->host_istart, b->n_blobs, gp_cl_tile_items(), 4, 256, GP_B_COUNTS, GP_B_OFFSETS,
+	                     &s, &starts, err) != GP_OK ||
 	    !(out = gp_cl_buffer(GP_B_POS, (size_t)b->values * 8, err)) ||
 	    (s.tiles > 0 && s9_passes(b->input, b->table, starts, b->n_blobs, 0, 0, 0, 0, &s, out, b->err, err) != GP_OK)) {
 		return GP_EDEVICE;

@@ -1,5 +1,5 @@
-/* Launcher for kernels/wah.cl: groups counted and scanned, the structure verified, then output
- * words gathered (a batch's bitmaps, or one query bitmap combining all), then set rows. */
+/* Launcher for kernels/wah.cl: each word's first group found by tiles, the structure verified,
+ * then output words gathered (a batch's bitmaps, or one query bitmap combining all), then set rows. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,39 +9,53 @@
 
 #define A(v) sizeof(v), (const void *)&(v)
 
-/* One blob's first groups (goff) by wah_tile_count and wah_tile_offsets, which also verifies
- * it and, for out_tiles > 0, finds the first word of each of the gather's tiles (tile_words). */
-static int wah_first_groups_tiled(const gp_cl_batch *b, cl_mem goff, cl_uint out_tile,
-                                  cl_uint out_tiles, cl_mem tile_words, gp_error *err)
+/* Each word's first group within its blob (goff) by wah_tile_count and wah_tile_offsets, which
+ * also verify each blob; for one blob and out_tiles > 0 they also find the first word of each of
+ * the gather's tiles (tile_words). A batch's blobs have tiles of their own; a blob of no words
+ * has none, and must have no groups (the dispatch sends one that has them to the host). Blocks
+ * of at most 30 tiles, whose sums (each at most 2^32 / 31) cannot wrap. */
+static int wah_first_groups(const gp_cl_batch *b, cl_mem goff, cl_uint out_tile, cl_uint out_tiles,
+                            cl_mem tile_words, gp_error *err)
 {
 	gp_cl_tile_sums s;
-	cl_kernel k;
-	/* one tile at least: goff[0] is written for a blob of no words too; blocks of at most 30
-	 * tiles, whose sums (each at most 2^32 / 31) cannot wrap */
-	if (gp_cl_tile_sums_init(&s, b->items ? b->items : 1, gp_cl_tile_items(), 1, 30, GP_B_WSUM,
-	                         GP_B_SCRATCH, err) != GP_OK) return GP_EDEVICE;
-	k = gp_cl_kernel(GP_K_WAH_TILE_COUNT);
-	if (gp_cl_args(k, 6, A(b->input), A(b->table), A(s.bt), A(s.sums), A(s.block_sums), A(b->err)) != CL_SUCCESS) goto args;
-	if (gp_cl_tiled_run(&s, k, err, 6, 1, s.wg * 8) != GP_OK) return GP_EDEVICE;
-	cl_uint shift = 5;   /* out_tile is a power of two (wg and items are) */
-	while (shift < 63 && (1ull << shift) < 32ull * out_tile) shift++;
-	k = gp_cl_kernel(GP_K_WAH_TILE_OFFSETS);
-	if (gp_cl_args(k, 10, A(b->input), A(b->table), A(s.bt), A(s.sums), A(s.block_sums), A(goff), A(shift),
-	               A(out_tiles), A(tile_words), A(b->err)) != CL_SUCCESS) goto args;
-	return gp_cl_tiled_run(&s, k, err, 10, 2, GP_SKEWED(s.tile) * 8, s.wg * 8);
+	cl_kernel count, offsets;
+	cl_mem tile_start;
+	if (b->n_blobs == 1) {
+		/* one tile at least: goff[0] is written for a blob of no words too */
+		if (gp_cl_tile_sums_init(&s, b->items ? b->items : 1, gp_cl_tile_items(), 1, 30, GP_B_WSUM,
+		                         GP_B_SCRATCH, err) != GP_OK) return GP_EDEVICE;
+		count = gp_cl_kernel(GP_K_WAH_TILE_COUNT);
+		offsets = gp_cl_kernel(GP_K_WAH_TILE_OFFSETS);
+		cl_uint shift = 5;   /* out_tile is a power of two (wg and items are) */
+		while (shift < 63 && (1ull << shift) < 32ull * out_tile) shift++;
+		if (gp_cl_args(count, 2, A(b->input), A(b->table)) != CL_SUCCESS ||
+		    gp_cl_args_at(count, 2, 4, A(s.bt), A(s.sums), A(s.block_sums), A(b->err)) != CL_SUCCESS ||
+		    gp_cl_args(offsets, 10, A(b->input), A(b->table), A(s.bt), A(s.sums), A(s.block_sums), A(goff),
+		               A(shift), A(out_tiles), A(tile_words), A(b->err)) != CL_SUCCESS) goto args;
+		if (gp_cl_tiled_run(&s, count, err, 6, 1, s.wg * 8) != GP_OK) return GP_EDEVICE;
+		return gp_cl_tiled_run(&s, offsets, err, 10, 2, GP_SKEWED(s.tile) * 8, s.wg * 8);
+	}
+	if (gp_cl_blob_tiles(b->host_istart, b->n_blobs, gp_cl_tile_items(), 1, 30, GP_B_WSUM,
+	                               GP_B_SCRATCH, &s, &tile_start, err) != GP_OK) return GP_EDEVICE;
+	if (s.tiles == 0) return GP_OK;   /* no words at all */
+	count = gp_cl_kernel(GP_K_WAH_TILE_COUNT_BATCH);
+	offsets = gp_cl_kernel(GP_K_WAH_TILE_OFFSETS_BATCH);
+	if (gp_cl_args(count, 8, A(b->input), A(b->table), A(tile_start), A(b->n_blobs), A(s.bt), A(s.sums),
+	               A(s.block_sums), A(b->err)) != CL_SUCCESS ||
+	    gp_cl_args(offsets, 10, A(b->input), A(b->table), A(tile_start), A(b->n_blobs), A(b->istart),
+	               A(s.bt), A(s.sums), A(s.block_sums), A(goff), A(b->err)) != CL_SUCCESS) goto args;
+	if (gp_cl_tiled_run(&s, count, err, 8, 1, s.wg * 8) != GP_OK) return GP_EDEVICE;
+	return gp_cl_tiled_run(&s, offsets, err, 10, 2, GP_SKEWED(s.tile) * 8, s.wg * 8);
 args:
 	return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
 }
 
-/* Uploads the blobs with their table, then finds and verifies each word's first group (goff):
- * one blob tiled, a batch counted and scanned. For a gather of out_tile output words a tile
+/* Uploads the blobs with their table, then finds and verifies each word's first group (goff). For a gather of out_tile output words a tile
  * (0: none), *tile_words gets the word holding each tile's first bit. */
 static int wah_prepare(gp_cl_batch *b, const uint8_t *const *blobs, const size_t *lens,
                        size_t n_blobs, cl_mem *goff, cl_uint out_tile, cl_mem *tile_words,
                        gp_error *err)
 {
-	cl_mem counts;
-	cl_kernel k;
 	if (gp_cl_batch_init(b, n_blobs, err) != GP_OK) return GP_EDEVICE;
 	for (size_t i = 0; i < n_blobs; i++) {
 		cl_uint *t = b->host_table + GP_BT_STRIDE * i;
@@ -62,21 +76,11 @@ static int wah_prepare(gp_cl_batch *b, const uint8_t *const *blobs, const size_t
 	if (!(*goff = gp_cl_buffer(GP_B_GOFF, items1 * 8, err))) return GP_EDEVICE;
 	if (out_tile && !(*tile_words = gp_cl_buffer(GP_B_STARTS, (size_t)out_tiles * 4 + 4, err))) return GP_EDEVICE;
 	if (n_blobs == 1) {   /* without a gather, goff stands in for the unused tile_words */
-		return wah_first_groups_tiled(b, *goff, out_tile, out_tiles, out_tile ? *tile_words : *goff, err);
+		return wah_first_groups(b, *goff, out_tile, out_tiles, out_tile ? *tile_words : *goff, err);
 	}
-	if (!(counts = gp_cl_buffer(GP_B_WSUM, items1 * 8, err))) return GP_EDEVICE;
-	k = gp_cl_kernel(GP_K_WAH_COUNT);
-	if (gp_cl_args(k, 7, A(b->input), A(b->table), A(b->istart), A(b->n_blobs), A(b->items), A(counts),
-	               A(b->err)) != CL_SUCCESS) return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
-	if (gp_cl_run(k, items1, err) != GP_OK || gp_cl_scan_i64(counts, *goff, items1, 0, err) != GP_OK) {
-		return GP_EDEVICE;
-	}
-	k = gp_cl_kernel(GP_K_WAH_VERIFY);
-	if (gp_cl_args(k, 6, A(b->input), A(b->table), A(b->istart), A(b->n_blobs), A(*goff),
-	               A(b->err)) != CL_SUCCESS) return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
-	if (gp_cl_run(k, b->n_blobs, err) != GP_OK) return GP_EDEVICE;
+	if (wah_first_groups(b, *goff, 0, 0, NULL, err) != GP_OK) return GP_EDEVICE;
 	if (!out_tile) return GP_OK;
-	k = gp_cl_kernel(GP_K_WAH_TILE_WORDS);
+	cl_kernel k = gp_cl_kernel(GP_K_WAH_TILE_WORDS);
 	if (gp_cl_args(k, 8, A(b->table), A(b->vstart), A(b->istart), A(*goff), A(b->n_blobs), A(b->values),
 	               A(out_tile), A(*tile_words)) != CL_SUCCESS) return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
 	return gp_cl_run(k, out_tiles, err);
@@ -119,7 +123,8 @@ static int bitmap_tiles(cl_mem bitmap, cl_uint total, cl_mem ostart, const cl_ui
 	memset(blob_rows, 0, ((size_t)n_blobs + 1) * sizeof(*blob_rows));
 	if (total == 0) return (*rows = gp_cl_buffer(GP_B_ROWS, 8, err)) ? GP_OK : GP_EDEVICE;
 	if (batch) {
-		if (gp_cl_blob_tiles(host_ostart, n_blobs, gp_cl_tile_items(), 1, &s, &tile_start, err) != GP_OK ||
+		if (gp_cl_blob_tiles(host_ostart, n_blobs, gp_cl_tile_items(), 1, 256, GP_B_COUNTS, GP_B_OFFSETS,
+		                     &s, &tile_start, err) != GP_OK ||
 		    !(meta = gp_cl_buffer(GP_B_POFF, ((size_t)n_blobs + 1) * 4, err))) {
 			return GP_EDEVICE;
 		}

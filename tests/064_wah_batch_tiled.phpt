@@ -1,0 +1,64 @@
+--TEST--
+WAH batches and queries on the device, each bitmap's first groups found by tiles of its own: dozens of bitmaps of 32- and 64-bit words from none to many tiles long, decoded to rows and queried, equal to the host; damaged blobs (one at a time) give the host's exception, blob key included
+--EXTENSIONS--
+gpupost
+--INI--
+memory_limit=1G
+--FILE--
+<?php
+require __DIR__ . '/gpupost_test.inc';
+mt_srand(64);
+$hdr = fn(int $w, int $nbits) => 'GPWH' . chr($w) . "\0\0\0" . pack('P', $nbits);
+$blobs = $want = [];
+for ($i = 0; $i < 40; $i++) {
+    $nbits = [0, mt_rand(1, 2000), mt_rand(2000, 200000), mt_rand(1000000, 3000000)][mt_rand(0, 9) % 4];
+    $rows = $nbits ? rand_wah_rows($nbits, [0.02, 0.5][mt_rand(0, 1)]) : [];
+    $blobs["w$i"] = gpu_encode_postings($rows, GPUPOST_WAH, GPUPOST_VALUES, ['nbits' => $nbits, 'word_bits' => [32, 64][mt_rand(0, 1)]]);
+    $want["w$i"] = $rows;
+}
+$words = array_sum(array_map(fn($b) => (strlen($b) - 16) / (ord($b[4]) / 8), $blobs));
+$bad = $checked = $rejected = 0;
+if (gp_on('device', fn() => gpu_decode_postings_batch($blobs, GPUPOST_WAH)) !== $want ||
+    gp_on('host', fn() => gpu_decode_postings_batch($blobs, GPUPOST_WAH)) !== $want) { echo "batch differs\n"; $bad++; }
+/* queries: bins of one size (all their nbits alike), many words each */
+$bins = [];
+for ($i = 0; $i < 12; $i++) {
+    $bins[] = gpu_encode_postings(rand_wah_rows(2500000, [0.01, 0.3][$i % 2]), GPUPOST_WAH, GPUPOST_VALUES, ['nbits' => 2500000, 'word_bits' => 32]);
+}
+foreach ([GPUPOST_OR, GPUPOST_AND] as $op) {
+    if (gp_on('device', fn() => gpu_wah_query($bins, $op)) !== gp_on('host', fn() => gpu_wah_query($bins, $op))) { echo "query $op differs\n"; $bad++; }
+}
+for ($m = 0; $m < 40; $m++) {
+    $b = $blobs;
+    do { $k = array_rand($b); } while (strlen($b[$k]) <= 16);
+    $at = mt_rand(16, strlen($b[$k]) - 1);
+    $b[$k][$at] = chr(ord($b[$k][$at]) ^ (1 << mt_rand(0, 7)));
+    $h = gp_error_of(fn() => gp_on('host', fn() => gpu_decode_postings_batch($b, GPUPOST_WAH)));
+    $d = gp_error_of(fn() => gp_on('device', fn() => gpu_decode_postings_batch($b, GPUPOST_WAH)));
+    $hv = $h === 'no exception' ? gp_on('host', fn() => gpu_decode_postings_batch($b, GPUPOST_WAH)) : null;
+    $dv = $d === 'no exception' ? gp_on('device', fn() => gpu_decode_postings_batch($b, GPUPOST_WAH)) : null;
+    $checked++;
+    $rejected += $h !== 'no exception';
+    if ($h !== $d || $hv !== $dv) { echo "blob $k changed at $at: host '$h', device '$d'\n"; $bad++; }
+    if ($m % 4 === 0) {   /* and as a query's bin */
+        $q = $bins;
+        $q[3][$at % (strlen($q[3]) - 16) + 16] = chr(ord($q[3][$at % (strlen($q[3]) - 16) + 16]) ^ 0x10);
+        $hq = gp_error_of(fn() => gp_on('host', fn() => gpu_wah_query($q, GPUPOST_OR)));
+        $dq = gp_error_of(fn() => gp_on('device', fn() => gpu_wah_query($q, GPUPOST_OR)));
+        if ($hq !== $dq) { echo "query bin changed: host '$hq', device '$dq'\n"; $bad++; }
+    }
+}
+/* a blob with rows but no words, among good ones (the dispatch sends such a batch to the host) */
+$nowords = ['a' => $blobs['w1'], 'z' => $hdr(32, 100), 'c' => $blobs['w2']];
+echo gp_error_of(fn() => gp_on('host', fn() => gpu_decode_postings_batch($nowords, GPUPOST_WAH))), "\n";
+echo gp_error_of(fn() => gp_on('device', fn() => gpu_decode_postings_batch($nowords, GPUPOST_WAH))), "\n";
+printf("%s words\n", $words > 100000 ? 'over 100000' : $words);
+echo "checked: $checked, mismatches: $bad\n";
+var_dump($rejected > 5 && $rejected < $checked - 5);
+?>
+--EXPECTF--
+GpuPost\Exception: %sblob 'z'%s
+GpuPost\Exception: %sblob 'z'%s
+over 100000 words
+checked: 40, mismatches: 0
+bool(true)
