@@ -78,11 +78,41 @@ int gp_cl_blob_tiles(const cl_uint *item_start, cl_uint n_blobs, size_t per_item
 	return rc;
 }
 
-int gp_cl_batch_finish(const gp_cl_batch *b, gp_error *err)
+/* The error word's read is enqueued without waiting, ahead of a blocking command that then
+ * brings it back with the results (the in-order queue runs them in turn): one round trip. The
+ * queue is drained before `word` goes out of scope whatever happens. */
+static cl_int gp_cl_err_read(cl_mem errbuf, cl_uint *word)
+{
+	return clEnqueueReadBuffer(gp_cl_queue(), errbuf, CL_FALSE, 0, 4, word, 0, NULL, NULL);
+}
+
+/* The word is read through its pointer after the wait, not before. */
+static int gp_cl_err_verdict(int rc, const cl_uint *word, int waited, gp_error *err)
+{
+	if (!waited || rc != GP_OK) {
+		cl_int st = clFinish(gp_cl_queue());
+		if (rc == GP_OK && st != CL_SUCCESS) rc = gp_cl_fail(err, st, "clFinish");
+	}
+	return rc == GP_OK && *word != 0xFFFFFFFFu ? GP_EFORMAT : rc;
+}
+
+int gp_cl_read_checked(cl_mem errbuf, cl_mem mem, size_t offset, size_t bytes, void *dst, gp_error *err)
 {
 	cl_uint word = 0;
-	if (gp_cl_read(b->err, 4, &word, err) != GP_OK) return GP_EDEVICE;
-	return word == 0xFFFFFFFFu ? GP_OK : GP_EFORMAT;
+	cl_int st = gp_cl_err_read(errbuf, &word);
+	int rc = st == CL_SUCCESS ? gp_cl_read_at(mem, offset, bytes, dst, err) : gp_cl_fail(err, st, "clEnqueueReadBuffer");
+	return gp_cl_err_verdict(rc, &word, bytes > 0, err);
+}
+
+/* gp_cl_result_values with the error word read along. */
+static int gp_cl_values_checked(cl_mem errbuf, gp_result *r, cl_mem values, size_t n,
+                                int value_bits, gp_error *err)
+{
+	cl_uint word = 0;
+	cl_int st = gp_cl_err_read(errbuf, &word);
+	int rc = st == CL_SUCCESS ? gp_cl_result_values(r, values, n, value_bits, err)
+	                          : gp_cl_fail(err, st, "clEnqueueReadBuffer");
+	return gp_cl_err_verdict(rc, &word, n > 0, err);
 }
 
 int gp_cl_result_values(gp_result *r, cl_mem values, size_t n, int value_bits, gp_error *err)
@@ -100,25 +130,11 @@ int gp_cl_result_values(gp_result *r, cl_mem values, size_t n, int value_bits, g
 	return GP_OK;
 }
 
-int gp_cl_result_single(gp_result *r, cl_mem values, size_t n, int value_bits, gp_error *err)
-{
-	r->n_blobs = 1;
-	r->blob_values = gp_alloc_array(2, sizeof(size_t));
-	r->blob_postings = gp_alloc_array(2, sizeof(size_t));
-	if (!r->blob_values || !r->blob_postings) return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
-	r->blob_values[0] = 0;
-	r->blob_values[1] = n;
-	r->blob_postings[0] = r->blob_postings[1] = 0;
-	return gp_cl_result_values(r, values, n, value_bits, err);
-}
-
 int gp_cl_batch_download(const gp_cl_batch *b, cl_mem values, int value_bits, gp_result *r,
                          gp_error *err)
 {
-	int rc = gp_cl_batch_finish(b, err);
-	if (rc != GP_OK) return rc;
 	if (gp_cl_batch_result_offsets(b, r, err) != GP_OK) return GP_EDEVICE;
-	return gp_cl_result_values(r, values, b->values, value_bits, err);
+	return gp_cl_values_checked(b->err, r, values, b->values, value_bits, err);
 }
 
 int gp_cl_batch_result_offsets(const gp_cl_batch *b, gp_result *r, gp_error *err)
@@ -198,16 +214,15 @@ int gp_cl_tiled_run(const gp_cl_tile_sums *s, cl_kernel k, gp_error *err, cl_uin
 	return gp_cl_run(k, s->tiles * s->wg, err);
 }
 
-int gp_cl_tiled_check(const gp_cl_tiled *t, gp_error *err)
-{
-	cl_uint errword = 0;
-	if (gp_cl_read(t->err, 4, &errword, err) != GP_OK) return GP_EDEVICE;
-	return errword == 0xFFFFFFFFu ? GP_OK : GP_EFORMAT;
-}
-
 int gp_cl_tiled_finish(const gp_cl_tiled *t, cl_mem values, size_t n, int value_bits,
                        gp_result *r, gp_error *err)
 {
-	int rc = gp_cl_tiled_check(t, err);
-	return rc != GP_OK ? rc : gp_cl_result_single(r, values, n, value_bits, err);
+	r->n_blobs = 1;
+	r->blob_values = gp_alloc_array(2, sizeof(size_t));
+	r->blob_postings = gp_alloc_array(2, sizeof(size_t));
+	if (!r->blob_values || !r->blob_postings) return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
+	r->blob_values[0] = 0;
+	r->blob_values[1] = n;
+	r->blob_postings[0] = r->blob_postings[1] = 0;
+	return gp_cl_values_checked(t->err, r, values, n, value_bits, err);
 }

@@ -21,18 +21,18 @@ typedef struct gp_cl_batch {
 int gp_cl_batch_init(gp_cl_batch *b, size_t n_blobs, gp_error *err);
 int gp_cl_batch_upload(gp_cl_batch *b, const uint8_t *const *blobs, const size_t *lens,
                        gp_error *err);
-/* Reads the error word after the launches: GP_EFORMAT when a kernel flagged the input. */
-int gp_cl_batch_finish(const gp_cl_batch *b, gp_error *err);
+/* After the launches: the error word errbuf and `bytes` of mem at offset (the sizes a decode
+ * found) into dst, in one round trip; GP_EFORMAT when a kernel flagged the input (dst then means
+ * nothing). */
+int gp_cl_read_checked(cl_mem errbuf, cl_mem mem, size_t offset, size_t bytes, void *dst,
+                       gp_error *err);
 void gp_cl_batch_free(gp_cl_batch *b);
 /* The values of a result, n of them in `values`, downloaded through the mapped staging memory
  * and lent to r (handed back by gp_result_free). */
 int gp_cl_result_values(struct gp_result *r, cl_mem values, size_t n, int value_bits,
                         gp_error *err);
-/* The same for a result of one blob, with its offsets. */
-int gp_cl_result_single(struct gp_result *r, cl_mem values, size_t n, int value_bits,
-                        gp_error *err);
-/* After the launches: the error word, then the values (value_bits 32 or 64, b->values of them)
- * downloaded into r with the per-blob offsets. */
+/* After the launches: the values (value_bits 32 or 64, b->values of them) downloaded into r
+ * with the per-blob offsets, the error word read along (GP_EFORMAT when flagged). */
 int gp_cl_batch_download(const gp_cl_batch *b, cl_mem values, int value_bits,
                          struct gp_result *r, gp_error *err);
 /* Fills the per-blob value offsets of a result from the batch. */
@@ -79,9 +79,8 @@ int gp_cl_tiled_begin(gp_cl_tiled *t, const uint8_t *const *blobs, const size_t 
  * as arguments first_local.. of the byte sizes that follow (size_t). */
 int gp_cl_tiled_run(const gp_cl_tile_sums *s, cl_kernel k, gp_error *err, cl_uint first_local,
                     int n_local, ...);
-/* After the decode kernel: GP_EFORMAT when it flagged the input. */
-int gp_cl_tiled_check(const gp_cl_tiled *t, gp_error *err);
-/* The same, then the n values lent to r. */
+/* After the decode kernel: the n values of the blob lent to r, the error word read along
+ * (GP_EFORMAT when flagged). */
 int gp_cl_tiled_finish(const gp_cl_tiled *t, cl_mem values, size_t n, int value_bits,
                        struct gp_result *r, gp_error *err);
 

@@ -72,13 +72,12 @@ static int mod9_tiled(const uint8_t *const *blobs, const size_t *lens, size_t n_
 		if (gp_cl_args(k, 5, A(blobs_mem), A(nb), A(word_off), A(word_off), A(metabuf)) != CL_SUCCESS) goto args;
 		if (gp_cl_run(k, n_blobs + 1, err) != GP_OK) return GP_EDEVICE;
 	}
-	/* the sizes come back with the results, after the error word (a flagged blob's sizes mean
-	 * nothing): one blob's total after its tile sums, a batch's offsets from mod9_blob_offsets */
-	int rc = gp_cl_tiled_check(&t, err);
-	if (rc != GP_OK) return rc;
+	/* the sizes come back with the error word (a flagged blob's sizes mean nothing): one blob's
+	 * total after its tile sums, a batch's offsets from mod9_blob_offsets */
 	size_t meta_n = batch ? 2 * (n_blobs + 1) : 1;
 	if (!(meta = gp_alloc_array(meta_n, sizeof(*meta)))) return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
-	rc = batch ? gp_cl_read(metabuf, meta_n * 4, meta, err) : gp_cl_read_at(t.s.sums, t.s.tiles * 4, 4, meta, err);
+	int rc = gp_cl_read_checked(t.err, batch ? metabuf : t.s.sums, batch ? 0 : t.s.tiles * 4, meta_n * 4,
+	                            meta, err);
 	if (rc != GP_OK) goto done;
 	size_t total = batch ? meta[2 * n_blobs] : meta[0];
 	if (gp_check_result(total, 0, err) != GP_OK) {

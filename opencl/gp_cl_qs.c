@@ -20,22 +20,19 @@ static int qs_passes(cl_mem input, cl_mem tab, cl_mem tile_start, cl_uint n_blob
 		last = h->last;
 	}
 	/* (in, tab, tile_start, n_blobs) or (in, nl, nu, n, l, last), then the same */
-	for (int pass = 0; pass < 2; pass++) {
-		cl_kernel k = gp_cl_kernel(pass ? (batch ? GP_K_QS_TILE_DECODE_BATCH : GP_K_QS_TILE_DECODE)
-		                                : (batch ? GP_K_QS_TILE_COUNT_BATCH : GP_K_QS_TILE_COUNT));
-		if ((batch ? gp_cl_args(k, 4, A(input), A(tab), A(tile_start), A(n_blobs))
-		           : gp_cl_args(k, 6, A(input), A(nl), A(nu), A(n), A(l), A(last))) != CL_SUCCESS ||
-		    gp_cl_args_at(k, a, 3, A(s->bt), A(s->sums), A(s->block_sums)) != CL_SUCCESS ||
-		    (pass && gp_cl_args_at(k, a + 3, 1, A(out)) != CL_SUCCESS) ||
-		    gp_cl_args_at(k, a + 3 + pass, 1, A(errbuf)) != CL_SUCCESS) {
-			return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
-		}
-		int rc = pass ? gp_cl_tiled_run(s, k, err, a + 5, 4, GP_SKEWED(s->wg * gp_cl_qs_items()) * 4, s->wg * 4,
-		                                GP_SKEWED(s->wg * gp_cl_qs_stage_items()) * 4, (size_t)8)
-		              : gp_cl_tiled_run(s, k, err, a + 4, 1, s->wg * 4);
-		if (rc != GP_OK) return GP_EDEVICE;
-	}
-	return GP_OK;
+	cl_kernel k = gp_cl_kernel(batch ? GP_K_QS_TILE_COUNT_BATCH : GP_K_QS_TILE_COUNT);
+	if ((batch ? gp_cl_args(k, 4, A(input), A(tab), A(tile_start), A(n_blobs))
+	           : gp_cl_args(k, 6, A(input), A(nl), A(nu), A(n), A(l), A(last))) != CL_SUCCESS ||
+	    gp_cl_args_at(k, a, 4, A(s->bt), A(s->sums), A(s->block_sums), A(errbuf)) != CL_SUCCESS) goto args;
+	if (gp_cl_tiled_run(s, k, err, a + 4, 1, s->wg * 4) != GP_OK) return GP_EDEVICE;
+	k = gp_cl_kernel(batch ? GP_K_QS_TILE_DECODE_BATCH : GP_K_QS_TILE_DECODE);
+	if ((batch ? gp_cl_args(k, 4, A(input), A(tab), A(tile_start), A(n_blobs))
+	           : gp_cl_args(k, 6, A(input), A(nl), A(nu), A(n), A(l), A(last))) != CL_SUCCESS ||
+	    gp_cl_args_at(k, a, 5, A(s->bt), A(s->sums), A(s->block_sums), A(out), A(errbuf)) != CL_SUCCESS) goto args;
+	return gp_cl_tiled_run(s, k, err, a + 5, 4, GP_SKEWED(s->wg * gp_cl_qs_items()) * 4, s->wg * 4,
+	                       GP_SKEWED(s->wg * gp_cl_qs_stage_items()) * 4, (size_t)8);
+args:
+	return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
 }
 
 /* One blob. */

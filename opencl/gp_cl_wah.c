@@ -109,7 +109,8 @@ static int bitmap_rows_pass(cl_kernel k, cl_uint first_arg, cl_mem bitmap, const
 }
 
 static int bitmap_tiles(cl_mem bitmap, cl_uint total, cl_mem ostart, const cl_uint *host_ostart,
-                        cl_uint n_blobs, cl_mem *rows, cl_uint *blob_rows, gp_error *err)
+                        cl_uint n_blobs, cl_mem errbuf, cl_mem *rows, cl_uint *blob_rows,
+                        gp_error *err)
 {
 	const int batch = n_blobs > 1;
 	gp_cl_tile_sums s;
@@ -119,9 +120,13 @@ static int bitmap_tiles(cl_mem bitmap, cl_uint total, cl_mem ostart, const cl_ui
 	size_t bound = (size_t)total * 32, held = gp_cl_buffer_capacity(GP_B_ROWS) / 8;
 	size_t cap = bound * 8 <= GP_ROWS_BOUND_BYTES ? bound : held > total ? held : total;
 	cl_uint rows_arg = batch ? 5 : 2;   /* after (bitmap, ostart, tile_start, n_blobs, blob_rows) */
+	int rc = GP_OK;
 	if (cap > bound) cap = bound;
 	memset(blob_rows, 0, ((size_t)n_blobs + 1) * sizeof(*blob_rows));
-	if (total == 0) return (*rows = gp_cl_buffer(GP_B_ROWS, 8, err)) ? GP_OK : GP_EDEVICE;
+	if (total == 0) {
+		if (!(*rows = gp_cl_buffer(GP_B_ROWS, 8, err))) return GP_EDEVICE;
+		return gp_cl_read_checked(errbuf, *rows, 0, 0, NULL, err);
+	}
 	if (batch) {
 		if (gp_cl_blob_tiles(host_ostart, n_blobs, gp_cl_tile_items(), 1, 256, GP_B_COUNTS, GP_B_OFFSETS,
 		                     &s, &tile_start, err) != GP_OK ||
@@ -142,9 +147,9 @@ static int bitmap_tiles(cl_mem bitmap, cl_uint total, cl_mem ostart, const cl_ui
 	if (gp_cl_tiled_run(&s, count, err, batch ? 7 : 5, 1, s.wg * 4) != GP_OK ||
 	    !(*rows = gp_cl_buffer(GP_B_ROWS, cap * 8, err)) ||
 	    bitmap_rows_pass(rows_k, rows_arg, bitmap, &s, *rows, cap, err) != GP_OK ||
-	    (batch ? gp_cl_read(meta, ((size_t)n_blobs + 1) * 4, blob_rows, err)
-	           : gp_cl_read_at(s.sums, s.tiles * 4, 4, &blob_rows[1], err)) != GP_OK) {
-		return GP_EDEVICE;
+	    (rc = batch ? gp_cl_read_checked(errbuf, meta, 0, ((size_t)n_blobs + 1) * 4, blob_rows, err)
+	                : gp_cl_read_checked(errbuf, s.sums, s.tiles * 4, 4, &blob_rows[1], err)) != GP_OK) {
+		return rc == GP_OK ? GP_EDEVICE : rc;
 	}
 	/* a bitmap without tiles (no words) begins where the next one does */
 	for (cl_uint i = n_blobs; batch && i-- > 0;) {
@@ -159,13 +164,13 @@ static int bitmap_tiles(cl_mem bitmap, cl_uint total, cl_mem ostart, const cl_ui
 
 /* The set rows of the bitmaps (bitmap_tiles), downloaded into r. */
 static int bitmap_rows(cl_mem bitmap, cl_uint total, cl_mem ostart, const cl_uint *host_ostart,
-                       cl_uint n_blobs, gp_result *r, gp_error *err)
+                       cl_uint n_blobs, cl_mem errbuf, gp_result *r, gp_error *err)
 {
 	cl_mem rows = NULL;
 	cl_uint nb1 = n_blobs + 1, *blob_rows = gp_alloc_array(nb1, sizeof(cl_uint));
 	int rc;
 	if (!blob_rows) return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
-	rc = bitmap_tiles(bitmap, total, ostart, host_ostart, n_blobs, &rows, blob_rows, err);
+	rc = bitmap_tiles(bitmap, total, ostart, host_ostart, n_blobs, errbuf, &rows, blob_rows, err);
 	size_t nrows = blob_rows[n_blobs];
 	if (rc == GP_OK && gp_check_result(nrows, 0, err) != GP_OK) rc = GP_ENOMEM;
 	if (rc == GP_OK) {
@@ -205,8 +210,7 @@ static int wah_gather_batch(gp_cl_batch *b, const uint8_t *const *blobs, const s
 	    clSetKernelArg(k, 10, (size_t)cap * 4, NULL) != CL_SUCCESS ||
 	    clSetKernelArg(k, 11, (size_t)cap * 8, NULL) != CL_SUCCESS ||
 	    clSetKernelArg(k, 12, (size_t)cap * 8, NULL) != CL_SUCCESS) goto args;
-	if (gp_cl_run(k, (size_t)tiles * gp_cl_wg(), err) != GP_OK) return GP_EDEVICE;
-	return gp_cl_batch_finish(b, err);
+	return gp_cl_run(k, (size_t)tiles * gp_cl_wg(), err);
 args:
 	return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
 }
@@ -217,7 +221,7 @@ int gp_cl_wah_rows(const uint8_t *const *blobs, const size_t *lens, size_t n_blo
 	gp_cl_batch b;
 	cl_mem bitmap;
 	int rc = wah_gather_batch(&b, blobs, lens, n_blobs, &bitmap, err);
-	if (rc == GP_OK) rc = bitmap_rows(bitmap, b.values, b.vstart, b.host_vstart, b.n_blobs, r, err);
+	if (rc == GP_OK) rc = bitmap_rows(bitmap, b.values, b.vstart, b.host_vstart, b.n_blobs, b.err, r, err);
 	gp_cl_batch_free(&b);
 	if (rc != GP_OK) gp_result_free(r);
 	return rc;
@@ -230,7 +234,7 @@ int gp_cl_wah_decompress(const uint8_t *blob, size_t len, uint8_t *out, gp_error
 	gp_wah_header h;
 	gp_wah_check_header(blob, len, &h, NULL);
 	int rc = wah_gather_batch(&b, &blob, &len, 1, &bitmap, err);
-	if (rc == GP_OK) rc = gp_cl_read(bitmap, (size_t)((h.nbits + 7) / 8), out, err);
+	if (rc == GP_OK) rc = gp_cl_read_checked(b.err, bitmap, 0, (size_t)((h.nbits + 7) / 8), out, err);
 	gp_cl_batch_free(&b);
 	return rc;
 }
@@ -255,8 +259,7 @@ int gp_cl_wah_query(const uint8_t *const *blobs, const size_t *lens, size_t n_bl
 		goto done;
 	}
 	if (gp_cl_run(k, words, err) != GP_OK) goto done;
-	if ((rc = gp_cl_batch_finish(&b, err)) != GP_OK) goto done;
-	rc = bitmap_rows(bitmap, words, none, range, 1, r, err);
+	rc = bitmap_rows(bitmap, words, none, range, 1, b.err, r, err);
 done:
 	gp_cl_batch_free(&b);
 	if (rc != GP_OK) gp_result_free(r);
