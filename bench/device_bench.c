@@ -4,7 +4,7 @@
  * download) and a device copy of the same bytes for scale.
  *
  *   make bench-c && ./bench/device_bench [values, default 64M] [reps, default 5] [formats]
- * formats: a comma-separated subset of MOD9,MOD9d,S9,S9v,QS,WAH (default all).
+ * formats: a comma-separated subset of MOD9,MOD9d,MOD9p,S9,S9v,QS,WAH (default all).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +38,7 @@ typedef int (*device_fn)(const uint8_t *blob, size_t len, gp_result *r, gp_error
 
 static int dev_mod9(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return gp_cl_mod9_decode(&b, &len, 1, GP_MODE_VALUES, r, e); }
 static int dev_mod9_docs(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return gp_cl_mod9_decode(&b, &len, 1, GP_MODE_DOCS, r, e); }
+static int dev_mod9_postings(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return gp_cl_mod9_decode(&b, &len, 1, GP_MODE_POSTINGS, r, e); }
 static int dev_s9(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return gp_cl_s9_decode(&b, &len, 1, r, e); }
 static int dev_qs(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return gp_cl_qs_decode(&b, &len, 1, r, e); }
 static int dev_wah(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return gp_cl_wah_rows(&b, &len, 1, r, e); }
@@ -255,7 +256,7 @@ int main(int argc, char **argv)
 {
 	size_t n = argc > 1 ? strtoull(argv[1], NULL, 10) : (size_t)64 << 20;
 	int reps = argc > 2 ? atoi(argv[2]) : 5;
-	const char *formats = argc > 3 ? argv[3] : "MOD9,MOD9d,S9,S9v,QS,WAH";
+	const char *formats = argc > 3 ? argv[3] : "MOD9,MOD9d,MOD9p,S9,S9v,QS,WAH";
 	gp_cl_configure(getenv("GPUPOST_DEVICE") ? getenv("GPUPOST_DEVICE") : "auto");
 	setenv("GPUPOST_PROFILE", "1", 0); /* kernel times from events (2: each launch on stderr) */
 	const gp_cl_device_info *d = gp_cl_available() ? gp_cl_info() : NULL;
@@ -266,7 +267,8 @@ int main(int argc, char **argv)
 		       "values staged an item %zu (32-bit), %zu (64-bit)\n", gp_cl_wg(), gp_cl_tile_items(),
 		       gp_cl_qs_items(), gp_cl_stage_items(4), gp_cl_stage_items(8));
 	}
-	printf("# input: d-gaps 1..255 (MOD9, S9 delta 2), one-word postings (MOD9d: their docs), values\n"
+	printf("# input: d-gaps 1..255 (MOD9, S9 delta 2), one-word postings (MOD9d: their docs), postings\n"
+	       "# of 1..6 positions, gaps 1..255, docs 1..15 apart (MOD9p: docs and positions, values = docs + positions), values\n"
 	       "# 0..254 (S9v, delta 0), a sorted docID list\n"
 	       "# with mean gap 16 (QS), a bitmap of 32 n rows, runs of 1..64 set rows at density 1/64 (WAHr:\n"
 	       "# its set rows; WAHb: the bitmap, n "
@@ -333,6 +335,40 @@ int main(int argc, char **argv)
 		if (now() - t0 < best) best = now() - t0;
 	}
 	report("MOD9d", n, 4, blob, 4 * n, best, dev_mod9_docs, reps);
+	free(blob);
+	}
+
+	/* MOD9 POSTINGS: postings of 1..6 positions with gaps 1..255, docs 1..15 apart, encoded as
+	 * Yioop's packPosting does; docs and every value's running position out (8 bytes a value,
+	 * 13 a posting: doc, form, first value index) */
+	if (has_format(formats, "MOD9p")) {
+	blob = malloc(gp_mod9_encode_bound(n) + 64);
+	size_t nv = 0, np = 0;
+	int64_t doc = 0, pos[6];
+	uint32_t vals[7];
+	const char *why;
+	len = 0;
+	while (nv + 7 <= n) {
+		size_t k = 1 + next_rand() % 6;
+		doc += 1 + next_rand() % 15;   /* docs stay below 2^28 for 64M values */
+		for (size_t j = 0; j < k; j++) pos[j] = (j ? pos[j - 1] : 0) + 1 + next_rand() % 255;
+		size_t c = gp_mod9_posting_values(doc, pos, k, vals, &why);
+		if (c == 0) break;
+		len += gp_mod9_encode_values(vals, c, blob + len);
+		nv += c;
+		np++;
+	}
+	uint32_t *vst = malloc((np + 1) * sizeof(uint32_t));
+	uint8_t *comb = malloc(np);
+	best = 1e30;
+	for (int r = 0; r < reps && vst && comb; r++) {
+		t0 = now();
+		gp_mod9_decode_postings(blob, len, docs, vst, comb, out64, 0);
+		if (now() - t0 < best) best = now() - t0;
+	}
+	report("MOD9p", nv, 8 + 13.0 * np / nv, blob, len, best, dev_mod9_postings, reps);
+	free(vst);
+	free(comb);
 	free(blob);
 	}
 

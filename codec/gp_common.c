@@ -76,7 +76,7 @@ void gp_result_free(gp_result *r)
 	free(r->docs);
 	free(r->vstart);
 	free(r->combined);
-	gp_free_unless_scratch(r->pos);
+	if (r->pos != r->lent) gp_free_unless_scratch(r->pos);
 	memset(r, 0, sizeof(*r));
 }
 

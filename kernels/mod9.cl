@@ -1,101 +1,9 @@
-/* GPUPOST_MOD9 on the device: per-word counts and posting starts, scans (scan.cl) for each
- * word's output offset and posting number, a scatter of the values, then per posting the doc
- * and per word the positions (a segmented prefix sum done as a scan of per-word gap sums).
- * codec/gp_mod9_word.h is prepended: it reads a word exactly as the host does.
+/* GPUPOST_MOD9 on the device, by tiles of words: a count pass that writes each tile's totals, a
+ * decode pass that finds its tile's offsets from them and writes its outputs coalesced. VALUES
+ * and DOCS below; POSTINGS (docs and running positions) at the end, with a segmented scan of
+ * position gaps carried across tiles. codec/gp_mod9_word.h is prepended: it reads a word exactly
+ * as the host does.
  * Errors go to err[0] (atomic_min of the word index); the host then names offset and rule. */
-
-/* counts[i]: values in word i; starts[i]: 1 where word i starts a posting. Both have n+1
- * entries; the extra zero makes the exclusive scan's last entry the total. */
-__kernel void mod9_count(__global const uint *words, const uint n, __global const uchar *first,
-                         __global uint *counts, __global uint *starts, __global uint *err)
-{
-	uint i = get_global_id(0);
-	if (i > n) return;
-	if (i == n) { counts[n] = 0; starts[n] = 0; return; }
-	uint w = gp_be32(words[i]);
-	uint is_start = first[i] || !GP_MOD9_CONTINUES(gp_be32(words[i - 1]));
-	uint last = (i + 1 == n) || first[i + 1];
-	if (GP_MOD9_FLAGS_BAD(is_start, last, w)) atomic_min(err, i);
-	counts[i] = gp_mod9_word_count(w);
-	starts[i] = is_start;
-}
-
-/* Posting p starts at word head_word[p] and its values at vstart[p]; vstart[P] = total. */
-__kernel void mod9_heads(const uint n, __global const uint *starts, __global const uint *voff,
-                         __global const uint *poff, __global uint *vstart,
-                         __global uint *head_word)
-{
-	uint i = get_global_id(0);
-	if (i > n) return;
-	if (i == n) { vstart[poff[n]] = voff[n]; return; }
-	if (starts[i]) { vstart[poff[i]] = voff[i]; head_word[poff[i]] = i; }
-}
-
-__kernel void mod9_scatter(__global const uint *words, const uint n, __global const uint *voff,
-                           __global uint *values)
-{
-	uint i = get_global_id(0);
-	if (i >= n) return;
-	uint w = gp_be32(words[i]), bits = gp_mod9_slot_bits(w);
-	uint base = voff[i], count = voff[i + 1] - base;
-	for (uint j = 0; j < count; j++) values[base + j] = gp_mod9_word_value(w, bits, count, j);
-}
-
-/* Doc of each posting from its first value (Yioop's unpackPosting). */
-__kernel void mod9_docs(__global const uint *values, __global const uint *vstart,
-                        __global const uint *poff, __global const uint *head_word, const uint n,
-                        __global long *docs, __global uchar *combined, __global uint *err)
-{
-	uint p = get_global_id(0);
-	if (p >= poff[n]) return;
-	uint a = vstart[p];
-	if (a == vstart[p + 1] || values[a] == 0) { atomic_min(err, head_word[p]); return; }
-	uint v = values[a];
-	uint c = (v & GP_MOD9_COMBINED_BIT) != 0;
-	docs[p] = c ? (long)(v >> 9) - (1L << 18) : (long)v - 1;
-	combined[p] = (uchar)c;
-}
-
-/* The value at index a is its posting's doc: it adds its first gap (combined form) or nothing. */
-inline long mod9_gap(uint x, uint j, uint a)
-{
-	return j != a ? (long)x : ((x & GP_MOD9_COMBINED_BIT) ? (long)(x & 511u) : 0L);
-}
-
-/* Sum of the position gaps in each word (n+1 entries, the last 0) for the segmented scan. */
-__kernel void mod9_word_gaps(__global const uint *words, const uint n, __global const uint *voff,
-                             __global const uint *poff, __global const uint *starts,
-                             __global const uint *vstart, __global long *wsum)
-{
-	uint i = get_global_id(0);
-	if (i > n) return;
-	if (i == n) { wsum[n] = 0; return; }
-	uint w = gp_be32(words[i]), bits = gp_mod9_slot_bits(w);
-	uint base = voff[i], count = voff[i + 1] - base;
-	uint a = vstart[poff[i] + starts[i] - 1];
-	long s = 0;
-	for (uint j = 0; j < count; j++) s += mod9_gap(gp_mod9_word_value(w, bits, count, j), base + j, a);
-	wsum[i] = s;
-}
-
-/* pos[j]: running position at value j within its posting, from the scanned word gap sums
- * (wscan, exclusive) less the sum at the posting's first word. */
-__kernel void mod9_positions(__global const uint *words, const uint n, __global const uint *voff,
-                             __global const uint *poff, __global const uint *starts,
-                             __global const uint *vstart, __global const uint *head_word,
-                             __global const long *wscan, __global long *pos)
-{
-	uint i = get_global_id(0);
-	if (i >= n) return;
-	uint w = gp_be32(words[i]), bits = gp_mod9_slot_bits(w);
-	uint base = voff[i], count = voff[i + 1] - base;
-	uint p = poff[i] + starts[i] - 1, a = vstart[p];
-	long run = wscan[i] - wscan[head_word[p]];
-	for (uint j = 0; j < count; j++) {
-		run += mod9_gap(gp_mod9_word_value(w, bits, count, j), base + j, a);
-		pos[base + j] = run;
-	}
-}
 
 /* Per blob of a batch: where its values and postings begin (2 entries per blob, plus totals). */
 __kernel void mod9_blob_offsets(__global const uint *blob_words, const uint n_blobs,
@@ -193,12 +101,12 @@ MOD9_TILE_COUNT(mod9_tile_count_docs, 1, MOD9_NO_ARG, 0)
 MOD9_TILE_COUNT(mod9_tile_count_batch, 0, MOD9_FIRST_ARG, first)
 MOD9_TILE_COUNT(mod9_tile_count_docs_batch, 1, MOD9_FIRST_ARG, first)
 
-/* The doc of the posting that starts at word i (host byte order w), as the host's
- * mod9_decode_postings finds it: from the posting's first value, which is the word's first unless
- * the word holds none (then the first of the posting's later words that holds one: rare, read
- * from global memory). A posting without values, or whose first value is 0, is malformed. */
-inline uint mod9_posting_doc(__global const uint *words, const uint n, uint i, uint w,
-                             __local const uint2 *lay, __global uint *err)
+/* The first value of the posting that starts at word i (host byte order w), as the host's
+ * mod9_decode_postings finds it: the word's first unless the word holds none (then the first of
+ * the posting's later words that holds one: rare, read from global memory). A posting without
+ * values, or whose first value is 0, is malformed. */
+inline uint mod9_posting_first(__global const uint *words, const uint n, uint i, uint w,
+                               __local const uint2 *lay, __global uint *err)
 {
 	uint c = mod9_count_lay(w, lay), head = i;
 	while (c == 0u && GP_MOD9_CONTINUES(w) && i + 1u < n) {
@@ -207,6 +115,12 @@ inline uint mod9_posting_doc(__global const uint *words, const uint n, uint i, u
 	}
 	uint v = c ? gp_mod9_word_value(w, mod9_bits_lay(w, lay), c, 0u) : 0u;
 	if (v == 0u) atomic_min(err, head);
+	return v;
+}
+
+/* A posting's doc from its first value (Yioop's unpackPosting). */
+inline uint mod9_doc_of(uint v)
+{
 	return (v & GP_MOD9_COMBINED_BIT) ? (v >> 9) - (1u << 18) : v - 1u;
 }
 
@@ -251,7 +165,7 @@ GP_PASS_BODY void mod9_tile_decode_body(__global const uint *words, const uint n
 			uint j1 = min(at[k] + cnt[k], c0 + chunk);
 			if (at[k] + cnt[k] <= c0 || at[k] >= j1) continue;
 			if (docs) {
-				stage[at[k] - c0] = mod9_posting_doc(words, n, base + k * wg + lid, w[k], lay, err);
+				stage[at[k] - c0] = mod9_doc_of(mod9_posting_first(words, n, base + k * wg + lid, w[k], lay, err));
 				continue;
 			}
 			uint bits = mod9_bits_lay(w[k], lay);
@@ -280,3 +194,340 @@ MOD9_TILE_DECODE(mod9_tile_decode, 0, MOD9_NO_ARG, 0, 0)
 MOD9_TILE_DECODE(mod9_tile_docs, 1, MOD9_NO_ARG, 0, 0)
 MOD9_TILE_DECODE(mod9_tile_decode_batch, 0, MOD9_BATCH_ARGS, first, word_off)
 MOD9_TILE_DECODE(mod9_tile_docs_batch, 1, MOD9_BATCH_ARGS, first, word_off)
+
+/* ---- POSTINGS: docs, and the running positions of each posting's gaps ----
+ * A posting's positions are the running sums of its gaps, restarted at each posting: a
+ * segmented scan. Each word contributes the sum of its gaps (mod9_word_gaps); a tile's words
+ * are scanned in local memory, segments restarting at the words that start a posting, and what
+ * a posting that crosses into a tile has summed before it comes from a scan over the tiles
+ * (mod9_gap_carry) of what the count pass left per tile: the gaps after its last posting start,
+ * or all its gaps when none starts in it. A sum and its flag share a long: bit 62 set where a
+ * posting starts (sums stay below 2^60: fewer than 2^32 values below 2^28), so that one add
+ * carries both: */
+#define MOD9_SEG_HEAD ((long)1 << 62)
+#define MOD9_SEG_SUM (MOD9_SEG_HEAD - 1)
+
+/* The segmented sum: what follows a start replaces what came before it. Associative, 0 its
+ * identity. */
+inline long mod9_seg(long before, long x)
+{
+	return (x & MOD9_SEG_HEAD) ? x : before + x;
+}
+
+/* Whether word i (that holds values) starts a posting: the first word of a blob, or one after a
+ * word that does not continue its posting. prev: word i - 1 as stored, if any. */
+inline uint mod9_starts(__global const uchar *first, uint i, uint prev)
+{
+	return (first ? first[i] != 0 : i == 0u) || !GP_MOD9_CONTINUES(gp_be32(prev));
+}
+
+/* Whether word i's first value is its posting's first (the doc): it starts the posting, or the
+ * words from the posting's start to it hold no values (rare; read back from global memory, each
+ * word once per run of empty words: linear in the blob). prev: word i - 1 as stored. */
+inline uint mod9_holds_head(__global const uint *words, __global const uchar *first, uint i,
+                            uint starts, uint prev, __local const uint2 *lay)
+{
+	if (starts) return 1u;
+	uint j = i - 1u;                      /* i > 0: word 0 starts a posting */
+	while (mod9_count_lay(gp_be32(prev), lay) == 0u) {
+		prev = j > 0u ? words[j - 1u] : 0u;
+		if (mod9_starts(first, j, prev)) return 1u;
+		j--;
+	}
+	return 0u;
+}
+
+/* The gaps word w (host order, cnt values) adds to its posting's running position: its values,
+ * except that a posting's first value (head: the word holds it) adds nothing, or its first gap
+ * in the combined form. The slots are summed one by one or by bit planes (a popcount each),
+ * whichever is fewer: at most 5 steps, as cnt * bits <= 28. */
+inline uint mod9_word_gaps(uint w, uint cnt, uint head, __local const uint2 *lay)
+{
+	uint2 e = lay[(w >> 24) & 63u];
+	uint bits = e.x & 255u, s = 0u;
+	if (cnt == 0u) return 0u;
+	if (bits == 28u) {
+		s = w & 0x0FFFFFFFu;
+	} else if (cnt <= bits) {
+		for (uint j = 0; j < cnt; j++) s += (w >> (j * bits)) & ((1u << bits) - 1u);
+	} else {
+		uint x = w & ((1u << (cnt * bits)) - 1u);
+		for (uint b = 0; b < bits; b++) s += (uint)popcount(x & (e.y << b)) << b;
+	}
+	if (head) {
+		uint v = gp_mod9_word_value(w, bits, cnt, 0u);
+		s = s - v + ((v & GP_MOD9_COMBINED_BIT) ? (v & 511u) : 0u);
+	}
+	return s;
+}
+
+/* Exclusive mod9_seg scan of one long per item across the group (Hillis-Steele in a[0..wg));
+ * *total: the whole group's. Every item must call it. */
+inline long mod9_group_seg_scan(__local long *a, long x, long *total)
+{
+	const uint lid = get_local_id(0), wg = get_local_size(0);
+	a[lid] = x;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (uint off = 1; off < wg; off <<= 1) {
+		long t = lid >= off ? a[lid - off] : 0L;
+		barrier(CLK_LOCAL_MEM_FENCE);
+		a[lid] = mod9_seg(t, a[lid]);
+		barrier(CLK_LOCAL_MEM_FENCE);
+	}
+	long excl = lid ? a[lid - 1u] : 0L;
+	*total = a[wg - 1u];
+	barrier(CLK_LOCAL_MEM_FENCE);
+	return excl;
+}
+
+/* c[GP_SKEW(t)]: `items` * wg flagged gap sums in order, item lid owning lid * items .. + items;
+ * they become each one's running sum before it within its segment (0 at a start), the first
+ * segment continuing from `carry`. Returns the group's mod9_seg total; every item must call it. */
+inline long mod9_seg_offsets(__local long *c, __local long *part, uint items, long carry)
+{
+	const uint lid = get_local_id(0);
+	barrier(CLK_LOCAL_MEM_FENCE);
+	long run = 0L, total;
+	for (uint k = 0; k < items; k++) run = mod9_seg(run, c[GP_SKEW(lid * items + k)]);
+	long acc = mod9_seg(carry, mod9_group_seg_scan(part, run, &total)) & MOD9_SEG_SUM;
+	for (uint k = 0; k < items; k++) {
+		uint t = GP_SKEW(lid * items + k);
+		long x = c[t];
+		if (x & MOD9_SEG_HEAD) acc = 0L;
+		c[t] = acc;
+		acc += x & MOD9_SEG_SUM;
+	}
+	barrier(CLK_LOCAL_MEM_FENCE);
+	return total;
+}
+
+/* The count pass: per tile its values and postings (counters 0 and 1 of tile_sums, as S9's:
+ * arrays of tiles + 1, block sums of blocks), and in seg[g] its flagged gap sum (after its last
+ * posting start, or all of it). part: wg uints, lpart: wg longs. */
+GP_PASS_BODY void mod9_tile_count_postings_body(__global const uint *words, const uint n,
+                                                __global const uchar *first, const uint bt,
+                                                const uint tiles, const uint blocks,
+                                                __global uint *tile_sums, __global uint *block_sums,
+                                                __global long *seg, __global uint *err,
+                                                __local uint *part, __local long *lpart,
+                                                __local uint2 *lay)
+{
+	const uint lid = get_local_id(0), wg = get_local_size(0), g = get_group_id(0);
+	const uint q0 = g * wg * GP_TILE_VECS + lid;
+	__global const uint4 *w4 = (__global const uint4 *)words;
+	__local uint *last = (__local uint *)lpart;   /* 1 + the tile's last start word, 0: none */
+	uint4 v[GP_TILE_VECS];
+	uint pv[GP_TILE_VECS], gaps[GP_TILE_ITEMS], x[2] = {0u, 0u}, bad = 0xFFFFFFFFu, mine = 0u;
+	for (uint k = 0; k < GP_TILE_VECS; k++) {
+		uint i = 4u * (q0 + k * wg);
+		if (i + 3u < n) v[k] = w4[q0 + k * wg];
+		else v[k] = (uint4)(i < n ? words[i] : 0u, i + 1u < n ? words[i + 1u] : 0u,
+		                    i + 2u < n ? words[i + 2u] : 0u, 0u);
+		pv[k] = i > 0u && i <= n ? words[i - 1u] : 0u;
+	}
+	mod9_layouts_put(lay);
+	if (lid == 0u) *last = 0u;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (uint k = 0; k < GP_TILE_VECS; k++) {
+		uint a[5] = {pv[k], v[k].x, v[k].y, v[k].z, v[k].w};
+		for (uint c = 0; c < 4u; c++) {
+			uint i = 4u * (q0 + k * wg) + c, w = gp_be32(a[c + 1u]);
+			gaps[4u * k + c] = 0u;
+			if (i >= n) continue;
+			uint st = mod9_starts(first, i, a[c]);
+			uint is_last = i + 1u == n || (first && first[i + 1u]);
+			if (GP_MOD9_FLAGS_BAD(st, is_last, w) && bad == 0xFFFFFFFFu) bad = i;
+			uint cnt = mod9_count_lay(w, lay);
+			x[0] += cnt;
+			x[1] += st;
+			if (st) mine = i + 1u;
+			gaps[4u * k + c] = cnt ? mod9_word_gaps(w, cnt, mod9_holds_head(words, first, i, st, a[c], lay), lay) : 0u;
+		}
+	}
+	if (bad != 0xFFFFFFFFu) atomic_min(err, bad);
+	if (mine) atomic_max(last, mine);
+	barrier(CLK_LOCAL_MEM_FENCE);
+	const uint from = *last;   /* the words from the last start on, or all */
+	long s = 0L;
+	for (uint k = 0; k < GP_TILE_VECS; k++) {
+		for (uint c = 0; c < 4u; c++) {
+			if (4u * (q0 + k * wg) + c + 1u >= from) s += gaps[4u * k + c];
+		}
+	}
+	barrier(CLK_LOCAL_MEM_FENCE);   /* *last read by all before lpart is summed into */
+	gp_group_sums_u32(part, x, 2u);
+	s = gp_group_sum_i64(lpart, s);
+	if (lid == 0u) {
+		gp_tile_total_put(tile_sums, block_sums, bt, g, x[0]);
+		gp_tile_total_put(tile_sums + tiles + 1u, block_sums + blocks, bt, g, x[1]);
+		seg[g] = from ? s | MOD9_SEG_HEAD : s;
+	}
+}
+
+__kernel void mod9_tile_count_postings(__global const uint *words, const uint n, const uint bt,
+                                       const uint tiles, const uint blocks,
+                                       __global uint *tile_sums, __global uint *block_sums,
+                                       __global long *seg, __global uint *err,
+                                       __local uint *part, __local long *lpart, __local uint2 *lay)
+{
+	mod9_tile_count_postings_body(words, n, 0, bt, tiles, blocks, tile_sums, block_sums, seg, err,
+	                              part, lpart, lay);
+}
+
+__kernel void mod9_tile_count_postings_batch(__global const uint *words, const uint n,
+                                             __global const uchar *first, const uint bt,
+                                             const uint tiles, const uint blocks,
+                                             __global uint *tile_sums, __global uint *block_sums,
+                                             __global long *seg, __global uint *err,
+                                             __local uint *part, __local long *lpart,
+                                             __local uint2 *lay)
+{
+	mod9_tile_count_postings_body(words, n, first, bt, tiles, blocks, tile_sums, block_sums, seg,
+	                              err, part, lpart, lay);
+}
+
+/* One work-group: seg[g] becomes what the posting open at tile g's start has summed before it
+ * (an exclusive mod9_seg scan over the tiles), each item taking a run of consecutive tiles.
+ * a: wg elements. */
+__kernel void mod9_gap_carry(__global long *seg, const uint tiles, __local long *a)
+{
+	const uint wg = get_local_size(0), per = (tiles + wg - 1u) / wg;
+	const uint i0 = min((uint)get_local_id(0) * per, tiles), i1 = min(i0 + per, tiles);
+	long run = 0L, total;
+	for (uint i = i0; i < i1; i++) run = mod9_seg(run, seg[i]);
+	long acc = mod9_group_seg_scan(a, run, &total);
+	for (uint i = i0; i < i1; i++) {
+		long x = seg[i];
+		seg[i] = acc & MOD9_SEG_SUM;
+		acc = mod9_seg(acc, x);
+	}
+}
+
+/* The decode pass: each tile's values and postings offsets (out0, p0) from the tile sums, its
+ * words' offsets and the posting numbers of those that start one by one local scan (values in
+ * the high half of a long, starts in the low), their running positions by mod9_seg_offsets in
+ * the same local array, carried in from seg[g]. Then per posting its doc, combined flag and
+ * first value index, and every value's position, staged for coalesced writes. The last tile
+ * writes vstart[postings] and totals[0..1] (values, postings); a batch's also word_off and
+ * pword_off at each blob's first word (and at n), for mod9_blob_offsets.
+ * offs: GP_SKEW(tile) longs, part: wg longs. */
+GP_PASS_BODY void mod9_tile_postings_body(__global const uint *words, const uint n,
+                                          __global const uchar *first, __global uint *word_off,
+                                          __global uint *pword_off, const uint bt,
+                                          const uint tiles, const uint blocks,
+                                          __global const uint *tile_sums,
+                                          __global const uint *block_sums,
+                                          __global const long *seg, __global long *pos,
+                                          __global long *docs, __global uchar *combined,
+                                          __global uint *vstart, __global uint *totals,
+                                          __global uint *err, __local long *offs,
+                                          __local long *part, __local uint2 *lay)
+{
+	/* the positions are staged in offs once it is read: a tile's words' worth at a time */
+	const uint lid = get_local_id(0), wg = get_local_size(0), chunk = wg * GP_TILE_ITEMS;
+	__local long *stage = offs;
+	const uint g = get_group_id(0), base = g * wg * GP_TILE_ITEMS;
+	uint w[GP_TILE_ITEMS], cnt[GP_TILE_ITEMS], at[GP_TILE_ITEMS], pw[GP_TILE_ITEMS];
+	uint st = 0u, hh = 0u;   /* bit k: word k starts a posting, holds its first value */
+	long run[GP_TILE_ITEMS];
+	for (uint k = 0; k < GP_TILE_ITEMS; k++) {
+		uint i = base + k * wg + lid;
+		w[k] = i < n ? words[i] : 0u;
+		pw[k] = i > 0u && i < n ? words[i - 1u] : 0u;
+	}
+	const long carry = seg[g];
+	mod9_layouts_put(lay);   /* the barriers of gp_tile_offset_u32 follow */
+	__local uint *upart = (__local uint *)part;
+	const uint out0 = gp_tile_offset_u32(tile_sums, block_sums, bt, 0u, g, upart);
+	const uint p0 = gp_tile_offset_u32(tile_sums + tiles + 1u, block_sums + blocks, bt, 0u, g, upart);
+	for (uint k = 0; k < GP_TILE_ITEMS; k++) {
+		uint i = base + k * wg + lid;
+		w[k] = gp_be32(w[k]);
+		cnt[k] = i < n ? mod9_count_lay(w[k], lay) : 0u;
+		uint s = i < n && mod9_starts(first, i, pw[k]);
+		st |= s << k;
+		offs[GP_SKEW(k * wg + lid)] = ((long)cnt[k] << 32) | s;
+	}
+	long both = gp_tile_offsets_i64(offs, part, GP_TILE_ITEMS);
+	const uint total = (uint)(both >> 32), npost = (uint)both;
+	if (lid == 0 && g + 1u == get_num_groups(0)) {
+		vstart[p0 + npost] = out0 + total;
+		totals[0] = out0 + total;
+		totals[1] = p0 + npost;
+		if (word_off) {
+			word_off[n] = out0 + total;
+			pword_off[n] = p0 + npost;
+		}
+	}
+	for (uint k = 0; k < GP_TILE_ITEMS; k++) {
+		uint i = base + k * wg + lid, t = GP_SKEW(k * wg + lid);
+		long o = offs[t];
+		at[k] = (uint)(o >> 32);
+		if ((st >> k) & 1u) {   /* a posting starts here: its doc, form and first value */
+			uint p = p0 + (uint)o, v = mod9_posting_first(words, n, i, w[k], lay, err);
+			vstart[p] = out0 + at[k];
+			docs[p] = (long)mod9_doc_of(v);
+			combined[p] = (v & GP_MOD9_COMBINED_BIT) != 0u;
+			if (word_off && first[i]) {
+				word_off[i] = out0 + at[k];
+				pword_off[i] = p;
+			}
+		}
+		uint h = cnt[k] && mod9_holds_head(words, first, i, (st >> k) & 1u, pw[k], lay);
+		hh |= h << k;
+	}
+	barrier(CLK_LOCAL_MEM_FENCE);   /* offs read by all before it takes the gap sums */
+	for (uint k = 0; k < GP_TILE_ITEMS; k++) {
+		long x = mod9_word_gaps(w[k], cnt[k], (hh >> k) & 1u, lay);
+		offs[GP_SKEW(k * wg + lid)] = ((st >> k) & 1u) ? x | MOD9_SEG_HEAD : x;
+	}
+	mod9_seg_offsets(offs, part, GP_TILE_ITEMS, carry);
+	for (uint k = 0; k < GP_TILE_ITEMS; k++) run[k] = offs[GP_SKEW(k * wg + lid)];
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (uint c0 = 0; c0 < total; c0 += chunk) {
+		for (uint k = 0; k < GP_TILE_ITEMS; k++) {
+			uint j1 = min(at[k] + cnt[k], c0 + chunk);
+			if (at[k] + cnt[k] <= c0 || at[k] >= j1) continue;
+			uint bits = mod9_bits_lay(w[k], lay);
+			long p = run[k];
+			for (uint j = at[k]; j < j1; j++) {
+				uint x = gp_mod9_word_value(w[k], bits, cnt[k], j - at[k]);
+				if (j == at[k] && ((hh >> k) & 1u)) x = (x & GP_MOD9_COMBINED_BIT) ? (x & 511u) : 0u;
+				p += x;
+				if (j >= c0) stage[j - c0] = p;
+			}
+		}
+		barrier(CLK_LOCAL_MEM_FENCE);
+		uint m = min(chunk, total - c0);
+		for (uint q = lid; q < m; q += wg) pos[out0 + c0 + q] = stage[q];
+		barrier(CLK_LOCAL_MEM_FENCE);
+	}
+}
+
+__kernel void mod9_tile_postings(__global const uint *words, const uint n, const uint bt,
+                                 const uint tiles, const uint blocks,
+                                 __global const uint *tile_sums, __global const uint *block_sums,
+                                 __global const long *seg, __global long *pos, __global long *docs,
+                                 __global uchar *combined, __global uint *vstart,
+                                 __global uint *totals, __global uint *err, __local long *offs,
+                                 __local long *part, __local uint2 *lay)
+{
+	mod9_tile_postings_body(words, n, 0, 0, 0, bt, tiles, blocks, tile_sums, block_sums, seg, pos,
+	                        docs, combined, vstart, totals, err, offs, part, lay);
+}
+
+__kernel void mod9_tile_postings_batch(__global const uint *words, const uint n,
+                                       __global const uchar *first, __global uint *word_off,
+                                       __global uint *pword_off, const uint bt, const uint tiles,
+                                       const uint blocks, __global const uint *tile_sums,
+                                       __global const uint *block_sums, __global const long *seg,
+                                       __global long *pos, __global long *docs,
+                                       __global uchar *combined, __global uint *vstart,
+                                       __global uint *totals, __global uint *err,
+                                       __local long *offs, __local long *part,
+                                       __local uint2 *lay)
+{
+	mod9_tile_postings_body(words, n, first, word_off, pword_off, bt, tiles, blocks, tile_sums,
+	                        block_sums, seg, pos, docs, combined, vstart, totals, err, offs, part,
+	                        lay);
+}

@@ -16,8 +16,8 @@
 static const char *const gp_kernel_names[GP_K_COUNT] = {
 	"scan_tile_u32", "scan_add_u32", "scan_tile_i64", "scan_add_i64",
 	"mark_blob_starts",
-	"mod9_count", "mod9_heads", "mod9_scatter", "mod9_docs", "mod9_word_gaps",
-	"mod9_positions", "mod9_blob_offsets",
+	"mod9_tile_count_postings", "mod9_tile_count_postings_batch", "mod9_gap_carry",
+	"mod9_tile_postings", "mod9_tile_postings_batch", "mod9_blob_offsets",
 	"wah_gather", "wah_query",
 	"copy_u32",
 	"mod9_tile_count", "mod9_tile_decode", "s9_tile_count", "s9_tile_decode",
