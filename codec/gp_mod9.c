@@ -67,13 +67,24 @@ int gp_mod9_measure(const uint8_t *blob, size_t len, int postings, gp_mod9_count
 	return mod9_measure(blob, len, postings, counts, err);
 }
 
+void gp_mod9_estimate(const uint8_t *blob, size_t len, gp_mod9_counts *est)
+{
+	size_t nwords = len / 4, step = nwords / 64 + 1, sampled = 0, values = 0, starts = 0;
+	for (size_t i = 0; i < nwords; i += step, sampled++) {
+		uint32_t w = gp_load_be32(blob + 4 * i);
+		values += gp_mod9_word_count(w);
+		starts += (w >> 30) == 0u || (w >> 30) == 3u;   /* flags 00 or 11 begin a posting */
+	}
+	est->words = nwords;
+	est->values = sampled ? values * nwords / sampled : 0;
+	est->postings = sampled ? starts * nwords / sampled : 0;
+}
+
 size_t gp_mod9_estimate_values(const uint8_t *blob, size_t len)
 {
-	size_t nwords = len / 4, step = nwords / 64 + 1, sampled = 0, values = 0;
-	for (size_t i = 0; i < nwords; i += step, sampled++) {
-		values += gp_mod9_word_count(gp_load_be32(blob + 4 * i));
-	}
-	return sampled ? values * nwords / sampled : 0;
+	gp_mod9_counts est;
+	gp_mod9_estimate(blob, len, &est);
+	return est.values;
 }
 
 /* The layout of a word by its bits 29..24, as a table (built once from gp_mod9_word.h): slot

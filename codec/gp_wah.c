@@ -248,3 +248,16 @@ size_t gp_wah_encode(const int64_t *rows, size_t n, uint64_t nbits, uint32_t w, 
 	}
 	return at;
 }
+
+uint64_t gp_wah_estimate_rows(const uint8_t *blob, const gp_wah_header *h)
+{
+	size_t step = h->words / 64 + 1, sampled = 0;
+	double rows = 0;   /* a fill's run may be near 2^62 groups: no integer overflow */
+	for (size_t i = 0; i < h->words; i += step, sampled++) {
+		uint64_t x = gp_wah_word(blob, h, i);
+		if (!WAH_FILL(h, x)) rows += (double)__builtin_popcountll(x & WAH_GROUP_MASK(h));
+		else if (WAH_FILL_BIT(h, x)) rows += (double)WAH_RUN(h, x) * (double)(h->w - 1);
+	}
+	double est = sampled ? rows / (double)sampled * (double)h->words : 0;
+	return est < (double)h->nbits ? (uint64_t)est : h->nbits;
+}

@@ -25,6 +25,10 @@ int gp_wah_measure(const uint8_t *blob, size_t len, gp_wah_header *h, gp_error *
 /* Word i of a measured blob (32-bit words are widened). */
 uint64_t gp_wah_word(const uint8_t *blob, const gp_wah_header *h, size_t i);
 
+/* A cheap guess of the set rows from at most 64 sampled words (at most nbits), for how much of
+ * a device result to bring back with its count. Any blob whose header passed. */
+uint64_t gp_wah_estimate_rows(const uint8_t *blob, const gp_wah_header *h);
+
 /* The set rows of a measured blob, increasing: h->ones of them. */
 void gp_wah_rows(const uint8_t *blob, const gp_wah_header *h, int64_t *rows);
 

@@ -98,10 +98,8 @@ static int gp_cl_err_verdict(int rc, const cl_uint *word, int waited, gp_error *
 
 int gp_cl_read_checked(cl_mem errbuf, cl_mem mem, size_t offset, size_t bytes, void *dst, gp_error *err)
 {
-	cl_uint word = 0;
-	cl_int st = gp_cl_err_read(errbuf, &word);
-	int rc = st == CL_SUCCESS ? gp_cl_read_at(mem, offset, bytes, dst, err) : gp_cl_fail(err, st, "clEnqueueReadBuffer");
-	return gp_cl_err_verdict(rc, &word, bytes > 0, err);
+	void *none;
+	return gp_cl_read_guessed(errbuf, mem, offset, bytes, dst, NULL, 0, &none, err);
 }
 
 /* gp_cl_result_values with the error word read along. */
@@ -115,18 +113,63 @@ static int gp_cl_values_checked(cl_mem errbuf, gp_result *r, cl_mem values, size
 	return gp_cl_err_verdict(rc, &word, n > 0, err);
 }
 
-int gp_cl_result_values(gp_result *r, cl_mem values, size_t n, int value_bits, gp_error *err)
+int gp_cl_read_guessed(cl_mem errbuf, cl_mem sizes, size_t offset, size_t bytes, void *dst,
+                       cl_mem values, size_t guess, void **mapped, gp_error *err)
+{
+	cl_uint word = 0;
+	*mapped = NULL;
+	cl_int st = gp_cl_err_read(errbuf, &word);
+	int rc = st == CL_SUCCESS ? GP_OK : gp_cl_fail(err, st, "clEnqueueReadBuffer");
+	if (rc == GP_OK && guess == 0) {   /* the sizes' read is the blocking one */
+		rc = gp_cl_read_at(sizes, offset, bytes, dst, err);
+		return gp_cl_err_verdict(rc, &word, bytes > 0, err);
+	}
+	if (rc == GP_OK && (st = clEnqueueReadBuffer(gp_cl_queue(), sizes, CL_FALSE, offset, bytes, dst, 0, NULL, NULL)) != CL_SUCCESS) {
+		rc = gp_cl_fail(err, st, "clEnqueueReadBuffer");
+	}
+	if (rc == GP_OK && !(*mapped = gp_cl_download_mapped(values, guess, err))) rc = GP_EDEVICE;
+	rc = gp_cl_err_verdict(rc, &word, *mapped != NULL, err);
+	if (rc != GP_OK && *mapped) {
+		gp_cl_unmap(*mapped);
+		*mapped = NULL;
+	}
+	return rc;
+}
+
+size_t gp_cl_guess(size_t estimate, size_t bound, size_t elem_bytes)
+{
+	size_t g = estimate + estimate / 8 + 1024;
+	if (g > bound) g = bound;
+	return g <= GP_CL_GUESS_BYTES / elem_bytes ? g : 0;
+}
+
+/* r's values become the n at mapped (lent: handed back by gp_result_free). */
+static void gp_cl_result_lend(gp_result *r, void *mapped, size_t n, int value_bits)
 {
 	r->value_bits = value_bits;
 	r->n_values = n;
 	if (n > 0) {
-		void *dst = gp_cl_download_mapped(values, n * (value_bits == 64 ? 8 : 4), err);
-		if (!dst) return GP_EDEVICE;
-		if (value_bits == 64) r->v64 = dst; else r->v32 = dst;
-		r->lent = dst;
+		if (value_bits == 64) r->v64 = mapped; else r->v32 = mapped;
+		r->lent = mapped;
 		r->release = gp_cl_unmap;
 	}
 	r->backend = "opencl";
+}
+
+int gp_cl_result_values(gp_result *r, cl_mem values, size_t n, int value_bits, gp_error *err)
+{
+	void *dst = NULL;
+	if (n > 0 && !(dst = gp_cl_download_mapped(values, n * (value_bits == 64 ? 8 : 4), err))) return GP_EDEVICE;
+	gp_cl_result_lend(r, dst, n, value_bits);
+	return GP_OK;
+}
+
+int gp_cl_result_guessed(gp_result *r, cl_mem values, size_t n, int value_bits, void *mapped,
+                         size_t guess, gp_error *err)
+{
+	if (n * (value_bits == 64 ? 8 : 4) > guess) return gp_cl_result_values(r, values, n, value_bits, err);
+	gp_cl_result_lend(r, n > 0 ? mapped : NULL, n, value_bits);
+	if (n == 0 && mapped) gp_cl_unmap(mapped);
 	return GP_OK;
 }
 

@@ -31,6 +31,23 @@ void gp_cl_batch_free(gp_cl_batch *b);
  * and lent to r (handed back by gp_result_free). */
 int gp_cl_result_values(struct gp_result *r, cl_mem values, size_t n, int value_bits,
                         gp_error *err);
+/* For decodes whose sizes are found on the device (MOD9, WAH rows): the error word and `bytes`
+ * of sizes (at `offset` of `sizes`) into dst, and the first `guess` bytes of `values` downloaded
+ * as gp_cl_download_mapped does (*mapped; NULL when guess is 0), in one round trip. The guess is
+ * what the host expects the decode to have written; GP_EFORMAT when a kernel flagged the input
+ * (nothing then stays mapped). */
+int gp_cl_read_guessed(cl_mem errbuf, cl_mem sizes, size_t offset, size_t bytes, void *dst,
+                       cl_mem values, size_t guess, void **mapped, gp_error *err);
+/* The outputs (of elem_bytes each) to bring back with the sizes, from the host's estimate: an
+ * eighth and 1024 more, at most `bound`, and 0 (the sizes first, then exactly the result: two
+ * round trips) when that is over GP_CL_GUESS_BYTES. Above that size a round trip (tens of
+ * microseconds) costs less than reading an eighth too much, or everything again on a miss. */
+#define GP_CL_GUESS_BYTES ((size_t)1 << 20)
+size_t gp_cl_guess(size_t estimate, size_t bound, size_t elem_bytes);
+/* Then the n values of the result: lent from *mapped when the guess covered them, else
+ * downloaded again (a second round trip). */
+int gp_cl_result_guessed(struct gp_result *r, cl_mem values, size_t n, int value_bits,
+                         void *mapped, size_t guess, gp_error *err);
 /* After the launches: the values (value_bits 32 or 64, b->values of them) downloaded into r
  * with the per-blob offsets, the error word read along (GP_EFORMAT when flagged). */
 int gp_cl_batch_download(const gp_cl_batch *b, cl_mem values, int value_bits,

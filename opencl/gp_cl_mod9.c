@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gp_cl_batch.h"
+#include "../codec/gp_mod9.h"
 #include "../codec/gp_result.h"
 
 #define A(v) sizeof(v), (const void *)&(v)
@@ -54,7 +55,8 @@ static int mod9_result_offsets(gp_result *r, const cl_uint *meta, size_t n_blobs
  * run of words with their first words marked; the decode pass leaves each blob's first offset
  * at its first word, gathered by mod9_blob_offsets. */
 static int mod9_tiled(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
-                      const cl_uint *blob_words, int mode, gp_result *r, gp_error *err)
+                      const cl_uint *blob_words, const gp_mod9_counts *est, int mode, gp_result *r,
+                      gp_error *err)
 {
 	const int docs = mode == GP_MODE_DOCS, batch = n_blobs > 1;
 	const size_t per_word = docs ? 1 : GP_MOD9_MAX_PER_WORD;
@@ -102,12 +104,15 @@ static int mod9_tiled(const uint8_t *const *blobs, const size_t *lens, size_t n_
 	/* the sizes come back with the error word (a flagged blob's sizes mean nothing): one blob's
 	 * total after its tile sums, a batch's offsets from mod9_blob_offsets */
 	size_t meta_n = batch ? 2 * (n_blobs + 1) : 1;
+	size_t guess = gp_cl_guess(docs ? est->postings : est->values, (size_t)nw * per_word, 4) * 4;
+	void *mapped = NULL;
 	if (!(meta = gp_alloc_array(2 * (n_blobs + 1), sizeof(*meta)))) return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
-	int rc = gp_cl_read_checked(t.err, batch ? metabuf : t.s.sums, batch ? 0 : t.s.tiles * 4, meta_n * 4,
-	                            meta, err);
+	int rc = gp_cl_read_guessed(t.err, batch ? metabuf : t.s.sums, batch ? 0 : t.s.tiles * 4, meta_n * 4,
+	                            meta, out, guess, &mapped, err);
 	if (rc != GP_OK) goto done;
 	size_t total = batch ? meta[2 * n_blobs] : meta[0];
 	if (gp_check_result(total, 0, err) != GP_OK) {
+		gp_cl_unmap(mapped);
 		rc = GP_ENOMEM;
 		goto done;
 	}
@@ -115,9 +120,12 @@ static int mod9_tiled(const uint8_t *const *blobs, const size_t *lens, size_t n_
 		meta[2] = meta[3] = meta[0];
 		meta[0] = meta[1] = 0;
 	}
-	if ((rc = mod9_result_offsets(r, meta, n_blobs, docs, err)) != GP_OK) goto done;
+	if ((rc = mod9_result_offsets(r, meta, n_blobs, docs, err)) != GP_OK) {
+		gp_cl_unmap(mapped);
+		goto done;
+	}
 	r->n_postings = docs ? total : 0;
-	rc = gp_cl_result_values(r, out, total, 32, err);
+	rc = gp_cl_result_guessed(r, out, total, 32, mapped, guess, err);
 done:
 	free(meta);
 	return rc;
@@ -126,13 +134,36 @@ args:
 }
 
 
+/* A POSTINGS result's host arrays for np postings (any held before are freed). */
+static int mod9_posting_arrays(gp_result *r, size_t np)
+{
+	free(r->docs);
+	free(r->vstart);
+	free(r->combined);
+	r->docs = gp_alloc_array(np, 8);
+	r->vstart = gp_alloc_array(np + 1, 4);
+	r->combined = gp_alloc_array(np, 1);
+	return r->docs && r->vstart && r->combined ? GP_OK : GP_ENOMEM;
+}
+
+/* Enqueues, without waiting, the reads of np postings' docs, forms and first value indices. */
+static cl_int mod9_posting_reads(cl_mem docs, cl_mem vstart, cl_mem comb, size_t np, gp_result *r)
+{
+	cl_command_queue q = gp_cl_queue();
+	cl_int st = clEnqueueReadBuffer(q, vstart, CL_FALSE, 0, (np + 1) * 4, r->vstart, 0, NULL, NULL);
+	if (st == CL_SUCCESS && np) st = clEnqueueReadBuffer(q, docs, CL_FALSE, 0, np * 8, r->docs, 0, NULL, NULL);
+	if (st == CL_SUCCESS && np) st = clEnqueueReadBuffer(q, comb, CL_FALSE, 0, np, r->combined, 0, NULL, NULL);
+	return st;
+}
+
 /* POSTINGS, one blob or a batch, tiled (kernels/mod9.cl): a count pass (values, postings and the
  * gap sums per tile), the carry of the gap sums across tiles (one work-group), then a decode
  * pass that writes every posting's doc, form and first value index and every value's running
  * position. The sizes come back with the error word; then docs, forms and first value indices
  * are read and the positions mapped, in one wait. */
 static int mod9_postings_tiled(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
-                               const cl_uint *blob_words, gp_result *r, gp_error *err)
+                               const cl_uint *blob_words, const gp_mod9_counts *est, gp_result *r,
+                               gp_error *err)
 {
 	const int batch = n_blobs > 1;
 	cl_uint nw = blob_words[n_blobs], nb = (cl_uint)n_blobs;
@@ -184,48 +215,68 @@ static int mod9_postings_tiled(const uint8_t *const *blobs, const size_t *lens, 
 		if (gp_cl_args(k, 5, A(blobs_mem), A(nb), A(word_off), A(pword_off), A(metabuf)) != CL_SUCCESS) goto args;
 		if (gp_cl_run(k, n_blobs + 1, err) != GP_OK) return GP_EDEVICE;
 	}
-	/* sizes: a batch's per-blob offsets and totals, one blob's totals (read as blob 1's start) */
-	if (!(meta = gp_alloc_array(2 * (n_blobs + 1), sizeof(*meta)))) return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
-	meta[0] = meta[1] = 0;
-	int rc = gp_cl_read_checked(t.err, metabuf, 0, (batch ? 2 * (n_blobs + 1) : 2) * 4,
-	                            batch ? meta : meta + 2, err);
-	if (rc != GP_OK) goto done;
-	size_t nv = meta[2 * n_blobs], np = meta[2 * n_blobs + 1];
-	if (gp_check_result(nv, np, err) != GP_OK) {
-		rc = GP_ENOMEM;
-		goto done;
-	}
-	if ((rc = mod9_result_offsets(r, meta, n_blobs, 1, err)) != GP_OK) goto done;
-	r->value_bits = 32;
-	r->n_values = nv;
-	r->n_postings = np;
-	r->docs = gp_alloc_array(np, 8);
-	r->vstart = gp_alloc_array(np + 1, 4);
-	r->combined = gp_alloc_array(np, 1);
-	if (!r->docs || !r->vstart || !r->combined) {
+	/* The posting arrays and positions for the estimated counts (gp_cl_guess: small results)
+	 * come back with the sizes and the error word in one round trip (a batch's per-blob offsets
+	 * and totals, one blob's totals read as blob 1's start); what the estimate missed, or a large
+	 * result, in a second. */
+	size_t np_g = gp_cl_guess(est->postings, nw, 13), nv_g = gp_cl_guess(est->values, (size_t)nw * GP_MOD9_MAX_PER_WORD, 8);
+	if (np_g == 0 || nv_g == 0) np_g = nv_g = 0;   /* both or neither */
+	cl_command_queue q = gp_cl_queue();
+	void *mapped = NULL;
+	int rc = GP_OK;
+	if (!(meta = gp_alloc_array(2 * (n_blobs + 1), sizeof(*meta))) || mod9_posting_arrays(r, np_g) != GP_OK) {
 		rc = gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
 		goto done;
 	}
-	/* enqueued without waiting: the positions' blocking download brings them back too */
-	cl_command_queue q = gp_cl_queue();
-	cl_int st = clEnqueueReadBuffer(q, vstart, CL_FALSE, 0, (np + 1) * 4, r->vstart, 0, NULL, NULL);
-	if (st == CL_SUCCESS && np) st = clEnqueueReadBuffer(q, docs, CL_FALSE, 0, np * 8, r->docs, 0, NULL, NULL);
-	if (st == CL_SUCCESS && np) st = clEnqueueReadBuffer(q, comb, CL_FALSE, 0, np, r->combined, 0, NULL, NULL);
+	meta[0] = meta[1] = 0;
+	cl_int st = mod9_posting_reads(docs, vstart, comb, np_g, r);
 	if (st != CL_SUCCESS) {
+		clFinish(q);
 		rc = gp_cl_fail(err, st, "clEnqueueReadBuffer");
-	} else if (nv > 0) {
-		if (!(r->pos = gp_cl_download_mapped(pos, nv * 8, err))) {
-			rc = GP_EDEVICE;
-		} else {
-			r->lent = r->pos;
-			r->release = gp_cl_unmap;
-		}
+		goto done;
 	}
-	if (rc != GP_OK || nv == 0) {   /* the reads land before their arrays can be freed */
+	rc = gp_cl_read_guessed(t.err, metabuf, 0, (batch ? 2 * (n_blobs + 1) : 2) * 4,
+	                        batch ? meta : meta + 2, pos, nv_g * 8, &mapped, err);
+	if (rc != GP_OK) goto done;
+	size_t nv = meta[2 * n_blobs], np = meta[2 * n_blobs + 1];
+	if (gp_check_result(nv, np, err) != GP_OK) {
+		gp_cl_unmap(mapped);
+		rc = GP_ENOMEM;
+		goto done;
+	}
+	if ((rc = mod9_result_offsets(r, meta, n_blobs, 1, err)) != GP_OK) {
+		gp_cl_unmap(mapped);
+		goto done;
+	}
+	r->value_bits = 32;
+	r->n_values = nv;
+	r->n_postings = np;
+	r->backend = "opencl";
+	int waiting = 0;
+	if (np > np_g) {   /* the second round trip, for the posting arrays */
+		if (mod9_posting_arrays(r, np) != GP_OK) {
+			gp_cl_unmap(mapped);
+			rc = gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
+			goto done;
+		}
+		if ((st = mod9_posting_reads(docs, vstart, comb, np, r)) != CL_SUCCESS) rc = gp_cl_fail(err, st, "clEnqueueReadBuffer");
+		waiting = 1;
+	}
+	if (nv > nv_g) {   /* and for the positions: this blocking download brings both */
+		if (rc == GP_OK && !(mapped = gp_cl_download_mapped(pos, nv * 8, err))) rc = GP_EDEVICE;
+		else waiting = 0;
+	}
+	if (rc == GP_OK && nv > 0) {
+		r->pos = mapped;
+		r->lent = mapped;
+		r->release = gp_cl_unmap;
+	} else {
+		gp_cl_unmap(mapped);
+	}
+	if (waiting || rc != GP_OK) {   /* the reads land before their arrays can be freed */
 		st = clFinish(q);
 		if (rc == GP_OK && st != CL_SUCCESS) rc = gp_cl_fail(err, st, "clFinish");
 	}
-	r->backend = "opencl";
 done:
 	free(meta);
 	return rc;
@@ -260,9 +311,15 @@ int gp_cl_mod9_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_
 	if (!blob_words) return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
 	blob_words[0] = 0;
 	for (size_t b = 0; b < n_blobs; b++) blob_words[b + 1] = blob_words[b] + (cl_uint)(lens[b] / 4);
+	gp_mod9_counts est = {0, 0, 0}, one;
+	for (size_t b = 0; b < n_blobs; b++) {
+		gp_mod9_estimate(blobs[b], lens[b], &one);
+		est.values += one.values;
+		est.postings += one.postings;
+	}
 	if (blob_words[n_blobs] == 0) rc = mod9_empty(n_blobs, r, err);
-	else if (mode == GP_MODE_POSTINGS) rc = mod9_postings_tiled(blobs, lens, n_blobs, blob_words, r, err);
-	else rc = mod9_tiled(blobs, lens, n_blobs, blob_words, mode, r, err);
+	else if (mode == GP_MODE_POSTINGS) rc = mod9_postings_tiled(blobs, lens, n_blobs, blob_words, &est, r, err);
+	else rc = mod9_tiled(blobs, lens, n_blobs, blob_words, &est, mode, r, err);
 	free(blob_words);
 	if (rc != GP_OK) gp_result_free(r);
 	return rc;

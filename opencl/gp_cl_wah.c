@@ -110,7 +110,7 @@ static int bitmap_rows_pass(cl_kernel k, cl_uint first_arg, cl_mem bitmap, const
 
 static int bitmap_tiles(cl_mem bitmap, cl_uint total, cl_mem ostart, const cl_uint *host_ostart,
                         cl_uint n_blobs, cl_mem errbuf, cl_mem *rows, cl_uint *blob_rows,
-                        gp_error *err)
+                        size_t *guess, void **mapped, gp_error *err)
 {
 	const int batch = n_blobs > 1;
 	gp_cl_tile_sums s;
@@ -122,8 +122,11 @@ static int bitmap_tiles(cl_mem bitmap, cl_uint total, cl_mem ostart, const cl_ui
 	cl_uint rows_arg = batch ? 5 : 2;   /* after (bitmap, ostart, tile_start, n_blobs, blob_rows) */
 	int rc = GP_OK;
 	if (cap > bound) cap = bound;
+	if (*guess > cap) *guess = cap;
 	memset(blob_rows, 0, ((size_t)n_blobs + 1) * sizeof(*blob_rows));
+	*mapped = NULL;
 	if (total == 0) {
+		*guess = 0;
 		if (!(*rows = gp_cl_buffer(GP_B_ROWS, 8, err))) return GP_EDEVICE;
 		return gp_cl_read_checked(errbuf, *rows, 0, 0, NULL, err);
 	}
@@ -147,8 +150,9 @@ static int bitmap_tiles(cl_mem bitmap, cl_uint total, cl_mem ostart, const cl_ui
 	if (gp_cl_tiled_run(&s, count, err, batch ? 7 : 5, 1, s.wg * 4) != GP_OK ||
 	    !(*rows = gp_cl_buffer(GP_B_ROWS, cap * 8, err)) ||
 	    bitmap_rows_pass(rows_k, rows_arg, bitmap, &s, *rows, cap, err) != GP_OK ||
-	    (rc = batch ? gp_cl_read_checked(errbuf, meta, 0, ((size_t)n_blobs + 1) * 4, blob_rows, err)
-	                : gp_cl_read_checked(errbuf, s.sums, s.tiles * 4, 4, &blob_rows[1], err)) != GP_OK) {
+	    (rc = gp_cl_read_guessed(errbuf, batch ? meta : s.sums, batch ? 0 : s.tiles * 4,
+	                             batch ? ((size_t)n_blobs + 1) * 4 : 4, batch ? blob_rows : &blob_rows[1],
+	                             *rows, *guess * 8, mapped, err)) != GP_OK) {
 		return rc == GP_OK ? GP_EDEVICE : rc;
 	}
 	/* a bitmap without tiles (no words) begins where the next one does */
@@ -157,20 +161,25 @@ static int bitmap_tiles(cl_mem bitmap, cl_uint total, cl_mem ostart, const cl_ui
 	}
 	cl_uint nrows = blob_rows[n_blobs];
 	if (nrows <= cap) return GP_OK;
+	gp_cl_unmap(*mapped);   /* decoded again below (the guess, at most cap, now falls short) */
+	*mapped = NULL;
 	if (gp_check_result(nrows, 0, err) != GP_OK) return GP_ENOMEM;   /* before growing */
 	if (!(*rows = gp_cl_buffer(GP_B_ROWS, (size_t)nrows * 8, err))) return GP_EDEVICE;
 	return bitmap_rows_pass(rows_k, rows_arg, bitmap, &s, *rows, nrows, err);
 }
 
-/* The set rows of the bitmaps (bitmap_tiles), downloaded into r. */
+/* The set rows of the bitmaps (bitmap_tiles), downloaded into r: as many as guess (the rows
+ * expected, 0 if unknown) with their count, the rest after it. */
 static int bitmap_rows(cl_mem bitmap, cl_uint total, cl_mem ostart, const cl_uint *host_ostart,
-                       cl_uint n_blobs, cl_mem errbuf, gp_result *r, gp_error *err)
+                       cl_uint n_blobs, cl_mem errbuf, size_t guess, gp_result *r, gp_error *err)
 {
 	cl_mem rows = NULL;
+	void *mapped = NULL;
 	cl_uint nb1 = n_blobs + 1, *blob_rows = gp_alloc_array(nb1, sizeof(cl_uint));
 	int rc;
 	if (!blob_rows) return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
-	rc = bitmap_tiles(bitmap, total, ostart, host_ostart, n_blobs, errbuf, &rows, blob_rows, err);
+	rc = bitmap_tiles(bitmap, total, ostart, host_ostart, n_blobs, errbuf, &rows, blob_rows, &guess,
+	                  &mapped, err);
 	size_t nrows = blob_rows[n_blobs];
 	if (rc == GP_OK && gp_check_result(nrows, 0, err) != GP_OK) rc = GP_ENOMEM;
 	if (rc == GP_OK) {
@@ -185,7 +194,8 @@ static int bitmap_rows(cl_mem bitmap, cl_uint total, cl_mem ostart, const cl_uin
 		r->blob_values[i] = blob_rows[i];
 		r->blob_postings[i] = 0;
 	}
-	if (rc == GP_OK) rc = gp_cl_result_values(r, rows, nrows, 64, err);
+	if (rc == GP_OK) rc = gp_cl_result_guessed(r, rows, nrows, 64, mapped, guess * 8, err);
+	else gp_cl_unmap(mapped);
 	free(blob_rows);
 	return rc;
 }
@@ -220,8 +230,16 @@ int gp_cl_wah_rows(const uint8_t *const *blobs, const size_t *lens, size_t n_blo
 {
 	gp_cl_batch b;
 	cl_mem bitmap;
+	size_t est = 0, bound = 0;   /* rows expected: a small result comes back with its count */
+	for (size_t i = 0; i < n_blobs; i++) {
+		gp_wah_header h;
+		if (gp_wah_check_header(blobs[i], lens[i], &h, NULL) != GP_OK) continue;
+		est += gp_wah_estimate_rows(blobs[i], &h);
+		bound += h.nbits;
+	}
+	size_t guess = gp_cl_guess(est, bound, 8);
 	int rc = wah_gather_batch(&b, blobs, lens, n_blobs, &bitmap, err);
-	if (rc == GP_OK) rc = bitmap_rows(bitmap, b.values, b.vstart, b.host_vstart, b.n_blobs, b.err, r, err);
+	if (rc == GP_OK) rc = bitmap_rows(bitmap, b.values, b.vstart, b.host_vstart, b.n_blobs, b.err, guess, r, err);
 	gp_cl_batch_free(&b);
 	if (rc != GP_OK) gp_result_free(r);
 	return rc;
@@ -259,7 +277,7 @@ int gp_cl_wah_query(const uint8_t *const *blobs, const size_t *lens, size_t n_bl
 		goto done;
 	}
 	if (gp_cl_run(k, words, err) != GP_OK) goto done;
-	rc = bitmap_rows(bitmap, words, none, range, 1, b.err, r, err);
+	rc = bitmap_rows(bitmap, words, none, range, 1, b.err, 0, r, err);
 done:
 	gp_cl_batch_free(&b);
 	if (rc != GP_OK) gp_result_free(r);
