@@ -187,7 +187,8 @@ static bool result_to_zval(const gp_result *r, size_t b, zend_long mode, zval *r
 	for (size_t p = p0; p < p0 + np; p++) {
 		zval positions;
 		size_t first = r->vstart[p] + (r->combined[p] ? 0 : 1), end = r->vstart[p + 1];
-		packed_from_i64(&positions, r->pos + first, end - first);
+		if (r->pos32) packed_from_u32(&positions, r->pos32 + first, end - first);
+		else packed_from_i64(&positions, r->pos + first, end - first);
 		zend_hash_index_update(Z_ARRVAL_P(rv), (zend_ulong)r->docs[p], &positions);
 	}
 	return true;

@@ -17,7 +17,7 @@ set title "Device-resident decode: bytes moved / copy kernel's bandwidth\n$title
 set xlabel "values per list"
 set ylabel "fraction of the copy kernel"
 set yrange [0:1]
-plot for [f in "MOD9 MOD9d S9 QS WAHb"] "< awk '\$2 == \"".f."\"' $out/device.dat" using 1:7 with linespoints lw 2 title f, \
+plot for [f in "MOD9 MOD9d MOD9p S9 QS WAHb"] "< awk '\$2 == \"".f."\"' $out/device.dat" using 1:7 with linespoints lw 2 title f, \
      0.6 with lines dt 2 lc rgb "gray" title "0.6 (MOD9, S9)", 0.5 with lines dt 3 lc rgb "gray" title "0.5 (QS, WAH)"
 
 set output "$out/decode.png"

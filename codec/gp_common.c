@@ -77,6 +77,7 @@ void gp_result_free(gp_result *r)
 	free(r->vstart);
 	free(r->combined);
 	if (r->pos != r->lent) gp_free_unless_scratch(r->pos);
+	if (r->pos32 != r->lent) free(r->pos32);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -31,6 +31,7 @@ typedef struct gp_result {
 	uint32_t *vstart;         /* n_postings + 1 */
 	uint8_t *combined;        /* n_postings */
 	int64_t *pos;             /* n_values */
+	uint32_t *pos32;          /* or, instead, 32-bit (the device's, when every one fits) */
 
 	const char *backend;      /* "host" or "opencl": who produced it */
 

@@ -95,6 +95,10 @@ static void check_posting(const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	/* the device path's estimate reads any blob, valid or not: at most 24 values a word */
+	gp_mod9_counts est;
+	gp_mod9_estimate(data, size, &est);
+	FUZZ_CHECK(est.words == size / 4 && est.values <= 24 * est.words && est.postings <= est.words);
 	check_blob(data, size);
 	check_posting(data, size);
 	return 0;

@@ -7,6 +7,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	gp_wah_header h;
 	gp_error err;
+	/* the device path's estimate reads any blob whose header passed: within nbits */
+	if (gp_wah_check_header(data, size, &h, NULL) == GP_OK) FUZZ_CHECK(gp_wah_estimate_rows(data, &h) <= h.nbits);
 	if (gp_wah_measure(data, size, &h, &err) != GP_OK) {
 		FUZZ_CHECK(err.offset <= size);
 		return 0;

@@ -317,7 +317,7 @@ GP_PASS_BODY void mod9_tile_count_postings_body(__global const uint *words, cons
 	__global const uint4 *w4 = (__global const uint4 *)words;
 	__local uint *last = (__local uint *)lpart;   /* 1 + the tile's last start word, 0: none */
 	uint4 v[GP_TILE_VECS];
-	uint pv[GP_TILE_VECS], gaps[GP_TILE_ITEMS], x[2] = {0u, 0u}, bad = 0xFFFFFFFFu, mine = 0u;
+	uint pv[GP_TILE_VECS], x[2] = {0u, 0u}, bad = 0xFFFFFFFFu, mine = 0u;
 	for (uint k = 0; k < GP_TILE_VECS; k++) {
 		uint i = 4u * (q0 + k * wg);
 		if (i + 3u < n) v[k] = w4[q0 + k * wg];
@@ -332,26 +332,28 @@ GP_PASS_BODY void mod9_tile_count_postings_body(__global const uint *words, cons
 		uint a[5] = {pv[k], v[k].x, v[k].y, v[k].z, v[k].w};
 		for (uint c = 0; c < 4u; c++) {
 			uint i = 4u * (q0 + k * wg) + c, w = gp_be32(a[c + 1u]);
-			gaps[4u * k + c] = 0u;
 			if (i >= n) continue;
 			uint st = mod9_starts(first, i, a[c]);
 			uint is_last = i + 1u == n || (first && first[i + 1u]);
 			if (GP_MOD9_FLAGS_BAD(st, is_last, w) && bad == 0xFFFFFFFFu) bad = i;
-			uint cnt = mod9_count_lay(w, lay);
-			x[0] += cnt;
+			x[0] += mod9_count_lay(w, lay);
 			x[1] += st;
 			if (st) mine = i + 1u;
-			gaps[4u * k + c] = cnt ? mod9_word_gaps(w, cnt, mod9_holds_head(words, first, i, st, a[c], lay), lay) : 0u;
 		}
 	}
 	if (bad != 0xFFFFFFFFu) atomic_min(err, bad);
 	if (mine) atomic_max(last, mine);
 	barrier(CLK_LOCAL_MEM_FENCE);
-	const uint from = *last;   /* the words from the last start on, or all */
+	/* the gaps of the words from the last start on (all of them if none starts here): the tile's
+	 * last posting only, most often a word or two */
+	const uint from = *last;
 	long s = 0L;
 	for (uint k = 0; k < GP_TILE_VECS; k++) {
+		uint a[5] = {pv[k], v[k].x, v[k].y, v[k].z, v[k].w};
 		for (uint c = 0; c < 4u; c++) {
-			if (4u * (q0 + k * wg) + c + 1u >= from) s += gaps[4u * k + c];
+			uint i = 4u * (q0 + k * wg) + c, w = gp_be32(a[c + 1u]), cnt;
+			if (i >= n || i + 1u < from || (cnt = mod9_count_lay(w, lay)) == 0u) continue;
+			s += mod9_word_gaps(w, cnt, mod9_holds_head(words, first, i, mod9_starts(first, i, a[c]), a[c], lay), lay);
 		}
 	}
 	barrier(CLK_LOCAL_MEM_FENCE);   /* *last read by all before lpart is summed into */
@@ -403,13 +405,22 @@ __kernel void mod9_gap_carry(__global long *seg, const uint tiles, __local long 
 	}
 }
 
+/* A tile's words' value counts and starts scanned as one: values above bit 13, starts below (a
+ * tile holds at most 256 x 16 words: 4096 starts, 98,304 values). */
+#define MOD9_POST_BITS 13u
+#if GP_TILE_ITEMS > 16
+#error "MOD9 POSTINGS packs a tile's starts in 13 bits: at most 16 words an item"
+#endif
+
 /* The decode pass: each tile's values and postings offsets (out0, p0) from the tile sums, its
- * words' offsets and the posting numbers of those that start one by one local scan (values in
- * the high half of a long, starts in the low), their running positions by mod9_seg_offsets in
+ * words' offsets and the posting numbers of those that start one by one local scan
+ * (MOD9_POST_BITS), their running positions by mod9_seg_offsets in
  * the same local array, carried in from seg[g]. Then per posting its doc, combined flag and
- * first value index, and every value's position, staged for coalesced writes. The last tile
- * writes vstart[postings] and totals[0..1] (values, postings); a batch's also word_off and
- * pword_off at each blob's first word (and at n), for mod9_blob_offsets.
+ * first value index, and every value's position, staged for coalesced writes: 32-bit (pos32),
+ * with totals[flag_at] set where one does not fit (a posting's gaps past 2^32: the host then
+ * runs the pass again `wide`, into pos64). The last tile writes vstart[postings] and
+ * totals[0..1] (values, postings); a batch's also word_off and pword_off at each blob's first
+ * word (and at n), for mod9_blob_offsets.
  * offs: GP_SKEW(tile) longs, part: wg longs. */
 GP_PASS_BODY void mod9_tile_postings_body(__global const uint *words, const uint n,
                                           __global const uchar *first, __global uint *word_off,
@@ -417,7 +428,8 @@ GP_PASS_BODY void mod9_tile_postings_body(__global const uint *words, const uint
                                           const uint tiles, const uint blocks,
                                           __global const uint *tile_sums,
                                           __global const uint *block_sums,
-                                          __global const long *seg, __global long *pos,
+                                          __global const long *seg, __global uint *pos32,
+                                          __global long *pos64, const uint wide, const uint flag_at,
                                           __global long *docs, __global uchar *combined,
                                           __global uint *vstart, __global uint *totals,
                                           __global uint *err, __local long *offs,
@@ -437,7 +449,7 @@ GP_PASS_BODY void mod9_tile_postings_body(__global const uint *words, const uint
 	}
 	const long carry = seg[g];
 	mod9_layouts_put(lay);   /* the barriers of gp_tile_offset_u32 follow */
-	__local uint *upart = (__local uint *)part;
+	__local uint *upart = (__local uint *)part, *uoffs = (__local uint *)offs;
 	const uint out0 = gp_tile_offset_u32(tile_sums, block_sums, bt, 0u, g, upart);
 	const uint p0 = gp_tile_offset_u32(tile_sums + tiles + 1u, block_sums + blocks, bt, 0u, g, upart);
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) {
@@ -446,10 +458,10 @@ GP_PASS_BODY void mod9_tile_postings_body(__global const uint *words, const uint
 		cnt[k] = i < n ? mod9_count_lay(w[k], lay) : 0u;
 		uint s = i < n && mod9_starts(first, i, pw[k]);
 		st |= s << k;
-		offs[GP_SKEW(k * wg + lid)] = ((long)cnt[k] << 32) | s;
+		uoffs[GP_SKEW(k * wg + lid)] = (cnt[k] << MOD9_POST_BITS) | s;
 	}
-	long both = gp_tile_offsets_i64(offs, part, GP_TILE_ITEMS);
-	const uint total = (uint)(both >> 32), npost = (uint)both;
+	const uint both = gp_tile_offsets_u32(uoffs, upart, GP_TILE_ITEMS);
+	const uint total = both >> MOD9_POST_BITS, npost = both & ((1u << MOD9_POST_BITS) - 1u);
 	if (lid == 0 && g + 1u == get_num_groups(0)) {
 		vstart[p0 + npost] = out0 + total;
 		totals[0] = out0 + total;
@@ -460,11 +472,10 @@ GP_PASS_BODY void mod9_tile_postings_body(__global const uint *words, const uint
 		}
 	}
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) {
-		uint i = base + k * wg + lid, t = GP_SKEW(k * wg + lid);
-		long o = offs[t];
-		at[k] = (uint)(o >> 32);
+		uint i = base + k * wg + lid, o = uoffs[GP_SKEW(k * wg + lid)];
+		at[k] = o >> MOD9_POST_BITS;
 		if ((st >> k) & 1u) {   /* a posting starts here: its doc, form and first value */
-			uint p = p0 + (uint)o, v = mod9_posting_first(words, n, i, w[k], lay, err);
+			uint p = p0 + (o & ((1u << MOD9_POST_BITS) - 1u)), v = mod9_posting_first(words, n, i, w[k], lay, err);
 			vstart[p] = out0 + at[k];
 			docs[p] = (long)mod9_doc_of(v);
 			combined[p] = (v & GP_MOD9_COMBINED_BIT) != 0u;
@@ -499,7 +510,15 @@ GP_PASS_BODY void mod9_tile_postings_body(__global const uint *words, const uint
 		}
 		barrier(CLK_LOCAL_MEM_FENCE);
 		uint m = min(chunk, total - c0);
-		for (uint q = lid; q < m; q += wg) pos[out0 + c0 + q] = stage[q];
+		for (uint q = lid; q < m; q += wg) {
+			long p = stage[q];
+			if (wide) {
+				pos64[out0 + c0 + q] = p;
+			} else {
+				pos32[out0 + c0 + q] = (uint)p;
+				if (p >> 32) totals[flag_at] = 1u;   /* any one item: the pass runs again wide */
+			}
+		}
 		barrier(CLK_LOCAL_MEM_FENCE);
 	}
 }
@@ -507,13 +526,15 @@ GP_PASS_BODY void mod9_tile_postings_body(__global const uint *words, const uint
 __kernel void mod9_tile_postings(__global const uint *words, const uint n, const uint bt,
                                  const uint tiles, const uint blocks,
                                  __global const uint *tile_sums, __global const uint *block_sums,
-                                 __global const long *seg, __global long *pos, __global long *docs,
+                                 __global const long *seg, __global uint *pos32,
+                                 __global long *pos64, const uint wide, const uint flag_at,
+                                 __global long *docs,
                                  __global uchar *combined, __global uint *vstart,
                                  __global uint *totals, __global uint *err, __local long *offs,
                                  __local long *part, __local uint2 *lay)
 {
-	mod9_tile_postings_body(words, n, 0, 0, 0, bt, tiles, blocks, tile_sums, block_sums, seg, pos,
-	                        docs, combined, vstart, totals, err, offs, part, lay);
+	mod9_tile_postings_body(words, n, 0, 0, 0, bt, tiles, blocks, tile_sums, block_sums, seg, pos32,
+	                        pos64, wide, flag_at, docs, combined, vstart, totals, err, offs, part, lay);
 }
 
 __kernel void mod9_tile_postings_batch(__global const uint *words, const uint n,
@@ -521,13 +542,15 @@ __kernel void mod9_tile_postings_batch(__global const uint *words, const uint n,
                                        __global uint *pword_off, const uint bt, const uint tiles,
                                        const uint blocks, __global const uint *tile_sums,
                                        __global const uint *block_sums, __global const long *seg,
-                                       __global long *pos, __global long *docs,
+                                       __global uint *pos32, __global long *pos64, const uint wide,
+                                       const uint flag_at, __global long *docs,
                                        __global uchar *combined, __global uint *vstart,
                                        __global uint *totals, __global uint *err,
                                        __local long *offs, __local long *part,
                                        __local uint2 *lay)
 {
 	mod9_tile_postings_body(words, n, first, word_off, pword_off, bt, tiles, blocks, tile_sums,
-	                        block_sums, seg, pos, docs, combined, vstart, totals, err, offs, part,
+	                        block_sums, seg, pos32, pos64, wide, flag_at, docs, combined, vstart,
+	                        totals, err, offs, part,
 	                        lay);
 }

@@ -161,26 +161,44 @@ static cl_int mod9_posting_reads(cl_mem docs, cl_mem vstart, cl_mem comb, size_t
  * pass that writes every posting's doc, form and first value index and every value's running
  * position. The sizes come back with the error word; then docs, forms and first value indices
  * are read and the positions mapped, in one wait. */
+/* The decode pass of POSTINGS (its other arguments set from `a` on): positions 32-bit into pos32,
+ * or `wide`, 64-bit into pos64. */
+static int mod9_postings_pass(cl_kernel k, cl_uint a, const gp_cl_tiled *t, cl_mem pos32, cl_mem pos64,
+                              cl_uint wide, gp_error *err)
+{
+	if (gp_cl_args_at(k, a + 6, 3, A(pos32), A(pos64), A(wide)) != CL_SUCCESS) {
+		return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
+	}
+	return gp_cl_tiled_run(&t->s, k, err, a + 15, 3, GP_SKEWED(t->s.tile) * 8, t->s.wg * 8, (size_t)64 * 8);
+}
+
+/* POSTINGS, one blob or a batch, tiled (kernels/mod9.cl): a count pass (values, postings and the
+ * gap sums per tile), the carry of the gap sums across tiles (one work-group), then a decode
+ * pass that writes every posting's doc, form and first value index and every value's running
+ * position, 32-bit unless one does not fit (then the pass runs again, 64-bit). */
 static int mod9_postings_tiled(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
                                const cl_uint *blob_words, const gp_mod9_counts *est, gp_result *r,
                                gp_error *err)
 {
 	const int batch = n_blobs > 1;
 	cl_uint nw = blob_words[n_blobs], nb = (cl_uint)n_blobs;
-	cl_uint *meta = NULL;
-	cl_mem pos, docs, comb, vstart, seg, metabuf;
+	cl_uint flag_at = 2 * nb + 2 * batch;   /* after the sizes: one blob's 2, a batch's 2 (nb + 1) */
+	cl_uint *meta = NULL, zero = 0;
+	cl_mem pos32, pos64 = NULL, docs, comb, vstart, seg, metabuf;
 	cl_mem first = NULL, word_off = NULL, pword_off = NULL, blobs_mem = NULL;
 	gp_cl_tiled t;
 	cl_kernel k;
 	if (gp_cl_tiled_begin(&t, blobs, lens, n_blobs, 0, nw, gp_cl_tile_items(), 2, err) != GP_OK ||
-	    !(pos = gp_cl_buffer(GP_B_POS, (size_t)nw * GP_MOD9_MAX_PER_WORD * 8, err)) ||
+	    !(pos32 = gp_cl_buffer(GP_B_VALUES, (size_t)nw * GP_MOD9_MAX_PER_WORD * 4, err)) ||
 	    !(docs = gp_cl_buffer(GP_B_DOCS, (size_t)nw * 8, err)) ||
 	    !(comb = gp_cl_buffer(GP_B_COMBINED, (size_t)nw, err)) ||
 	    !(vstart = gp_cl_buffer(GP_B_VSTART, ((size_t)nw + 1) * 4, err)) ||
 	    !(seg = gp_cl_buffer(GP_B_HEADS, t.s.tiles * 8, err)) ||
-	    !(metabuf = gp_cl_buffer(GP_B_META, 2 * (n_blobs + 1) * 4, err))) {
+	    !(metabuf = gp_cl_buffer(GP_B_META, ((size_t)flag_at + 1) * 4, err))) {
 		return GP_EDEVICE;
 	}
+	cl_int st = clEnqueueFillBuffer(gp_cl_queue(), metabuf, &zero, 4, (size_t)flag_at * 4, 4, 0, NULL, NULL);
+	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clEnqueueFillBuffer");
 	if (batch && (mod9_mark_firsts(blob_words, n_blobs, nw, &blobs_mem, &first, err) != GP_OK ||
 	              !(word_off = gp_cl_buffer(GP_B_STARTS, ((size_t)nw + 1) * 4, err)) ||
 	              !(pword_off = gp_cl_buffer(GP_B_POFF, ((size_t)nw + 1) * 4, err)))) {
@@ -204,41 +222,39 @@ static int mod9_postings_tiled(const uint8_t *const *blobs, const size_t *lens, 
 	k = gp_cl_kernel(batch ? GP_K_MOD9_TILE_POSTINGS_BATCH : GP_K_MOD9_TILE_POSTINGS);
 	if (gp_cl_args(k, 2, A(t.input), A(nw)) != CL_SUCCESS ||
 	    (batch && gp_cl_args_at(k, 2, 3, A(first), A(word_off), A(pword_off)) != CL_SUCCESS) ||
-	    gp_cl_args_at(k, a, 12, A(t.s.bt), A(tiles), A(t.s.blocks), A(t.s.sums), A(t.s.block_sums),
-	                  A(seg), A(pos), A(docs), A(comb), A(vstart), A(metabuf), A(t.err)) != CL_SUCCESS) goto args;
-	if (gp_cl_tiled_run(&t.s, k, err, a + 12, 3, GP_SKEWED(t.s.tile) * 8, t.s.wg * 8,
-	                    (size_t)64 * 8) != GP_OK) {
-		return GP_EDEVICE;
-	}
+	    gp_cl_args_at(k, a, 6, A(t.s.bt), A(tiles), A(t.s.blocks), A(t.s.sums), A(t.s.block_sums),
+	                  A(seg)) != CL_SUCCESS ||
+	    gp_cl_args_at(k, a + 9, 6, A(flag_at), A(docs), A(comb), A(vstart), A(metabuf), A(t.err)) != CL_SUCCESS) goto args;
+	if (mod9_postings_pass(k, a, &t, pos32, NULL, 0, err) != GP_OK) return GP_EDEVICE;
 	if (batch) {   /* blob b's values and postings begin at word_off / pword_off[blob_words[b]] */
-		k = gp_cl_kernel(GP_K_MOD9_BLOB_OFFSETS);
-		if (gp_cl_args(k, 5, A(blobs_mem), A(nb), A(word_off), A(pword_off), A(metabuf)) != CL_SUCCESS) goto args;
-		if (gp_cl_run(k, n_blobs + 1, err) != GP_OK) return GP_EDEVICE;
+		cl_kernel ko = gp_cl_kernel(GP_K_MOD9_BLOB_OFFSETS);
+		if (gp_cl_args(ko, 5, A(blobs_mem), A(nb), A(word_off), A(pword_off), A(metabuf)) != CL_SUCCESS) goto args;
+		if (gp_cl_run(ko, n_blobs + 1, err) != GP_OK) return GP_EDEVICE;
 	}
 	/* The posting arrays and positions for the estimated counts (gp_cl_guess: small results)
-	 * come back with the sizes and the error word in one round trip (a batch's per-blob offsets
-	 * and totals, one blob's totals read as blob 1's start); what the estimate missed, or a large
-	 * result, in a second. */
-	size_t np_g = gp_cl_guess(est->postings, nw, 13), nv_g = gp_cl_guess(est->values, (size_t)nw * GP_MOD9_MAX_PER_WORD, 8);
+	 * come back with the sizes, the wide flag and the error word in one round trip (a batch's
+	 * per-blob offsets and totals, one blob's totals read as blob 1's start); what the estimate
+	 * missed, a large result or 64-bit positions, in a second. */
+	size_t np_g = gp_cl_guess(est->postings, nw, 13), nv_g = gp_cl_guess(est->values, (size_t)nw * GP_MOD9_MAX_PER_WORD, 4);
 	if (np_g == 0 || nv_g == 0) np_g = nv_g = 0;   /* both or neither */
 	cl_command_queue q = gp_cl_queue();
 	void *mapped = NULL;
 	int rc = GP_OK;
-	if (!(meta = gp_alloc_array(2 * (n_blobs + 1), sizeof(*meta))) || mod9_posting_arrays(r, np_g) != GP_OK) {
+	if (!(meta = gp_alloc_array((size_t)flag_at + 1, sizeof(*meta))) || mod9_posting_arrays(r, np_g) != GP_OK) {
 		rc = gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
 		goto done;
 	}
 	meta[0] = meta[1] = 0;
-	cl_int st = mod9_posting_reads(docs, vstart, comb, np_g, r);
-	if (st != CL_SUCCESS) {
+	if ((st = mod9_posting_reads(docs, vstart, comb, np_g, r)) != CL_SUCCESS) {
 		clFinish(q);
 		rc = gp_cl_fail(err, st, "clEnqueueReadBuffer");
 		goto done;
 	}
-	rc = gp_cl_read_guessed(t.err, metabuf, 0, (batch ? 2 * (n_blobs + 1) : 2) * 4,
-	                        batch ? meta : meta + 2, pos, nv_g * 8, &mapped, err);
+	rc = gp_cl_read_guessed(t.err, metabuf, 0, (batch ? flag_at + 1 : 3) * 4, batch ? meta : meta + 2,
+	                        pos32, nv_g * 4, &mapped, err);
 	if (rc != GP_OK) goto done;
 	size_t nv = meta[2 * n_blobs], np = meta[2 * n_blobs + 1];
+	const int wide = meta[batch ? flag_at : 2 + flag_at] != 0;   /* one blob's read lands at meta + 2 */
 	if (gp_check_result(nv, np, err) != GP_OK) {
 		gp_cl_unmap(mapped);
 		rc = GP_ENOMEM;
@@ -252,6 +268,16 @@ static int mod9_postings_tiled(const uint8_t *const *blobs, const size_t *lens, 
 	r->n_values = nv;
 	r->n_postings = np;
 	r->backend = "opencl";
+	if (wide) {   /* a position past 2^32 - 1: the pass again, 64-bit */
+		gp_cl_unmap(mapped);
+		mapped = NULL;
+		nv_g = 0;
+		if (!(pos64 = gp_cl_buffer(GP_B_POS, (size_t)nw * GP_MOD9_MAX_PER_WORD * 8, err)) ||
+		    mod9_postings_pass(k, a, &t, NULL, pos64, 1, err) != GP_OK) {
+			rc = GP_EDEVICE;
+			goto done;
+		}
+	}
 	int waiting = 0;
 	if (np > np_g) {   /* the second round trip, for the posting arrays */
 		if (mod9_posting_arrays(r, np) != GP_OK) {
@@ -263,11 +289,11 @@ static int mod9_postings_tiled(const uint8_t *const *blobs, const size_t *lens, 
 		waiting = 1;
 	}
 	if (nv > nv_g) {   /* and for the positions: this blocking download brings both */
-		if (rc == GP_OK && !(mapped = gp_cl_download_mapped(pos, nv * 8, err))) rc = GP_EDEVICE;
+		if (rc == GP_OK && !(mapped = gp_cl_download_mapped(wide ? pos64 : pos32, nv * (wide ? 8 : 4), err))) rc = GP_EDEVICE;
 		else waiting = 0;
 	}
 	if (rc == GP_OK && nv > 0) {
-		r->pos = mapped;
+		if (wide) r->pos = mapped; else r->pos32 = mapped;
 		r->lent = mapped;
 		r->release = gp_cl_unmap;
 	} else {
