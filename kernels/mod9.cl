@@ -38,6 +38,40 @@ inline uint mod9_count_lay(uint w, __local const uint2 *lay)
 	return gp_mod9_count_in(w, e.x & 255u, e.y) | (e.x >> 8);
 }
 
+/* Whether word i starts a posting: the first word of a blob, or one after a
+ * word that does not continue its posting. prev: word i - 1 as stored, if any. */
+inline uint mod9_starts(__global const uchar *first, uint i, uint prev)
+{
+	return (first ? first[i] != 0 : i == 0u) || !GP_MOD9_CONTINUES(gp_be32(prev));
+}
+
+/* Item lid's words of a count pass's tile as uint4s (words 4q .. 4q+3 for q = q0 + k * wg) and
+ * the word before each (pv), every load issued before any is used. */
+GP_PASS_BODY void mod9_tile_vecs(__global const uint *words, const uint n, const uint q0,
+                                 const uint wg, uint4 *v, uint *pv)
+{
+	__global const uint4 *w4 = (__global const uint4 *)words;
+	for (uint k = 0; k < GP_TILE_VECS; k++) {
+		uint i = 4u * (q0 + k * wg);
+		if (i + 3u < n) v[k] = w4[q0 + k * wg];
+		else v[k] = (uint4)(i < n ? words[i] : 0u, i + 1u < n ? words[i + 1u] : 0u,
+		                    i + 2u < n ? words[i + 2u] : 0u, 0u);
+		pv[k] = i > 0u && i <= n ? words[i - 1u] : 0u;
+	}
+}
+
+/* mod9_starts for word i (host order w) of n, checking the flag rules on the way: a posting
+ * starts with flags 00 or 11, and a blob's last word ends one; the first word that breaks them
+ * goes to *bad. */
+GP_PASS_BODY uint mod9_checked_start(__global const uchar *first, const uint n, uint i, uint prev,
+                                     uint w, uint *bad)
+{
+	uint st = mod9_starts(first, i, prev);
+	uint is_last = i + 1u == n || (first && first[i + 1u]);
+	if (GP_MOD9_FLAGS_BAD(st, is_last, w) && *bad == 0xFFFFFFFFu) *bad = i;
+	return st;
+}
+
 /* One blob or a batch, tiled, in VALUES or DOCS mode: a tile is GP_TILE_ITEMS words per
  * work-item, item lid taking words k * wg + lid (read side by side). The count pass sums each tile's outputs (values,
  * or postings: the words that start one) and checks the flags on the way; the decode pass finds
@@ -56,16 +90,9 @@ GP_PASS_BODY void mod9_tile_count_body(__global const uint *words, const uint n,
                                  const int docs)
 {
 	const uint wg = get_local_size(0), q0 = get_group_id(0) * wg * GP_TILE_VECS + get_local_id(0);
-	__global const uint4 *w4 = (__global const uint4 *)words;
 	uint4 v[GP_TILE_VECS];
 	uint pv[GP_TILE_VECS], sum = 0, bad = 0xFFFFFFFFu, total;
-	for (uint k = 0; k < GP_TILE_VECS; k++) {   /* every load issued before any is used */
-		uint i = 4u * (q0 + k * wg);
-		if (i + 3u < n) v[k] = w4[q0 + k * wg];
-		else v[k] = (uint4)(i < n ? words[i] : 0u, i + 1u < n ? words[i + 1u] : 0u,
-		                    i + 2u < n ? words[i + 2u] : 0u, 0u);
-		pv[k] = i > 0u && i <= n ? words[i - 1u] : 0u;
-	}
+	mod9_tile_vecs(words, n, q0, wg, v, pv);
 	mod9_layouts_put(lay);
 	barrier(CLK_LOCAL_MEM_FENCE);
 	for (uint k = 0; k < GP_TILE_VECS; k++) {
@@ -73,10 +100,7 @@ GP_PASS_BODY void mod9_tile_count_body(__global const uint *words, const uint n,
 		for (uint c = 0; c < 4u; c++) {
 			uint i = 4u * (q0 + k * wg) + c, x = gp_be32(a[c + 1u]);
 			if (i >= n) continue;
-			/* a posting starts with flags 00 or 11, and the blob's last word ends one */
-			uint is_start = (first ? first[i] != 0 : i == 0u) || !GP_MOD9_CONTINUES(gp_be32(a[c]));
-			uint is_last = i + 1u == n || (first && first[i + 1u]);
-			if (GP_MOD9_FLAGS_BAD(is_start, is_last, x) && bad == 0xFFFFFFFFu) bad = i;
+			uint is_start = mod9_checked_start(first, n, i, a[c], x, &bad);
 			sum += docs ? is_start : mod9_count_lay(x, lay);
 		}
 	}
@@ -146,7 +170,7 @@ GP_PASS_BODY void mod9_tile_decode_body(__global const uint *words, const uint n
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) w[k] = gp_be32(w[k]);
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) {
 		uint i = base + k * wg + lid;
-		if (docs) cnt[k] = i < n && ((first ? first[i] != 0 : i == 0u) || !GP_MOD9_CONTINUES(gp_be32(pw[k])));
+		if (docs) cnt[k] = i < n && mod9_starts(first, i, pw[k]);
 		else cnt[k] = i < n ? mod9_count_lay(w[k], lay) : 0u;
 		offs[GP_SKEW(k * wg + lid)] = cnt[k];
 	}
@@ -212,13 +236,6 @@ MOD9_TILE_DECODE(mod9_tile_docs_batch, 1, MOD9_BATCH_ARGS, first, word_off)
 inline long mod9_seg(long before, long x)
 {
 	return (x & MOD9_SEG_HEAD) ? x : before + x;
-}
-
-/* Whether word i (that holds values) starts a posting: the first word of a blob, or one after a
- * word that does not continue its posting. prev: word i - 1 as stored, if any. */
-inline uint mod9_starts(__global const uchar *first, uint i, uint prev)
-{
-	return (first ? first[i] != 0 : i == 0u) || !GP_MOD9_CONTINUES(gp_be32(prev));
 }
 
 /* Whether word i's first value is its posting's first (the doc): it starts the posting, or the
@@ -314,17 +331,10 @@ GP_PASS_BODY void mod9_tile_count_postings_body(__global const uint *words, cons
 {
 	const uint lid = get_local_id(0), wg = get_local_size(0), g = get_group_id(0);
 	const uint q0 = g * wg * GP_TILE_VECS + lid;
-	__global const uint4 *w4 = (__global const uint4 *)words;
 	__local uint *last = (__local uint *)lpart;   /* 1 + the tile's last start word, 0: none */
 	uint4 v[GP_TILE_VECS];
 	uint pv[GP_TILE_VECS], x[2] = {0u, 0u}, bad = 0xFFFFFFFFu, mine = 0u;
-	for (uint k = 0; k < GP_TILE_VECS; k++) {
-		uint i = 4u * (q0 + k * wg);
-		if (i + 3u < n) v[k] = w4[q0 + k * wg];
-		else v[k] = (uint4)(i < n ? words[i] : 0u, i + 1u < n ? words[i + 1u] : 0u,
-		                    i + 2u < n ? words[i + 2u] : 0u, 0u);
-		pv[k] = i > 0u && i <= n ? words[i - 1u] : 0u;
-	}
+	mod9_tile_vecs(words, n, q0, wg, v, pv);
 	mod9_layouts_put(lay);
 	if (lid == 0u) *last = 0u;
 	barrier(CLK_LOCAL_MEM_FENCE);
@@ -333,9 +343,7 @@ GP_PASS_BODY void mod9_tile_count_postings_body(__global const uint *words, cons
 		for (uint c = 0; c < 4u; c++) {
 			uint i = 4u * (q0 + k * wg) + c, w = gp_be32(a[c + 1u]);
 			if (i >= n) continue;
-			uint st = mod9_starts(first, i, a[c]);
-			uint is_last = i + 1u == n || (first && first[i + 1u]);
-			if (GP_MOD9_FLAGS_BAD(st, is_last, w) && bad == 0xFFFFFFFFu) bad = i;
+			uint st = mod9_checked_start(first, n, i, a[c], w, &bad);
 			x[0] += mod9_count_lay(w, lay);
 			x[1] += st;
 			if (st) mine = i + 1u;
@@ -366,27 +374,18 @@ GP_PASS_BODY void mod9_tile_count_postings_body(__global const uint *words, cons
 	}
 }
 
-__kernel void mod9_tile_count_postings(__global const uint *words, const uint n, const uint bt,
-                                       const uint tiles, const uint blocks,
-                                       __global uint *tile_sums, __global uint *block_sums,
-                                       __global long *seg, __global uint *err,
-                                       __local uint *part, __local long *lpart, __local uint2 *lay)
-{
-	mod9_tile_count_postings_body(words, n, 0, bt, tiles, blocks, tile_sums, block_sums, seg, err,
-	                              part, lpart, lay);
+/* The two count kernels: one blob, a batch (first[]), as MOD9_TILE_COUNT. */
+#define MOD9_TILE_COUNT_POSTINGS(NAME, FIRST_ARG, FIRST)                                        \
+__kernel void NAME(__global const uint *words, const uint n, FIRST_ARG const uint bt,          \
+                   const uint tiles, const uint blocks, __global uint *tile_sums,              \
+                   __global uint *block_sums, __global long *seg, __global uint *err,          \
+                   __local uint *part, __local long *lpart, __local uint2 *lay)                \
+{                                                                                             \
+	mod9_tile_count_postings_body(words, n, FIRST, bt, tiles, blocks, tile_sums, block_sums,   \
+	                              seg, err, part, lpart, lay);                                 \
 }
-
-__kernel void mod9_tile_count_postings_batch(__global const uint *words, const uint n,
-                                             __global const uchar *first, const uint bt,
-                                             const uint tiles, const uint blocks,
-                                             __global uint *tile_sums, __global uint *block_sums,
-                                             __global long *seg, __global uint *err,
-                                             __local uint *part, __local long *lpart,
-                                             __local uint2 *lay)
-{
-	mod9_tile_count_postings_body(words, n, first, bt, tiles, blocks, tile_sums, block_sums, seg,
-	                              err, part, lpart, lay);
-}
+MOD9_TILE_COUNT_POSTINGS(mod9_tile_count_postings, MOD9_NO_ARG, 0)
+MOD9_TILE_COUNT_POSTINGS(mod9_tile_count_postings_batch, MOD9_FIRST_ARG, first)
 
 /* One work-group: seg[g] becomes what the posting open at tile g's start has summed before it
  * (an exclusive mod9_seg scan over the tiles), each item taking a run of consecutive tiles.
@@ -523,34 +522,21 @@ GP_PASS_BODY void mod9_tile_postings_body(__global const uint *words, const uint
 	}
 }
 
-__kernel void mod9_tile_postings(__global const uint *words, const uint n, const uint bt,
-                                 const uint tiles, const uint blocks,
-                                 __global const uint *tile_sums, __global const uint *block_sums,
-                                 __global const long *seg, __global uint *pos32,
-                                 __global long *pos64, const uint wide, const uint flag_at,
-                                 __global long *docs,
-                                 __global uchar *combined, __global uint *vstart,
-                                 __global uint *totals, __global uint *err, __local long *offs,
-                                 __local long *part, __local uint2 *lay)
-{
-	mod9_tile_postings_body(words, n, 0, 0, 0, bt, tiles, blocks, tile_sums, block_sums, seg, pos32,
-	                        pos64, wide, flag_at, docs, combined, vstart, totals, err, offs, part, lay);
+/* The two decode kernels: one blob, a batch (first[], word_off, pword_off). */
+#define MOD9_TILE_POSTINGS(NAME, BATCH_ARGS, FIRST, WORD_OFF, PWORD_OFF)                        \
+__kernel void NAME(__global const uint *words, const uint n, BATCH_ARGS const uint bt,         \
+                   const uint tiles, const uint blocks, __global const uint *tile_sums,        \
+                   __global const uint *block_sums, __global const long *seg,                  \
+                   __global uint *pos32, __global long *pos64, const uint wide,                \
+                   const uint flag_at, __global long *docs, __global uchar *combined,          \
+                   __global uint *vstart, __global uint *totals, __global uint *err,           \
+                   __local long *offs, __local long *part, __local uint2 *lay)                 \
+{                                                                                             \
+	mod9_tile_postings_body(words, n, FIRST, WORD_OFF, PWORD_OFF, bt, tiles, blocks, tile_sums, \
+	                        block_sums, seg, pos32, pos64, wide, flag_at, docs, combined,      \
+	                        vstart, totals, err, offs, part, lay);                             \
 }
-
-__kernel void mod9_tile_postings_batch(__global const uint *words, const uint n,
-                                       __global const uchar *first, __global uint *word_off,
-                                       __global uint *pword_off, const uint bt, const uint tiles,
-                                       const uint blocks, __global const uint *tile_sums,
-                                       __global const uint *block_sums, __global const long *seg,
-                                       __global uint *pos32, __global long *pos64, const uint wide,
-                                       const uint flag_at, __global long *docs,
-                                       __global uchar *combined, __global uint *vstart,
-                                       __global uint *totals, __global uint *err,
-                                       __local long *offs, __local long *part,
-                                       __local uint2 *lay)
-{
-	mod9_tile_postings_body(words, n, first, word_off, pword_off, bt, tiles, blocks, tile_sums,
-	                        block_sums, seg, pos32, pos64, wide, flag_at, docs, combined, vstart,
-	                        totals, err, offs, part,
-	                        lay);
-}
+#define MOD9_POSTINGS_BATCH_ARGS __global const uchar *first, __global uint *word_off,         \
+                                 __global uint *pword_off,
+MOD9_TILE_POSTINGS(mod9_tile_postings, MOD9_NO_ARG, 0, 0, 0)
+MOD9_TILE_POSTINGS(mod9_tile_postings_batch, MOD9_POSTINGS_BATCH_ARGS, first, word_off, pword_off)
