@@ -36,9 +36,16 @@ static uint32_t next_rand(void)
 
 typedef int (*device_fn)(const uint8_t *blob, size_t len, gp_result *r, gp_error *err);
 
-static int dev_mod9(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return gp_cl_mod9_decode(&b, &len, 1, GP_MODE_VALUES, r, e); }
-static int dev_mod9_docs(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return gp_cl_mod9_decode(&b, &len, 1, GP_MODE_DOCS, r, e); }
-static int dev_mod9_postings(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return gp_cl_mod9_decode(&b, &len, 1, GP_MODE_POSTINGS, r, e); }
+/* As the dispatch calls it: with the blob's estimate. */
+static int dev_mod9_mode(const uint8_t *b, size_t len, int mode, gp_result *r, gp_error *e)
+{
+	gp_mod9_counts est;
+	gp_mod9_estimate(b, len, &est);
+	return gp_cl_mod9_decode(&b, &len, 1, mode, &est, r, e);
+}
+static int dev_mod9(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return dev_mod9_mode(b, len, GP_MODE_VALUES, r, e); }
+static int dev_mod9_docs(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return dev_mod9_mode(b, len, GP_MODE_DOCS, r, e); }
+static int dev_mod9_postings(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return dev_mod9_mode(b, len, GP_MODE_POSTINGS, r, e); }
 static int dev_s9(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return gp_cl_s9_decode(&b, &len, 1, r, e); }
 static int dev_qs(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return gp_cl_qs_decode(&b, &len, 1, r, e); }
 static int dev_wah(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return gp_cl_wah_rows(&b, &len, 1, r, e); }

@@ -80,13 +80,6 @@ void gp_mod9_estimate(const uint8_t *blob, size_t len, gp_mod9_counts *est)
 	est->postings = sampled ? starts * nwords / sampled : 0;
 }
 
-size_t gp_mod9_estimate_values(const uint8_t *blob, size_t len)
-{
-	gp_mod9_counts est;
-	gp_mod9_estimate(blob, len, &est);
-	return est.values;
-}
-
 /* The layout of a word by its bits 29..24, as a table (built once from gp_mod9_word.h): slot
  * width and count, the ones and data bits of the count trick, and per lane the shift and mask that unpack value j from a
  * word shifted so that value j sits in slot slots-1-j (lanes past the slots read slot 0). */

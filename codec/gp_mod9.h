@@ -20,7 +20,6 @@ int gp_mod9_measure(const uint8_t *blob, size_t len, int postings, gp_mod9_count
 /* Cheap guesses of the value and posting counts from at most 64 sampled words: for choosing
  * host or device, and for how much of a device result to bring back with its sizes. */
 void gp_mod9_estimate(const uint8_t *blob, size_t len, gp_mod9_counts *est);
-size_t gp_mod9_estimate_values(const uint8_t *blob, size_t len);
 
 /* Decoders for a blob that gp_mod9_measure accepted; out arrays hold what it counted. */
 void gp_mod9_decode_values(const uint8_t *blob, size_t len, uint32_t *values);

@@ -36,7 +36,7 @@ typedef enum {
 /* Device buffers kept between calls, grown as needed. */
 typedef enum {
 	GP_B_INPUT, GP_B_FIRST, GP_B_COUNTS, GP_B_OFFSETS, GP_B_STARTS, GP_B_POFF, GP_B_BLOBS,
-	GP_B_ERR, GP_B_META, GP_B_VALUES, GP_B_VSTART, GP_B_HEADS, GP_B_DOCS, GP_B_COMBINED,
+	GP_B_ERR, GP_B_META, GP_B_VALUES, GP_B_VSTART, GP_B_GAP_CARRY, GP_B_DOCS, GP_B_COMBINED,
 	GP_B_WSUM, GP_B_POS, GP_B_SCRATCH, GP_B_GOFF, GP_B_BITMAP, GP_B_ROWS, GP_B_STAGE_OUT, GP_B_STAGE_IN,
 	GP_B_TILE_STARTS,
 	GP_B_COUNT
@@ -139,11 +139,13 @@ cl_int gp_cl_args(cl_kernel k, int n, ...);
 cl_int gp_cl_args_at(cl_kernel k, cl_uint at, int n, ...);
 
 struct gp_result;
+struct gp_mod9_counts;
 /* GPUPOST_MOD9 batch decode (opencl/gp_cl_mod9.c): one upload, one sequence of launches, one
- * download. Blob lengths must be multiples of 4. GP_EFORMAT (no detail) when a kernel flagged a
+ * download. Blob lengths must be multiples of 4; est: the blobs' summed gp_mod9_estimate, which
+ * sizes what comes back with the sizes. GP_EFORMAT (no detail) when a kernel flagged a
  * malformed word: the host decoder then names it. */
 int gp_cl_mod9_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs, int mode,
-                      struct gp_result *r, gp_error *err);
+                      const struct gp_mod9_counts *est, struct gp_result *r, gp_error *err);
 
 /* GPUPOST_S9 and GPUPOST_QS batch decodes (opencl/gp_cl_s9.c, gp_cl_qs.c); headers checked by
  * the caller. GP_EFORMAT when a kernel flagged the input. */

@@ -193,7 +193,7 @@ static int mod9_postings_tiled(const uint8_t *const *blobs, const size_t *lens, 
 	    !(docs = gp_cl_buffer(GP_B_DOCS, (size_t)nw * 8, err)) ||
 	    !(comb = gp_cl_buffer(GP_B_COMBINED, (size_t)nw, err)) ||
 	    !(vstart = gp_cl_buffer(GP_B_VSTART, ((size_t)nw + 1) * 4, err)) ||
-	    !(seg = gp_cl_buffer(GP_B_HEADS, t.s.tiles * 8, err)) ||
+	    !(seg = gp_cl_buffer(GP_B_GAP_CARRY, t.s.tiles * 8, err)) ||
 	    !(metabuf = gp_cl_buffer(GP_B_META, ((size_t)flag_at + 1) * 4, err))) {
 		return GP_EDEVICE;
 	}
@@ -324,7 +324,7 @@ static int mod9_empty(size_t n_blobs, gp_result *r, gp_error *err)
 }
 
 int gp_cl_mod9_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs, int mode,
-                      gp_result *r, gp_error *err)
+                      const gp_mod9_counts *est, gp_result *r, gp_error *err)
 {
 	size_t total = 0;
 	int rc;
@@ -337,15 +337,9 @@ int gp_cl_mod9_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_
 	if (!blob_words) return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
 	blob_words[0] = 0;
 	for (size_t b = 0; b < n_blobs; b++) blob_words[b + 1] = blob_words[b] + (cl_uint)(lens[b] / 4);
-	gp_mod9_counts est = {0, 0, 0}, one;
-	for (size_t b = 0; b < n_blobs; b++) {
-		gp_mod9_estimate(blobs[b], lens[b], &one);
-		est.values += one.values;
-		est.postings += one.postings;
-	}
 	if (blob_words[n_blobs] == 0) rc = mod9_empty(n_blobs, r, err);
-	else if (mode == GP_MODE_POSTINGS) rc = mod9_postings_tiled(blobs, lens, n_blobs, blob_words, &est, r, err);
-	else rc = mod9_tiled(blobs, lens, n_blobs, blob_words, &est, mode, r, err);
+	else if (mode == GP_MODE_POSTINGS) rc = mod9_postings_tiled(blobs, lens, n_blobs, blob_words, est, r, err);
+	else rc = mod9_tiled(blobs, lens, n_blobs, blob_words, est, mode, r, err);
 	free(blob_words);
 	if (rc != GP_OK) gp_result_free(r);
 	return rc;

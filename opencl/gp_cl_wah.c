@@ -51,10 +51,11 @@ args:
 }
 
 /* Uploads the blobs with their table, then finds and verifies each word's first group (goff). For a gather of out_tile output words a tile
- * (0: none), *tile_words gets the word holding each tile's first bit. */
+ * (0: none), *tile_words gets the word holding each tile's first bit. With rows_est, it gets the
+ * set rows the host expects (gp_wah_estimate_rows) and their bound, the bitmaps' rows. */
 static int wah_prepare(gp_cl_batch *b, const uint8_t *const *blobs, const size_t *lens,
                        size_t n_blobs, cl_mem *goff, cl_uint out_tile, cl_mem *tile_words,
-                       gp_error *err)
+                       size_t *rows_est, size_t *rows_bound, gp_error *err)
 {
 	if (gp_cl_batch_init(b, n_blobs, err) != GP_OK) return GP_EDEVICE;
 	for (size_t i = 0; i < n_blobs; i++) {
@@ -69,6 +70,10 @@ static int wah_prepare(gp_cl_batch *b, const uint8_t *const *blobs, const size_t
 		t[GP_BT_LAST] = (cl_uint)h.nbits;
 		t[GP_BT_LOWER] = (cl_uint)h.groups;
 		t[GP_BT_ITEMS] = (cl_uint)h.words;
+		if (rows_est) {
+			*rows_est += gp_wah_estimate_rows(blobs[i], &h);
+			*rows_bound += h.nbits;
+		}
 	}
 	if (gp_cl_batch_upload(b, blobs, lens, err) != GP_OK) return GP_EDEVICE;
 	size_t items1 = (size_t)b->items + 1;
@@ -200,14 +205,18 @@ static int bitmap_rows(cl_mem bitmap, cl_uint total, cl_mem ostart, const cl_uin
 	return rc;
 }
 
-/* Uploads and verifies the blobs, then gathers every output word of every blob into bitmap. */
+/* Uploads and verifies the blobs, then gathers every output word of every blob into bitmap
+ * (rows_est, rows_bound: as wah_prepare). */
 static int wah_gather_batch(gp_cl_batch *b, const uint8_t *const *blobs, const size_t *lens,
-                            size_t n_blobs, cl_mem *bitmap, gp_error *err)
+                            size_t n_blobs, cl_mem *bitmap, size_t *rows_est, size_t *rows_bound,
+                            gp_error *err)
 {
 	cl_mem goff, tile_words;
 	cl_kernel k;
 	cl_uint tile = (cl_uint)(gp_cl_wg() * gp_cl_wah_items()), tiles, wmin = 64, cap;
-	if (wah_prepare(b, blobs, lens, n_blobs, &goff, tile, &tile_words, err) != GP_OK) return GP_EDEVICE;
+	if (wah_prepare(b, blobs, lens, n_blobs, &goff, tile, &tile_words, rows_est, rows_bound, err) != GP_OK) {
+		return GP_EDEVICE;
+	}
 	for (size_t i = 0; i < n_blobs; i++) {
 		if (b->host_table[GP_BT_STRIDE * i + GP_BT_PARAM] < wmin) wmin = b->host_table[GP_BT_STRIDE * i + GP_BT_PARAM];
 	}
@@ -231,15 +240,11 @@ int gp_cl_wah_rows(const uint8_t *const *blobs, const size_t *lens, size_t n_blo
 	gp_cl_batch b;
 	cl_mem bitmap;
 	size_t est = 0, bound = 0;   /* rows expected: a small result comes back with its count */
-	for (size_t i = 0; i < n_blobs; i++) {
-		gp_wah_header h;
-		if (gp_wah_check_header(blobs[i], lens[i], &h, NULL) != GP_OK) continue;
-		est += gp_wah_estimate_rows(blobs[i], &h);
-		bound += h.nbits;
+	int rc = wah_gather_batch(&b, blobs, lens, n_blobs, &bitmap, &est, &bound, err);
+	if (rc == GP_OK) {
+		rc = bitmap_rows(bitmap, b.values, b.vstart, b.host_vstart, b.n_blobs, b.err,
+		                 gp_cl_guess(est, bound, 8), r, err);
 	}
-	size_t guess = gp_cl_guess(est, bound, 8);
-	int rc = wah_gather_batch(&b, blobs, lens, n_blobs, &bitmap, err);
-	if (rc == GP_OK) rc = bitmap_rows(bitmap, b.values, b.vstart, b.host_vstart, b.n_blobs, b.err, guess, r, err);
 	gp_cl_batch_free(&b);
 	if (rc != GP_OK) gp_result_free(r);
 	return rc;
@@ -251,7 +256,7 @@ int gp_cl_wah_decompress(const uint8_t *blob, size_t len, uint8_t *out, gp_error
 	cl_mem bitmap;
 	gp_wah_header h;
 	gp_wah_check_header(blob, len, &h, NULL);
-	int rc = wah_gather_batch(&b, &blob, &len, 1, &bitmap, err);
+	int rc = wah_gather_batch(&b, &blob, &len, 1, &bitmap, NULL, NULL, err);
 	if (rc == GP_OK) rc = gp_cl_read_checked(b.err, bitmap, 0, (size_t)((h.nbits + 7) / 8), out, err);
 	gp_cl_batch_free(&b);
 	return rc;
@@ -264,7 +269,7 @@ int gp_cl_wah_query(const uint8_t *const *blobs, const size_t *lens, size_t n_bl
 	cl_mem goff, bitmap, none = NULL;
 	cl_kernel k;
 	cl_uint cop = (cl_uint)op, words;
-	int rc = wah_prepare(&b, blobs, lens, n_blobs, &goff, 0, NULL, err);
+	int rc = wah_prepare(&b, blobs, lens, n_blobs, &goff, 0, NULL, NULL, NULL, err);
 	if (rc != GP_OK) goto done;
 	rc = GP_EDEVICE;
 	words = b.host_table[GP_BT_N]; /* all bitmaps have the same nbits (checked by the caller) */

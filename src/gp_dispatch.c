@@ -413,12 +413,15 @@ int gp_decode(int format, int mode, const uint8_t *const *blobs, const size_t *l
 	}
 	if (format != GP_FORMAT_MOD9) return GP_EVALUE;
 
+	gp_mod9_counts est = {0, 0, 0}, one;   /* for the choice, and to size the device's reply */
 	for (size_t b = 0; b < n_blobs; b++) {
 		if (lens[b] % 4 != 0) goto host; /* the host decoder names the error */
-		expected += gp_mod9_estimate_values(blobs[b], lens[b]);
+		gp_mod9_estimate(blobs[b], lens[b], &one);
+		est.values += one.values;
+		est.postings += one.postings;
 	}
-	if (gp_would_use_device(expected, min_device_values)) {
-		rc = gp_cl_mod9_decode(blobs, lens, n_blobs, mode, r, err);
+	if (gp_would_use_device(est.values, min_device_values)) {
+		rc = gp_cl_mod9_decode(blobs, lens, n_blobs, mode, &est, r, err);
 		if (device_settled(rc, r, err)) return rc;
 	}
 host:
