@@ -25,7 +25,7 @@ for n in $BENCH_SIZES; do
 	./bench/device_bench "$n" 3 | tee -a "$out/device.txt" |
 		awk -v n="$n" '$1 ~ /^(MOD9|MOD9d|MOD9p|S9|QS|WAHb)$/ { print n, $1, $4, $5, $8, $9, $10 }' >> "$out/device.dat"
 done
-grep -h "^# upload" -A3 "$out/device.txt" | tail -4
+grep -h "^# upload" -A5 "$out/device.txt" | tail -6
 # (b) end to end into PHP arrays against range(), the host path, the default dispatch and PHP
 $php bench/decode_bench.php | tee "$out/decode.txt"
 awk '!/^#/ && $1 ~ /^[0-9]+$/ { print $1, $2, $3, $4, $5 }' "$out/decode.txt" > "$out/decode.dat"

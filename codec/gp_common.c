@@ -66,18 +66,32 @@ void gp_scratch_release(void)
 	}
 }
 
+/* Whether p lies in the memory r borrows (handed back, not freed). */
+static int gp_result_lent(const gp_result *r, const void *p)
+{
+	const char *c = p, *lent = r->lent;
+	return p && lent && c >= lent && c < lent + r->lent_bytes;
+}
+
+void gp_result_lend(gp_result *r, void *base, size_t bytes, void (*release)(void *lent))
+{
+	r->lent = base;
+	r->lent_bytes = bytes;
+	r->release = release;
+}
+
 void gp_result_free(gp_result *r)
 {
 	if (r->lent && r->release) r->release(r->lent);
-	if (r->v32 != r->lent) gp_free_unless_scratch(r->v32);
-	if (r->v64 != r->lent) gp_free_unless_scratch(r->v64);
+	if (!gp_result_lent(r, r->v32)) gp_free_unless_scratch(r->v32);
+	if (!gp_result_lent(r, r->v64)) gp_free_unless_scratch(r->v64);
 	free(r->blob_values);
 	free(r->blob_postings);
-	free(r->docs);
-	free(r->vstart);
-	free(r->combined);
-	if (r->pos != r->lent) gp_free_unless_scratch(r->pos);
-	if (r->pos32 != r->lent) free(r->pos32);
+	if (!gp_result_lent(r, r->docs)) free(r->docs);
+	if (!gp_result_lent(r, r->vstart)) free(r->vstart);
+	if (!gp_result_lent(r, r->combined)) free(r->combined);
+	if (!gp_result_lent(r, r->pos)) gp_free_unless_scratch(r->pos);
+	if (!gp_result_lent(r, r->pos32)) free(r->pos32);
 	memset(r, 0, sizeof(*r));
 }
 

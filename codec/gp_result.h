@@ -35,13 +35,17 @@ typedef struct gp_result {
 
 	const char *backend;      /* "host" or "opencl": who produced it */
 
-	/* An array that lives in memory lent by its producer (the device's mapped staging buffer),
-	 * handed back by release instead of freed. */
+	/* Arrays that live in memory lent by their producer (the device's pinned staging buffer):
+	 * those within [lent, lent + lent_bytes) are handed back by release instead of freed. */
 	void *lent;
+	size_t lent_bytes;
 	void (*release)(void *lent);
 } gp_result;
 
 void gp_result_free(gp_result *r);
+/* r borrows [base, base + bytes) from its producer: the arrays there are handed back by
+ * release(base) instead of freed. */
+void gp_result_lend(gp_result *r, void *base, size_t bytes, void (*release)(void *lent));
 
 /* A reusable buffer for a result's values (GP_SCRATCH_VALUES) or positions (GP_SCRATCH_POS):
  * valid until the next call that asks for the same slot, never freed by gp_result_free. */

@@ -304,7 +304,11 @@ static int gp_cl_build(void)
 	for (int k = 0; k < GP_K_COUNT; k++) {
 		size_t kwg = 0;
 		gp_cl.kernels[k] = clCreateKernel(gp_cl.program, gp_kernel_names[k], &st);
-		if (st != CL_SUCCESS) return gp_cl_fail(NULL, st, gp_kernel_names[k]);
+		if (st != CL_SUCCESS) {
+			char what[96];
+			snprintf(what, sizeof(what), "clCreateKernel(%s)", gp_kernel_names[k]);
+			return gp_cl_fail(NULL, st, what);
+		}
 		if (clGetKernelWorkGroupInfo(gp_cl.kernels[k], gp_cl.device, CL_KERNEL_WORK_GROUP_SIZE,
 		                             sizeof(kwg), &kwg, NULL) == CL_SUCCESS && kwg < wg) {
 			wg = kwg;
@@ -543,35 +547,59 @@ static void gp_copy_parts(uint8_t *dst, const uint8_t *const *parts, const size_
 }
 
 /* A staged upload is shared among threads: one thread's memcpy moves a fraction of what the bus
- * takes from pinned memory (5-9 against 54 GB/s on the GPU machines' hosts, docs/BENCHMARKS.md).
- * Each worker takes the next piece, copies it into the pinned staging memory and enqueues its
- * write at once (OpenCL queues are thread-safe), so the DMA overlaps the copies. The workers are
- * a pool kept between calls (gp_pool.c). Measured on the H100's host for 64 MB
- * (docs/BENCHMARKS.md, fifth session): 8 workers as fast as 12 or 16, pieces of 2 MB; a pool
- * and non-temporal stores 0.77-0.80 of the pinned write against 0.62-0.73 for threads started
- * per call with plain memcpy. Registering the caller's memory with the driver instead
- * (CL_MEM_USE_HOST_PTR) ran at 3-12 GB/s: the driver pins pages one call at a time. */
-#define GP_UPLOAD_THREADS_DEFAULT 8
+ * takes from pinned memory (6-14 against 53-55 GB/s on the GPU machines' hosts,
+ * docs/BENCHMARKS.md). Each worker takes the next piece, copies it into the pinned staging
+ * memory and enqueues its write at once (OpenCL queues are thread-safe), so the DMA overlaps
+ * the copies. The workers are a pool kept between calls (gp_pool.c). The first pieces are small
+ * and grow (doubling every round of workers up to GP_UPLOAD_PIECE): the DMA starts after a
+ * 256 KB copy rather than a 2 MB one, and the later pieces stay few (each write costs about 2%
+ * of a 2 MB piece's time). Measured on the H100's lent hosts (seventh session,
+ * bench/experiments/upload_pipeline.c and device_bench): 256 KB to 4 MB pieces 0.78-0.84 of the
+ * pinned write against 0.74-0.78 for 2 MB throughout. The best number of workers depends on
+ * how fast one host thread copies: 7 were 1.5-5% faster than 8 in four runs of five on hosts
+ * copying 7.5-10 GB/s a thread (8 copying threads there also slowed a DMA beside them by a
+ * quarter), 1.5-4% slower on a host copying 6-7 GB/s; 6 fell behind there. Registering the
+ * caller's memory with the driver instead (CL_MEM_USE_HOST_PTR) ran at 3-12 GB/s: the driver
+ * pins pages one call at a time. */
+#define GP_UPLOAD_THREADS_DEFAULT 7
 #define GP_UPLOAD_MIN_THREADED ((size_t)4 << 20)
-#define GP_UPLOAD_PIECE ((size_t)2 << 20)
+#define GP_UPLOAD_FIRST ((size_t)256 << 10)
+#define GP_UPLOAD_PIECE ((size_t)4 << 20)
 
 typedef struct gp_upload_job {
 	const uint8_t *const *parts;
 	const size_t *lens;
-	size_t n_parts, total, piece;
+	size_t n_parts, total, first, piece, workers;
 	uint8_t *pinned;
 	cl_mem mem;
 	atomic_size_t next;      /* the next piece to take */
 	atomic_int status;       /* the first failure; the others stop taking pieces */
 } gp_upload_job;
 
+/* Where piece k starts: `workers` pieces of `first` bytes, as many of twice that, and so on up
+ * to `piece` bytes, which the rest have. A piece ends where the next starts, so the pieces
+ * cover the blob whatever the plan. */
+static size_t gp_upload_piece_start(const gp_upload_job *job, size_t k)
+{
+	size_t at = 0, size = job->first;
+	while (size < job->piece && k >= job->workers) {
+		at += job->workers * size;
+		k -= job->workers;
+		size *= 2;
+	}
+	if (size > job->piece) size = job->piece;
+	return at + k * size;
+}
+
 static void gp_upload_worker(void *arg)
 {
 	gp_upload_job *job = arg;
 	while (atomic_load(&job->status) == CL_SUCCESS) {
-		size_t a = atomic_fetch_add(&job->next, 1) * job->piece;
+		size_t k = atomic_fetch_add(&job->next, 1);
+		size_t a = gp_upload_piece_start(job, k);
 		if (a >= job->total) break;
-		size_t b = job->total - a > job->piece ? a + job->piece : job->total;
+		size_t b = gp_upload_piece_start(job, k + 1);
+		if (b > job->total) b = job->total;
 		gp_copy_parts(job->pinned, job->parts, job->lens, job->n_parts, a, b, 1);
 		cl_int st = clEnqueueWriteBuffer(gp_cl.queue, job->mem, CL_FALSE, a, b - a, job->pinned + a,
 		                                 0, NULL, NULL);
@@ -582,8 +610,8 @@ static void gp_upload_worker(void *arg)
 	}
 }
 
-/* env: GPUPOST_UPLOAD_THREADS and GPUPOST_UPLOAD_PIECE (KB), for benchmarks only
- * (bench/device_bench compares them). */
+/* env: GPUPOST_UPLOAD_THREADS, GPUPOST_UPLOAD_FIRST and GPUPOST_UPLOAD_PIECE (KB), for
+ * benchmarks only (bench/device_bench compares them). */
 static size_t gp_upload_env(const char *name, size_t fallback)
 {
 	const char *v = getenv(name);
@@ -595,17 +623,20 @@ static cl_int gp_upload_staged(cl_mem mem, uint8_t *pinned, const uint8_t *const
 {
 	gp_upload_job job = {
 		.parts = parts, .lens = lens, .n_parts = n_parts, .total = total,
+		.first = gp_upload_env("GPUPOST_UPLOAD_FIRST", GP_UPLOAD_FIRST >> 10) << 10,
 		.piece = gp_upload_env("GPUPOST_UPLOAD_PIECE", GP_UPLOAD_PIECE >> 10) << 10,
 		.pinned = pinned, .mem = mem,
 	};
 	if (job.piece < ((size_t)64 << 10)) job.piece = (size_t)64 << 10;
+	if (job.first < ((size_t)64 << 10) || job.first > job.piece) job.first = job.piece;
 	atomic_init(&job.next, 0);
 	atomic_init(&job.status, CL_SUCCESS);
 	size_t n = gp_upload_env("GPUPOST_UPLOAD_THREADS", GP_UPLOAD_THREADS_DEFAULT);
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	if (cpus > 0 && n > (size_t)cpus) n = (size_t)cpus;
+	if (n > GP_POOL_MAX) n = GP_POOL_MAX;
 	if (total < GP_UPLOAD_MIN_THREADED) n = 1;
-	if (n > (total + job.piece - 1) / job.piece) n = (total + job.piece - 1) / job.piece;
+	job.workers = n;
 	gp_pool_run(n, gp_upload_worker, &job);
 	/* the staging memory is reused by the next upload: wait until the writes have read it */
 	cl_int fin = clFinish(gp_cl.queue);
@@ -689,32 +720,53 @@ static void *gp_cl_pinned(gp_buffer_id id, size_t bytes, gp_error *err)
 	return slot->host;
 }
 
+void *gp_cl_download_parts(const cl_mem *srcs, const size_t *bytes, size_t n, size_t *at,
+                           size_t *total, gp_error *err)
+{
+	size_t end = 0;
+	for (size_t i = 0; i < n; i++) {   /* each part at a 64-byte boundary */
+		at[i] = end;
+		end += (bytes[i] + 63) & ~(size_t)63;
+	}
+	if (gp_cl_mapped) gp_cl_unmap(gp_cl_mapped);
+	uint8_t *pinned = gp_cl_pinned(GP_B_STAGE_OUT, end, err);
+	if (!pinned) return NULL;
+	cl_int st = CL_SUCCESS;
+	for (size_t i = 0; i < n && st == CL_SUCCESS; i++) {
+		if (bytes[i]) st = clEnqueueReadBuffer(gp_cl.queue, srcs[i], CL_FALSE, 0, bytes[i], pinned + at[i], 0, NULL, NULL);
+	}
+	cl_int fin = clFinish(gp_cl.queue);   /* the reads land before the memory is used or reused */
+	if (st != CL_SUCCESS || fin != CL_SUCCESS) {
+		gp_cl_fail(err, st != CL_SUCCESS ? st : fin, "clEnqueueReadBuffer");
+		return NULL;
+	}
+	gp_cl_mapped = pinned;
+	gp_cl_mapped_mem = NULL;   /* stays mapped: nothing to unmap */
+	*total = end;
+	return pinned;
+}
+
 void *gp_cl_download_mapped(cl_mem src, size_t bytes, gp_error *err)
 {
 	cl_int st;
-	cl_mem stage = src;
-	if (gp_cl_mapped) gp_cl_unmap(gp_cl_mapped);
-	if (gp_cl_staged()) {
-		/* a blocking read into the pinned staging memory; the result borrows it until the next call */
-		void *pinned = gp_cl_pinned(GP_B_STAGE_OUT, bytes, err);
-		if (!pinned) return NULL;
-		st = clEnqueueReadBuffer(gp_cl.queue, src, CL_TRUE, 0, bytes, pinned, 0, NULL, NULL);
-		if (st != CL_SUCCESS) {
-			gp_cl_fail(err, st, "clEnqueueReadBuffer");
-			return NULL;
-		}
-		gp_cl_mapped = pinned;
-		gp_cl_mapped_mem = NULL; /* stays mapped: nothing to unmap */
-		return pinned;
+	if (gp_cl_staged()) {   /* a read into the pinned staging memory, lent until the next call */
+		size_t at, total;
+		return gp_cl_download_parts(&src, &bytes, 1, &at, &total, err);
 	}
-	void *p = clEnqueueMapBuffer(gp_cl.queue, stage, CL_TRUE, CL_MAP_READ, 0, bytes, 0, NULL, NULL, &st);
+	if (gp_cl_mapped) gp_cl_unmap(gp_cl_mapped);
+	void *p = clEnqueueMapBuffer(gp_cl.queue, src, CL_TRUE, CL_MAP_READ, 0, bytes, 0, NULL, NULL, &st);
 	if (st != CL_SUCCESS) {
 		gp_cl_fail(err, st, "clEnqueueMapBuffer");
 		return NULL;
 	}
 	gp_cl_mapped = p;
-	gp_cl_mapped_mem = stage;
+	gp_cl_mapped_mem = src;
 	return p;
+}
+
+int gp_cl_downloads_staged(void)
+{
+	return gp_cl_staged();
 }
 
 void gp_cl_unmap(void *p)

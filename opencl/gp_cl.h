@@ -110,6 +110,13 @@ cl_mem gp_cl_upload(gp_buffer_id id, const uint8_t *const *parts, const size_t *
  * arrays are filled straight from it, with no copy into a host buffer of our own. */
 void *gp_cl_download_mapped(cl_mem src, size_t bytes, gp_error *err);
 void gp_cl_unmap(void *p);
+/* Whether downloads go through the pinned staging memory (a GPU; GPUPOST_FORCE_STAGING=1). */
+int gp_cl_downloads_staged(void);
+/* There only: one download of n buffers' first bytes[i] bytes, laid end to end in the pinned
+ * staging memory, part i at base + at[i] (64-byte aligned), *total bytes in all; lent like
+ * gp_cl_download_mapped's pointer. */
+void *gp_cl_download_parts(const cl_mem *srcs, const size_t *bytes, size_t n, size_t *at,
+                           size_t *total, gp_error *err);
 
 /* With GPUPOST_PROFILE=1 in the environment when the device opens (benchmarks only): the device
  * time of every kernel launched since the last reset, in seconds (waits for them). With

@@ -150,8 +150,7 @@ static void gp_cl_result_lend(gp_result *r, void *mapped, size_t n, int value_bi
 	r->n_values = n;
 	if (n > 0) {
 		if (value_bits == 64) r->v64 = mapped; else r->v32 = mapped;
-		r->lent = mapped;
-		r->release = gp_cl_unmap;
+		gp_result_lend(r, mapped, n * (size_t)(value_bits / 8), gp_cl_unmap);
 	}
 	r->backend = "opencl";
 }

@@ -156,6 +156,37 @@ static cl_int mod9_posting_reads(cl_mem docs, cl_mem vstart, cl_mem comb, size_t
 	return st;
 }
 
+/* On a GPU, the second round trip of POSTINGS: the positions (pos_bytes of pos) and np
+ * postings' docs, first value indices and forms in one download into the pinned staging
+ * memory, lent to r. Read into arrays of our own instead, the host first had to fault in
+ * pages it had never touched (malloc maps large arrays afresh on every call): 454 against
+ * 1783 M values/s end to end for 64M values on the H100's host (docs/BENCHMARKS.md, seventh
+ * session). */
+static int mod9_postings_lend(gp_result *r, cl_mem pos, size_t pos_bytes, int wide, cl_mem docs,
+                              cl_mem vstart, cl_mem comb, size_t np, gp_error *err)
+{
+	free(r->docs);   /* the arrays sized from the estimate */
+	free(r->vstart);
+	free(r->combined);
+	r->docs = NULL;
+	r->vstart = NULL;
+	r->combined = NULL;
+	const cl_mem srcs[4] = {pos, docs, vstart, comb};
+	const size_t bytes[4] = {pos_bytes, np * 8, (np + 1) * 4, np};
+	size_t at[4], total;
+	uint8_t *base = gp_cl_download_parts(srcs, bytes, 4, at, &total, err);
+	if (!base) return GP_EDEVICE;
+	if (pos_bytes && wide) r->pos = (int64_t *)(base + at[0]);
+	else if (pos_bytes) r->pos32 = (uint32_t *)(base + at[0]);
+	r->vstart = (uint32_t *)(base + at[2]);
+	if (np) {   /* an empty part would point past the lent memory */
+		r->docs = (int64_t *)(base + at[1]);
+		r->combined = base + at[3];
+	}
+	gp_result_lend(r, base, total, gp_cl_unmap);
+	return GP_OK;
+}
+
 /* POSTINGS, one blob or a batch, tiled (kernels/mod9.cl): a count pass (values, postings and the
  * gap sums per tile), the carry of the gap sums across tiles (one work-group), then a decode
  * pass that writes every posting's doc, form and first value index and every value's running
@@ -278,6 +309,12 @@ static int mod9_postings_tiled(const uint8_t *const *blobs, const size_t *lens, 
 			goto done;
 		}
 	}
+	if ((np > np_g || nv > nv_g) && gp_cl_downloads_staged()) {   /* the second round trip */
+		gp_cl_unmap(mapped);   /* its memory is reused for the whole result */
+		mapped = NULL;
+		rc = mod9_postings_lend(r, wide ? pos64 : pos32, nv * (wide ? 8 : 4), wide, docs, vstart, comb, np, err);
+		goto done;
+	}
 	int waiting = 0;
 	if (np > np_g) {   /* the second round trip, for the posting arrays */
 		if (mod9_posting_arrays(r, np) != GP_OK) {
@@ -294,8 +331,7 @@ static int mod9_postings_tiled(const uint8_t *const *blobs, const size_t *lens, 
 	}
 	if (rc == GP_OK && nv > 0) {
 		if (wide) r->pos = mapped; else r->pos32 = mapped;
-		r->lent = mapped;
-		r->release = gp_cl_unmap;
+		gp_result_lend(r, mapped, nv * (wide ? 8 : 4), gp_cl_unmap);
 	} else {
 		gp_cl_unmap(mapped);
 	}

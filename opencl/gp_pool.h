@@ -8,10 +8,11 @@
 
 #define GP_POOL_MAX 16   /* workers, counting the caller */
 
-/* fn(arg) runs on the caller and on up to n - 1 pool threads at once (started the first time
- * they are wanted); returns when every call has returned. Work is shared by the calls taking
- * pieces from a counter of their own, so fewer workers (a thread that cannot start) only take
- * longer. One job at a time: a second caller waits. */
+/* fn(arg) runs on the caller and on those of n - 1 pool threads (started the first time they
+ * are wanted) that wake before the caller's own call returns; returns when every call begun
+ * has returned. Work is shared by the calls taking pieces from a counter of their own until
+ * none is left, so the caller's call alone finishes it: a thread that wakes late or cannot
+ * start only leaves more to the others. One job at a time: a second caller waits. */
 void gp_pool_run(size_t n, void (*fn)(void *arg), void *arg);
 
 /* Stops and joins the threads (module shutdown). */

@@ -57,6 +57,18 @@ putenv('GPUPOST_UPLOAD_PIECE=64');
 putenv('GPUPOST_UPLOAD_THREADS=16');
 if (gp_on('device', fn() => gpu_decode_postings_batch($blobs, GPUPOST_S9)) !== $lists) { echo "small-piece batch upload differs\n"; $bad++; }
 if (gp_on('device', fn() => gpu_decode_postings($blob, GPUPOST_S9)) !== $sums) { echo "small-piece upload differs\n"; $bad++; }
+/* pieces growing from 64 KB by doubling every 3 workers to a cap that is no power of two times
+ * the first (64, 128, 256, 512, then 1000 KB): a blob that differs everywhere from what the
+ * staging memory and the device buffer last held, so a piece skipped or misplaced shows */
+putenv('GPUPOST_UPLOAD_FIRST=64');
+putenv('GPUPOST_UPLOAD_PIECE=1000');
+putenv('GPUPOST_UPLOAD_THREADS=3');
+$sums2 = [];
+$x = 0;
+foreach (array_reverse($big) as $gap) $sums2[] = $x += $gap + 1;
+$blob2 = gpu_encode_postings($sums2, GPUPOST_S9, GPUPOST_VALUES, ['delta' => 1]);
+if (gp_on('device', fn() => gpu_decode_postings($blob2, GPUPOST_S9)) !== $sums2) { echo "growing-piece upload differs\n"; $bad++; }
+putenv('GPUPOST_UPLOAD_FIRST');
 putenv('GPUPOST_UPLOAD_PIECE');
 putenv('GPUPOST_UPLOAD_THREADS');
 printf("%.1f MB, %.1f MB uploaded\n", strlen($blob) / 1e6, array_sum(array_map('strlen', $blobs)) / 1e6);

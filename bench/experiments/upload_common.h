@@ -6,6 +6,7 @@
 #define CL_TARGET_OPENCL_VERSION 120
 #define _GNU_SOURCE
 #include <CL/cl.h>
+#include <immintrin.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -19,6 +20,24 @@ static double now(void)
 	struct timespec t;
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/* n bytes copied with non-temporal stores (past the caches, as gp_cl.c copies into staging). */
+__attribute__((target("avx2"), unused)) static void nt_copy(uint8_t *d, const uint8_t *s, size_t n)
+{
+	size_t i = 0;
+	for (; i + 128 <= n; i += 128) {
+		__m256i a = _mm256_loadu_si256((const __m256i *)(s + i)),
+			b = _mm256_loadu_si256((const __m256i *)(s + i + 32)),
+			c = _mm256_loadu_si256((const __m256i *)(s + i + 64)),
+			e = _mm256_loadu_si256((const __m256i *)(s + i + 96));
+		_mm256_stream_si256((__m256i *)(d + i), a);
+		_mm256_stream_si256((__m256i *)(d + i + 32), b);
+		_mm256_stream_si256((__m256i *)(d + i + 64), c);
+		_mm256_stream_si256((__m256i *)(d + i + 96), e);
+	}
+	_mm_sfence();
+	memcpy(d + i, s + i, n - i);
 }
 
 static size_t B = (size_t)64 << 20;
@@ -38,6 +57,7 @@ static void exp_open(uint8_t **src_out, size_t offset)
 	clGetPlatformIDs(4, p, &np);
 	for (cl_uint i = 0; i < np && !d; i++)
 		if (clGetDeviceIDs(p[i], CL_DEVICE_TYPE_GPU, 1, &d, 0)) d = 0;
+	if (!d) clGetDeviceIDs(p[0], CL_DEVICE_TYPE_ALL, 1, &d, 0);   /* a smoke test on PoCL */
 	ctx = clCreateContext(0, 1, &d, 0, 0, &st);
 	q = clCreateCommandQueue(ctx, d, 0, &st);
 	dev = clCreateBuffer(ctx, CL_MEM_READ_WRITE, B, 0, &st);
@@ -71,7 +91,7 @@ static double pinned_write(void)
  * left. */
 static size_t piece;
 static atomic_size_t next_piece;
-static int take_piece(size_t *a, size_t *b)
+__attribute__((unused)) static int take_piece(size_t *a, size_t *b)
 {
 	*a = atomic_fetch_add(&next_piece, 1) * piece;
 	if (*a >= B) return 0;
@@ -107,6 +127,39 @@ static void pool_start(int n)
 	static pthread_t w[32];
 	pool_n = n;
 	for (int t = 1; t <= n; t++) pthread_create(&w[t], 0, worker, (void *)(long)t);
+}
+
+/* Or, with POOL=sem in the environment, workers 1..n-1 alone woken, each by a semaphore of its
+ * own (no herd of unwanted workers on one lock); the caller spins until they are done. */
+#include <semaphore.h>
+static sem_t pool_sem[32];
+static atomic_int pool_left;
+static int pool_sem_on = -1;
+static void *sem_worker(void *p)
+{
+	int t = (int)(long)p;
+	for (;;) {
+		sem_wait(&pool_sem[t]);
+		pool_job(t);
+		atomic_fetch_sub(&pool_left, 1);
+	}
+	return 0;
+}
+static void pool_sem_start(void)
+{
+	pool_sem_on = getenv("POOL") && strcmp(getenv("POOL"), "sem") == 0;
+	static pthread_t w[32];
+	for (int t = 1; pool_sem_on && t <= pool_n; t++) {
+		sem_init(&pool_sem[t], 0, 0);
+		pthread_create(&w[t], 0, sem_worker, (void *)(long)t);
+	}
+}
+static void pool_run_n(int n)
+{
+	atomic_store(&pool_left, n - 1);
+	for (int t = 1; t < n; t++) sem_post(&pool_sem[t]);
+	pool_job(0);
+	while (atomic_load(&pool_left) > 0) _mm_pause();
 }
 
 static void pool_run(void)

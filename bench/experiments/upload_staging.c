@@ -5,27 +5,9 @@
  * piece from a counter. Not built by default:
  *   cc -O2 -std=gnu11 -o upload_staging bench/experiments/upload_staging.c -lOpenCL -lpthread
  * then run it on the GPU machine (source .gpu/env.sh first). */
-#include <immintrin.h>
-
 #include "upload_common.h"
 
 static const uint8_t *src;
-__attribute__((target("avx2"))) static void nt_copy(uint8_t *d, const uint8_t *s, size_t n)
-{
-	size_t i = 0;
-	for (; i + 128 <= n; i += 128) {
-		__m256i a = _mm256_loadu_si256((const __m256i *)(s + i)),
-			b = _mm256_loadu_si256((const __m256i *)(s + i + 32)),
-			c = _mm256_loadu_si256((const __m256i *)(s + i + 64)),
-			e = _mm256_loadu_si256((const __m256i *)(s + i + 96));
-		_mm256_stream_si256((__m256i *)(d + i), a);
-		_mm256_stream_si256((__m256i *)(d + i + 32), b);
-		_mm256_stream_si256((__m256i *)(d + i + 64), c);
-		_mm256_stream_si256((__m256i *)(d + i + 96), e);
-	}
-	_mm_sfence();
-	memcpy(d + i, s + i, n - i);
-}
 static int use_nt, rr;
 static int nthr;
 /* Bytes [a, b) copied into the pinned buffer and their write enqueued. */
