@@ -552,10 +552,11 @@ static void gp_copy_parts(uint8_t *dst, const uint8_t *const *parts, const size_
  * memory and enqueues its write at once (OpenCL queues are thread-safe), so the DMA overlaps
  * the copies. The workers are a pool kept between calls (gp_pool.c). The first pieces are small
  * and grow (doubling every round of workers up to GP_UPLOAD_PIECE): the DMA starts after a
- * 256 KB copy rather than a 2 MB one, and the later pieces stay few (each write costs about 2%
- * of a 2 MB piece's time). Measured on the H100's lent hosts (seventh session,
- * bench/experiments/upload_pipeline.c and device_bench): 256 KB to 4 MB pieces 0.78-0.84 of the
- * pinned write against 0.74-0.78 for 2 MB throughout. The best number of workers depends on
+ * 256 KB copy rather than a 2 MB one, and the later pieces stay few (32 writes of 2 MB took
+ * 6-7% longer than one of 64 MB). Measured on the H100's lent hosts (seventh session,
+ * bench/experiments/upload_pipeline.c and device_bench): 256 KB to 4 MB pieces on 7 workers
+ * 0.76-0.82 of the pinned write back to back against 0.71-0.77 for 2 MB throughout on 8, and no
+ * difference right after other work (0.54-0.74 for either). The best number of workers depends on
  * how fast one host thread copies: 7 were 1.5-5% faster than 8 in four runs of five on hosts
  * copying 7.5-10 GB/s a thread (8 copying threads there also slowed a DMA beside them by a
  * quarter), 1.5-4% slower on a host copying 6-7 GB/s; 6 fell behind there. Registering the
@@ -733,7 +734,10 @@ void *gp_cl_download_parts(const cl_mem *srcs, const size_t *bytes, size_t n, si
 	if (!pinned) return NULL;
 	cl_int st = CL_SUCCESS;
 	for (size_t i = 0; i < n && st == CL_SUCCESS; i++) {
-		if (bytes[i]) st = clEnqueueReadBuffer(gp_cl.queue, srcs[i], CL_FALSE, 0, bytes[i], pinned + at[i], 0, NULL, NULL);
+		if (bytes[i]) {
+			st = clEnqueueReadBuffer(gp_cl.queue, srcs[i], CL_FALSE, 0, bytes[i], pinned + at[i], 0,
+			                         NULL, NULL);
+		}
 	}
 	cl_int fin = clFinish(gp_cl.queue);   /* the reads land before the memory is used or reused */
 	if (st != CL_SUCCESS || fin != CL_SUCCESS) {
