@@ -72,7 +72,7 @@ static cl_mem gp_cl_mapped_mem;
  * where the staging copy would only add a copy. */
 static void *gp_cl_pinned(gp_buffer_id id, size_t bytes, gp_error *err);
 
-static int gp_cl_staged(void)
+int gp_cl_staged(void)
 {
 	/* GPUPOST_FORCE_STAGING=1 takes the GPU's transfer path on any device (tests/038) */
 	const char *force = getenv("GPUPOST_FORCE_STAGING");
@@ -766,11 +766,6 @@ void *gp_cl_download_mapped(cl_mem src, size_t bytes, gp_error *err)
 	gp_cl_mapped = p;
 	gp_cl_mapped_mem = src;
 	return p;
-}
-
-int gp_cl_downloads_staged(void)
-{
-	return gp_cl_staged();
 }
 
 void gp_cl_unmap(void *p)

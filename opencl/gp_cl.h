@@ -110,8 +110,8 @@ cl_mem gp_cl_upload(gp_buffer_id id, const uint8_t *const *parts, const size_t *
  * arrays are filled straight from it, with no copy into a host buffer of our own. */
 void *gp_cl_download_mapped(cl_mem src, size_t bytes, gp_error *err);
 void gp_cl_unmap(void *p);
-/* Whether downloads go through the pinned staging memory (a GPU; GPUPOST_FORCE_STAGING=1). */
-int gp_cl_downloads_staged(void);
+/* Whether transfers go through the pinned staging memory (a GPU; GPUPOST_FORCE_STAGING=1). */
+int gp_cl_staged(void);
 /* There only: one download of n buffers' first bytes[i] bytes, laid end to end in the pinned
  * staging memory, part i at base + at[i] (64-byte aligned), *total bytes in all; lent like
  * gp_cl_download_mapped's pointer. */

@@ -309,10 +309,11 @@ static int mod9_postings_tiled(const uint8_t *const *blobs, const size_t *lens, 
 			goto done;
 		}
 	}
-	if ((np > np_g || nv > nv_g) && gp_cl_downloads_staged()) {   /* the second round trip */
+	if ((np > np_g || nv > nv_g) && gp_cl_staged()) {   /* the second round trip */
 		gp_cl_unmap(mapped);   /* its memory is reused for the whole result */
 		mapped = NULL;
-		rc = mod9_postings_lend(r, wide ? pos64 : pos32, nv * (wide ? 8 : 4), wide, docs, vstart, comb, np, err);
+		rc = mod9_postings_lend(r, wide ? pos64 : pos32, nv * (wide ? 8 : 4), wide, docs, vstart,
+		                        comb, np, err);
 		goto done;
 	}
 	int waiting = 0;
