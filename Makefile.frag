@@ -11,7 +11,7 @@ $(builddir)/opencl/gp_kernels_src.h: $(GPUPOST_KERNEL_SOURCES) $(srcdir)/kernels
 opencl/gp_cl.lo: $(builddir)/opencl/gp_kernels_src.h
 
 # Benchmarks (never tests): `make bench` runs the PHP-level and C-level benchmarks.
-GPUPOST_C_SOURCES = $(srcdir)/codec/gp_common.c $(srcdir)/codec/gp_mod9.c $(srcdir)/codec/gp_s9.c \
+GPUPOST_C_SOURCES = $(srcdir)/codec/gp_common.c $(srcdir)/codec/gp_budget.c $(srcdir)/codec/gp_mod9.c $(srcdir)/codec/gp_s9.c \
 	$(srcdir)/codec/gp_qs.c $(srcdir)/codec/gp_wah.c $(srcdir)/opencl/gp_cl.c $(srcdir)/opencl/gp_pool.c \
 	$(srcdir)/opencl/gp_cl_scan.c $(srcdir)/opencl/gp_cl_mod9.c $(srcdir)/opencl/gp_cl_batch.c \
 	$(srcdir)/opencl/gp_cl_s9.c $(srcdir)/opencl/gp_cl_qs.c $(srcdir)/opencl/gp_cl_wah.c

@@ -30,7 +30,7 @@ if test "$PHP_GPUPOST" != "no"; then
   fi
   AC_CHECK_HEADER([CL/cl.h], [], [AC_MSG_ERROR([CL/cl.h not found: apt-get install opencl-headers])])
 
-  GPUPOST_SOURCES="php_gpupost.c src/gp_dispatch.c codec/gp_common.c codec/gp_mod9.c \
+  GPUPOST_SOURCES="php_gpupost.c src/gp_dispatch.c codec/gp_common.c codec/gp_budget.c codec/gp_mod9.c \
     codec/gp_s9.c codec/gp_qs.c codec/gp_wah.c opencl/gp_cl.c opencl/gp_pool.c opencl/gp_cl_scan.c \
     opencl/gp_cl_mod9.c \
     opencl/gp_cl_batch.c opencl/gp_cl_s9.c opencl/gp_cl_qs.c opencl/gp_cl_wah.c"

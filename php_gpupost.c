@@ -24,13 +24,61 @@ ZEND_DECLARE_MODULE_GLOBALS(gpupost)
 
 static zend_class_entry *gpupost_exception_ce;
 
-static ZEND_INI_MH(OnUpdateMinDeviceValues)
+/* A non-negative integer in decimal, with a K, M or G suffix where `quantity` (as memory_limit
+ * writes sizes); anything else (a sign, another base, junk, a value past ZEND_LONG_MAX) is
+ * refused, so that a typo can never become a negative or wrapped limit. */
+static bool parse_ini_count(const zend_string *value, bool quantity, zend_long *out)
 {
-	zend_long v = ZEND_STRTOL(ZSTR_VAL(new_value), NULL, 10);
-	if (v < 0) {
+	const char *p = ZSTR_VAL(value), *end = p + ZSTR_LEN(value);
+	zend_ulong v = 0, scale = 1;
+	if (p == end) return false;
+	if (quantity) {
+		switch (end[-1]) {
+		case 'k': case 'K': scale = (zend_ulong)1 << 10; end--; break;
+		case 'm': case 'M': scale = (zend_ulong)1 << 20; end--; break;
+		case 'g': case 'G': scale = (zend_ulong)1 << 30; end--; break;
+		}
+	}
+	if (p == end) return false;
+	for (; p < end; p++) {
+		if (*p < '0' || *p > '9' || v > ((zend_ulong)ZEND_LONG_MAX - (zend_ulong)(*p - '0')) / 10) return false;
+		v = v * 10 + (zend_ulong)(*p - '0');
+	}
+	if (v > (zend_ulong)ZEND_LONG_MAX / scale) return false;
+	*out = (zend_long)(v * scale);
+	return true;
+}
+
+/* The INI handler of a count or size: a value parse_ini_count refuses leaves the previous one
+ * (at start-up, the default) in force, with a warning that says so. */
+static int update_ini_count(zend_ini_entry *entry, zend_string *new_value, void *mh_arg1,
+                            void *mh_arg2, bool quantity, zend_long min)
+{
+	zend_long v;
+	if (!parse_ini_count(new_value, quantity, &v) || v < min) {
+		php_error_docref(NULL, E_WARNING, "%s must be %s from " ZEND_LONG_FMT " to " ZEND_LONG_FMT
+		                 ", \"%s\" given; the value in force stays", ZSTR_VAL(entry->name),
+		                 quantity ? "a byte count (digits, optionally K, M or G)" : "a decimal integer",
+		                 min, (zend_long)ZEND_LONG_MAX, ZSTR_VAL(new_value));
 		return FAILURE;
 	}
-	return OnUpdateLong(entry, new_value, mh_arg1, mh_arg2, mh_arg3, stage);
+	*(zend_long *)ZEND_INI_GET_ADDR() = v;
+	return SUCCESS;
+}
+
+static ZEND_INI_MH(OnUpdateMinDeviceValues)
+{
+	return update_ini_count(entry, new_value, mh_arg1, mh_arg2, false, 0);
+}
+
+static ZEND_INI_MH(OnUpdateByteCap)
+{
+	return update_ini_count(entry, new_value, mh_arg1, mh_arg2, true, 1);
+}
+
+static ZEND_INI_MH(OnUpdateByteKeep)
+{
+	return update_ini_count(entry, new_value, mh_arg1, mh_arg2, true, 0);
 }
 
 static ZEND_INI_MH(OnUpdateDevice)
@@ -54,6 +102,10 @@ PHP_INI_BEGIN()
 	                  zend_gpupost_globals, gpupost_globals)
 	STD_PHP_INI_ENTRY("gpupost.min_device_values", "65536", PHP_INI_ALL, OnUpdateMinDeviceValues,
 	                  min_device_values, zend_gpupost_globals, gpupost_globals)
+	STD_PHP_INI_ENTRY("gpupost.max_result_bytes", "1G", PHP_INI_ALL, OnUpdateByteCap,
+	                  max_result_bytes, zend_gpupost_globals, gpupost_globals)
+	STD_PHP_INI_ENTRY("gpupost.max_cached_bytes", "64M", PHP_INI_ALL, OnUpdateByteKeep,
+	                  max_cached_bytes, zend_gpupost_globals, gpupost_globals)
 PHP_INI_END()
 
 /* --- errors --- */
@@ -111,39 +163,88 @@ static bool check_format_mode(zend_long format, zend_long mode, uint32_t format_
 	return true;
 }
 
-/* What memory_limit leaves for a result, for the decoders to check before they allocate. */
-static void set_result_budget(void)
+/* What memory_limit leaves now: the limit less what PHP's heap holds in use (Zend frees its cached
+ * chunks before it refuses memory), less a slack for what the allocator rounds and leaves
+ * unused: a chunk of 2 MiB, pages partly filled, each chunk's first page. */
+static uint64_t memory_left(void)
 {
 	zend_long limit = PG(memory_limit);
+	if (limit <= 0) return UINT64_MAX;
 	size_t used = zend_memory_usage(false);
-	gp_set_result_budget(limit <= 0 ? UINT64_MAX : (size_t)limit > used ? (uint64_t)((size_t)limit - used) : 0);
+	if ((size_t)limit <= used) return 0;
+	uint64_t left = (uint64_t)((size_t)limit - used);
+	uint64_t slack = ((uint64_t)4 << 20) + left / 32;
+	return left > slack ? left - slack : 0;
+}
+
+/* The policy of one call (gp_ctx): the INI settings, what memory_limit leaves, and how many
+ * lists the call returns. */
+static void call_ctx(gp_ctx *ctx, size_t lists)
+{
+	ctx->min_device_values = GPUPOST_G(min_device_values);
+	ctx->budget.memory_left = memory_left();
+	ctx->budget.max_result = (uint64_t)GPUPOST_G(max_result_bytes);
+	ctx->budget.lists = lists;
+}
+
+/* After a call: what the process keeps for the next one back under gpupost.max_cached_bytes. */
+static void call_end(void)
+{
+	gp_trim_cached((uint64_t)GPUPOST_G(max_cached_bytes));
+}
+
+/* A GpuPost\Exception naming the size and the limit, unless `what` fits the budget. */
+static bool fits_budget(const gp_ctx *ctx, uint64_t php_bytes, uint64_t c_bytes, const char *what)
+{
+	gp_error err;
+	if (gp_budget_check(&ctx->budget, php_bytes, c_bytes, what, &err) == GP_OK) return true;
+	gpupost_throw(&err, NULL);
+	return false;
 }
 
 /* --- C results to PHP arrays (packed fills: the array is the cost, so build it once) --- */
 
-/* A result is refused before it is built, with a catchable exception rather than PHP's fatal
- * out-of-memory error, when it cannot fit memory_limit. */
-static bool fits_memory(uint64_t bytes, const char *what)
+/* What blob b of r costs as the PHP value of its mode, exactly as it will be built. */
+static uint64_t blob_php_bytes(const gp_result *r, size_t b, zend_long mode, size_t *longest)
 {
-	zend_long limit = PG(memory_limit);
-	size_t used = zend_memory_usage(false);
-	if (bytes >= ZSTR_MAX_LEN || (limit > 0 && (used >= (size_t)limit || bytes > (uint64_t)limit - used))) {
-		zend_throw_exception_ex(gpupost_exception_ce, 0,
-		                        "%s would need %llu bytes, more than memory_limit leaves", what,
-		                        (unsigned long long)bytes);
-		return false;
+	size_t nv = r->blob_values[b + 1] - r->blob_values[b];
+	size_t p0 = r->blob_postings[b], np = r->blob_postings[b + 1] - p0;
+	size_t n = mode == GP_MODE_VALUES ? nv : np;
+	if (n > *longest) *longest = n;
+	if (mode != GP_MODE_POSTINGS) return gp_php_list_bytes(n);
+	uint64_t bytes = gp_php_map_bytes(np);
+	for (size_t p = p0; p < p0 + np; p++) {
+		size_t first = r->vstart[p] + (r->combined[p] ? 0 : 1);
+		bytes = gp_add_sat(bytes, gp_php_list_bytes(r->vstart[p + 1] - first));
 	}
-	return true;
+	return bytes;
 }
 
-static bool fits_array(size_t n)
+/* The C arrays a result holds while its PHP arrays are built. */
+static uint64_t result_c_bytes(const gp_result *r)
 {
-	if (n >= HT_MAX_SIZE) {
+	uint64_t bytes = (uint64_t)r->n_values * (r->value_bits == 64 ? 8 : 4);
+	if (r->pos) bytes += (uint64_t)r->n_values * 8;
+	if (r->pos32) bytes += (uint64_t)r->n_values * 4;
+	return bytes + (uint64_t)r->n_postings * 13 + (uint64_t)(r->n_blobs + 1) * 16;
+}
+
+/* The exact check before any PHP array of a result is built: the arrays against what
+ * memory_limit leaves now, and they and the C buffers together against
+ * gpupost.max_result_bytes. `batch`: under one array keyed as the blobs were. */
+static bool result_fits(const gp_result *r, zend_long mode, bool batch, const gp_ctx *ctx)
+{
+	size_t longest = 0;
+	uint64_t php = batch ? gp_php_map_bytes(r->n_blobs) : 0;
+	for (size_t b = 0; b < r->n_blobs; b++) php = gp_add_sat(php, blob_php_bytes(r, b, mode, &longest));
+	if (longest >= HT_MAX_SIZE) {
 		zend_throw_exception_ex(gpupost_exception_ce, 0,
-		                        "decoded list of %zu entries exceeds PHP's array size limit", n);
+		                        "decoded list of %zu entries exceeds PHP's array size limit", longest);
 		return false;
 	}
-	return fits_memory((uint64_t)n * sizeof(zval), "the decoded array");
+	gp_ctx now = *ctx;
+	now.budget.memory_left = memory_left();   /* the C buffers were taken outside PHP's heap */
+	return fits_budget(&now, php, result_c_bytes(r), "the decoded result's arrays");
 }
 
 /* A packed PHP list from a C array of any integer type. */
@@ -163,25 +264,23 @@ static bool fits_array(size_t n)
 GP_DEFINE_PACKED_FROM(packed_from_u32, uint32_t)
 GP_DEFINE_PACKED_FROM(packed_from_i64, int64_t)
 
-/* Blob b of a result as the PHP value its mode promises. */
-static bool result_to_zval(const gp_result *r, size_t b, zend_long mode, zval *rv)
+/* Blob b of a result as the PHP value its mode promises (result_fits said it fits). */
+static void result_to_zval(const gp_result *r, size_t b, zend_long mode, zval *rv)
 {
 	size_t v0 = r->blob_values[b], nv = r->blob_values[b + 1] - v0;
 	size_t p0 = r->blob_postings[b], np = r->blob_postings[b + 1] - p0;
 	if (mode == GP_MODE_VALUES) {
-		if (!fits_array(nv)) return false;
 		if (r->value_bits == 32) {
 			packed_from_u32(rv, r->v32 + v0, nv);
 		} else {
 			packed_from_i64(rv, r->v64 + v0, nv);
 		}
-		return true;
+		return;
 	}
-	if (!fits_array(np)) return false;
 	if (mode == GP_MODE_DOCS) {
 		if (r->docs) packed_from_i64(rv, r->docs + p0, np);
 		else packed_from_u32(rv, r->v32 + p0, np);   /* the device's tiled decoder: mapped */
-		return true;
+		return;
 	}
 	array_init_size(rv, (uint32_t)np);
 	for (size_t p = p0; p < p0 + np; p++) {
@@ -191,7 +290,6 @@ static bool result_to_zval(const gp_result *r, size_t b, zend_long mode, zval *r
 		else packed_from_i64(&positions, r->pos + first, end - first);
 		zend_hash_index_update(Z_ARRVAL_P(rv), (zend_ulong)r->docs[p], &positions);
 	}
-	return true;
 }
 
 static void decode_and_return(const uint8_t *const *blobs, const size_t *lens, size_t n,
@@ -199,34 +297,36 @@ static void decode_and_return(const uint8_t *const *blobs, const size_t *lens, s
 {
 	gp_result r;
 	gp_error err;
-	set_result_budget();
-	int rc = gp_decode((int)format, (int)mode, blobs, lens, n, GPUPOST_G(min_device_values), &r, &err);
+	gp_ctx ctx;
+	call_ctx(&ctx, n);
+	int rc = gp_decode((int)format, (int)mode, blobs, lens, n, &ctx, &r, &err);
 	if (rc != GP_OK) {
 		if (keys && rc == GP_EFORMAT) {
 			throw_for_blob(&err, keys);
 		} else {
 			gpupost_throw(&err, NULL);
 		}
-		return;
-	}
-	if (!keys) {
-		result_to_zval(&r, 0, mode, return_value);
-	} else {
-		size_t i = 0;
-		zend_string *skey;
-		zend_ulong ikey;
-		array_init_size(return_value, zend_hash_num_elements(keys));
-		ZEND_HASH_FOREACH_KEY(keys, ikey, skey) {
-			zval item;
-			if (!result_to_zval(&r, i++, mode, &item)) break;
-			if (skey) {
-				zend_hash_update(Z_ARRVAL_P(return_value), skey, &item);
-			} else {
-				zend_hash_index_update(Z_ARRVAL_P(return_value), ikey, &item);
-			}
-		} ZEND_HASH_FOREACH_END();
+	} else if (result_fits(&r, mode, keys != NULL, &ctx)) {
+		if (!keys) {
+			result_to_zval(&r, 0, mode, return_value);
+		} else {
+			size_t i = 0;
+			zend_string *skey;
+			zend_ulong ikey;
+			array_init_size(return_value, zend_hash_num_elements(keys));
+			ZEND_HASH_FOREACH_KEY(keys, ikey, skey) {
+				zval item;
+				result_to_zval(&r, i++, mode, &item);
+				if (skey) {
+					zend_hash_update(Z_ARRVAL_P(return_value), skey, &item);
+				} else {
+					zend_hash_index_update(Z_ARRVAL_P(return_value), ikey, &item);
+				}
+			} ZEND_HASH_FOREACH_END();
+		}
 	}
 	gp_result_free(&r);
+	call_end();
 }
 
 PHP_FUNCTION(gpu_decode_postings)
@@ -352,6 +452,11 @@ static int64_t *ints_from_array(HashTable *ht, uint32_t arg, size_t *n)
 {
 	zval *item;
 	size_t i = 0;
+	gp_ctx ctx;
+	call_ctx(&ctx, 1);
+	if (!fits_budget(&ctx, ((uint64_t)zend_hash_num_elements(ht) + 1) * sizeof(int64_t), 0, "a copy of the array")) {
+		return NULL;
+	}
 	int64_t *out = safe_emalloc(zend_hash_num_elements(ht) + 1, sizeof(int64_t), 0);
 	ZEND_HASH_FOREACH_VAL(ht, item) {
 		ZVAL_DEREF(item);
@@ -474,6 +579,12 @@ static zend_string *qs_encode(HashTable *data, double c)
 	efree(x);
 	uint32_t l = gp_qs_choose_l(n ? v[n - 1] : 0, n, c);
 	size_t len = gp_qs_encoded_size(n ? v[n - 1] : 0, n, l);
+	gp_ctx ctx;
+	call_ctx(&ctx, 1);
+	if (!fits_budget(&ctx, (uint64_t)len + 32, 0, "the encoded list")) {
+		efree(v);
+		return NULL;
+	}
 	zend_string *out = zend_string_alloc(len, 0);
 	memset(ZSTR_VAL(out), 0, len + 1);
 	gp_qs_encode(v, n, l, (uint8_t *)ZSTR_VAL(out));
@@ -502,7 +613,9 @@ static zend_string *wah_encode(HashTable *data, const encode_options *o)
 		return NULL;
 	}
 	size_t len = gp_wah_encode(rows, n, nbits, (uint32_t)o->word_bits, NULL);
-	if (!fits_memory(len, "the encoded bitmap")) {
+	gp_ctx ctx;
+	call_ctx(&ctx, 1);
+	if (!fits_budget(&ctx, (uint64_t)len + 32, 0, "the encoded bitmap")) {
 		efree(rows);
 		return NULL;
 	}
@@ -556,23 +669,27 @@ PHP_FUNCTION(gpu_prefix_sum)
 		Z_PARAM_OPTIONAL
 		Z_PARAM_BOOL(inclusive)
 	ZEND_PARSE_PARAMETERS_END();
-	if (!fits_memory((uint64_t)zend_hash_num_elements(values) * (2 * sizeof(int64_t) + sizeof(zval)),
-	                 "the running sums")) {
+	gp_ctx ctx;
+	call_ctx(&ctx, 1);
+	n = zend_hash_num_elements(values);
+	/* the input's copy, the sums and their PHP list */
+	if (!fits_budget(&ctx, gp_add_sat((uint64_t)n * 2 * sizeof(int64_t), gp_php_list_bytes(n)), 0, "the running sums")) {
 		RETURN_THROWS();
 	}
 	int64_t *in = ints_from_array(values, 1, &n);
 	if (!in) RETURN_THROWS();
 	int64_t *out = safe_emalloc(n + 1, sizeof(int64_t), 0);
-	int rc = gp_prefix_sum(in, n, inclusive, GPUPOST_G(min_device_values), out, &overflow_at, &err);
+	int rc = gp_prefix_sum(in, n, inclusive, &ctx, out, &overflow_at, &err);
 	efree(in);
 	if (rc == GP_EVALUE) {
 		zend_argument_value_error(1, "running sum overflows a 64-bit integer at position %zu", overflow_at);
 	} else if (rc != GP_OK) {
 		gpupost_throw(&err, NULL);
-	} else if (fits_array(n)) {
+	} else {
 		packed_from_i64(return_value, out, n);
 	}
 	efree(out);
+	call_end();
 }
 
 /* --- WAH bitmaps --- */
@@ -602,16 +719,20 @@ PHP_FUNCTION(gpu_wah_query)
 	const uint8_t **data;
 	size_t *lens;
 	if (!blobs_from_array(blobs, &data, &lens)) RETURN_THROWS();
-	set_result_budget();
-	if (gp_wah_query(data, lens, n, (int)op, GPUPOST_G(min_device_values), &r, &err) != GP_OK) {
+	gp_ctx ctx;
+	call_ctx(&ctx, 1);
+	int rc = gp_wah_query(data, lens, n, (int)op, &ctx, &r, &err);
+	if (rc == GP_EFORMAT) {
 		throw_for_blob(&err, blobs);
-		goto out;
+	} else if (rc != GP_OK) {
+		gpupost_throw(&err, NULL);
+	} else if (result_fits(&r, GP_MODE_VALUES, false, &ctx)) {
+		result_to_zval(&r, 0, GP_MODE_VALUES, return_value);
 	}
-	result_to_zval(&r, 0, GP_MODE_VALUES, return_value);
 	gp_result_free(&r);
-out:
 	efree(data);
 	efree(lens);
+	call_end();
 }
 
 PHP_FUNCTION(gpu_wah_decompress)
@@ -623,13 +744,16 @@ PHP_FUNCTION(gpu_wah_decompress)
 		Z_PARAM_STR(blob)
 	ZEND_PARSE_PARAMETERS_END();
 	const uint8_t *data = (const uint8_t *)ZSTR_VAL(blob);
-	if (gp_wah_bitmap_bytes(data, ZSTR_LEN(blob), &bytes, &err) != GP_OK) {
+	gp_ctx ctx;
+	call_ctx(&ctx, 1);
+	if (gp_wah_bitmap_bytes(data, ZSTR_LEN(blob), &ctx, &bytes, &err) != GP_OK) {
 		gpupost_throw(&err, NULL);
 		RETURN_THROWS();
 	}
-	if (!fits_memory(bytes, "the uncompressed bitmap")) RETURN_THROWS();
 	zend_string *out = zend_string_alloc((size_t)bytes, 0);
-	if (gp_wah_decompress(data, ZSTR_LEN(blob), GPUPOST_G(min_device_values), (uint8_t *)ZSTR_VAL(out), &err) != GP_OK) {
+	int rc = gp_wah_decompress(data, ZSTR_LEN(blob), &ctx, (uint8_t *)ZSTR_VAL(out), &err);
+	call_end();
+	if (rc != GP_OK) {
 		zend_string_efree(out);
 		gpupost_throw(&err, NULL);
 		RETURN_THROWS();
@@ -707,7 +831,18 @@ PHP_FUNCTION(gpu_info)
 	array_init(&ini);
 	add_assoc_string(&ini, "gpupost.device", GPUPOST_G(device) ? GPUPOST_G(device) : "auto");
 	add_assoc_long(&ini, "gpupost.min_device_values", GPUPOST_G(min_device_values));
+	add_assoc_long(&ini, "gpupost.max_result_bytes", GPUPOST_G(max_result_bytes));
+	add_assoc_long(&ini, "gpupost.max_cached_bytes", GPUPOST_G(max_cached_bytes));
 	add_assoc_zval(return_value, "ini", &ini);
+	/* what this process keeps between calls (bounded by gpupost.max_cached_bytes) */
+	gp_cached held;
+	zval cached;
+	gp_cached_bytes(&held);
+	array_init(&cached);
+	add_assoc_long(&cached, "host_scratch", (zend_long)held.host_scratch);
+	add_assoc_long(&cached, "pinned", (zend_long)held.pinned);
+	add_assoc_long(&cached, "device", (zend_long)held.device);
+	add_assoc_zval(return_value, "cached", &cached);
 	add_assoc_long(return_value, "pid", (zend_long)getpid());
 }
 
@@ -773,6 +908,12 @@ PHP_MINFO_FUNCTION(gpupost)
 	if (!usable && gp_cl_last_error()[0]) {
 		php_info_print_table_row(2, "Why host", gp_cl_last_error());
 	}
+	gp_cached held;
+	gp_cached_bytes(&held);
+	snprintf(buf, sizeof(buf), "host scratch %llu bytes, pinned staging %llu bytes, device buffers %llu bytes",
+	         (unsigned long long)held.host_scratch, (unsigned long long)held.pinned,
+	         (unsigned long long)held.device);
+	php_info_print_table_row(2, "Kept between calls", buf);
 	php_info_print_table_end();
 	DISPLAY_INI_ENTRIES();
 }

@@ -9,6 +9,8 @@ extern zend_module_entry gpupost_module_entry;
 ZEND_BEGIN_MODULE_GLOBALS(gpupost)
 	char *device;
 	zend_long min_device_values;
+	zend_long max_result_bytes;
+	zend_long max_cached_bytes;
 ZEND_END_MODULE_GLOBALS(gpupost)
 
 ZEND_EXTERN_MODULE_GLOBALS(gpupost)

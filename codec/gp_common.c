@@ -57,6 +57,26 @@ static void gp_free_unless_scratch(void *p)
 	free(p);
 }
 
+size_t gp_scratch_bytes(void)
+{
+	size_t held = 0;
+	for (int s = 0; s < GP_SCRATCH_COUNT; s++) held += scratch[s].mem ? scratch[s].size : 0;
+	return held;
+}
+
+void gp_scratch_trim(size_t keep)
+{
+	while (gp_scratch_bytes() > keep) {
+		int largest = 0;
+		for (int s = 1; s < GP_SCRATCH_COUNT; s++) {
+			if (scratch[s].size > scratch[largest].size) largest = s;
+		}
+		free(scratch[largest].mem);
+		scratch[largest].mem = NULL;
+		scratch[largest].size = 0;
+	}
+}
+
 void gp_scratch_release(void)
 {
 	for (int s = 0; s < GP_SCRATCH_COUNT; s++) {
@@ -92,31 +112,22 @@ void gp_result_free(gp_result *r)
 	if (!gp_result_lent(r, r->combined)) free(r->combined);
 	if (!gp_result_lent(r, r->pos)) gp_free_unless_scratch(r->pos);
 	if (!gp_result_lent(r, r->pos32)) free(r->pos32);
+	const gp_budget *budget = r->budget;
 	memset(r, 0, sizeof(*r));
+	r->budget = budget;
 }
 
-/* The memory a result may take (the PHP glue sets it from memory_limit before each call). */
-static uint64_t result_budget = UINT64_MAX;
-
-void gp_set_result_budget(uint64_t bytes)
+int gp_check_result(const gp_result *r, uint64_t values, uint64_t postings, gp_error *err)
 {
-	result_budget = bytes;
-}
-
-int gp_check_result(uint64_t values, uint64_t postings, gp_error *err)
-{
-	/* what PHP will hold: a zval per value, an array and its bucket per posting */
-	uint64_t need = values > UINT64_MAX / 16 ? UINT64_MAX : values * 16;
-	need += postings > UINT64_MAX / 128 ? UINT64_MAX - need : postings * 96;
-	if (need <= result_budget) return GP_OK;
-	if (err) {
-		err->format = "memory";
-		err->offset = 0;
-		err->cl_status = 0;
-		snprintf(err->rule, sizeof(err->rule),
-		         "the decoded result (%llu values, %llu postings) would need about %llu bytes, "
-		         "more than memory_limit leaves", (unsigned long long)values,
-		         (unsigned long long)postings, (unsigned long long)need);
-	}
-	return GP_ENOMEM;
+	const gp_budget *b = r->budget;
+	if (!b) return GP_OK;
+	/* C: a 32- or 64-bit value and a position per value; a doc, a value index and a form per
+	 * posting; PHP: the arrays, at least */
+	uint64_t c = gp_add_sat(gp_mul_sat(values, 12), gp_mul_sat(postings, 16));
+	uint64_t php = postings ? gp_php_postings_floor(postings, values - (values >= postings ? postings : values), b->lists)
+	                        : gp_php_lists_floor(values, b->lists);
+	char what[120];
+	snprintf(what, sizeof(what), "the decoded result (%llu values, %llu postings)",
+	         (unsigned long long)values, (unsigned long long)postings);
+	return gp_budget_check(b, php, c, what, err);
 }

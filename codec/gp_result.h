@@ -4,6 +4,7 @@
 #define GP_RESULT_H
 
 #include "gp_common.h"
+#include "gp_budget.h"
 
 /* Output modes (GPUPOST_VALUES, GPUPOST_DOCS, GPUPOST_POSTINGS). */
 enum { GP_MODE_VALUES = 0, GP_MODE_DOCS = 1, GP_MODE_POSTINGS = 2 };
@@ -34,6 +35,7 @@ typedef struct gp_result {
 	uint32_t *pos32;          /* or, instead, 32-bit (the device's, when every one fits) */
 
 	const char *backend;      /* "host" or "opencl": who produced it */
+	const gp_budget *budget;  /* what the call may build (kept by gp_result_free) */
 
 	/* Arrays that live in memory lent by their producer (the device's pinned staging buffer):
 	 * those within [lent, lent + lent_bytes) are handed back by release instead of freed. */
@@ -52,11 +54,15 @@ void gp_result_lend(gp_result *r, void *base, size_t bytes, void (*release)(void
 enum { GP_SCRATCH_VALUES, GP_SCRATCH_POS, GP_SCRATCH_COUNT };
 void *gp_scratch(int slot, size_t count, size_t size);
 void gp_scratch_release(void);
+/* Bytes the scratch buffers hold; frees the largest until at most keep bytes are held. */
+size_t gp_scratch_bytes(void);
+void gp_scratch_trim(size_t keep);
 
-/* A budget in bytes for what a result will cost PHP, checked as soon as a decoder knows its
- * counts and before it allocates for them: GP_ENOMEM (err names the sizes) when over. */
-void gp_set_result_budget(uint64_t bytes);
-int gp_check_result(uint64_t values, uint64_t postings, gp_error *err);
+/* The budget check of a decode (gp_budget.h) once its counts are known and before anything is
+ * sized from them: `values` values (DOCS: the docs) and, in POSTINGS mode, `postings` postings
+ * over them; the C buffers for them and a floor of their PHP arrays against r->budget.
+ * GP_ENOMEM with err naming the sizes when over. */
+int gp_check_result(const gp_result *r, uint64_t values, uint64_t postings, gp_error *err);
 
 /* Allocation that refuses sizes whose byte count would overflow size_t. */
 void *gp_alloc_array(size_t count, size_t size);

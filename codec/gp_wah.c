@@ -20,6 +20,11 @@ int gp_wah_check_header(const uint8_t *blob, size_t len, gp_wah_header *h, gp_er
 		               "length %zu is not the header plus whole %u-bit words", len, (unsigned)h->w);
 	}
 	h->nbits = gp_load_le64(blob + 8);
+	if (h->nbits > ((uint64_t)1 << 63)) {
+		/* rows are PHP ints: the last, nbits - 1, must not pass PHP_INT_MAX */
+		return gp_fail(err, GP_WAH_NAME, 8, "nbits %llu is past 2^63 (its rows would not fit a 64-bit signed int)",
+		               (unsigned long long)h->nbits);
+	}
 	h->groups = h->nbits / (h->w - 1) + (h->nbits % (h->w - 1) != 0);
 	h->words = (len - GP_WAH_HEADER) / (h->w / 8);
 	h->ones = 0;

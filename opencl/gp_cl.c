@@ -371,19 +371,70 @@ const char *gp_cl_last_error(void)
 	return gp_cl.last_error;
 }
 
+static void gp_cl_release_slot(gp_cl_buffer_slot *slot)
+{
+	if (slot->host) {
+		clEnqueueUnmapMemObject(gp_cl.queue, slot->mem, slot->host, 0, NULL, NULL);
+		clFinish(gp_cl.queue);
+		slot->host = NULL;
+	}
+	if (slot->mem) clReleaseMemObject(slot->mem);
+	slot->mem = NULL;
+	slot->size = 0;
+}
+
 void gp_cl_release_buffers(void)
 {
 	if (gp_cl_mapped) gp_cl_unmap(gp_cl_mapped);
+	for (int b = 0; b < GP_B_COUNT; b++) gp_cl_release_slot(&gp_cl.buffers[b]);
+}
+
+static int gp_cl_own(void)
+{
+	return gp_cl.state == GP_CL_READY && gp_cl.pid == getpid();
+}
+
+/* Bytes held in pinned staging slots (pinned = 1) or device-only slots (pinned = 0). */
+static uint64_t gp_cl_held(int pinned)
+{
+	uint64_t held = 0;
 	for (int b = 0; b < GP_B_COUNT; b++) {
-		if (gp_cl.buffers[b].host) {
-			clEnqueueUnmapMemObject(gp_cl.queue, gp_cl.buffers[b].mem, gp_cl.buffers[b].host, 0, NULL, NULL);
-			clFinish(gp_cl.queue);
-			gp_cl.buffers[b].host = NULL;
-		}
-		if (gp_cl.buffers[b].mem) clReleaseMemObject(gp_cl.buffers[b].mem);
-		gp_cl.buffers[b].mem = NULL;
-		gp_cl.buffers[b].size = 0;
+		const gp_cl_buffer_slot *slot = &gp_cl.buffers[b];
+		if (slot->mem && (slot->host != NULL) == pinned) held += slot->size;
 	}
+	return held;
+}
+
+/* Frees the largest slots of one kind until at most keep bytes of it are held. */
+static void gp_cl_trim_kind(int pinned, uint64_t keep)
+{
+	uint64_t held = gp_cl_held(pinned);
+	while (held > keep) {
+		gp_cl_buffer_slot *largest = NULL;
+		for (int b = 0; b < GP_B_COUNT; b++) {
+			gp_cl_buffer_slot *slot = &gp_cl.buffers[b];
+			if (slot->mem && (slot->host != NULL) == pinned && (!largest || slot->size > largest->size)) {
+				largest = slot;
+			}
+		}
+		held -= largest->size;
+		gp_cl_release_slot(largest);
+	}
+}
+
+uint64_t gp_cl_trim(uint64_t pinned_keep, uint64_t device_keep)
+{
+	if (!gp_cl_own()) return 0;
+	if (gp_cl_mapped) gp_cl_unmap(gp_cl_mapped);   /* no result is held between calls */
+	gp_cl_trim_kind(1, pinned_keep);
+	gp_cl_trim_kind(0, device_keep);
+	return gp_cl_held(1);
+}
+
+void gp_cl_cached(uint64_t *pinned, uint64_t *device)
+{
+	*pinned = gp_cl_own() ? gp_cl_held(1) : 0;
+	*device = gp_cl_own() ? gp_cl_held(0) : 0;
 }
 
 void gp_cl_recover(int cl_status)
@@ -692,14 +743,7 @@ static void *gp_cl_pinned(gp_buffer_id id, size_t bytes, gp_error *err)
 		return NULL;
 	}
 	if (slot->host && slot->size >= bytes) return slot->host;
-	if (slot->host) {
-		clEnqueueUnmapMemObject(gp_cl.queue, slot->mem, slot->host, 0, NULL, NULL);
-		clFinish(gp_cl.queue);
-		slot->host = NULL;
-	}
-	if (slot->mem) clReleaseMemObject(slot->mem);
-	slot->mem = NULL;
-	slot->size = 0;
+	gp_cl_release_slot(slot);
 	size_t want = bytes + bytes / 4 > bytes ? bytes + bytes / 4 : bytes;
 	if (want < 4096) want = 4096;
 	slot->mem = clCreateBuffer(gp_cl.context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, want, NULL, &st);

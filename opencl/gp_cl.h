@@ -100,6 +100,11 @@ int gp_cl_run(cl_kernel kernel, size_t items, gp_error *err);
 int gp_cl_fail(gp_error *err, cl_int status, const char *what);
 /* Drops cached buffers (after an allocation failure, to retry with less memory held). */
 void gp_cl_release_buffers(void);
+/* Between calls: frees the largest pinned staging buffers until at most pinned_keep bytes of
+ * them are held, and the largest device buffers until at most device_keep; returns the pinned
+ * bytes kept. gp_cl_cached tells what is held now (0 and 0 before the device is opened). */
+uint64_t gp_cl_trim(uint64_t pinned_keep, uint64_t device_keep);
+void gp_cl_cached(uint64_t *pinned, uint64_t *device);
 /* Uploads `n_parts` host ranges back to back into buffer `id` (through the pinned staging
  * buffer: one mapped write, one device copy). */
 cl_mem gp_cl_upload(gp_buffer_id id, const uint8_t *const *parts, const size_t *lens,

@@ -111,7 +111,7 @@ static int mod9_tiled(const uint8_t *const *blobs, const size_t *lens, size_t n_
 	                            meta, out, guess, &mapped, err);
 	if (rc != GP_OK) goto done;
 	size_t total = batch ? meta[2 * n_blobs] : meta[0];
-	if (gp_check_result(total, 0, err) != GP_OK) {
+	if (gp_check_result(r, total, 0, err) != GP_OK) {
 		gp_cl_unmap(mapped);
 		rc = GP_ENOMEM;
 		goto done;
@@ -286,7 +286,7 @@ static int mod9_postings_tiled(const uint8_t *const *blobs, const size_t *lens, 
 	if (rc != GP_OK) goto done;
 	size_t nv = meta[2 * n_blobs], np = meta[2 * n_blobs + 1];
 	const int wide = meta[batch ? flag_at : 2 + flag_at] != 0;   /* one blob's read lands at meta + 2 */
-	if (gp_check_result(nv, np, err) != GP_OK) {
+	if (gp_check_result(r, nv, np, err) != GP_OK) {
 		gp_cl_unmap(mapped);
 		rc = GP_ENOMEM;
 		goto done;

@@ -113,8 +113,8 @@ static int bitmap_rows_pass(cl_kernel k, cl_uint first_arg, cl_mem bitmap, const
 	                       s->wg * 4);
 }
 
-static int bitmap_tiles(cl_mem bitmap, cl_uint total, cl_mem ostart, const cl_uint *host_ostart,
-                        cl_uint n_blobs, cl_mem errbuf, cl_mem *rows, cl_uint *blob_rows,
+static int bitmap_tiles(const gp_result *r, cl_mem bitmap, cl_uint total, cl_mem ostart,
+                        const cl_uint *host_ostart, cl_uint n_blobs, cl_mem errbuf, cl_mem *rows, cl_uint *blob_rows,
                         size_t *guess, void **mapped, gp_error *err)
 {
 	const int batch = n_blobs > 1;
@@ -168,7 +168,7 @@ static int bitmap_tiles(cl_mem bitmap, cl_uint total, cl_mem ostart, const cl_ui
 	if (nrows <= cap) return GP_OK;
 	gp_cl_unmap(*mapped);   /* decoded again below (the guess, at most cap, now falls short) */
 	*mapped = NULL;
-	if (gp_check_result(nrows, 0, err) != GP_OK) return GP_ENOMEM;   /* before growing */
+	if (gp_check_result(r, nrows, 0, err) != GP_OK) return GP_ENOMEM;   /* before growing */
 	if (!(*rows = gp_cl_buffer(GP_B_ROWS, (size_t)nrows * 8, err))) return GP_EDEVICE;
 	return bitmap_rows_pass(rows_k, rows_arg, bitmap, &s, *rows, nrows, err);
 }
@@ -183,10 +183,10 @@ static int bitmap_rows(cl_mem bitmap, cl_uint total, cl_mem ostart, const cl_uin
 	cl_uint nb1 = n_blobs + 1, *blob_rows = gp_alloc_array(nb1, sizeof(cl_uint));
 	int rc;
 	if (!blob_rows) return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
-	rc = bitmap_tiles(bitmap, total, ostart, host_ostart, n_blobs, errbuf, &rows, blob_rows, &guess,
+	rc = bitmap_tiles(r, bitmap, total, ostart, host_ostart, n_blobs, errbuf, &rows, blob_rows, &guess,
 	                  &mapped, err);
 	size_t nrows = blob_rows[n_blobs];
-	if (rc == GP_OK && gp_check_result(nrows, 0, err) != GP_OK) rc = GP_ENOMEM;
+	if (rc == GP_OK && gp_check_result(r, nrows, 0, err) != GP_OK) rc = GP_ENOMEM;
 	if (rc == GP_OK) {
 		r->n_blobs = n_blobs;
 		r->value_bits = 64;

@@ -3,8 +3,11 @@
 # nginx, serves tests/fpm/decode.php (posting lists decoded through gpupost and checked against
 # the host path in every request) and sends a bounded load of concurrent requests with ab, for
 # gpupost.device=cpu (PoCL) and gpupost.device=host. Fails on any non-200 or differing response,
-# a worker that died on a signal, or a master process that opened the device (it must be opened
-# in the workers only, after the fork). Prints one line of figures per run.
+# a worker that died on a signal, a master process that opened the device (it must be opened
+# in the workers only, after the fork), or a worker whose resident memory grew past its bound:
+# every request makes one large call, and a worker's RSS after the run may exceed its RSS after
+# the first requests by at most gpupost.max_cached_bytes (2M here) and 32 MiB of PHP's own
+# caches, and what a worker says it keeps (gpu_info()['cached']) stays under that cap. Prints one line of figures per run.
 #   bash scripts/fpm-load.sh [requests per run, default 2000] [concurrency, default 16]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -69,17 +72,36 @@ pm = static
 pm.max_children = 4
 catch_workers_output = yes
 php_admin_value[memory_limit] = 256M
+php_admin_value[gpupost.max_cached_bytes] = 2M
 CONF
 	php-fpm8.2 -n -y "$work/fpm.conf" -R -d extension="$PWD/modules/gpupost.so" -d gpupost.device=$device
 	sleep 1
 	master=$(cat "$work/fpm.pid")
 	info=$(curl -fsS "http://127.0.0.1:$port_http/decode.php?info=1")
+	# warm-up: every worker serves a few requests, then each one's resident memory is taken
+	ab -q -n 64 -c 4 "http://127.0.0.1:$port_http/decode.php?seed=7" > /dev/null 2>&1 || true
+	declare -A rss_warm=()
+	for w in $(pgrep -P "$master"); do rss_warm[$w]=$(awk '/^VmRSS/ {print $2}' "/proc/$w/status"); done
 	ab -q -n "$requests" -c "$concurrency" "http://127.0.0.1:$port_http/decode.php?seed=7" > "$work/ab.txt" 2>&1 || true
+	rss_grown=0
+	rss_report=""
+	for w in $(pgrep -P "$master"); do
+		now=$(awk '/^VmRSS/ {print $2}' "/proc/$w/status")
+		warm=${rss_warm[$w]:-0}
+		rss_report+=" $((warm / 1024))->$((now / 1024))"
+		[ "$warm" -gt 0 ] && [ "$now" -gt $((warm + (2 + 32) * 1024)) ] && rss_grown=$((rss_grown + 1))
+	done
+	unset rss_warm
 	complete=$(sed -n 's/^Complete requests: *//p' "$work/ab.txt")
 	failed=$(sed -n 's/^Failed requests: *//p' "$work/ab.txt")
 	non2xx=$(sed -n 's/^Non-2xx responses: *//p' "$work/ab.txt")
 	rps=$(sed -n 's/^Requests per second: *\([0-9.]*\).*/\1/p' "$work/ab.txt")
 	body=$(curl -fsS "http://127.0.0.1:$port_http/decode.php?seed=7")
+	# what the worker that served it keeps between requests
+	cached=$(curl -fsS "http://127.0.0.1:$port_http/decode.php?info=1" | sed -n 's/.*"cached":{"host_scratch":\([0-9]*\),"pinned":\([0-9]*\),"device":\([0-9]*\)}.*/\1 \2 \3/p')
+	read -r kept_host kept_pinned kept_device <<< "${cached:-x x x}"
+	cache_ok=no
+	[ "$kept_host" != x ] && [ $((kept_host + kept_pinned)) -le $((2 << 20)) ] && [ "$kept_device" -le $((2 << 20)) ] && cache_ok=yes
 	other=$(curl -fsS "http://127.0.0.1:$port_http/decode.php?seed=8")
 	# every response of the run had the length of the first (ab counts differing lengths as failed)
 	opened_in_master=no
@@ -90,8 +112,8 @@ CONF
 		grep -q -e libpocl -e libnvidia-opencl "/proc/$w/maps" 2>/dev/null && workers_with_device=$((workers_with_device + 1))
 	done
 	signals=$(grep -c -i "signal" "$work/fpm-$device.log" || true)
-	echo "fpm device=$device: $info; requests ${complete:-0}/$requests, failed ${failed:-?}, non-2xx ${non2xx:-0}, ${rps:-?} req/s, workers killed by a signal ${signals}, device opened in master: $opened_in_master, in $workers_with_device workers"
-	if [ "${complete:-0}" != "$requests" ] || [ "${failed:-1}" != "0" ] || [ -n "$non2xx" ] ||
+	echo "fpm device=$device: $info; requests ${complete:-0}/$requests, failed ${failed:-?}, non-2xx ${non2xx:-0}, ${rps:-?} req/s, workers killed by a signal ${signals}, device opened in master: $opened_in_master, in $workers_with_device workers, worker RSS MiB after warm-up->after run:$rss_report (bound: +34), over the bound: $rss_grown, kept between requests: host ${kept_host} B, pinned ${kept_pinned} B, device ${kept_device} B (cap 2M: $cache_ok)"
+	if [ "${complete:-0}" != "$requests" ] || [ "${failed:-1}" != "0" ] || [ -n "$non2xx" ] || [ "$rss_grown" != 0 ] || [ "$cache_ok" != yes ] ||
 	   [ "$signals" != "0" ] || [ "$opened_in_master" != no ] || [ "${body:0:3}" != "OK " ] ||
 	   [ "${other:0:3}" != "OK " ] || [ "$body" = "$other" ]; then
 		echo "fpm device=$device: FAILED"; cat "$work/ab.txt"; cat "$work/fpm-$device.log"; status=1

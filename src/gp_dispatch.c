@@ -102,7 +102,7 @@ static int host_mod9_values_bounded(const uint8_t *const *blobs, const size_t *l
 	r->blob_values[n_blobs] = nv;
 	r->blob_postings[n_blobs] = 0;
 	r->n_values = nv;
-	return gp_check_result(nv, 0, err);
+	return gp_check_result(r, nv, 0, err);
 }
 
 /* Host MOD9: validate and count every blob, allocate once, decode each into its slice. */
@@ -116,7 +116,10 @@ static int host_mod9(int mode, const uint8_t *const *blobs, const size_t *lens, 
 	r->blob_postings = gp_alloc_array(n_blobs + 1, sizeof(size_t));
 	if (!r->blob_values || !r->blob_postings) return host_fail_nomem(err);
 	for (size_t b = 0; b < n_blobs; b++) words += lens[b] / 4;
-	if (mode == GP_MODE_VALUES && words <= ((size_t)64 << 20) / 24) {
+	/* the one-pass decoder's buffer is sized by the blob's words, not its counts: taken only where
+	 * that size fits the budget too */
+	if (mode == GP_MODE_VALUES && words <= ((size_t)64 << 20) / 24 &&
+	    gp_budget_check(r->budget, 0, (uint64_t)words * 24 * sizeof(uint32_t), "", NULL) == GP_OK) {
 		return host_mod9_values_bounded(blobs, lens, n_blobs, words, r, err);
 	}
 	for (size_t b = 0; b < n_blobs; b++) {
@@ -133,7 +136,7 @@ static int host_mod9(int mode, const uint8_t *const *blobs, const size_t *lens, 
 	r->blob_values[n_blobs] = nv;
 	r->blob_postings[n_blobs] = mode == GP_MODE_VALUES ? 0 : np;
 	r->n_values = nv;
-	if (gp_check_result(mode == GP_MODE_DOCS ? np : nv, mode == GP_MODE_POSTINGS ? np : 0, err) != GP_OK) {
+	if (gp_check_result(r, mode == GP_MODE_DOCS ? np : nv, mode == GP_MODE_POSTINGS ? np : 0, err) != GP_OK) {
 		return GP_ENOMEM;
 	}
 	if (mode == GP_MODE_VALUES) {
@@ -194,7 +197,7 @@ static int host_container(int format, const uint8_t *const *blobs, const size_t 
 	}
 	r->blob_values[n_blobs] = nv;
 	r->n_values = nv;
-	if (gp_check_result(nv, 0, err) != GP_OK) return GP_ENOMEM;
+	if (gp_check_result(r, nv, 0, err) != GP_OK) return GP_ENOMEM;
 	if (format == GP_FORMAT_S9) {
 		r->value_bits = 64;
 		if (!(r->v64 = gp_scratch(GP_SCRATCH_VALUES, nv, sizeof(int64_t)))) return host_fail_nomem(err);
@@ -235,7 +238,7 @@ static int host_wah_rows(const uint8_t *const *blobs, const size_t *lens, size_t
 	r->blob_values[n_blobs] = nv;
 	r->n_values = nv;
 	r->value_bits = 64;
-	if (gp_check_result(nv, 0, err) != GP_OK) return GP_ENOMEM;
+	if (gp_check_result(r, nv, 0, err) != GP_OK) return GP_ENOMEM;
 	if (!(r->v64 = gp_scratch(GP_SCRATCH_VALUES, nv, sizeof(int64_t)))) return host_fail_nomem(err);
 	for (size_t b = 0; b < n_blobs; b++) {
 		gp_wah_header h; /* measured above: the header is all the decoder needs now */
@@ -265,16 +268,18 @@ static int wah_headers(const uint8_t *const *blobs, const size_t *lens, size_t n
 	return GP_OK;
 }
 
-int gp_wah_bitmap_bytes(const uint8_t *blob, size_t len, uint64_t *bytes, gp_error *err)
+int gp_wah_bitmap_bytes(const uint8_t *blob, size_t len, const gp_ctx *ctx, uint64_t *bytes,
+                        gp_error *err)
 {
 	gp_wah_header h;
 	memset(err, 0, sizeof(*err));
 	if (gp_wah_check_header(blob, len, &h, err) != GP_OK) return GP_EFORMAT;
 	*bytes = h.nbits / 8 + (h.nbits % 8 != 0);
-	return GP_OK;
+	/* the caller's string and the host path's bitmap beside it */
+	return gp_budget_check(&ctx->budget, *bytes + 32, *bytes + 8, "the uncompressed bitmap", err);
 }
 
-int gp_wah_decompress(const uint8_t *blob, size_t len, long min_device_values, uint8_t *out,
+int gp_wah_decompress(const uint8_t *blob, size_t len, const gp_ctx *ctx, uint8_t *out,
                       gp_error *err)
 {
 	size_t expected;
@@ -282,7 +287,7 @@ int gp_wah_decompress(const uint8_t *blob, size_t len, long min_device_values, u
 	gp_wah_header h;
 	memset(err, 0, sizeof(*err));
 	if (wah_headers(&blob, &len, 1, &expected, &device_ok, err) == GP_OK && device_ok &&
-	    gp_would_use_device(expected, min_device_values)) {
+	    gp_would_use_device(expected, ctx->min_device_values)) {
 		int rc = gp_cl_wah_decompress(blob, len, out, err);
 		if (device_settled(rc, NULL, err)) return rc;
 	}
@@ -298,13 +303,14 @@ int gp_wah_decompress(const uint8_t *blob, size_t len, long min_device_values, u
 }
 
 int gp_wah_query(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs, int op,
-                 long min_device_values, gp_result *r, gp_error *err)
+                 const gp_ctx *ctx, gp_result *r, gp_error *err)
 {
 	size_t expected;
 	int device_ok, rc;
 	gp_wah_header h0;
 	memset(r, 0, sizeof(*r));
 	memset(err, 0, sizeof(*err));
+	r->budget = &ctx->budget;
 	if ((rc = wah_headers(blobs, lens, n_blobs, &expected, &device_ok, err)) != GP_OK) goto host;
 	gp_wah_check_header(blobs[0], lens[0], &h0, NULL);
 	for (size_t b = 1; b < n_blobs; b++) {
@@ -316,7 +322,8 @@ int gp_wah_query(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs
 			               (unsigned long long)h.nbits, (unsigned long long)h0.nbits);
 		}
 	}
-	if (device_ok && gp_would_use_device(expected / n_blobs, min_device_values)) {
+	if (gp_budget_check(r->budget, 0, h0.nbits / 8 + 8, "the combined bitmap", err) != GP_OK) return GP_ENOMEM;
+	if (device_ok && gp_would_use_device(expected / n_blobs, ctx->min_device_values)) {
 		rc = gp_cl_wah_query(blobs, lens, n_blobs, op, r, err);
 		if (device_settled(rc, r, err)) return rc;
 	}
@@ -330,7 +337,7 @@ host:
 			return GP_EFORMAT;
 		}
 	}
-	if (gp_check_result(h0.nbits / 128, 0, err) != GP_OK) return GP_ENOMEM; /* the bitmap */
+	if (gp_budget_check(r->budget, 0, h0.nbits / 8 + 8, "the combined bitmap", err) != GP_OK) return GP_ENOMEM;
 	uint64_t *bm = calloc((size_t)(h0.nbits / 64 + 1), sizeof(uint64_t));
 	if (!bm || host_offsets(r, 1, err) != GP_OK) {
 		free(bm);
@@ -343,7 +350,7 @@ host:
 		gp_wah_apply(blobs[b], &h, bm, b == 0 ? GP_WAH_COPY : op == GP_OP_AND ? GP_WAH_AND : GP_WAH_OR);
 	}
 	size_t n = gp_bitmap_rows(bm, h0.nbits, NULL);
-	if (gp_check_result(n, 0, err) != GP_OK) {
+	if (gp_check_result(r, n, 0, err) != GP_OK) {
 		free(bm);
 		gp_result_free(r);
 		return GP_ENOMEM;
@@ -380,7 +387,7 @@ static int decode_container(int format, const uint8_t *const *blobs, const size_
 		expected += format == GP_FORMAT_S9 ? n : h.n;
 	}
 	/* the headers say how large the result is: refuse it before anything is allocated */
-	if (gp_check_result(expected, 0, err) != GP_OK) return GP_ENOMEM;
+	if (gp_check_result(r, expected, 0, err) != GP_OK) return GP_ENOMEM;
 	if (gp_would_use_device(expected, min_device_values)) {
 		rc = format == GP_FORMAT_S9 ? gp_cl_s9_decode(blobs, lens, n_blobs, r, err)
 		                            : gp_cl_qs_decode(blobs, lens, n_blobs, r, err);
@@ -392,18 +399,23 @@ host:
 }
 
 int gp_decode(int format, int mode, const uint8_t *const *blobs, const size_t *lens,
-              size_t n_blobs, long min_device_values, gp_result *r, gp_error *err)
+              size_t n_blobs, const gp_ctx *ctx, gp_result *r, gp_error *err)
 {
 	size_t expected = 0;
+	long min_device_values = ctx->min_device_values;
 	int rc;
 	memset(r, 0, sizeof(*r));
 	memset(err, 0, sizeof(*err));
+	r->budget = &ctx->budget;
 	if (format == GP_FORMAT_S9 || format == GP_FORMAT_QS) {
 		return decode_container(format, blobs, lens, n_blobs, min_device_values, r, err);
 	}
 	if (format == GP_FORMAT_WAH) {
 		int device_ok;
+		/* the device gathers each bitmap whole (4 bytes a word of 32 rows) before it finds its
+		 * rows: too large for the budget, the host counts the rows without the bitmap */
 		if (wah_headers(blobs, lens, n_blobs, &expected, &device_ok, err) == GP_OK && device_ok &&
+		    gp_budget_check(r->budget, 0, (uint64_t)expected * 4, "", NULL) == GP_OK &&
 		    gp_would_use_device(expected, min_device_values)) {
 			rc = gp_cl_wah_rows(blobs, lens, n_blobs, r, err);
 			if (device_settled(rc, r, err)) return rc;
@@ -428,9 +440,10 @@ host:
 	return host_done(host_mod9(mode, blobs, lens, n_blobs, r, err), r);
 }
 
-int gp_prefix_sum(const int64_t *in, size_t n, int inclusive, long min_device_values,
+int gp_prefix_sum(const int64_t *in, size_t n, int inclusive, const gp_ctx *ctx,
                   int64_t *out, size_t *overflow_at, gp_error *err)
 {
+	long min_device_values = ctx->min_device_values;
 	int64_t sum = 0, max_abs = 0;
 	memset(err, 0, sizeof(*err));
 	/* The device adds modulo 2^64, so it only gets lists whose sums provably fit. */
@@ -453,4 +466,16 @@ int gp_prefix_sum(const int64_t *in, size_t n, int inclusive, long min_device_va
 		sum = next;
 	}
 	return GP_OK;
+}
+
+void gp_trim_cached(uint64_t keep_bytes)
+{
+	uint64_t pinned_kept = gp_cl_trim(keep_bytes, keep_bytes);
+	gp_scratch_trim(keep_bytes > pinned_kept ? keep_bytes - pinned_kept : 0);
+}
+
+void gp_cached_bytes(gp_cached *c)
+{
+	c->host_scratch = gp_scratch_bytes();
+	gp_cl_cached(&c->pinned, &c->device);
 }

@@ -9,21 +9,30 @@
 enum { GP_FORMAT_MOD9 = 1, GP_FORMAT_S9 = 2, GP_FORMAT_QS = 3, GP_FORMAT_WAH = 4 };
 enum { GP_OP_OR = 1, GP_OP_AND = 2 };
 
-/* Decodes a batch (a single call is a batch of one). min_device_values: INI threshold. */
-int gp_decode(int format, int mode, const uint8_t *const *blobs, const size_t *lens,
-              size_t n_blobs, long min_device_values, gp_result *r, gp_error *err);
+/* The policy of one call, filled by the caller (the PHP glue from its INI settings and
+ * memory_limit) and read by every layer below: nothing of it lives in globals. */
+typedef struct gp_ctx {
+	long min_device_values;   /* gpupost.min_device_values: smaller work runs on the host */
+	gp_budget budget;         /* what the call may build (gp_budget.h) */
+} gp_ctx;
 
-/* WAH: the size of a blob's uncompressed bitmap (header only), then the bitmap itself into out
+/* Decodes a batch (a single call is a batch of one). */
+int gp_decode(int format, int mode, const uint8_t *const *blobs, const size_t *lens,
+              size_t n_blobs, const gp_ctx *ctx, gp_result *r, gp_error *err);
+
+/* WAH: the size of a blob's uncompressed bitmap (header only), checked against the budget for
+ * the caller's copy and the host path's (GP_ENOMEM when over), then the bitmap itself into out
  * (that many bytes); AND/OR of many bitmaps of equal nbits to their set rows (r->v64). */
-int gp_wah_bitmap_bytes(const uint8_t *blob, size_t len, uint64_t *bytes, gp_error *err);
-int gp_wah_decompress(const uint8_t *blob, size_t len, long min_device_values, uint8_t *out,
+int gp_wah_bitmap_bytes(const uint8_t *blob, size_t len, const gp_ctx *ctx, uint64_t *bytes,
+                        gp_error *err);
+int gp_wah_decompress(const uint8_t *blob, size_t len, const gp_ctx *ctx, uint8_t *out,
                       gp_error *err);
 int gp_wah_query(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs, int op,
-                 long min_device_values, gp_result *r, gp_error *err);
+                 const gp_ctx *ctx, gp_result *r, gp_error *err);
 
 /* Running sums of n int64 values; *overflow set (and GP_EVALUE returned) when a sum does not
  * fit 64 bits. */
-int gp_prefix_sum(const int64_t *in, size_t n, int inclusive, long min_device_values,
+int gp_prefix_sum(const int64_t *in, size_t n, int inclusive, const gp_ctx *ctx,
                   int64_t *out, size_t *overflow_at, gp_error *err);
 
 /* "host" or "opencl": who ran the last operation in this process ("none" before any). */
@@ -32,5 +41,14 @@ const char *gp_last_backend(void);
 unsigned long gp_device_failures(void);
 /* Whether an operation expecting `values` outputs would run on the device now. */
 int gp_would_use_device(size_t values, long min_device_values);
+
+/* Between calls: the buffers this process keeps for the next call (host scratch, pinned staging,
+ * device buffers) are trimmed to at most keep_bytes of host memory and keep_bytes of device
+ * memory, largest first. What is kept now, in bytes. */
+void gp_trim_cached(uint64_t keep_bytes);
+typedef struct gp_cached {
+	uint64_t host_scratch, pinned, device;
+} gp_cached;
+void gp_cached_bytes(gp_cached *c);
 
 #endif

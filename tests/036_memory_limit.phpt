@@ -1,5 +1,5 @@
 --TEST--
-Results that cannot fit memory_limit are refused with a catchable GpuPost\Exception (no fatal error), for every format, on host and device; the process goes on
+Results that cannot fit memory_limit (or gpupost.max_result_bytes) are refused with a catchable GpuPost\Exception (no fatal error), for every format, on host and device; the process goes on
 --EXTENSIONS--
 gpupost
 --INI--
@@ -9,7 +9,7 @@ memory_limit=64M
 require __DIR__ . '/gpupost_test.inc';
 $paths = gp_device_available() ? ['host', 'device'] : ['host'];
 $blobs = [
-    /* 1M words of 24 one-bit values: 24M values, about 384 MB as a PHP array */
+    /* 1M words of 24 one-bit values: 24M values, 512 MiB as a PHP array (2^25 zvals) */
     'MOD9' => [GPUPOST_MOD9, str_repeat(pack('N', 0x3FFFFFFF), 1 << 20)],
     /* n = 28M in 1M words of 28 one-bit values (the header says so) */
     'S9' => [GPUPOST_S9, 'GPS9' . pack('V', 28 << 20) . pack('V', 0) . str_repeat(pack('V', 0x8FFFFFFF), 1 << 20)],
@@ -31,10 +31,10 @@ echo gp_error_of(fn() => gpu_wah_decompress($wah)), "\n";
 var_dump(gpu_decode_postings(pack('N', 0x3c0014e5)) === [1, 2, 3, 4, 5]);
 ?>
 --EXPECTF--
-MOD9 host: GpuPost\Exception: the decoded result (25165824 values, 0 postings) would need about %d bytes, more than memory_limit leaves
-%AS9 host: GpuPost\Exception: the decoded result (29360128 values, 0 postings) would need about %d bytes, more than memory_limit leaves
-%AQS host: GpuPost\Exception: the decoded result (33554432 values, 0 postings) would need about %d bytes, more than memory_limit leaves
-%AWAH host: GpuPost\Exception: the decoded result (1056964608 values, 0 postings) would need about %d bytes, more than memory_limit leaves
-%AGpuPost\Exception: the decoded result (%d values, 0 postings) would need about %d bytes, more than memory_limit leaves
-GpuPost\Exception: the uncompressed bitmap would need 132120576 bytes, more than memory_limit leaves
+MOD9 host: GpuPost\Exception: the decoded result (25165824 values, 0 postings) would need %d bytes of PHP memory, more than memory_limit leaves (%d)
+%AS9 host: GpuPost\Exception: the decoded result (29360128 values, 0 postings) would need %d bytes of PHP memory, more than memory_limit leaves (%d)
+%AQS host: GpuPost\Exception: the decoded result (33554432 values, 0 postings) would need %d bytes of PHP memory, more than memory_limit leaves (%d)
+%AWAH host: GpuPost\Exception: the decoded result (1056964608 values, 0 postings) would need %d bytes, more than gpupost.max_result_bytes (1073741824)
+%AGpuPost\Exception: the decoded result (1056964608 values, 0 postings) would need %d bytes, more than gpupost.max_result_bytes (1073741824)
+GpuPost\Exception: the uncompressed bitmap would need 132120608 bytes of PHP memory, more than memory_limit leaves (%d)
 bool(true)

@@ -83,7 +83,7 @@ TypeError: gpu_wah_query(): Argument #1 ($blobs) must contain only strings, int 
 ValueError: gpu_encode_postings(): Argument #1 ($data) must be a strictly increasing list of rows >= 0 for GPUPOST_WAH, 3 found at position 1
 ValueError: gpu_encode_postings(): Argument #4 ($options) option "nbits" (5) must be above the last row 5
 ValueError: gpu_encode_postings(): Argument #4 ($options) option "word_bits" must be 32 or 64
-GpuPost\Exception: the uncompressed bitmap would need 137438953472 bytes, more than memory_limit leaves
+GpuPost\Exception: the uncompressed bitmap would need 274877906984 bytes, more than gpupost.max_result_bytes (1073741824)
 array(2) {
   [0]=>
   int(1)
