@@ -8,13 +8,10 @@ $(builddir)/opencl/gp_kernels_src.h: $(GPUPOST_KERNEL_SOURCES) $(srcdir)/kernels
 	@mkdir -p $(builddir)/opencl
 	$(SHELL) $(srcdir)/kernels/embed.sh $@ $(GPUPOST_KERNEL_SOURCES)
 
-opencl/gp_cl.lo: $(builddir)/opencl/gp_kernels_src.h
+opencl/gp_cl_program.lo: $(builddir)/opencl/gp_kernels_src.h
 
 # Benchmarks (never tests): `make bench` runs the PHP-level and C-level benchmarks.
-GPUPOST_C_SOURCES = $(srcdir)/codec/gp_common.c $(srcdir)/codec/gp_budget.c $(srcdir)/codec/gp_mod9.c $(srcdir)/codec/gp_s9.c \
-	$(srcdir)/codec/gp_qs.c $(srcdir)/codec/gp_wah.c $(srcdir)/opencl/gp_cl.c $(srcdir)/opencl/gp_pool.c \
-	$(srcdir)/opencl/gp_cl_scan.c $(srcdir)/opencl/gp_cl_mod9.c $(srcdir)/opencl/gp_cl_batch.c \
-	$(srcdir)/opencl/gp_cl_s9.c $(srcdir)/opencl/gp_cl_qs.c $(srcdir)/opencl/gp_cl_wah.c
+GPUPOST_C_SOURCES = $(addprefix $(srcdir)/,$(filter codec/% opencl/%,$(shell grep -v '^\#' $(srcdir)/sources.list)))
 
 $(builddir)/bench/device_bench: $(srcdir)/bench/device_bench.c $(GPUPOST_C_SOURCES) $(builddir)/opencl/gp_kernels_src.h
 	@mkdir -p $(builddir)/bench

@@ -6,6 +6,13 @@ PHP_ARG_WITH([gpupost],
      instead of the one pkg-config finds])],
   [yes])
 
+PHP_ARG_ENABLE([gpupost-test-hooks],
+  [whether to compile gpupost's test hooks],
+  [AS_HELP_STRING([--enable-gpupost-test-hooks],
+    [Test builds only: fault injection (GPUPOST_FAULT) and forced staging (GPUPOST_FORCE_STAGING)
+     read from the environment; a release build has neither])],
+  [no], [no])
+
 if test "$PHP_GPUPOST" != "no"; then
   if test "$PHP_GPUPOST" != "yes"; then
     dnl A custom OpenCL: headers and the ICD loader under DIR.
@@ -30,13 +37,14 @@ if test "$PHP_GPUPOST" != "no"; then
   fi
   AC_CHECK_HEADER([CL/cl.h], [], [AC_MSG_ERROR([CL/cl.h not found: apt-get install opencl-headers])])
 
-  GPUPOST_SOURCES="php_gpupost.c src/gp_dispatch.c codec/gp_common.c codec/gp_budget.c codec/gp_mod9.c \
-    codec/gp_s9.c codec/gp_qs.c codec/gp_wah.c opencl/gp_cl.c opencl/gp_pool.c opencl/gp_cl_scan.c \
-    opencl/gp_cl_mod9.c \
-    opencl/gp_cl_batch.c opencl/gp_cl_s9.c opencl/gp_cl_qs.c opencl/gp_cl_wah.c"
+  dnl sources.list is the one list of sources (read when phpize generates configure).
+  GPUPOST_SOURCES="m4_normalize(m4_esyscmd([grep -v '^#' sources.list | tr '\n' ' ']))"
   PHP_CHECK_LIBRARY(m, ldexp, [PHP_ADD_LIBRARY(m, 1, GPUPOST_SHARED_LIBADD)])
-  PHP_NEW_EXTENSION(gpupost, $GPUPOST_SOURCES, $ext_shared, ,
-    [-std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -I@ext_builddir@/opencl])
+  GPUPOST_CFLAGS="-std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -I@ext_builddir@/opencl"
+  if test "$PHP_GPUPOST_TEST_HOOKS" = "yes"; then
+    GPUPOST_CFLAGS="$GPUPOST_CFLAGS -DGP_TEST_HOOKS"
+  fi
+  PHP_NEW_EXTENSION(gpupost, $GPUPOST_SOURCES, $ext_shared, , [$GPUPOST_CFLAGS])
   PHP_ADD_BUILD_DIR([$ext_builddir/src $ext_builddir/codec $ext_builddir/opencl])
   PHP_ADD_MAKEFILE_FRAGMENT
   PHP_SUBST(GPUPOST_SHARED_LIBADD)

@@ -17,7 +17,6 @@
 #include "codec/gp_qs.h"
 #include "codec/gp_s9.h"
 #include "codec/gp_wah.h"
-#include "opencl/gp_cl.h"
 #include "gpupost_arginfo.h"
 
 ZEND_DECLARE_MODULE_GLOBALS(gpupost)
@@ -90,10 +89,10 @@ static ZEND_INI_MH(OnUpdateDevice)
 	    sscanf(v, "%d:%d%c", &p, &d, &tail) != 2) {
 		php_error_docref(NULL, E_WARNING,
 		                 "gpupost.device must be auto, gpu, cpu, host or P:D, \"%s\" given; using auto", v);
-		gp_cl_configure("auto");
+		gp_configure_device("auto");
 		return OnUpdateString(entry, new_value, mh_arg1, mh_arg2, mh_arg3, stage);
 	}
-	gp_cl_configure(v);
+	gp_configure_device(v);
 	return OnUpdateString(entry, new_value, mh_arg1, mh_arg2, mh_arg3, stage);
 }
 
@@ -112,9 +111,9 @@ PHP_INI_END()
 
 static void gpupost_throw(const gp_error *err, const zval *key)
 {
-	if (err->format && strcmp(err->format, "memory") == 0) {
+	if (err->code == GP_ENOMEM) {
 		zend_throw_exception_ex(gpupost_exception_ce, 0, "%s", err->rule);
-	} else if (err->format && strcmp(err->format, "OpenCL") == 0) {
+	} else if (err->code == GP_EDEVICE) {
 		zend_throw_exception_ex(gpupost_exception_ce, err->cl_status, "OpenCL: %s", err->rule);
 	} else if (key && Z_TYPE_P(key) == IS_STRING) {
 		zend_throw_exception_ex(gpupost_exception_ce, 0, "%s: blob '%s', byte %zu: %s",
@@ -780,13 +779,14 @@ static void device_info_array(zval *rv, const gp_cl_device_info *d)
 
 PHP_FUNCTION(gpu_info)
 {
-	zval platform, device, ini;
+	zval platform, device, ini, cached;
+	gp_backend_info b;
 	ZEND_PARSE_PARAMETERS_NONE();
-	int usable = gp_cl_available();
-	const gp_cl_device_info *d = gp_cl_info();
+	gp_backend(&b);
+	const gp_cl_device_info *d = b.device;
 	array_init(return_value);
-	add_assoc_string(return_value, "backend", usable ? "opencl" : "host");
-	add_assoc_string(return_value, "last_backend", (char *)gp_last_backend());
+	add_assoc_string(return_value, "backend", b.usable ? "opencl" : "host");
+	add_assoc_string(return_value, "last_backend", (char *)b.last_backend);
 	if (d) {
 		array_init(&platform);
 		add_assoc_string(&platform, "name", (char *)d->platform);
@@ -799,32 +799,31 @@ PHP_FUNCTION(gpu_info)
 		add_assoc_null(return_value, "platform");
 		add_assoc_null(return_value, "device");
 	}
-	add_assoc_bool(return_value, "kernels_built", gp_cl_program_built());
+	add_assoc_bool(return_value, "kernels_built", b.built);
 	/* the launch shapes chosen for this device when the kernels were built */
-	if (gp_cl_program_built()) {
+	if (b.built) {
 		zval tuning;
 		array_init(&tuning);
-		add_assoc_long(&tuning, "work_group", (zend_long)gp_cl_wg());
-		add_assoc_long(&tuning, "staged_values_64", (zend_long)gp_cl_stage_items(8));
-		add_assoc_long(&tuning, "staged_values_32", (zend_long)gp_cl_stage_items(4));
-		add_assoc_long(&tuning, "qs_words", (zend_long)gp_cl_qs_items());
-		add_assoc_long(&tuning, "tile_words", (zend_long)gp_cl_tile_items());
-		add_assoc_long(&tuning, "wah_words", (zend_long)gp_cl_wah_items());
+		add_assoc_long(&tuning, "work_group", (zend_long)b.shape.work_group);
+		add_assoc_long(&tuning, "staged_values_64", (zend_long)b.shape.stage_items_64);
+		add_assoc_long(&tuning, "staged_values_32", (zend_long)b.shape.stage_items_32);
+		add_assoc_long(&tuning, "qs_words", (zend_long)b.shape.qs_items);
+		add_assoc_long(&tuning, "tile_words", (zend_long)b.shape.tile_items);
+		add_assoc_long(&tuning, "wah_words", (zend_long)b.shape.wah_items);
 		add_assoc_zval(return_value, "tuning", &tuning);
 	} else {
 		add_assoc_null(return_value, "tuning");
 	}
-	/* whether calls above gpupost.min_device_values go to the device (not for a CPU device) */
-	add_assoc_bool(return_value, "auto_device", usable && d && strcmp(d->type, "cpu") != 0);
-	if (usable || !gp_cl_last_error()[0]) {
+	add_assoc_bool(return_value, "auto_device", b.auto_device);
+	if (b.usable || !b.reason[0]) {
 		add_assoc_null(return_value, "reason");
 	} else {
-		add_assoc_string(return_value, "reason", (char *)gp_cl_last_error());
+		add_assoc_string(return_value, "reason", (char *)b.reason);
 	}
 	/* device calls that failed and were served by the host path, and the last failure */
-	add_assoc_long(return_value, "device_failures", (zend_long)gp_device_failures());
-	if (usable && gp_device_failures() > 0 && gp_cl_last_error()[0]) {
-		add_assoc_string(return_value, "last_device_error", (char *)gp_cl_last_error());
+	add_assoc_long(return_value, "device_failures", (zend_long)b.device_failures);
+	if (b.usable && b.device_failures > 0 && b.reason[0]) {
+		add_assoc_string(return_value, "last_device_error", (char *)b.reason);
 	} else {
 		add_assoc_null(return_value, "last_device_error");
 	}
@@ -835,14 +834,12 @@ PHP_FUNCTION(gpu_info)
 	add_assoc_long(&ini, "gpupost.max_cached_bytes", GPUPOST_G(max_cached_bytes));
 	add_assoc_zval(return_value, "ini", &ini);
 	/* what this process keeps between calls (bounded by gpupost.max_cached_bytes) */
-	gp_cached held;
-	zval cached;
-	gp_cached_bytes(&held);
 	array_init(&cached);
-	add_assoc_long(&cached, "host_scratch", (zend_long)held.host_scratch);
-	add_assoc_long(&cached, "pinned", (zend_long)held.pinned);
-	add_assoc_long(&cached, "device", (zend_long)held.device);
+	add_assoc_long(&cached, "host_scratch", (zend_long)b.cached.host_scratch);
+	add_assoc_long(&cached, "pinned", (zend_long)b.cached.pinned);
+	add_assoc_long(&cached, "device", (zend_long)b.cached.device);
 	add_assoc_zval(return_value, "cached", &cached);
+	add_assoc_bool(return_value, "test_hooks", b.test_hooks);
 	add_assoc_long(return_value, "pid", (zend_long)getpid());
 }
 
@@ -866,8 +863,7 @@ PHP_MINIT_FUNCTION(gpupost)
 
 PHP_MSHUTDOWN_FUNCTION(gpupost)
 {
-	gp_cl_shutdown();
-	gp_scratch_release();
+	gp_shutdown();
 	UNREGISTER_INI_ENTRIES();
 	return SUCCESS;
 }
@@ -875,13 +871,14 @@ PHP_MSHUTDOWN_FUNCTION(gpupost)
 PHP_MINFO_FUNCTION(gpupost)
 {
 	char buf[160];
-	int usable = gp_cl_available();
-	const gp_cl_device_info *d = gp_cl_info();
+	gp_backend_info b;
+	gp_backend(&b);
+	const gp_cl_device_info *d = b.device;
 	php_info_print_table_start();
 	php_info_print_table_header(2, "gpupost support", "enabled");
 	php_info_print_table_row(2, "Version", PHP_GPUPOST_VERSION);
 	php_info_print_table_row(2, "Formats", "MOD9, S9, QS, WAH");
-	php_info_print_table_row(2, "Backend", usable ? "opencl" : "host");
+	php_info_print_table_row(2, "Backend", b.usable ? "opencl" : "host");
 	if (d) {
 		php_info_print_table_row(2, "OpenCL platform", d->platform);
 		php_info_print_table_row(2, "OpenCL device", d->device);
@@ -892,12 +889,12 @@ PHP_MINFO_FUNCTION(gpupost)
 		snprintf(buf, sizeof(buf), "%llu MiB", d->global_mem >> 20);
 		php_info_print_table_row(2, "Global memory", buf);
 	}
-	php_info_print_table_row(2, "Kernels built", gp_cl_program_built() ? "yes" : "no");
-	if (gp_cl_program_built()) {
+	php_info_print_table_row(2, "Kernels built", b.built ? "yes" : "no");
+	if (b.built) {
 		snprintf(buf, sizeof(buf), "work-group %zu, staged values %zu (64-bit) and %zu (32-bit), "
-		         "QS words %zu, MOD9/S9 words %zu, WAH output words %zu", gp_cl_wg(),
-		         gp_cl_stage_items(8), gp_cl_stage_items(4), gp_cl_qs_items(), gp_cl_tile_items(),
-		         gp_cl_wah_items());
+		         "QS words %zu, MOD9/S9 words %zu, WAH output words %zu", b.shape.work_group,
+		         b.shape.stage_items_64, b.shape.stage_items_32, b.shape.qs_items, b.shape.tile_items,
+		         b.shape.wah_items);
 		php_info_print_table_row(2, "Launch shapes", buf);
 	}
 	if (d) {
@@ -905,15 +902,16 @@ PHP_MINFO_FUNCTION(gpupost)
 			? "host path (a CPU device is used only with gpupost.min_device_values=0)"
 			: "device above gpupost.min_device_values");
 	}
-	if (!usable && gp_cl_last_error()[0]) {
-		php_info_print_table_row(2, "Why host", gp_cl_last_error());
+	if (!b.usable && b.reason[0]) {
+		php_info_print_table_row(2, "Why host", b.reason);
 	}
-	gp_cached held;
-	gp_cached_bytes(&held);
 	snprintf(buf, sizeof(buf), "host scratch %llu bytes, pinned staging %llu bytes, device buffers %llu bytes",
-	         (unsigned long long)held.host_scratch, (unsigned long long)held.pinned,
-	         (unsigned long long)held.device);
+	         (unsigned long long)b.cached.host_scratch, (unsigned long long)b.cached.pinned,
+	         (unsigned long long)b.cached.device);
 	php_info_print_table_row(2, "Kept between calls", buf);
+	if (b.test_hooks) {
+		php_info_print_table_row(2, "Test hooks", "compiled in (GPUPOST_FAULT, GPUPOST_FORCE_STAGING): a test build");
+	}
 	php_info_print_table_end();
 	DISPLAY_INI_ENTRIES();
 }

@@ -16,7 +16,7 @@
 #include "../codec/gp_result.h"
 #include "../codec/gp_s9.h"
 #include "../codec/gp_wah.h"
-#include "../opencl/gp_cl.h"
+#include "../opencl/gp_cl_internal.h"
 
 static double now(void)
 {
@@ -85,9 +85,7 @@ static double copy_kernel_gbs(size_t bytes)
 	cl_kernel k = gp_cl_kernel(GP_K_COPY_U32);
 	double best = 1e30;
 	if (!a || !b) return 0;
-	clSetKernelArg(k, 0, sizeof(a), &a);
-	clSetKernelArg(k, 1, sizeof(b), &b);
-	clSetKernelArg(k, 2, sizeof(n), &n);
+	gp_set_copy_u32(k, &(gp_args_copy_u32){.in = a, .out = b, .n = n});
 	for (int r = 0; r < 5; r++) {
 		gp_cl_kernel_seconds_reset();
 		gp_cl_run(k, n, &err);
@@ -136,17 +134,14 @@ static double upload_seconds(const uint8_t *src, size_t bytes, int reps, const c
 {
 	gp_error err;
 	double best = 1e30;
-	if (threads) setenv("GPUPOST_UPLOAD_THREADS", threads, 1);
-	if (first_kb) setenv("GPUPOST_UPLOAD_FIRST", first_kb, 1);
-	if (piece_kb) setenv("GPUPOST_UPLOAD_PIECE", piece_kb, 1);
+	gp_cl_set_upload_plan(threads ? (size_t)atoi(threads) : 0, first_kb ? (size_t)atoi(first_kb) : 0,
+	                      piece_kb ? (size_t)atoi(piece_kb) : 0);
 	for (int r = 0; r < reps + 1; r++) {   /* the first grows the buffers */
 		double t0 = now();
 		gp_cl_upload(GP_B_INPUT, &src, &bytes, 1, bytes, &err);
 		if (r > 0 && now() - t0 < best) best = now() - t0;
 	}
-	unsetenv("GPUPOST_UPLOAD_THREADS");
-	unsetenv("GPUPOST_UPLOAD_FIRST");
-	unsetenv("GPUPOST_UPLOAD_PIECE");
+	gp_cl_set_upload_plan(0, 0, 0);
 	return best;
 }
 
@@ -176,7 +171,7 @@ static void upload_report(size_t bytes, int reps)
 	double best[6] = {1e30, 1e30, 1e30, 1e30, 1e30, 1e30}, by_threads[6], by_piece[3], flat, shipped;
 	for (int k = 0; k < 6; k++) by_threads[k] = upload_seconds(src, bytes, reps, threads[k], NULL, NULL);
 	for (int k = 0; k < 3; k++) by_piece[k] = upload_seconds(src, bytes, reps, NULL, NULL, pieces[k]);
-	flat = upload_seconds(src, bytes, reps, "8", "2048", "2048");   /* the sixth session's plan */
+	flat = upload_seconds(src, bytes, reps, "8", "2048", "2048");   /* 2 MB pieces on 8 workers throughout */
 	shipped = upload_seconds(src, bytes, reps, NULL, NULL, NULL);
 	for (int r = 0; r < reps + 1; r++) {
 		double t[6], t0 = now();

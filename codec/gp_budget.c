@@ -10,6 +10,7 @@ int gp_budget_check(const gp_budget *b, uint64_t php_bytes, uint64_t c_bytes, co
 	int over_cap = total > b->max_result;
 	if (!over_cap && php_bytes <= b->memory_left) return GP_OK;
 	if (err) {
+		err->code = GP_ENOMEM;
 		err->format = "memory";
 		err->offset = 0;
 		err->cl_status = 0;

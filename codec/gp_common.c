@@ -10,6 +10,7 @@ int gp_fail(gp_error *err, const char *format, size_t offset, const char *rule, 
 {
 	if (err) {
 		va_list ap;
+		err->code = GP_EFORMAT;
 		err->format = format;
 		err->offset = offset;
 		err->cl_status = 0;

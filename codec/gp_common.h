@@ -15,8 +15,11 @@ enum {
 	GP_EVALUE = -4    /* a value handed to an encoder is out of its range */
 };
 
-/* Where a blob broke its format: the format's name, the byte offset and the rule. */
+/* What went wrong: the status code (GP_EFORMAT: where a blob broke its format, with the format's
+ * name, the byte offset and the rule; GP_ENOMEM: what would not fit; GP_EDEVICE: the OpenCL
+ * failure). */
 typedef struct gp_error {
+	int code;          /* the GP_E* status this error goes with */
 	const char *format;
 	size_t offset;
 	char rule[200];

@@ -9,7 +9,7 @@ if ! command -v clang >/dev/null || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/l
 	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq clang libclang-rt-dev >/dev/null
 fi
 mkdir -p fuzz/out
-codecs="codec/gp_common.c codec/gp_budget.c codec/gp_mod9.c codec/gp_s9.c codec/gp_qs.c codec/gp_wah.c"
+codecs=$(grep '^codec/.*\.c$' sources.list)   # the codecs of the one source list
 for f in mod9 s9 qs wah; do
 	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined -Wall -Wextra -o fuzz/out/fuzz_$f fuzz/fuzz_$f.c $codecs -lm

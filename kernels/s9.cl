@@ -27,8 +27,8 @@ inline uint s9_last_word_bad(uint w, uint sel, uint first, uint n)
 /* Values and value sum of word i of nw, whose selector's layout is cnt values of `bits`: the
  * last word (which holds "the rest") and a bad selector count none here. The count pass reads
  * the layout from gp_s9_count's and gp_s9_bits's columns packed 5 bits a selector into 64-bit
- * constants (0.085 ms instead of 0.102 for 64M values on the H100 against their chains of
- * comparisons), the decode pass from a table in local memory (s9_layouts_put). */
+ * constants (faster than chains of comparisons), the decode pass from a table in local memory
+ * (s9_layouts_put). */
 #define S9_COUNTS_PACKED 0x1c724e520c41UL   /* 1 2 3 4 5 7 9 14 28 */
 #define S9_BITS_PACKED 0x110c853a5dcUL      /* 28 14 9 7 5 4 3 2 1 */
 inline uint s9_tile_word(uint w, uint i, uint nw, uint cnt, uint bits, uint *sum)
@@ -152,8 +152,7 @@ inline uint s9_tile_offset(__global const uint *tile_sums, __global const uint *
 
 /* offs, sums: GP_SKEW(tile) elements; part_c, part_s: wg; stage: wg * GP_STAGE_ITEMS. The two
  * decode kernels are written out from one macro, not through a shared function: through one
- * (inlined or not), NVIDIA's compiler made the one-blob pass 0.35 -> 0.49 ms for 64M values on
- * the H100. BLOB_SETUP declares vbase and g0 (and, in a batch, the blob's other parameters). */
+ * (inlined or not), NVIDIA's compiler made the one-blob pass markedly slower. BLOB_SETUP declares vbase and g0 (and, in a batch, the blob's other parameters). */
 #define S9_TILE_DECODE_KERNEL(NAME, BLOB_ARGS, BLOB_SETUP)                                          \
 __kernel void NAME(__global const uint *in, BLOB_ARGS const uint bt, const uint tiles,              \
                    const uint blocks, __global const uint *tile_sums,                               \

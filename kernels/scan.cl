@@ -58,8 +58,8 @@ GP_DEFINE_GROUP_SUM(long, i64)
 
 /* Sums of k 32-bit counters per item across the group by local atomic adds: three barriers
  * where a tree takes log2(wg) + 2 (local 32-bit atomics are core OpenCL since 1.1; NVIDIA's
- * compiler combines a warp's adds to one address, and spreading them over 8 addresses was slower
- * on the H100). x: the item's counts in, the group's sums out. a: k elements, free again when
+ * compiler combines a warp's adds to one address, and spreading them over 8 addresses was
+ * slower). x: the item's counts in, the group's sums out. a: k elements, free again when
  * it returns. */
 inline void gp_group_sums_u32(__local uint *a, uint *x, const uint k)
 {
@@ -90,9 +90,9 @@ inline void gp_tile_total_put(__global uint *tile_sums, __global uint *block_sum
 }
 
 /* The body of a pass that two kernels share (one blob, a batch), so that the one-blob kernel's
- * arguments fold into it. On the H100 MOD9's and QS's passes and S9's count pass run as fast
- * this way as written out in one kernel; S9's decode pass, the largest, did not (0.35 -> 0.49 ms
- * for 64M values, inlining asked for or not) and is written out by a macro instead. */
+ * arguments fold into it. MOD9's and QS's passes and S9's count pass run as fast this way as
+ * written out in one kernel; S9's decode pass, the largest, does not (inlining asked for or not)
+ * and is written out by a macro instead. */
 #define GP_PASS_BODY inline __attribute__((always_inline))
 
 /* Tiles g0 .. g-1 as the sums that cover them: tiles [head0, head1) and [tail0, g), blocks

@@ -244,15 +244,8 @@ int gp_cl_tiled_begin(gp_cl_tiled *t, const uint8_t *const *blobs, const size_t 
 	return gp_cl_fill_u32(t->err, 0xFFFFFFFFu, 4, err);
 }
 
-int gp_cl_tiled_run(const gp_cl_tile_sums *s, cl_kernel k, gp_error *err, cl_uint first_local,
-                    int n_local, ...)
+int gp_cl_tiled_run(const gp_cl_tile_sums *s, cl_kernel k, gp_error *err)
 {
-	cl_int st = CL_SUCCESS;
-	va_list ap;
-	va_start(ap, n_local);
-	for (int i = 0; i < n_local; i++) st |= clSetKernelArg(k, first_local + (cl_uint)i, va_arg(ap, size_t), NULL);
-	va_end(ap);
-	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg(local)");
 	return gp_cl_run(k, s->tiles * s->wg, err);
 }
 

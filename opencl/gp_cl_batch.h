@@ -5,7 +5,7 @@
 #ifndef GP_CL_BATCH_H
 #define GP_CL_BATCH_H
 
-#include "gp_cl.h"
+#include "gp_cl_internal.h"
 
 enum { GP_BT_BASE, GP_BT_VALUES, GP_BT_N, GP_BT_PARAM, GP_BT_LAST, GP_BT_LOWER, GP_BT_ITEMS,
        GP_BT_STRIDE = 8 };
@@ -92,10 +92,8 @@ typedef struct gp_cl_tiled {
 int gp_cl_tiled_begin(gp_cl_tiled *t, const uint8_t *const *blobs, const size_t *lens,
                       size_t n_blobs, size_t lead, size_t words, size_t per_item, size_t counters,
                       gp_error *err);
-/* Launches kernel k (its other arguments set) over the tiles of s, with n_local local buffers
- * as arguments first_local.. of the byte sizes that follow (size_t). */
-int gp_cl_tiled_run(const gp_cl_tile_sums *s, cl_kernel k, gp_error *err, cl_uint first_local,
-                    int n_local, ...);
+/* Launches kernel k (its arguments set) over the tiles of s: a group of s->wg items a tile. */
+int gp_cl_tiled_run(const gp_cl_tile_sums *s, cl_kernel k, gp_error *err);
 /* After the decode kernel: the n values of the blob lent to r, the error word read along
  * (GP_EFORMAT when flagged). */
 int gp_cl_tiled_finish(const gp_cl_tiled *t, cl_mem values, size_t n, int value_bits,

@@ -8,7 +8,6 @@
 #include "../codec/gp_mod9.h"
 #include "../codec/gp_result.h"
 
-#define A(v) sizeof(v), (const void *)&(v)
 #define GP_MOD9_MAX_PER_WORD 24
 
 /* A batch's blob table uploaded and its blobs' first words marked in first[] (nw + 1 bytes,
@@ -27,10 +26,96 @@ static int mod9_mark_firsts(const cl_uint *blob_words, size_t n_blobs, cl_uint n
 	cl_int st = clEnqueueFillBuffer(gp_cl_queue(), *first, &zero, 1, 0, (size_t)nw + 1, 0, NULL, NULL);
 	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clEnqueueFillBuffer");
 	cl_kernel k = gp_cl_kernel(GP_K_MARK_BLOB_STARTS);
-	if (gp_cl_args(k, 3, A(*blobs_mem), A(nb), A(*first)) != CL_SUCCESS) {
-		return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
-	}
+	st = gp_set_mark_blob_starts(k, &(gp_args_mark_blob_starts){
+		.blob_words = *blobs_mem, .n_blobs = nb, .first = *first});
+	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg");
 	return gp_cl_run(k, n_blobs, err);
+}
+
+/* What every tiled MOD9 pass reads: the words (t), their count, and a batch's first-word marks
+ * and the offsets its decode passes leave at each blob's first word. */
+typedef struct mod9_pass {
+	const gp_cl_tiled *t;
+	cl_uint nw;
+	int batch;
+	cl_mem first, word_off, pword_off;
+} mod9_pass;
+
+/* The DOCS kernels take the VALUES kernels' parameters: their structs are copied across. */
+_Static_assert(sizeof(gp_args_mod9_tile_count) == sizeof(gp_args_mod9_tile_count_docs), "count");
+_Static_assert(sizeof(gp_args_mod9_tile_count_batch) == sizeof(gp_args_mod9_tile_count_docs_batch), "count");
+_Static_assert(sizeof(gp_args_mod9_tile_decode) == sizeof(gp_args_mod9_tile_docs), "decode");
+_Static_assert(sizeof(gp_args_mod9_tile_decode_batch) == sizeof(gp_args_mod9_tile_docs_batch), "decode");
+
+/* The count pass of VALUES or DOCS: each tile's values (or postings). */
+static int mod9_count(const mod9_pass *p, int docs, gp_error *err)
+{
+	const gp_cl_tiled *t = p->t;
+	const size_t part = t->s.wg * 4, lay = (size_t)64 * 8;   /* group counts; selector layouts */
+	cl_kernel k;
+	cl_int st;
+	if (p->batch) {
+		gp_args_mod9_tile_count_batch a = {
+			.words = t->input, .n = p->nw, .first = p->first, .bt = t->s.bt, .tile_sums = t->s.sums,
+			.block_sums = t->s.block_sums, .err = t->err, .part_bytes = part, .lay_bytes = lay};
+		gp_args_mod9_tile_count_docs_batch d;
+		memcpy(&d, &a, sizeof(d));
+		k = gp_cl_kernel(docs ? GP_K_MOD9_TILE_COUNT_DOCS_BATCH : GP_K_MOD9_TILE_COUNT_BATCH);
+		st = docs ? gp_set_mod9_tile_count_docs_batch(k, &d) : gp_set_mod9_tile_count_batch(k, &a);
+	} else {
+		gp_args_mod9_tile_count a = {
+			.words = t->input, .n = p->nw, .bt = t->s.bt, .tile_sums = t->s.sums,
+			.block_sums = t->s.block_sums, .err = t->err, .part_bytes = part, .lay_bytes = lay};
+		gp_args_mod9_tile_count_docs d;
+		memcpy(&d, &a, sizeof(d));
+		k = gp_cl_kernel(docs ? GP_K_MOD9_TILE_COUNT_DOCS : GP_K_MOD9_TILE_COUNT);
+		st = docs ? gp_set_mod9_tile_count_docs(k, &d) : gp_set_mod9_tile_count(k, &a);
+	}
+	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg");
+	return gp_cl_tiled_run(&t->s, k, err);
+}
+
+/* The decode pass of VALUES or DOCS into out. */
+static int mod9_decode(const mod9_pass *p, int docs, cl_mem out, gp_error *err)
+{
+	const gp_cl_tiled *t = p->t;
+	/* a tile's word offsets, the group's counts, the staged values, the selector layouts */
+	const size_t offs = GP_SKEWED(t->s.tile) * 4, part = t->s.wg * 4,
+	             stage = t->s.wg * gp_cl_stage_items(4) * 4, lay = (size_t)64 * 8;
+	cl_kernel k;
+	cl_int st;
+	if (p->batch) {
+		gp_args_mod9_tile_decode_batch a = {
+			.words = t->input, .n = p->nw, .first = p->first, .word_off = p->word_off, .bt = t->s.bt,
+			.tile_sums = t->s.sums, .block_sums = t->s.block_sums, .out = out, .err = t->err,
+			.offs_bytes = offs, .part_bytes = part, .stage_bytes = stage, .lay_bytes = lay};
+		gp_args_mod9_tile_docs_batch d;
+		memcpy(&d, &a, sizeof(d));
+		k = gp_cl_kernel(docs ? GP_K_MOD9_TILE_DOCS_BATCH : GP_K_MOD9_TILE_DECODE_BATCH);
+		st = docs ? gp_set_mod9_tile_docs_batch(k, &d) : gp_set_mod9_tile_decode_batch(k, &a);
+	} else {
+		gp_args_mod9_tile_decode a = {
+			.words = t->input, .n = p->nw, .bt = t->s.bt, .tile_sums = t->s.sums,
+			.block_sums = t->s.block_sums, .out = out, .err = t->err, .offs_bytes = offs,
+			.part_bytes = part, .stage_bytes = stage, .lay_bytes = lay};
+		gp_args_mod9_tile_docs d;
+		memcpy(&d, &a, sizeof(d));
+		k = gp_cl_kernel(docs ? GP_K_MOD9_TILE_DOCS : GP_K_MOD9_TILE_DECODE);
+		st = docs ? gp_set_mod9_tile_docs(k, &d) : gp_set_mod9_tile_decode(k, &a);
+	}
+	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg");
+	return gp_cl_tiled_run(&t->s, k, err);
+}
+
+/* A batch's per-blob offsets: blob b's values and postings begin at voff / poff[blob_words[b]]. */
+static int mod9_blob_offsets(cl_mem blobs_mem, size_t n_blobs, cl_mem voff, cl_mem poff, cl_mem out,
+                             gp_error *err)
+{
+	cl_kernel k = gp_cl_kernel(GP_K_MOD9_BLOB_OFFSETS);
+	cl_int st = gp_set_mod9_blob_offsets(k, &(gp_args_mod9_blob_offsets){
+		.blob_words = blobs_mem, .n_blobs = (cl_uint)n_blobs, .voff = voff, .poff = poff, .out = out});
+	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg");
+	return gp_cl_run(k, n_blobs + 1, err);
 }
 
 /* The per-blob offsets of a result from meta: 2 entries a blob (where its values and its
@@ -60,11 +145,10 @@ static int mod9_tiled(const uint8_t *const *blobs, const size_t *lens, size_t n_
 {
 	const int docs = mode == GP_MODE_DOCS, batch = n_blobs > 1;
 	const size_t per_word = docs ? 1 : GP_MOD9_MAX_PER_WORD;
-	cl_uint nw = blob_words[n_blobs], nb = (cl_uint)n_blobs;
+	cl_uint nw = blob_words[n_blobs];
 	cl_uint *meta = NULL;
 	cl_mem out, first = NULL, word_off = NULL, blobs_mem = NULL, metabuf = NULL;
 	gp_cl_tiled t;
-	cl_kernel k;
 	if (gp_cl_tiled_begin(&t, blobs, lens, n_blobs, 0, nw, gp_cl_tile_items(), 1, err) != GP_OK ||
 	    !(out = gp_cl_buffer(GP_B_VALUES, (size_t)nw * per_word * 4, err))) {
 		return GP_EDEVICE;
@@ -74,32 +158,10 @@ static int mod9_tiled(const uint8_t *const *blobs, const size_t *lens, size_t n_
 	              !(metabuf = gp_cl_buffer(GP_B_META, 2 * (n_blobs + 1) * 4, err)))) {
 		return GP_EDEVICE;
 	}
-	/* one blob: (words, n, bt, ...); a batch: (words, n, first, [word_off,] bt, ...) */
-	static const gp_kernel_id count_k[2][2] = {
-		{GP_K_MOD9_TILE_COUNT, GP_K_MOD9_TILE_COUNT_DOCS},
-		{GP_K_MOD9_TILE_COUNT_BATCH, GP_K_MOD9_TILE_COUNT_DOCS_BATCH}};
-	static const gp_kernel_id decode_k[2][2] = {
-		{GP_K_MOD9_TILE_DECODE, GP_K_MOD9_TILE_DOCS},
-		{GP_K_MOD9_TILE_DECODE_BATCH, GP_K_MOD9_TILE_DOCS_BATCH}};
-	cl_uint a = 2 + batch;   /* the arguments after words, n and a batch's first[] */
-	k = gp_cl_kernel(count_k[batch][docs]);
-	if (gp_cl_args(k, 2, A(t.input), A(nw)) != CL_SUCCESS ||
-	    (batch && gp_cl_args_at(k, 2, 1, A(first)) != CL_SUCCESS) ||
-	    gp_cl_args_at(k, a, 4, A(t.s.bt), A(t.s.sums), A(t.s.block_sums), A(t.err)) != CL_SUCCESS) goto args;
-	if (gp_cl_tiled_run(&t.s, k, err, a + 4, 2, t.s.wg * 4, (size_t)64 * 8) != GP_OK) return GP_EDEVICE;
-	a = 2 + 2 * batch;       /* and word_off */
-	k = gp_cl_kernel(decode_k[batch][docs]);
-	if (gp_cl_args(k, 2, A(t.input), A(nw)) != CL_SUCCESS ||
-	    (batch && gp_cl_args_at(k, 2, 2, A(first), A(word_off)) != CL_SUCCESS) ||
-	    gp_cl_args_at(k, a, 5, A(t.s.bt), A(t.s.sums), A(t.s.block_sums), A(out), A(t.err)) != CL_SUCCESS) goto args;
-	if (gp_cl_tiled_run(&t.s, k, err, a + 5, 4, GP_SKEWED(t.s.tile) * 4, t.s.wg * 4,
-	                    t.s.wg * gp_cl_stage_items(4) * 4, (size_t)64 * 8) != GP_OK) {
+	mod9_pass p = {.t = &t, .nw = nw, .batch = batch, .first = first, .word_off = word_off};
+	if (mod9_count(&p, docs, err) != GP_OK || mod9_decode(&p, docs, out, err) != GP_OK ||
+	    (batch && mod9_blob_offsets(blobs_mem, n_blobs, word_off, word_off, metabuf, err) != GP_OK)) {
 		return GP_EDEVICE;
-	}
-	if (batch) {   /* blob b's values (or docs) begin at word_off[blob_words[b]] */
-		k = gp_cl_kernel(GP_K_MOD9_BLOB_OFFSETS);
-		if (gp_cl_args(k, 5, A(blobs_mem), A(nb), A(word_off), A(word_off), A(metabuf)) != CL_SUCCESS) goto args;
-		if (gp_cl_run(k, n_blobs + 1, err) != GP_OK) return GP_EDEVICE;
 	}
 	/* the sizes come back with the error word (a flagged blob's sizes mean nothing): one blob's
 	 * total after its tile sums, a batch's offsets from mod9_blob_offsets */
@@ -129,10 +191,7 @@ static int mod9_tiled(const uint8_t *const *blobs, const size_t *lens, size_t n_
 done:
 	free(meta);
 	return rc;
-args:
-	return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
 }
-
 
 /* A POSTINGS result's host arrays for np postings (any held before are freed). */
 static int mod9_posting_arrays(gp_result *r, size_t np)
@@ -158,10 +217,9 @@ static cl_int mod9_posting_reads(cl_mem docs, cl_mem vstart, cl_mem comb, size_t
 
 /* On a GPU, the second round trip of POSTINGS: the positions (pos_bytes of pos) and np
  * postings' docs, first value indices and forms in one download into the pinned staging
- * memory, lent to r. Read into arrays of our own instead, the host first had to fault in
- * pages it had never touched (malloc maps large arrays afresh on every call): 454 against
- * 1783 M values/s end to end for 64M values on the H100's host (docs/BENCHMARKS.md, seventh
- * session). */
+ * memory, lent to r: arrays of our own would make the host fault in pages it never touched
+ * (malloc maps large arrays afresh on every call), as costly as the transfer
+ * (docs/BENCHMARKS.md). */
 static int mod9_postings_lend(gp_result *r, cl_mem pos, size_t pos_bytes, int wide, cl_mem docs,
                               cl_mem vstart, cl_mem comb, size_t np, gp_error *err)
 {
@@ -187,20 +245,64 @@ static int mod9_postings_lend(gp_result *r, cl_mem pos, size_t pos_bytes, int wi
 	return GP_OK;
 }
 
-/* POSTINGS, one blob or a batch, tiled (kernels/mod9.cl): a count pass (values, postings and the
- * gap sums per tile), the carry of the gap sums across tiles (one work-group), then a decode
- * pass that writes every posting's doc, form and first value index and every value's running
- * position. The sizes come back with the error word; then docs, forms and first value indices
- * are read and the positions mapped, in one wait. */
-/* The decode pass of POSTINGS (its other arguments set from `a` on): positions 32-bit into pos32,
- * or `wide`, 64-bit into pos64. */
-static int mod9_postings_pass(cl_kernel k, cl_uint a, const gp_cl_tiled *t, cl_mem pos32, cl_mem pos64,
-                              cl_uint wide, gp_error *err)
+/* The count pass of POSTINGS: each tile's values, postings and gap sums (into seg). */
+static int mod9_count_postings(const mod9_pass *p, cl_mem seg, gp_error *err)
 {
-	if (gp_cl_args_at(k, a + 6, 3, A(pos32), A(pos64), A(wide)) != CL_SUCCESS) {
-		return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
-	}
-	return gp_cl_tiled_run(&t->s, k, err, a + 15, 3, GP_SKEWED(t->s.tile) * 8, t->s.wg * 8, (size_t)64 * 8);
+	const gp_cl_tiled *t = p->t;
+	const cl_uint tiles = (cl_uint)t->s.tiles;
+	const size_t part = t->s.wg * 4, lpart = t->s.wg * 8, lay = (size_t)64 * 8;
+	cl_kernel k = gp_cl_kernel(p->batch ? GP_K_MOD9_TILE_COUNT_POSTINGS_BATCH : GP_K_MOD9_TILE_COUNT_POSTINGS);
+	cl_int st = p->batch
+		? gp_set_mod9_tile_count_postings_batch(k, &(gp_args_mod9_tile_count_postings_batch){
+			.words = t->input, .n = p->nw, .first = p->first, .bt = t->s.bt, .tiles = tiles,
+			.blocks = t->s.blocks, .tile_sums = t->s.sums, .block_sums = t->s.block_sums, .seg = seg,
+			.err = t->err, .part_bytes = part, .lpart_bytes = lpart, .lay_bytes = lay})
+		: gp_set_mod9_tile_count_postings(k, &(gp_args_mod9_tile_count_postings){
+			.words = t->input, .n = p->nw, .bt = t->s.bt, .tiles = tiles, .blocks = t->s.blocks,
+			.tile_sums = t->s.sums, .block_sums = t->s.block_sums, .seg = seg, .err = t->err,
+			.part_bytes = part, .lpart_bytes = lpart, .lay_bytes = lay});
+	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg");
+	if (gp_cl_tiled_run(&t->s, k, err) != GP_OK) return GP_EDEVICE;
+	/* the carry of the gap sums across tiles: one work-group */
+	gp_cl_tile_sums one = t->s;
+	one.tiles = 1;
+	k = gp_cl_kernel(GP_K_MOD9_GAP_CARRY);
+	st = gp_set_mod9_gap_carry(k, &(gp_args_mod9_gap_carry){.seg = seg, .tiles = tiles, .a_bytes = lpart});
+	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg");
+	return gp_cl_tiled_run(&one, k, err);
+}
+
+/* Where the decode pass of POSTINGS writes: positions 32-bit into pos32, or (`wide`) 64-bit
+ * into pos64; docs, forms, first value indices; the sizes and the wide flag (at flag_at) into
+ * totals. */
+typedef struct mod9_postings_out {
+	cl_mem seg, pos32, pos64, docs, combined, vstart, totals;
+	cl_uint wide, flag_at;
+} mod9_postings_out;
+
+static int mod9_postings_pass(const mod9_pass *p, const mod9_postings_out *o, gp_error *err)
+{
+	const gp_cl_tiled *t = p->t;
+	const cl_uint tiles = (cl_uint)t->s.tiles;
+	/* a tile's running positions, the group's sums, the selector layouts */
+	const size_t offs = GP_SKEWED(t->s.tile) * 8, part = t->s.wg * 8, lay = (size_t)64 * 8;
+	cl_kernel k = gp_cl_kernel(p->batch ? GP_K_MOD9_TILE_POSTINGS_BATCH : GP_K_MOD9_TILE_POSTINGS);
+	cl_int st = p->batch
+		? gp_set_mod9_tile_postings_batch(k, &(gp_args_mod9_tile_postings_batch){
+			.words = t->input, .n = p->nw, .first = p->first, .word_off = p->word_off,
+			.pword_off = p->pword_off, .bt = t->s.bt, .tiles = tiles, .blocks = t->s.blocks,
+			.tile_sums = t->s.sums, .block_sums = t->s.block_sums, .seg = o->seg, .pos32 = o->pos32,
+			.pos64 = o->pos64, .wide = o->wide, .flag_at = o->flag_at, .docs = o->docs,
+			.combined = o->combined, .vstart = o->vstart, .totals = o->totals, .err = t->err,
+			.offs_bytes = offs, .part_bytes = part, .lay_bytes = lay})
+		: gp_set_mod9_tile_postings(k, &(gp_args_mod9_tile_postings){
+			.words = t->input, .n = p->nw, .bt = t->s.bt, .tiles = tiles, .blocks = t->s.blocks,
+			.tile_sums = t->s.sums, .block_sums = t->s.block_sums, .seg = o->seg, .pos32 = o->pos32,
+			.pos64 = o->pos64, .wide = o->wide, .flag_at = o->flag_at, .docs = o->docs,
+			.combined = o->combined, .vstart = o->vstart, .totals = o->totals, .err = t->err,
+			.offs_bytes = offs, .part_bytes = part, .lay_bytes = lay});
+	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg");
+	return gp_cl_tiled_run(&t->s, k, err);
 }
 
 /* POSTINGS, one blob or a batch, tiled (kernels/mod9.cl): a count pass (values, postings and the
@@ -218,7 +320,6 @@ static int mod9_postings_tiled(const uint8_t *const *blobs, const size_t *lens, 
 	cl_mem pos32, pos64 = NULL, docs, comb, vstart, seg, metabuf;
 	cl_mem first = NULL, word_off = NULL, pword_off = NULL, blobs_mem = NULL;
 	gp_cl_tiled t;
-	cl_kernel k;
 	if (gp_cl_tiled_begin(&t, blobs, lens, n_blobs, 0, nw, gp_cl_tile_items(), 2, err) != GP_OK ||
 	    !(pos32 = gp_cl_buffer(GP_B_VALUES, (size_t)nw * GP_MOD9_MAX_PER_WORD * 4, err)) ||
 	    !(docs = gp_cl_buffer(GP_B_DOCS, (size_t)nw * 8, err)) ||
@@ -235,32 +336,13 @@ static int mod9_postings_tiled(const uint8_t *const *blobs, const size_t *lens, 
 	              !(pword_off = gp_cl_buffer(GP_B_POFF, ((size_t)nw + 1) * 4, err)))) {
 		return GP_EDEVICE;
 	}
-	cl_uint tiles = (cl_uint)t.s.tiles, a = 2 + batch;   /* arguments after words, n, first[] */
-	k = gp_cl_kernel(batch ? GP_K_MOD9_TILE_COUNT_POSTINGS_BATCH : GP_K_MOD9_TILE_COUNT_POSTINGS);
-	if (gp_cl_args(k, 2, A(t.input), A(nw)) != CL_SUCCESS ||
-	    (batch && gp_cl_args_at(k, 2, 1, A(first)) != CL_SUCCESS) ||
-	    gp_cl_args_at(k, a, 7, A(t.s.bt), A(tiles), A(t.s.blocks), A(t.s.sums), A(t.s.block_sums),
-	                  A(seg), A(t.err)) != CL_SUCCESS) goto args;
-	if (gp_cl_tiled_run(&t.s, k, err, a + 7, 3, t.s.wg * 4, t.s.wg * 8, (size_t)64 * 8) != GP_OK) {
+	mod9_pass p = {.t = &t, .nw = nw, .batch = batch, .first = first, .word_off = word_off,
+	               .pword_off = pword_off};
+	mod9_postings_out o = {.seg = seg, .pos32 = pos32, .docs = docs, .combined = comb, .vstart = vstart,
+	                       .totals = metabuf, .flag_at = flag_at};
+	if (mod9_count_postings(&p, seg, err) != GP_OK || mod9_postings_pass(&p, &o, err) != GP_OK ||
+	    (batch && mod9_blob_offsets(blobs_mem, n_blobs, word_off, pword_off, metabuf, err) != GP_OK)) {
 		return GP_EDEVICE;
-	}
-	gp_cl_tile_sums one = t.s;   /* the carry: one work-group */
-	one.tiles = 1;
-	k = gp_cl_kernel(GP_K_MOD9_GAP_CARRY);
-	if (gp_cl_args(k, 2, A(seg), A(tiles)) != CL_SUCCESS) goto args;
-	if (gp_cl_tiled_run(&one, k, err, 2, 1, t.s.wg * 8) != GP_OK) return GP_EDEVICE;
-	a = 2 + 3 * batch;       /* and word_off, pword_off */
-	k = gp_cl_kernel(batch ? GP_K_MOD9_TILE_POSTINGS_BATCH : GP_K_MOD9_TILE_POSTINGS);
-	if (gp_cl_args(k, 2, A(t.input), A(nw)) != CL_SUCCESS ||
-	    (batch && gp_cl_args_at(k, 2, 3, A(first), A(word_off), A(pword_off)) != CL_SUCCESS) ||
-	    gp_cl_args_at(k, a, 6, A(t.s.bt), A(tiles), A(t.s.blocks), A(t.s.sums), A(t.s.block_sums),
-	                  A(seg)) != CL_SUCCESS ||
-	    gp_cl_args_at(k, a + 9, 6, A(flag_at), A(docs), A(comb), A(vstart), A(metabuf), A(t.err)) != CL_SUCCESS) goto args;
-	if (mod9_postings_pass(k, a, &t, pos32, NULL, 0, err) != GP_OK) return GP_EDEVICE;
-	if (batch) {   /* blob b's values and postings begin at word_off / pword_off[blob_words[b]] */
-		cl_kernel ko = gp_cl_kernel(GP_K_MOD9_BLOB_OFFSETS);
-		if (gp_cl_args(ko, 5, A(blobs_mem), A(nb), A(word_off), A(pword_off), A(metabuf)) != CL_SUCCESS) goto args;
-		if (gp_cl_run(ko, n_blobs + 1, err) != GP_OK) return GP_EDEVICE;
 	}
 	/* The posting arrays and positions for the estimated counts (gp_cl_guess: small results)
 	 * come back with the sizes, the wide flag and the error word in one round trip (a batch's
@@ -303,8 +385,10 @@ static int mod9_postings_tiled(const uint8_t *const *blobs, const size_t *lens, 
 		gp_cl_unmap(mapped);
 		mapped = NULL;
 		nv_g = 0;
-		if (!(pos64 = gp_cl_buffer(GP_B_POS, (size_t)nw * GP_MOD9_MAX_PER_WORD * 8, err)) ||
-		    mod9_postings_pass(k, a, &t, NULL, pos64, 1, err) != GP_OK) {
+		o.pos32 = NULL;
+		o.wide = 1;
+		if (!(o.pos64 = pos64 = gp_cl_buffer(GP_B_POS, (size_t)nw * GP_MOD9_MAX_PER_WORD * 8, err)) ||
+		    mod9_postings_pass(&p, &o, err) != GP_OK) {
 			rc = GP_EDEVICE;
 			goto done;
 		}
@@ -343,8 +427,6 @@ static int mod9_postings_tiled(const uint8_t *const *blobs, const size_t *lens, 
 done:
 	free(meta);
 	return rc;
-args:
-	return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
 }
 
 /* Empty input: nothing to launch. */

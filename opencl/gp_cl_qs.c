@@ -3,15 +3,13 @@
 #include "../codec/gp_result.h"
 #include "../codec/gp_qs.h"
 
-#define A(v) sizeof(v), (const void *)&(v)
-
 /* The two passes over the tiles of s, words at `input`. One blob (tab NULL): its header h; a
  * batch: each blob's tiles from tile_start, its parameters from tab. */
 static int qs_passes(cl_mem input, cl_mem tab, cl_mem tile_start, cl_uint n_blobs, const gp_qs_header *h,
                      const gp_cl_tile_sums *s, cl_mem out, cl_mem errbuf, gp_error *err)
 {
 	const int batch = tab != NULL;
-	cl_uint nl = 0, nu = 0, n = 0, l = 0, last = 0, a = batch ? 4 : 6;
+	cl_uint nl = 0, nu = 0, n = 0, l = 0, last = 0;
 	if (h) {
 		nl = (cl_uint)h->lower_words;
 		nu = (cl_uint)h->upper_words;
@@ -19,20 +17,32 @@ static int qs_passes(cl_mem input, cl_mem tab, cl_mem tile_start, cl_uint n_blob
 		l = h->l;
 		last = h->last;
 	}
-	/* (in, tab, tile_start, n_blobs) or (in, nl, nu, n, l, last), then the same */
+	const size_t part = s->wg * 4;
 	cl_kernel k = gp_cl_kernel(batch ? GP_K_QS_TILE_COUNT_BATCH : GP_K_QS_TILE_COUNT);
-	if ((batch ? gp_cl_args(k, 4, A(input), A(tab), A(tile_start), A(n_blobs))
-	           : gp_cl_args(k, 6, A(input), A(nl), A(nu), A(n), A(l), A(last))) != CL_SUCCESS ||
-	    gp_cl_args_at(k, a, 4, A(s->bt), A(s->sums), A(s->block_sums), A(errbuf)) != CL_SUCCESS) goto args;
-	if (gp_cl_tiled_run(s, k, err, a + 4, 1, s->wg * 4) != GP_OK) return GP_EDEVICE;
+	cl_int st = batch
+		? gp_set_qs_tile_count_batch(k, &(gp_args_qs_tile_count_batch){
+			.in = input, .tab = tab, .tile_start = tile_start, .n_blobs = n_blobs, .bt = s->bt,
+			.tile_sums = s->sums, .block_sums = s->block_sums, .err = errbuf, .part_bytes = part})
+		: gp_set_qs_tile_count(k, &(gp_args_qs_tile_count){
+			.in = input, .nl = nl, .nu = nu, .n = n, .l = l, .last = last, .bt = s->bt,
+			.tile_sums = s->sums, .block_sums = s->block_sums, .err = errbuf, .part_bytes = part});
+	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg");
+	if (gp_cl_tiled_run(s, k, err) != GP_OK) return GP_EDEVICE;
+	/* decode: a tile's upper words' offsets, the group's counts, the staged values, the carry */
+	const size_t offs = GP_SKEWED(s->wg * gp_cl_qs_items()) * 4,
+	             stage = GP_SKEWED(s->wg * gp_cl_qs_stage_items()) * 4, carry = 8;
 	k = gp_cl_kernel(batch ? GP_K_QS_TILE_DECODE_BATCH : GP_K_QS_TILE_DECODE);
-	if ((batch ? gp_cl_args(k, 4, A(input), A(tab), A(tile_start), A(n_blobs))
-	           : gp_cl_args(k, 6, A(input), A(nl), A(nu), A(n), A(l), A(last))) != CL_SUCCESS ||
-	    gp_cl_args_at(k, a, 5, A(s->bt), A(s->sums), A(s->block_sums), A(out), A(errbuf)) != CL_SUCCESS) goto args;
-	return gp_cl_tiled_run(s, k, err, a + 5, 4, GP_SKEWED(s->wg * gp_cl_qs_items()) * 4, s->wg * 4,
-	                       GP_SKEWED(s->wg * gp_cl_qs_stage_items()) * 4, (size_t)8);
-args:
-	return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
+	st = batch
+		? gp_set_qs_tile_decode_batch(k, &(gp_args_qs_tile_decode_batch){
+			.in = input, .tab = tab, .tile_start = tile_start, .n_blobs = n_blobs, .bt = s->bt,
+			.tile_sums = s->sums, .block_sums = s->block_sums, .out = out, .err = errbuf,
+			.offs_bytes = offs, .part_bytes = part, .stage_bytes = stage, .carry_bytes = carry})
+		: gp_set_qs_tile_decode(k, &(gp_args_qs_tile_decode){
+			.in = input, .nl = nl, .nu = nu, .n = n, .l = l, .last = last, .bt = s->bt,
+			.tile_sums = s->sums, .block_sums = s->block_sums, .out = out, .err = errbuf,
+			.offs_bytes = offs, .part_bytes = part, .stage_bytes = stage, .carry_bytes = carry});
+	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg");
+	return gp_cl_tiled_run(s, k, err);
 }
 
 /* One blob. */

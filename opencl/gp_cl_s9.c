@@ -4,8 +4,6 @@
 #include "../codec/gp_result.h"
 #include "../codec/gp_s9.h"
 
-#define A(v) sizeof(v), (const void *)&(v)
-
 /* The two passes over the tiles of s, words at `input`. One blob (tab NULL): its parameters as
  * given; a batch: each blob's tiles from tile_start, its parameters from tab. */
 static int s9_passes(cl_mem input, cl_mem tab, cl_mem tile_start, cl_uint n_blobs, cl_uint base,
@@ -13,23 +11,37 @@ static int s9_passes(cl_mem input, cl_mem tab, cl_mem tile_start, cl_uint n_blob
                      cl_mem errbuf, gp_error *err)
 {
 	const int batch = tab != NULL;
-	cl_uint tiles = (cl_uint)s->tiles, a = batch ? 4 : 3;   /* after (in, tab, tile_start, n_blobs) */
+	const cl_uint tiles = (cl_uint)s->tiles;
+	const size_t part = s->wg * 4;
 	cl_kernel k = gp_cl_kernel(batch ? GP_K_S9_TILE_COUNT_BATCH : GP_K_S9_TILE_COUNT);
-	if ((batch ? gp_cl_args(k, 4, A(input), A(tab), A(tile_start), A(n_blobs))
-	           : gp_cl_args(k, 3, A(input), A(base), A(nw))) != CL_SUCCESS ||
-	    gp_cl_args_at(k, a, 6, A(s->bt), A(tiles), A(s->blocks), A(s->sums), A(s->block_sums),
-	                  A(errbuf)) != CL_SUCCESS) goto args;
-	if (gp_cl_tiled_run(s, k, err, a + 6, 1, s->wg * 4) != GP_OK) return GP_EDEVICE;
-	a = batch ? 4 : 5;                                      /* or (in, base, nw, n, delta) */
+	cl_int st = batch
+		? gp_set_s9_tile_count_batch(k, &(gp_args_s9_tile_count_batch){
+			.in = input, .tab = tab, .tile_start = tile_start, .n_blobs = n_blobs, .bt = s->bt,
+			.tiles = tiles, .blocks = s->blocks, .tile_sums = s->sums, .block_sums = s->block_sums,
+			.err = errbuf, .part_bytes = part})
+		: gp_set_s9_tile_count(k, &(gp_args_s9_tile_count){
+			.in = input, .base = base, .nw = nw, .bt = s->bt, .tiles = tiles, .blocks = s->blocks,
+			.tile_sums = s->sums, .block_sums = s->block_sums, .err = errbuf, .part_bytes = part});
+	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg");
+	if (gp_cl_tiled_run(s, k, err) != GP_OK) return GP_EDEVICE;
+	/* decode: offsets and value sums of a tile's words, the group's counts and sums, the staged
+	 * values, the selector layouts */
+	const size_t offs = GP_SKEWED(s->tile) * 4, sums = GP_SKEWED(s->tile) * 8, part_s = s->wg * 8,
+	             stage = s->wg * gp_cl_stage_items(8) * 8, lay = (size_t)16 * 8;
 	k = gp_cl_kernel(batch ? GP_K_S9_TILE_DECODE_BATCH : GP_K_S9_TILE_DECODE);
-	if ((batch ? gp_cl_args(k, 4, A(input), A(tab), A(tile_start), A(n_blobs))
-	           : gp_cl_args(k, 5, A(input), A(base), A(nw), A(n), A(delta))) != CL_SUCCESS ||
-	    gp_cl_args_at(k, a, 7, A(s->bt), A(tiles), A(s->blocks), A(s->sums), A(s->block_sums),
-	                  A(out), A(errbuf)) != CL_SUCCESS) goto args;
-	return gp_cl_tiled_run(s, k, err, a + 7, 6, GP_SKEWED(s->tile) * 4, GP_SKEWED(s->tile) * 8,
-	                       s->wg * 4, s->wg * 8, s->wg * gp_cl_stage_items(8) * 8, (size_t)16 * 8);
-args:
-	return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
+	st = batch
+		? gp_set_s9_tile_decode_batch(k, &(gp_args_s9_tile_decode_batch){
+			.in = input, .tab = tab, .tile_start = tile_start, .n_blobs = n_blobs, .bt = s->bt,
+			.tiles = tiles, .blocks = s->blocks, .tile_sums = s->sums, .block_sums = s->block_sums,
+			.out_all = out, .err = errbuf, .offs_bytes = offs, .sums_bytes = sums, .part_c_bytes = part,
+			.part_s_bytes = part_s, .stage_bytes = stage, .lay_bytes = lay})
+		: gp_set_s9_tile_decode(k, &(gp_args_s9_tile_decode){
+			.in = input, .base = base, .nw = nw, .n = n, .delta = delta, .bt = s->bt, .tiles = tiles,
+			.blocks = s->blocks, .tile_sums = s->sums, .block_sums = s->block_sums, .out_all = out,
+			.err = errbuf, .offs_bytes = offs, .sums_bytes = sums, .part_c_bytes = part,
+			.part_s_bytes = part_s, .stage_bytes = stage, .lay_bytes = lay});
+	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg");
+	return gp_cl_tiled_run(s, k, err);
 }
 
 /* One blob. */

@@ -1,6 +1,8 @@
 /* Launcher for the prefix sums of kernels/scan.cl: one tile pass, the tile totals scanned the
  * same way (recursively, in a scratch buffer), one pass adding each tile's offset. */
-#include "gp_cl.h"
+#include <string.h>
+
+#include "gp_cl_internal.h"
 
 static size_t scan_scratch_elems(size_t n, size_t tile)
 {
@@ -12,64 +14,80 @@ static size_t scan_scratch_elems(size_t n, size_t tile)
 	return total;
 }
 
-static int scan_level(gp_kernel_id tile_k, gp_kernel_id add_k, size_t esz, cl_mem in,
-                      cl_uint in_off, cl_mem out, cl_uint out_off, size_t n, cl_uint inclusive,
-                      cl_mem scratch, cl_uint scratch_off, gp_error *err)
+/* The kernels of one element type: their setters take the same fields. */
+typedef struct scan_kernels {
+	gp_kernel_id tile, add;
+	size_t esz;
+} scan_kernels;
+
+/* The 64-bit kernels take the parameters of the 32-bit ones (buffers of another element type):
+ * their structs have the same members in the same order, copied across. */
+_Static_assert(sizeof(gp_args_scan_tile_u32) == sizeof(gp_args_scan_tile_i64), "scan_tile_* differ");
+_Static_assert(sizeof(gp_args_scan_add_u32) == sizeof(gp_args_scan_add_i64), "scan_add_* differ");
+
+static cl_int scan_set_tile(const scan_kernels *sk, const gp_args_scan_tile_u32 *a)
+{
+	gp_args_scan_tile_i64 wide;
+	if (sk->esz == sizeof(cl_uint)) return gp_set_scan_tile_u32(gp_cl_kernel(sk->tile), a);
+	memcpy(&wide, a, sizeof(wide));
+	return gp_set_scan_tile_i64(gp_cl_kernel(sk->tile), &wide);
+}
+
+static cl_int scan_set_add(const scan_kernels *sk, const gp_args_scan_add_u32 *a)
+{
+	gp_args_scan_add_i64 wide;
+	if (sk->esz == sizeof(cl_uint)) return gp_set_scan_add_u32(gp_cl_kernel(sk->add), a);
+	memcpy(&wide, a, sizeof(wide));
+	return gp_set_scan_add_i64(gp_cl_kernel(sk->add), &wide);
+}
+
+static int scan_level(const scan_kernels *sk, cl_mem in, cl_uint in_off, cl_mem out, cl_uint out_off,
+                      size_t n, cl_uint inclusive, cl_mem scratch, cl_uint scratch_off, gp_error *err)
 {
 	size_t wg = gp_cl_wg(), tile = wg * GP_SCAN_ITEMS, tiles = (n + tile - 1) / tile;
-	cl_kernel k = gp_cl_kernel(tile_k);
-	cl_uint nn = (cl_uint)n;
-	cl_int st = GP_CL_ARG(k, 0, in);
-	st |= GP_CL_ARG(k, 1, in_off);
-	st |= GP_CL_ARG(k, 2, out);
-	st |= GP_CL_ARG(k, 3, out_off);
-	st |= GP_CL_ARG(k, 4, nn);
-	st |= GP_CL_ARG(k, 5, scratch);
-	st |= GP_CL_ARG(k, 6, scratch_off);
-	st |= GP_CL_ARG(k, 7, inclusive);
-	st |= clSetKernelArg(k, 8, (tile + tile / 32 + wg) * esz, NULL);
-	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg(scan_tile)");
-	if (gp_cl_run(k, tiles * wg, err) != GP_OK) return GP_EDEVICE;
+	gp_args_scan_tile_u32 t = {
+		.in = in, .in_off = in_off, .out = out, .out_off = out_off, .n = (cl_uint)n,
+		.sums = scratch, .sums_off = scratch_off, .inclusive = inclusive,
+		.lds_bytes = (tile + tile / 32 + wg) * sk->esz,
+	};
+	if (scan_set_tile(sk, &t) != CL_SUCCESS) return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg(scan_tile)");
+	if (gp_cl_run(gp_cl_kernel(sk->tile), tiles * wg, err) != GP_OK) return GP_EDEVICE;
 	if (tiles > 1) {
 		cl_uint next = scratch_off + (cl_uint)tiles;
-		if (scan_level(tile_k, add_k, esz, scratch, scratch_off, scratch, scratch_off, tiles, 0,
-		               scratch, next, err) != GP_OK) {
+		if (scan_level(sk, scratch, scratch_off, scratch, scratch_off, tiles, 0, scratch, next, err) != GP_OK) {
 			return GP_EDEVICE;
 		}
-		k = gp_cl_kernel(add_k);
-		st = GP_CL_ARG(k, 0, out);
-		st |= GP_CL_ARG(k, 1, out_off);
-		st |= GP_CL_ARG(k, 2, nn);
-		st |= GP_CL_ARG(k, 3, scratch);
-		st |= GP_CL_ARG(k, 4, scratch_off);
-		if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg(scan_add)");
-		if (gp_cl_run(k, tiles * wg, err) != GP_OK) return GP_EDEVICE;
+		gp_args_scan_add_u32 a = {
+			.out = out, .out_off = out_off, .n = (cl_uint)n, .offsets = scratch, .offsets_off = scratch_off,
+		};
+		if (scan_set_add(sk, &a) != CL_SUCCESS) return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg(scan_add)");
+		if (gp_cl_run(gp_cl_kernel(sk->add), tiles * wg, err) != GP_OK) return GP_EDEVICE;
 	}
 	return GP_OK;
 }
 
-static int gp_cl_scan(gp_kernel_id tile_k, gp_kernel_id add_k, size_t esz, cl_mem in, cl_mem out,
-                      size_t n, int inclusive, gp_error *err)
+static int gp_cl_scan(const scan_kernels *sk, cl_mem in, cl_mem out, size_t n, int inclusive,
+                      gp_error *err)
 {
 	size_t tile = gp_cl_wg() * GP_SCAN_ITEMS;
 	cl_mem scratch;
 	if (n == 0) return GP_OK;
 	if (n > 0xFFFFFFFFu) return gp_cl_fail(err, CL_INVALID_VALUE, "scan of 2^32 or more elements");
-	scratch = gp_cl_buffer(GP_B_SCRATCH, scan_scratch_elems(n, tile) * esz, err);
+	scratch = gp_cl_buffer(GP_B_SCRATCH, scan_scratch_elems(n, tile) * sk->esz, err);
 	if (!scratch) return GP_EDEVICE;
-	return scan_level(tile_k, add_k, esz, in, 0, out, 0, n, inclusive ? 1u : 0u, scratch, 0, err);
+	return scan_level(sk, in, 0, out, 0, n, inclusive ? 1u : 0u, scratch, 0, err);
 }
 
 int gp_cl_scan_u32(cl_mem in, cl_mem out, size_t n, int inclusive, gp_error *err)
 {
-	return gp_cl_scan(GP_K_SCAN_TILE_U32, GP_K_SCAN_ADD_U32, sizeof(cl_uint), in, out, n,
-	                  inclusive, err);
+	static const scan_kernels u32 = {GP_K_SCAN_TILE_U32, GP_K_SCAN_ADD_U32, sizeof(cl_uint)};
+	return gp_cl_scan(&u32, in, out, n, inclusive, err);
 }
 
 int gp_cl_scan_i64(cl_mem in, cl_mem out, size_t n, int inclusive, gp_error *err)
 {
-	return gp_cl_scan(GP_K_SCAN_TILE_I64, GP_K_SCAN_ADD_I64, sizeof(cl_long), in, out, n,
-	                  inclusive, err);
+	static const scan_kernels i64 = {GP_K_SCAN_TILE_I64, GP_K_SCAN_ADD_I64, sizeof(cl_long)};
+	return gp_cl_scan(&i64, in, out, n, inclusive, err);
 }
 
 int gp_cl_prefix_sum(const int64_t *in, size_t n, int inclusive, int64_t *out, gp_error *err)

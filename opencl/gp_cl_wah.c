@@ -7,8 +7,6 @@
 #include "../codec/gp_result.h"
 #include "../codec/gp_wah.h"
 
-#define A(v) sizeof(v), (const void *)&(v)
-
 /* Each word's first group within its blob (goff) by wah_tile_count and wah_tile_offsets, which
  * also verify each blob; for one blob and out_tiles > 0 they also find the first word of each of
  * the gather's tiles (tile_words). A batch's blobs have tiles of their own; a blob of no words
@@ -28,24 +26,33 @@ static int wah_first_groups(const gp_cl_batch *b, cl_mem goff, cl_uint out_tile,
 		offsets = gp_cl_kernel(GP_K_WAH_TILE_OFFSETS);
 		cl_uint shift = 5;   /* out_tile is a power of two (wg and items are) */
 		while (shift < 63 && (1ull << shift) < 32ull * out_tile) shift++;
-		if (gp_cl_args(count, 2, A(b->input), A(b->table)) != CL_SUCCESS ||
-		    gp_cl_args_at(count, 2, 4, A(s.bt), A(s.sums), A(s.block_sums), A(b->err)) != CL_SUCCESS ||
-		    gp_cl_args(offsets, 10, A(b->input), A(b->table), A(s.bt), A(s.sums), A(s.block_sums), A(goff),
-		               A(shift), A(out_tiles), A(tile_words), A(b->err)) != CL_SUCCESS) goto args;
-		if (gp_cl_tiled_run(&s, count, err, 6, 1, s.wg * 8) != GP_OK) return GP_EDEVICE;
-		return gp_cl_tiled_run(&s, offsets, err, 10, 2, GP_SKEWED(s.tile) * 8, s.wg * 8);
+		if (gp_set_wah_tile_count(count, &(gp_args_wah_tile_count){
+		        .in = b->input, .t = b->table, .bt = s.bt, .tile_sums = s.sums,
+		        .block_sums = s.block_sums, .err = b->err, .part_bytes = s.wg * 8}) != CL_SUCCESS ||
+		    gp_set_wah_tile_offsets(offsets, &(gp_args_wah_tile_offsets){
+		        .in = b->input, .t = b->table, .bt = s.bt, .tile_sums = s.sums,
+		        .block_sums = s.block_sums, .goff = goff, .tile_shift = shift, .out_tiles = out_tiles,
+		        .tile_words = tile_words, .err = b->err, .c_bytes = GP_SKEWED(s.tile) * 8,
+		        .part_bytes = s.wg * 8}) != CL_SUCCESS) goto args;
+		if (gp_cl_tiled_run(&s, count, err) != GP_OK) return GP_EDEVICE;
+		return gp_cl_tiled_run(&s, offsets, err);
 	}
 	if (gp_cl_blob_tiles(b->host_istart, b->n_blobs, gp_cl_tile_items(), 1, 30, GP_B_WSUM,
 	                               GP_B_SCRATCH, &s, &tile_start, err) != GP_OK) return GP_EDEVICE;
 	if (s.tiles == 0) return GP_OK;   /* no words at all */
 	count = gp_cl_kernel(GP_K_WAH_TILE_COUNT_BATCH);
 	offsets = gp_cl_kernel(GP_K_WAH_TILE_OFFSETS_BATCH);
-	if (gp_cl_args(count, 8, A(b->input), A(b->table), A(tile_start), A(b->n_blobs), A(s.bt), A(s.sums),
-	               A(s.block_sums), A(b->err)) != CL_SUCCESS ||
-	    gp_cl_args(offsets, 10, A(b->input), A(b->table), A(tile_start), A(b->n_blobs), A(b->istart),
-	               A(s.bt), A(s.sums), A(s.block_sums), A(goff), A(b->err)) != CL_SUCCESS) goto args;
-	if (gp_cl_tiled_run(&s, count, err, 8, 1, s.wg * 8) != GP_OK) return GP_EDEVICE;
-	return gp_cl_tiled_run(&s, offsets, err, 10, 2, GP_SKEWED(s.tile) * 8, s.wg * 8);
+	if (gp_set_wah_tile_count_batch(count, &(gp_args_wah_tile_count_batch){
+	        .in = b->input, .tab = b->table, .tile_start = tile_start, .n_blobs = b->n_blobs, .bt = s.bt,
+	        .tile_sums = s.sums, .block_sums = s.block_sums, .err = b->err,
+	        .part_bytes = s.wg * 8}) != CL_SUCCESS ||
+	    gp_set_wah_tile_offsets_batch(offsets, &(gp_args_wah_tile_offsets_batch){
+	        .in = b->input, .tab = b->table, .tile_start = tile_start, .n_blobs = b->n_blobs,
+	        .wstart = b->istart, .bt = s.bt, .tile_sums = s.sums, .block_sums = s.block_sums,
+	        .goff = goff, .err = b->err, .c_bytes = GP_SKEWED(s.tile) * 8,
+	        .part_bytes = s.wg * 8}) != CL_SUCCESS) goto args;
+	if (gp_cl_tiled_run(&s, count, err) != GP_OK) return GP_EDEVICE;
+	return gp_cl_tiled_run(&s, offsets, err);
 args:
 	return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
 }
@@ -86,8 +93,10 @@ static int wah_prepare(gp_cl_batch *b, const uint8_t *const *blobs, const size_t
 	if (wah_first_groups(b, *goff, 0, 0, NULL, err) != GP_OK) return GP_EDEVICE;
 	if (!out_tile) return GP_OK;
 	cl_kernel k = gp_cl_kernel(GP_K_WAH_TILE_WORDS);
-	if (gp_cl_args(k, 8, A(b->table), A(b->vstart), A(b->istart), A(*goff), A(b->n_blobs), A(b->values),
-	               A(out_tile), A(*tile_words)) != CL_SUCCESS) return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
+	cl_int st = gp_set_wah_tile_words(k, &(gp_args_wah_tile_words){
+		.bt = b->table, .ostart = b->vstart, .wstart = b->istart, .goff = *goff, .n_blobs = b->n_blobs,
+		.total = b->values, .tile = out_tile, .tile_words = *tile_words});
+	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg");
 	return gp_cl_run(k, out_tiles, err);
 }
 
@@ -102,15 +111,49 @@ static int wah_prepare(gp_cl_batch *b, const uint8_t *const *blobs, const size_t
  * keeps its size for the next call). */
 #define GP_ROWS_BOUND_BYTES ((size_t)64 << 20)
 
-static int bitmap_rows_pass(cl_kernel k, cl_uint first_arg, cl_mem bitmap, const gp_cl_tile_sums *s,
-                            cl_mem rows, cl_ulong cap, gp_error *err)
+/* The bitmaps a rows pass reads: one of `total` words, or a batch's, each from ostart with tiles
+ * of its own from tile_start and its row count into blob_rows. */
+typedef struct bitmap_set {
+	cl_mem bitmap, ostart, tile_start, blob_rows;
+	cl_uint total, n_blobs;
+	gp_cl_tile_sums s;
+} bitmap_set;
+
+static int bitmap_count_pass(const bitmap_set *m, gp_error *err)
 {
-	if (gp_cl_args(k, 1, A(bitmap)) != CL_SUCCESS ||
-	    gp_cl_args_at(k, first_arg, 5, A(s->bt), A(s->sums), A(s->block_sums), A(rows), A(cap)) != CL_SUCCESS) {
-		return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
-	}
-	return gp_cl_tiled_run(s, k, err, first_arg + 5, 3, GP_SKEWED(s->tile) * 4, GP_SKEWED(s->tile) * 4,
-	                       s->wg * 4);
+	const gp_cl_tile_sums *s = &m->s;
+	const int batch = m->n_blobs > 1;
+	cl_kernel k = gp_cl_kernel(batch ? GP_K_BITMAP_TILE_COUNT_BATCH : GP_K_BITMAP_TILE_COUNT);
+	cl_int st = batch
+		? gp_set_bitmap_tile_count_batch(k, &(gp_args_bitmap_tile_count_batch){
+			.bitmap = m->bitmap, .ostart = m->ostart, .tile_start = m->tile_start, .n_blobs = m->n_blobs,
+			.bt = s->bt, .tile_sums = s->sums, .block_sums = s->block_sums, .part_bytes = s->wg * 4})
+		: gp_set_bitmap_tile_count(k, &(gp_args_bitmap_tile_count){
+			.bitmap = m->bitmap, .total = m->total, .bt = s->bt, .tile_sums = s->sums,
+			.block_sums = s->block_sums, .part_bytes = s->wg * 4});
+	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg");
+	return gp_cl_tiled_run(s, k, err);
+}
+
+static int bitmap_rows_pass(const bitmap_set *m, cl_mem rows, cl_ulong cap, gp_error *err)
+{
+	const gp_cl_tile_sums *s = &m->s;
+	const int batch = m->n_blobs > 1;
+	/* a tile's word offsets, its words, the group's counts */
+	const size_t offs = GP_SKEWED(s->tile) * 4, words = GP_SKEWED(s->tile) * 4, part = s->wg * 4;
+	cl_kernel k = gp_cl_kernel(batch ? GP_K_BITMAP_TILE_ROWS_BATCH : GP_K_BITMAP_TILE_ROWS);
+	cl_int st = batch
+		? gp_set_bitmap_tile_rows_batch(k, &(gp_args_bitmap_tile_rows_batch){
+			.bitmap_all = m->bitmap, .ostart = m->ostart, .tile_start = m->tile_start,
+			.n_blobs = m->n_blobs, .blob_rows = m->blob_rows, .bt = s->bt, .tile_sums = s->sums,
+			.block_sums = s->block_sums, .rows = rows, .cap = cap, .offs_bytes = offs,
+			.words_bytes = words, .part_bytes = part})
+		: gp_set_bitmap_tile_rows(k, &(gp_args_bitmap_tile_rows){
+			.bitmap_all = m->bitmap, .total = m->total, .bt = s->bt, .tile_sums = s->sums,
+			.block_sums = s->block_sums, .rows = rows, .cap = cap, .offs_bytes = offs,
+			.words_bytes = words, .part_bytes = part});
+	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg");
+	return gp_cl_tiled_run(s, k, err);
 }
 
 static int bitmap_tiles(const gp_result *r, cl_mem bitmap, cl_uint total, cl_mem ostart,
@@ -118,13 +161,9 @@ static int bitmap_tiles(const gp_result *r, cl_mem bitmap, cl_uint total, cl_mem
                         size_t *guess, void **mapped, gp_error *err)
 {
 	const int batch = n_blobs > 1;
-	gp_cl_tile_sums s;
-	cl_mem tile_start = NULL, meta = NULL;
-	cl_kernel count = gp_cl_kernel(batch ? GP_K_BITMAP_TILE_COUNT_BATCH : GP_K_BITMAP_TILE_COUNT);
-	cl_kernel rows_k = gp_cl_kernel(batch ? GP_K_BITMAP_TILE_ROWS_BATCH : GP_K_BITMAP_TILE_ROWS);
+	bitmap_set m = {.bitmap = bitmap, .ostart = ostart, .total = total, .n_blobs = n_blobs};
 	size_t bound = (size_t)total * 32, held = gp_cl_buffer_capacity(GP_B_ROWS) / 8;
 	size_t cap = bound * 8 <= GP_ROWS_BOUND_BYTES ? bound : held > total ? held : total;
-	cl_uint rows_arg = batch ? 5 : 2;   /* after (bitmap, ostart, tile_start, n_blobs, blob_rows) */
 	int rc = GP_OK;
 	if (cap > bound) cap = bound;
 	if (*guess > cap) *guess = cap;
@@ -137,25 +176,17 @@ static int bitmap_tiles(const gp_result *r, cl_mem bitmap, cl_uint total, cl_mem
 	}
 	if (batch) {
 		if (gp_cl_blob_tiles(host_ostart, n_blobs, gp_cl_tile_items(), 1, 256, GP_B_COUNTS, GP_B_OFFSETS,
-		                     &s, &tile_start, err) != GP_OK ||
-		    !(meta = gp_cl_buffer(GP_B_POFF, ((size_t)n_blobs + 1) * 4, err))) {
+		                     &m.s, &m.tile_start, err) != GP_OK ||
+		    !(m.blob_rows = gp_cl_buffer(GP_B_POFF, ((size_t)n_blobs + 1) * 4, err))) {
 			return GP_EDEVICE;
 		}
-		if (gp_cl_args_at(count, 1, 3, A(ostart), A(tile_start), A(n_blobs)) != CL_SUCCESS ||
-		    gp_cl_args_at(count, 4, 3, A(s.bt), A(s.sums), A(s.block_sums)) != CL_SUCCESS ||
-		    gp_cl_args_at(rows_k, 1, 4, A(ostart), A(tile_start), A(n_blobs), A(meta)) != CL_SUCCESS) {
-			return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
-		}
-	} else if (gp_cl_tile_sums_init(&s, total, gp_cl_tile_items(), 1, 256, GP_B_COUNTS, GP_B_OFFSETS, err) != GP_OK ||
-	           gp_cl_args_at(count, 1, 4, A(total), A(s.bt), A(s.sums), A(s.block_sums)) != CL_SUCCESS ||
-	           gp_cl_args_at(rows_k, 1, 1, A(total)) != CL_SUCCESS) {
+	} else if (gp_cl_tile_sums_init(&m.s, total, gp_cl_tile_items(), 1, 256, GP_B_COUNTS, GP_B_OFFSETS, err) != GP_OK) {
 		return GP_EDEVICE;
 	}
-	if (gp_cl_args(count, 1, A(bitmap)) != CL_SUCCESS) return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
-	if (gp_cl_tiled_run(&s, count, err, batch ? 7 : 5, 1, s.wg * 4) != GP_OK ||
+	if (bitmap_count_pass(&m, err) != GP_OK ||
 	    !(*rows = gp_cl_buffer(GP_B_ROWS, cap * 8, err)) ||
-	    bitmap_rows_pass(rows_k, rows_arg, bitmap, &s, *rows, cap, err) != GP_OK ||
-	    (rc = gp_cl_read_guessed(errbuf, batch ? meta : s.sums, batch ? 0 : s.tiles * 4,
+	    bitmap_rows_pass(&m, *rows, cap, err) != GP_OK ||
+	    (rc = gp_cl_read_guessed(errbuf, batch ? m.blob_rows : m.s.sums, batch ? 0 : m.s.tiles * 4,
 	                             batch ? ((size_t)n_blobs + 1) * 4 : 4, batch ? blob_rows : &blob_rows[1],
 	                             *rows, *guess * 8, mapped, err)) != GP_OK) {
 		return rc == GP_OK ? GP_EDEVICE : rc;
@@ -170,7 +201,7 @@ static int bitmap_tiles(const gp_result *r, cl_mem bitmap, cl_uint total, cl_mem
 	*mapped = NULL;
 	if (gp_check_result(r, nrows, 0, err) != GP_OK) return GP_ENOMEM;   /* before growing */
 	if (!(*rows = gp_cl_buffer(GP_B_ROWS, (size_t)nrows * 8, err))) return GP_EDEVICE;
-	return bitmap_rows_pass(rows_k, rows_arg, bitmap, &s, *rows, nrows, err);
+	return bitmap_rows_pass(&m, *rows, nrows, err);
 }
 
 /* The set rows of the bitmaps (bitmap_tiles), downloaded into r: as many as guess (the rows
@@ -224,14 +255,14 @@ static int wah_gather_batch(gp_cl_batch *b, const uint8_t *const *blobs, const s
 	tiles = (cl_uint)(((size_t)b->values + tile - 1) / tile);
 	if (!(*bitmap = gp_cl_buffer(GP_B_BITMAP, (size_t)b->values * 4, err))) return GP_EDEVICE;
 	k = gp_cl_kernel(GP_K_WAH_GATHER);
-	if (gp_cl_args(k, 10, A(b->input), A(b->table), A(b->vstart), A(b->istart), A(goff), A(b->n_blobs),
-	               A(b->values), A(tile_words), A(cap), A(*bitmap)) != CL_SUCCESS ||
-	    clSetKernelArg(k, 10, (size_t)cap * 4, NULL) != CL_SUCCESS ||
-	    clSetKernelArg(k, 11, (size_t)cap * 8, NULL) != CL_SUCCESS ||
-	    clSetKernelArg(k, 12, (size_t)cap * 8, NULL) != CL_SUCCESS) goto args;
+	/* a tile's window of input words, their first groups, its groups expanded */
+	cl_int st = gp_set_wah_gather(k, &(gp_args_wah_gather){
+		.in = b->input, .bt = b->table, .ostart = b->vstart, .wstart = b->istart, .goff = goff,
+		.n_blobs = b->n_blobs, .total = b->values, .tile_words = tile_words, .cap = cap,
+		.bitmap = *bitmap, .win_bytes = (size_t)cap * 4, .words_bytes = (size_t)cap * 8,
+		.gval_bytes = (size_t)cap * 8});
+	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg");
 	return gp_cl_run(k, (size_t)tiles * gp_cl_wg(), err);
-args:
-	return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
 }
 
 int gp_cl_wah_rows(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
@@ -268,7 +299,7 @@ int gp_cl_wah_query(const uint8_t *const *blobs, const size_t *lens, size_t n_bl
 	gp_cl_batch b;
 	cl_mem goff, bitmap, none = NULL;
 	cl_kernel k;
-	cl_uint cop = (cl_uint)op, words;
+	cl_uint words;
 	int rc = wah_prepare(&b, blobs, lens, n_blobs, &goff, 0, NULL, NULL, NULL, err);
 	if (rc != GP_OK) goto done;
 	rc = GP_EDEVICE;
@@ -276,9 +307,11 @@ int gp_cl_wah_query(const uint8_t *const *blobs, const size_t *lens, size_t n_bl
 	cl_uint range[2] = {0, words};
 	if (!(bitmap = gp_cl_buffer(GP_B_BITMAP, (size_t)words * 4, err))) goto done;
 	k = gp_cl_kernel(GP_K_WAH_QUERY);
-	if (gp_cl_args(k, 8, A(b.input), A(b.table), A(b.istart), A(goff), A(b.n_blobs), A(words),
-	               A(cop), A(bitmap)) != CL_SUCCESS) {
-		gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg");
+	cl_int st = gp_set_wah_query(k, &(gp_args_wah_query){
+		.in = b.input, .bt = b.table, .wstart = b.istart, .goff = goff, .n_blobs = b.n_blobs,
+		.total = words, .op = (cl_uint)op, .bitmap = bitmap});
+	if (st != CL_SUCCESS) {
+		gp_cl_fail(err, st, "clSetKernelArg");
 		goto done;
 	}
 	if (gp_cl_run(k, words, err) != GP_OK) goto done;

@@ -7,9 +7,8 @@
 #include "gp_pool.h"
 
 /* Each pool thread sleeps on a semaphore of its own and is woken only for a job that wants it:
- * one condition variable for all made every woken thread queue on one lock, and on the H100's
- * lent host the last of five started 0.4-2 ms after the job (median; 0.04-0.07 ms woken one by
- * one: bench/experiments/upload_pipeline.c, seventh session), as long as a 64 MB upload. */
+ * with one condition variable for all, every woken thread queues on one lock and the last one
+ * starts as late as a large upload takes (bench/experiments/upload_pipeline.c measures both). */
 #define GP_POOL_CLOSED ((unsigned)1 << 31)   /* in state: the job takes no more workers */
 
 static struct {

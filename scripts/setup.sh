@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what gpupost needs on Debian 12 when it is missing, then builds the extension
-# (phpize && ./configure && make). Sourced by scripts/demo.sh and scripts/test.sh.
+# (phpize && ./configure && make). Run by scripts/demo.sh and scripts/test.sh.
+# GPUPOST_CONFIGURE: extra ./configure options (scripts/test.sh passes --enable-gpupost-test-hooks);
+# the build is configured again whenever they change.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -16,8 +18,13 @@ if [ ${#need[@]} -gt 0 ]; then
 	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
-if [ ! -f Makefile ] || [ config.m4 -nt Makefile ] || [ Makefile.frag -nt Makefile ]; then
+flags=${GPUPOST_CONFIGURE:-}
+if [ ! -f Makefile ] || [ config.m4 -nt Makefile ] || [ Makefile.frag -nt Makefile ] ||
+   [ sources.list -nt Makefile ] || [ "$(cat .configure-flags 2>/dev/null)" != "$flags" ]; then
 	phpize >/dev/null
-	./configure -q >/dev/null
+	# shellcheck disable=SC2086
+	./configure -q $flags >/dev/null
+	echo "$flags" > .configure-flags
+	make -s clean >/dev/null
 fi
 make -s -j"$(nproc)" >/dev/null

@@ -11,16 +11,6 @@
 static const char *last_backend = "none";
 static unsigned long last_device_failures = 0;
 
-unsigned long gp_device_failures(void)
-{
-	return last_device_failures;
-}
-
-const char *gp_last_backend(void)
-{
-	return last_backend;
-}
-
 int gp_would_use_device(size_t values, long min_device_values)
 {
 	if (min_device_values > 0 && values < (size_t)min_device_values) return 0;
@@ -73,6 +63,7 @@ static int host_done(int rc, gp_result *r)
 static int host_fail_nomem(gp_error *err)
 {
 	if (err) {
+		err->code = GP_ENOMEM;
 		err->format = "host";
 		err->offset = 0;
 		err->cl_status = 0;
@@ -474,8 +465,30 @@ void gp_trim_cached(uint64_t keep_bytes)
 	gp_scratch_trim(keep_bytes > pinned_kept ? keep_bytes - pinned_kept : 0);
 }
 
-void gp_cached_bytes(gp_cached *c)
+void gp_backend(gp_backend_info *info)
 {
-	c->host_scratch = gp_scratch_bytes();
-	gp_cl_cached(&c->pinned, &c->device);
+	memset(info, 0, sizeof(*info));
+	info->usable = gp_cl_available();
+	info->last_backend = last_backend;
+	info->device = gp_cl_info();
+	info->built = gp_cl_shape_of(&info->shape);
+	info->auto_device = info->usable && info->device && strcmp(info->device->type, "cpu") != 0;
+	info->reason = gp_cl_last_error();
+	info->device_failures = last_device_failures;
+	info->cached.host_scratch = gp_scratch_bytes();
+	gp_cl_cached(&info->cached.pinned, &info->cached.device);
+#ifdef GP_TEST_HOOKS
+	info->test_hooks = 1;
+#endif
+}
+
+void gp_configure_device(const char *device_spec)
+{
+	gp_cl_configure(device_spec);
+}
+
+void gp_shutdown(void)
+{
+	gp_cl_shutdown();
+	gp_scratch_release();
 }

@@ -5,6 +5,7 @@
 #define GP_DISPATCH_H
 
 #include "../codec/gp_result.h"
+#include "../opencl/gp_cl.h"
 
 enum { GP_FORMAT_MOD9 = 1, GP_FORMAT_S9 = 2, GP_FORMAT_QS = 3, GP_FORMAT_WAH = 4 };
 enum { GP_OP_OR = 1, GP_OP_AND = 2 };
@@ -35,20 +36,34 @@ int gp_wah_query(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs
 int gp_prefix_sum(const int64_t *in, size_t n, int inclusive, const gp_ctx *ctx,
                   int64_t *out, size_t *overflow_at, gp_error *err);
 
-/* "host" or "opencl": who ran the last operation in this process ("none" before any). */
-const char *gp_last_backend(void);
-/* How many device calls this process has seen fail (each then served by the host path). */
-unsigned long gp_device_failures(void);
+typedef struct gp_cached {
+	uint64_t host_scratch, pinned, device;   /* bytes */
+} gp_cached;
+
+/* What gpu_info() and phpinfo show, in one call (it opens the device if it was not yet). */
+typedef struct gp_backend_info {
+	int usable;                   /* the device serves this process's calls */
+	const char *last_backend;     /* "host" or "opencl": who ran the last operation ("none") */
+	const gp_cl_device_info *device;   /* NULL when none was chosen */
+	int built;                    /* its program built */
+	gp_cl_shape shape;            /* the launch shapes it was built with */
+	int auto_device;              /* calls above gpupost.min_device_values go to it (not a CPU) */
+	const char *reason;           /* why the device is not used, or the last failure ("" if none) */
+	unsigned long device_failures;/* device calls that failed and were served by the host */
+	gp_cached cached;             /* what the process keeps between calls */
+	int test_hooks;               /* a test build (fault injection, forced staging) */
+} gp_backend_info;
 /* Whether an operation expecting `values` outputs would run on the device now. */
 int gp_would_use_device(size_t values, long min_device_values);
 
 /* Between calls: the buffers this process keeps for the next call (host scratch, pinned staging,
  * device buffers) are trimmed to at most keep_bytes of host memory and keep_bytes of device
- * memory, largest first. What is kept now, in bytes. */
+ * memory, largest first. */
 void gp_trim_cached(uint64_t keep_bytes);
-typedef struct gp_cached {
-	uint64_t host_scratch, pinned, device;
-} gp_cached;
-void gp_cached_bytes(gp_cached *c);
+
+void gp_backend(gp_backend_info *info);
+/* gpupost.device's value (no OpenCL work until a call needs the device); module shutdown. */
+void gp_configure_device(const char *device_spec);
+void gp_shutdown(void);
 
 #endif

@@ -3,7 +3,7 @@ Device faults: allocation and launch failures (injected with GPUPOST_FAULT) end 
 --EXTENSIONS--
 gpupost
 --SKIPIF--
-<?php require __DIR__ . '/gpupost_test.inc'; if (!gp_device_available()) die('skip no OpenCL device: ' . gpu_info()['reason']); ?>
+<?php require __DIR__ . '/gpupost_test.inc'; if (!gp_device_available()) die('skip no OpenCL device: ' . gpu_info()['reason']); if (!gpu_info()['test_hooks']) die('skip a release build: the test hooks are compiled in by ./configure --enable-gpupost-test-hooks (scripts/test.sh)'); ?>
 --INI--
 gpupost.min_device_values=0
 --FILE--

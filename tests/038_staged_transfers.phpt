@@ -3,7 +3,7 @@ Transfers through the pinned staging buffers (the GPU's path, forced with GPUPOS
 --EXTENSIONS--
 gpupost
 --SKIPIF--
-<?php require __DIR__ . '/gpupost_test.inc'; if (!gp_device_available()) die('skip no OpenCL device: ' . gpu_info()['reason']); ?>
+<?php require __DIR__ . '/gpupost_test.inc'; if (!gp_device_available()) die('skip no OpenCL device: ' . gpu_info()['reason']); if (!gpu_info()['test_hooks']) die('skip a release build: the test hooks are compiled in by ./configure --enable-gpupost-test-hooks (scripts/test.sh)'); ?>
 --INI--
 memory_limit=512M
 --FILE--

@@ -28,7 +28,8 @@ mt_srand(59);
 $bad = 0;
 $cases = ['low' => misleading(6400, true), 'high' => misleading(6400, false),
           'low, long' => misleading(60000, true)];
-/* mapped downloads (PoCL's way), then the GPU's staged ones */
+/* mapped downloads (PoCL's way), then the GPU's staged ones (forced in a test build; a release
+ * build runs the mapped way twice) */
 foreach (['0', '1'] as $staged) {
 putenv("GPUPOST_FORCE_STAGING=$staged");
 foreach ($cases as $name => $b) {

@@ -31,7 +31,7 @@ foreach ([32, 64] as $w) {
     $cases["high $w"] = misleading_wah(2000, $w, false);   /* its guess stays below 1 MB */
 }
 foreach (['0', '1'] as $staged) {   /* mapped downloads (PoCL's way), then the GPU's staged ones */
-    putenv("GPUPOST_FORCE_STAGING=$staged");
+    putenv("GPUPOST_FORCE_STAGING=$staged");   /* a test build only; a release build maps twice */
     foreach ($cases as $name => $b) {
         $want = ref_wah_rows($b);
         $h = gp_on('host', fn() => gpu_decode_postings($b, GPUPOST_WAH));

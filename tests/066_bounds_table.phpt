@@ -82,5 +82,4 @@ GpuPost\Exception: WAH: byte 8: nbits 18446744073709551615 is past 2^63 (its row
 GpuPost\Exception: WAH: blob 0, byte 8: nbits 18446744073709551615 is past 2^63 (its rows would not fit a 64-bit signed int)
 %A1M one-value MOD9 blobs (host, no memory_limit, cap 4G): bool(true)
 %A800,000 postings (host, no memory_limit, cap 4G): bool(true)
-%AWAH of 2^22 + 1 rows (host, no memory_limit, cap 4G): bool(true)
-%A
+%AWAH of 2^22 + 1 rows (host, no memory_limit, cap 4G): bool(true)%A

@@ -15,7 +15,7 @@ $wantp = gpu_decode_postings($postings, GPUPOST_MOD9, GPUPOST_POSTINGS);
 $held = fn() => gpu_info()['cached'];
 $paths = gp_device_available() ? ['host', 'device'] : ['host'];
 if (in_array('device', $paths)) {
-    putenv('GPUPOST_FORCE_STAGING=1');   /* the GPU's pinned staging on PoCL too */
+    putenv('GPUPOST_FORCE_STAGING=1');   /* the GPU's pinned staging on PoCL too (a test build) */
 }
 foreach ($paths as $path) {
     foreach (['1M', '64M', '0', '1M'] as $cap) {

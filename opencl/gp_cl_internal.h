@@ -1,0 +1,124 @@
+/* The device runtime as the launchers see it (opencl/gp_cl_*.c and the C benchmarks): kernels,
+ * buffer slots, transfers and launches. Dispatch sees only gp_cl.h. */
+#ifndef GP_CL_INTERNAL_H
+#define GP_CL_INTERNAL_H
+
+#define CL_TARGET_OPENCL_VERSION 120
+#ifdef __APPLE__
+#include <OpenCL/opencl.h>
+#else
+#include <CL/cl.h>
+#endif
+
+#include "gp_cl.h"
+
+#include "gp_cl_args.h"   /* GP_KERNELS and each kernel's parameters, from the kernels themselves */
+
+typedef enum {
+#define GP_KERNEL_ID(id, name) GP_K_##id,
+	GP_KERNELS(GP_KERNEL_ID)
+#undef GP_KERNEL_ID
+	GP_K_COUNT
+} gp_kernel_id;
+
+/* One struct and one setter per kernel, made from its parameter list (gp_cl_args.h): a launcher
+ * fills the fields by name and calls gp_set_<kernel>(kernel, &args). A __local array's field is
+ * its size in bytes (name_bytes): the launcher states each kernel's local memory there, once.
+ * Adding a parameter to a kernel is one edit of its signature in kernels/ (then
+ * `php scripts/gen-kernel-args.php`) and one field set in its launcher; a test build checks at
+ * start-up that the built kernels' parameters are these (gp_cl_program.c). */
+#define GP_ARG_FIELD_BUF(name) cl_mem name;
+#define GP_ARG_FIELD_VAL(type, name) type name;
+#define GP_ARG_FIELD_LOC(name) size_t name##_bytes;
+#define GP_ARG_SET_BUF(name) st |= clSetKernelArg(k, i++, sizeof(cl_mem), &a->name);
+#define GP_ARG_SET_VAL(type, name) st |= clSetKernelArg(k, i++, sizeof(type), &a->name);
+#define GP_ARG_SET_LOC(name) st |= clSetKernelArg(k, i++, a->name##_bytes, NULL);
+#define GP_KERNEL_SETTER(id, name)                                                                  \
+	typedef struct gp_args_##name {                                                                 \
+		GP_KARGS_##name(GP_ARG_FIELD_BUF, GP_ARG_FIELD_VAL, GP_ARG_FIELD_LOC)                       \
+	} gp_args_##name;                                                                               \
+	static inline cl_int gp_set_##name(cl_kernel k, const gp_args_##name *a)                        \
+	{                                                                                               \
+		cl_uint i = 0;                                                                              \
+		cl_int st = CL_SUCCESS;                                                                     \
+		GP_KARGS_##name(GP_ARG_SET_BUF, GP_ARG_SET_VAL, GP_ARG_SET_LOC)                             \
+		return st;                                                                                  \
+	}
+GP_KERNELS(GP_KERNEL_SETTER)
+#undef GP_KERNEL_SETTER
+
+/* Device buffers kept between calls, grown as needed. */
+typedef enum {
+	GP_B_INPUT, GP_B_FIRST, GP_B_COUNTS, GP_B_OFFSETS, GP_B_STARTS, GP_B_POFF, GP_B_BLOBS,
+	GP_B_ERR, GP_B_META, GP_B_VALUES, GP_B_VSTART, GP_B_GAP_CARRY, GP_B_DOCS, GP_B_COMBINED,
+	GP_B_WSUM, GP_B_POS, GP_B_SCRATCH, GP_B_GOFF, GP_B_BITMAP, GP_B_ROWS, GP_B_STAGE_OUT, GP_B_STAGE_IN,
+	GP_B_TILE_STARTS,
+	GP_B_COUNT
+} gp_buffer_id;
+
+cl_command_queue gp_cl_queue(void);
+cl_kernel gp_cl_kernel(gp_kernel_id id);
+/* A device buffer of at least `bytes`, reused between calls. NULL on failure (err set). */
+cl_mem gp_cl_buffer(gp_buffer_id id, size_t bytes, gp_error *err);
+/* Bytes buffer slot id holds now (0 before its first use). */
+size_t gp_cl_buffer_capacity(gp_buffer_id id);
+/* Work-group size for launches; global sizes are rounded up to a multiple of it. */
+size_t gp_cl_wg(void);
+/* Elements per work-item in the scans' tiles: kernels/scan.cl */
+#define GP_SCAN_ITEMS 8
+/* Values of value_bytes (4 or 8) each work-item stages in local memory in the tiled decoders
+ * (GP_STAGE_ITEMS_32, GP_STAGE_ITEMS). */
+size_t gp_cl_stage_items(size_t value_bytes);
+/* Upper words per work-item in QS's tiles (GP_QS_ITEMS), and the values QS stages per item
+ * (GP_QS_STAGE_ITEMS: GP_STAGE_ITEMS_32, at most 16). */
+size_t gp_cl_qs_items(void);
+size_t gp_cl_qs_stage_items(void);
+/* Words per work-item of the tiled MOD9 and S9 decoders (GP_TILE_ITEMS of the build). */
+size_t gp_cl_tile_items(void);
+/* Output words per work-item of wah_gather (GP_WAH_ITEMS of the build). */
+size_t gp_cl_wah_items(void);
+/* Enqueues `kernel` over at least `items` work-items. */
+int gp_cl_run(cl_kernel kernel, size_t items, gp_error *err);
+/* Records a failed OpenCL call in err (GP_EDEVICE) and returns GP_EDEVICE. */
+int gp_cl_fail(gp_error *err, cl_int status, const char *what);
+/* Drops cached buffers (after an allocation failure, to retry with less memory held). */
+void gp_cl_release_buffers(void);
+/* Uploads `n_parts` host ranges back to back into buffer `id` (through the pinned staging
+ * buffer: one mapped write, one device copy). */
+cl_mem gp_cl_upload(gp_buffer_id id, const uint8_t *const *parts, const size_t *lens,
+                    size_t n_parts, size_t total, gp_error *err);
+
+/* A download through the pinned staging buffer: src's first `bytes` copied on the device into
+ * it and mapped for reading. The pointer stays valid until gp_cl_unmap (one at a time): the PHP
+ * arrays are filled straight from it, with no copy into a host buffer of our own. */
+void *gp_cl_download_mapped(cl_mem src, size_t bytes, gp_error *err);
+void gp_cl_unmap(void *p);
+/* Whether transfers go through the pinned staging memory (a GPU; in a test build,
+ * GPUPOST_FORCE_STAGING=1 on any device). */
+int gp_cl_staged(void);
+/* There only: one download of n buffers' first bytes[i] bytes, laid end to end in the pinned
+ * staging memory, part i at base + at[i] (64-byte aligned), *total bytes in all; lent like
+ * gp_cl_download_mapped's pointer. */
+void *gp_cl_download_parts(const cl_mem *srcs, const size_t *bytes, size_t n, size_t *at,
+                           size_t *total, gp_error *err);
+
+/* With GPUPOST_PROFILE=1 in the environment when the device opens (benchmarks): the device
+ * time of every kernel launched since the last reset, in seconds (waits for them). With
+ * GPUPOST_PROFILE=2 each launch also waits and prints its kernel, size and time on stderr. */
+double gp_cl_kernel_seconds(void);
+void gp_cl_kernel_seconds_reset(void);
+
+/* Blocking read of `bytes` from the start of mem; fill of mem with a 32-bit pattern. */
+int gp_cl_read(cl_mem mem, size_t bytes, void *dst, gp_error *err);
+int gp_cl_read_at(cl_mem mem, size_t offset, size_t bytes, void *dst, gp_error *err);
+int gp_cl_fill_u32(cl_mem mem, cl_uint pattern, size_t bytes, gp_error *err);
+
+/* Scans (opencl/gp_cl_scan.c). n elements of uint (u32) or long (i64) at in/in_off to
+ * out/out_off; inclusive or exclusive. */
+int gp_cl_scan_u32(cl_mem in, cl_mem out, size_t n, int inclusive, gp_error *err);
+int gp_cl_scan_i64(cl_mem in, cl_mem out, size_t n, int inclusive, gp_error *err);
+
+/* Benchmarks: the upload plan (workers, first and largest piece in KiB; 0 keeps the default). */
+void gp_cl_set_upload_plan(size_t threads, size_t first_kb, size_t piece_kb);
+
+#endif

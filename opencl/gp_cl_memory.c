@@ -1,0 +1,238 @@
+/* Memory: grow-only device buffer slots, pinned staging (mapped once, kept mapped), downloads
+ * lent to results, blocking reads and fills, and the trim between calls. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gp_cl_runtime.h"
+
+/* The one mapping a result may hold (results live for one PHP call), and of which buffer. */
+static void *gp_cl_mapped;
+static cl_mem gp_cl_mapped_mem;
+
+/* A GPU gets transfers through pinned staging buffers; a CPU device (PoCL) shares host memory,
+ * where the staging copy would only add a copy. */
+int gp_cl_staged(void)
+{
+#ifdef GP_TEST_HOOKS
+	/* GPUPOST_FORCE_STAGING=1 takes the GPU's transfer path on any device (tests/038) */
+	const char *force = getenv("GPUPOST_FORCE_STAGING");
+	if (force && strcmp(force, "1") == 0) return 1;
+#endif
+	return gp_cl.info.type && strcmp(gp_cl.info.type, "cpu") != 0;
+}
+
+static void gp_cl_release_slot(gp_cl_buffer_slot *slot)
+{
+	if (slot->host) {
+		clEnqueueUnmapMemObject(gp_cl.queue, slot->mem, slot->host, 0, NULL, NULL);
+		clFinish(gp_cl.queue);
+		slot->host = NULL;
+	}
+	if (slot->mem) clReleaseMemObject(slot->mem);
+	slot->mem = NULL;
+	slot->size = 0;
+}
+
+void gp_cl_release_buffers(void)
+{
+	if (gp_cl_mapped) gp_cl_unmap(gp_cl_mapped);
+	for (int b = 0; b < GP_B_COUNT; b++) gp_cl_release_slot(&gp_cl.buffers[b]);
+}
+
+/* Bytes held in pinned staging slots (pinned = 1) or device-only slots (pinned = 0). */
+static uint64_t gp_cl_held(int pinned)
+{
+	uint64_t held = 0;
+	for (int b = 0; b < GP_B_COUNT; b++) {
+		const gp_cl_buffer_slot *slot = &gp_cl.buffers[b];
+		if (slot->mem && (slot->host != NULL) == pinned) held += slot->size;
+	}
+	return held;
+}
+
+/* Frees the largest slots of one kind until at most keep bytes of it are held. */
+static void gp_cl_trim_kind(int pinned, uint64_t keep)
+{
+	uint64_t held = gp_cl_held(pinned);
+	while (held > keep) {
+		gp_cl_buffer_slot *largest = NULL;
+		for (int b = 0; b < GP_B_COUNT; b++) {
+			gp_cl_buffer_slot *slot = &gp_cl.buffers[b];
+			if (slot->mem && (slot->host != NULL) == pinned && (!largest || slot->size > largest->size)) {
+				largest = slot;
+			}
+		}
+		held -= largest->size;
+		gp_cl_release_slot(largest);
+	}
+}
+
+uint64_t gp_cl_trim(uint64_t pinned_keep, uint64_t device_keep)
+{
+	if (!gp_cl_own()) return 0;
+	if (gp_cl_mapped) gp_cl_unmap(gp_cl_mapped);   /* no result is held between calls */
+	gp_cl_trim_kind(1, pinned_keep);
+	gp_cl_trim_kind(0, device_keep);
+	return gp_cl_held(1);
+}
+
+void gp_cl_cached(uint64_t *pinned, uint64_t *device)
+{
+	*pinned = gp_cl_own() ? gp_cl_held(1) : 0;
+	*device = gp_cl_own() ? gp_cl_held(0) : 0;
+}
+#ifdef GP_TEST_HOOKS
+int gp_cl_fault(const char *what)
+{
+	const char *f = getenv("GPUPOST_FAULT");
+	return f && strcmp(f, what) == 0;
+}
+#endif
+
+size_t gp_cl_buffer_capacity(gp_buffer_id id)
+{
+	return gp_cl.buffers[id].mem ? gp_cl.buffers[id].size : 0;
+}
+
+cl_mem gp_cl_buffer(gp_buffer_id id, size_t bytes, gp_error *err)
+{
+	gp_cl_buffer_slot *slot = &gp_cl.buffers[id];
+	cl_int st;
+	if (gp_cl_fault("alloc")) {
+		gp_cl_fail(err, CL_MEM_OBJECT_ALLOCATION_FAILURE, "clCreateBuffer (injected by GPUPOST_FAULT)");
+		return NULL;
+	}
+	if (bytes == 0) bytes = 64;
+	if (slot->mem && slot->size >= bytes) return slot->mem;
+	if (slot->mem) clReleaseMemObject(slot->mem);
+	slot->mem = NULL;
+	slot->size = 0;
+	/* Grow by a quarter more than asked so that slowly growing inputs do not reallocate. */
+	size_t want = bytes + bytes / 4;
+	if (want < bytes || (gp_cl.info.max_alloc && want > gp_cl.info.max_alloc)) want = bytes;
+	if (gp_cl.info.max_alloc && want > gp_cl.info.max_alloc) {
+		gp_cl_fail(err, CL_INVALID_BUFFER_SIZE, "device buffer larger than CL_DEVICE_MAX_MEM_ALLOC_SIZE");
+		return NULL;
+	}
+	slot->mem = clCreateBuffer(gp_cl.context, CL_MEM_READ_WRITE, want, NULL, &st);
+	if (st != CL_SUCCESS) {
+		gp_cl_fail(err, st, "clCreateBuffer");
+		return NULL;
+	}
+	slot->size = want;
+	return slot->mem;
+}
+/* Pinned host memory of at least `bytes` for staging slot id: a CL_MEM_ALLOC_HOST_PTR buffer
+ * mapped once and kept mapped, the host side of blocking reads and writes that then run at the
+ * bus's speed (NVIDIA's recommended pattern). */
+void *gp_cl_pinned(gp_buffer_id id, size_t bytes, gp_error *err)
+{
+	gp_cl_buffer_slot *slot = &gp_cl.buffers[id];
+	cl_int st;
+	if (gp_cl_fault("alloc")) {
+		gp_cl_fail(err, CL_MEM_OBJECT_ALLOCATION_FAILURE, "clCreateBuffer (injected by GPUPOST_FAULT)");
+		return NULL;
+	}
+	if (slot->host && slot->size >= bytes) return slot->host;
+	gp_cl_release_slot(slot);
+	size_t want = bytes + bytes / 4 > bytes ? bytes + bytes / 4 : bytes;
+	if (want < 4096) want = 4096;
+	slot->mem = clCreateBuffer(gp_cl.context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, want, NULL, &st);
+	if (st != CL_SUCCESS) {
+		slot->mem = NULL;
+		gp_cl_fail(err, st, "clCreateBuffer(CL_MEM_ALLOC_HOST_PTR)");
+		return NULL;
+	}
+	slot->host = clEnqueueMapBuffer(gp_cl.queue, slot->mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, want,
+	                                0, NULL, NULL, &st);
+	if (st != CL_SUCCESS) {
+		clReleaseMemObject(slot->mem);
+		slot->mem = NULL;
+		slot->host = NULL;
+		gp_cl_fail(err, st, "clEnqueueMapBuffer(staging)");
+		return NULL;
+	}
+	slot->size = want;
+	return slot->host;
+}
+
+void *gp_cl_download_parts(const cl_mem *srcs, const size_t *bytes, size_t n, size_t *at,
+                           size_t *total, gp_error *err)
+{
+	size_t end = 0;
+	for (size_t i = 0; i < n; i++) {   /* each part at a 64-byte boundary */
+		at[i] = end;
+		end += (bytes[i] + 63) & ~(size_t)63;
+	}
+	if (gp_cl_mapped) gp_cl_unmap(gp_cl_mapped);
+	uint8_t *pinned = gp_cl_pinned(GP_B_STAGE_OUT, end, err);
+	if (!pinned) return NULL;
+	cl_int st = CL_SUCCESS;
+	for (size_t i = 0; i < n && st == CL_SUCCESS; i++) {
+		if (bytes[i]) {
+			st = clEnqueueReadBuffer(gp_cl.queue, srcs[i], CL_FALSE, 0, bytes[i], pinned + at[i], 0,
+			                         NULL, NULL);
+		}
+	}
+	cl_int fin = clFinish(gp_cl.queue);   /* the reads land before the memory is used or reused */
+	if (st != CL_SUCCESS || fin != CL_SUCCESS) {
+		gp_cl_fail(err, st != CL_SUCCESS ? st : fin, "clEnqueueReadBuffer");
+		return NULL;
+	}
+	gp_cl_mapped = pinned;
+	gp_cl_mapped_mem = NULL;   /* stays mapped: nothing to unmap */
+	*total = end;
+	return pinned;
+}
+
+void *gp_cl_download_mapped(cl_mem src, size_t bytes, gp_error *err)
+{
+	cl_int st;
+	if (gp_cl_staged()) {   /* a read into the pinned staging memory, lent until the next call */
+		size_t at, total;
+		return gp_cl_download_parts(&src, &bytes, 1, &at, &total, err);
+	}
+	if (gp_cl_mapped) gp_cl_unmap(gp_cl_mapped);
+	void *p = clEnqueueMapBuffer(gp_cl.queue, src, CL_TRUE, CL_MAP_READ, 0, bytes, 0, NULL, NULL, &st);
+	if (st != CL_SUCCESS) {
+		gp_cl_fail(err, st, "clEnqueueMapBuffer");
+		return NULL;
+	}
+	gp_cl_mapped = p;
+	gp_cl_mapped_mem = src;
+	return p;
+}
+
+void gp_cl_unmap(void *p)
+{
+	if (!p || p != gp_cl_mapped) return;
+	if (gp_cl.state == GP_CL_READY && gp_cl.pid == getpid() && gp_cl_mapped_mem) {
+		clEnqueueUnmapMemObject(gp_cl.queue, gp_cl_mapped_mem, p, 0, NULL, NULL);
+		clFinish(gp_cl.queue);
+	}
+	gp_cl_mapped = NULL;
+	gp_cl_mapped_mem = NULL;
+}
+
+int gp_cl_read_at(cl_mem mem, size_t offset, size_t bytes, void *dst, gp_error *err)
+{
+	cl_int st;
+	if (bytes == 0) return GP_OK;
+	st = clEnqueueReadBuffer(gp_cl_queue(), mem, CL_TRUE, offset, bytes, dst, 0, NULL, NULL);
+	return st == CL_SUCCESS ? GP_OK : gp_cl_fail(err, st, "clEnqueueReadBuffer");
+}
+
+int gp_cl_read(cl_mem mem, size_t bytes, void *dst, gp_error *err)
+{
+	return gp_cl_read_at(mem, 0, bytes, dst, err);
+}
+
+int gp_cl_fill_u32(cl_mem mem, cl_uint pattern, size_t bytes, gp_error *err)
+{
+	cl_int st = clEnqueueFillBuffer(gp_cl_queue(), mem, &pattern, sizeof(pattern), 0, bytes, 0,
+	                                NULL, NULL);
+	return st == CL_SUCCESS ? GP_OK : gp_cl_fail(err, st, "clEnqueueFillBuffer");
+}
+

@@ -1,0 +1,79 @@
+/* State shared by the runtime's own files (gp_cl_device.c, _tuning.c, _program.c, _memory.c,
+ * _upload.c, _launch.c); launchers never include it. */
+#ifndef GP_CL_RUNTIME_H
+#define GP_CL_RUNTIME_H
+
+#include <sys/types.h>
+
+#include "gp_cl_internal.h"
+
+enum { GP_CL_UNOPENED, GP_CL_READY, GP_CL_UNUSABLE };
+
+typedef struct gp_cl_buffer_slot {
+	cl_mem mem;
+	size_t size;
+	void *host; /* staging slots: the buffer's pinned memory, mapped once for its lifetime */
+} gp_cl_buffer_slot;
+
+/* What the environment may change, read once when the device opens (gp_cl_knobs_read):
+ * benchmarks compare tile shapes, kernel variants and upload plans with them. 0: the default. */
+typedef struct gp_cl_knobs {
+	int profile;                      /* GPUPOST_PROFILE: 1 kernel times, 2 also on stderr */
+	unsigned tile_items;              /* GPUPOST_TILE_ITEMS: 4 or 16 */
+	unsigned wah_items;               /* GPUPOST_WAH_ITEMS: 4 or 16 */
+	unsigned stage_items_32;          /* GPUPOST_STAGE_ITEMS_32: 1 to 64 */
+	unsigned qs_items;                /* GPUPOST_QS_ITEMS: 1 to GP_SCAN_ITEMS */
+	char cl_options[256];             /* GPUPOST_CL_OPTIONS, appended to the build options */
+	size_t upload_threads, upload_first_kb, upload_piece_kb;   /* GPUPOST_UPLOAD_* */
+} gp_cl_knobs;
+
+/* One per process: php-fpm and Apache fork after start-up, so nothing is opened before the
+ * first call that needs the device, and `pid` tells a forked child that the state is not its. */
+typedef struct gp_cl_runtime {
+	int state;
+	pid_t pid;
+	char spec[64];
+	int built;
+	gp_cl_device_info info;
+	cl_platform_id platform;
+	cl_device_id device;
+	cl_context context;
+	cl_command_queue queue;
+	cl_program program;
+	cl_kernel kernels[GP_K_COUNT];
+	gp_cl_buffer_slot buffers[GP_B_COUNT];
+	gp_cl_knobs knobs;
+	gp_cl_shape shape;                /* of the build: the -D options the kernels were built with */
+	char last_error[512];
+	cl_event events[4096];            /* profiled launches not yet folded in */
+	size_t n_events;
+	double kernel_seconds;
+} gp_cl_runtime;
+
+extern gp_cl_runtime gp_cl;
+
+/* Whether this process opened the device and may use it. */
+int gp_cl_own(void);
+
+/* gp_cl_tuning.c: the knobs from the environment; the shapes for this device (local memory
+ * and work-group limits, the knobs within them). */
+void gp_cl_knobs_read(gp_cl_knobs *knobs);
+void gp_cl_choose_shape(gp_cl_shape *shape, size_t max_work_group, size_t local_mem,
+                        const gp_cl_knobs *knobs);
+
+/* gp_cl_program.c: context, queue, program and kernels for the chosen device. */
+int gp_cl_build(void);
+
+/* gp_cl_memory.c: pinned host memory of at least `bytes` for staging slot id. */
+void *gp_cl_pinned(gp_buffer_id id, size_t bytes, gp_error *err);
+
+/* Test builds only (configure --enable-gpupost-test-hooks): GPUPOST_FAULT=alloc makes every
+ * device allocation fail, GPUPOST_FAULT=launch every kernel launch, read on each use so that a
+ * test can set and clear it with putenv() (tests/035). Absent from a release build. */
+#ifdef GP_TEST_HOOKS
+int gp_cl_fault(const char *what);
+#else
+#define gp_cl_fault(what) 0
+#endif
+
+#endif
