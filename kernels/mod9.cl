@@ -68,7 +68,7 @@ GP_PASS_BODY uint mod9_checked_start(__global const uchar *first, const uint n, 
 {
 	uint st = mod9_starts(first, i, prev);
 	uint is_last = i + 1u == n || (first && first[i + 1u]);
-	if (GP_MOD9_FLAGS_BAD(st, is_last, w) && *bad == 0xFFFFFFFFu) *bad = i;
+	if (GP_MOD9_FLAGS_BAD(st, is_last, w) && *bad == GP_ERR_NONE) *bad = i;
 	return st;
 }
 
@@ -91,7 +91,7 @@ GP_PASS_BODY void mod9_tile_count_body(__global const uint *words, const uint n,
 {
 	const uint wg = get_local_size(0), q0 = get_group_id(0) * wg * GP_TILE_VECS + get_local_id(0);
 	uint4 v[GP_TILE_VECS];
-	uint pv[GP_TILE_VECS], sum = 0, bad = 0xFFFFFFFFu, total;
+	uint pv[GP_TILE_VECS], sum = 0, bad = GP_ERR_NONE, total;
 	mod9_tile_vecs(words, n, q0, wg, v, pv);
 	mod9_layouts_put(lay);
 	barrier(CLK_LOCAL_MEM_FENCE);
@@ -104,7 +104,7 @@ GP_PASS_BODY void mod9_tile_count_body(__global const uint *words, const uint n,
 			sum += docs ? is_start : mod9_count_lay(x, lay);
 		}
 	}
-	if (bad != 0xFFFFFFFFu) atomic_min(err, bad);
+	if (bad != GP_ERR_NONE) atomic_min(err, bad);
 	total = gp_group_sum_u32(part, sum);
 	if (get_local_id(0) == 0) gp_tile_total_put(tile_sums, block_sums, bt, get_group_id(0), total);
 }
@@ -333,7 +333,7 @@ GP_PASS_BODY void mod9_tile_count_postings_body(__global const uint *words, cons
 	const uint q0 = g * wg * GP_TILE_VECS + lid;
 	__local uint *last = (__local uint *)lpart;   /* 1 + the tile's last start word, 0: none */
 	uint4 v[GP_TILE_VECS];
-	uint pv[GP_TILE_VECS], x[2] = {0u, 0u}, bad = 0xFFFFFFFFu, mine = 0u;
+	uint pv[GP_TILE_VECS], x[2] = {0u, 0u}, bad = GP_ERR_NONE, mine = 0u;
 	mod9_tile_vecs(words, n, q0, wg, v, pv);
 	mod9_layouts_put(lay);
 	if (lid == 0u) *last = 0u;
@@ -349,7 +349,7 @@ GP_PASS_BODY void mod9_tile_count_postings_body(__global const uint *words, cons
 			if (st) mine = i + 1u;
 		}
 	}
-	if (bad != 0xFFFFFFFFu) atomic_min(err, bad);
+	if (bad != GP_ERR_NONE) atomic_min(err, bad);
 	if (mine) atomic_max(last, mine);
 	barrier(CLK_LOCAL_MEM_FENCE);
 	/* the gaps of the words from the last start on (all of them if none starts here): the tile's

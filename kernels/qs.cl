@@ -58,8 +58,8 @@ inline qs_blob qs_blob_of(__global const uint *tab, __global const uint *tile_st
 {
 	uint b = gp_find_blob(tile_start, n_blobs, g);
 	__global const uint *t = tab + GP_BT_STRIDE * b;
-	qs_blob x = {t[GP_BT_BASE], t[GP_BT_LOWER], t[GP_BT_ITEMS], t[GP_BT_N], t[GP_BT_PARAM],
-	             t[GP_BT_LAST], t[GP_BT_VALUES], tile_start[b]};
+	qs_blob x = {t[GP_BT_BASE], t[GP_BT_QS_LOWER], t[GP_BT_ITEMS], t[GP_BT_N], t[GP_BT_QS_L],
+	             t[GP_BT_QS_LAST], t[GP_BT_VALUES], tile_start[b]};
 	return x;
 }
 

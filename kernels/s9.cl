@@ -22,7 +22,7 @@ inline uint s9_last_word_bad(uint w, uint sel, uint first, uint n)
 	const uint b_ = gp_find_blob(tile_start, n_blobs, g);                                        \
 	__global const uint *t_ = tab + GP_BT_STRIDE * b_;                                           \
 	const uint base = t_[GP_BT_BASE], nw = t_[GP_BT_ITEMS], n = t_[GP_BT_N];                     \
-	const uint delta = t_[GP_BT_PARAM], vbase = t_[GP_BT_VALUES], g0 = tile_start[b_]
+	const uint delta = t_[GP_BT_S9_DELTA], vbase = t_[GP_BT_VALUES], g0 = tile_start[b_]
 
 /* Values and value sum of word i of nw, whose selector's layout is cnt values of `bits`: the
  * last word (which holds "the rest") and a bad selector count none here. The count pass reads
@@ -68,7 +68,7 @@ GP_PASS_BODY void s9_tile_count_body(__global const uint *in, const uint base, c
 	__global const uint4 *w4 = (__global const uint4 *)words;
 	const int aligned = (base & 3u) == 0u;   /* a batch's blobs may not be: read words */
 	uint4 v[GP_TILE_VECS];
-	uint x[S9_SUMS] = {0u, 0u, 0u, 0u}, bad = 0xFFFFFFFFu;
+	uint x[S9_SUMS] = {0u, 0u, 0u, 0u}, bad = GP_ERR_NONE;
 	for (uint k = 0; k < GP_TILE_VECS; k++) {   /* every load issued before any is used */
 		uint i = 4u * (q0 + k * wg);
 		if (i + 3u < nw && aligned) v[k] = w4[q0 + k * wg];
@@ -86,10 +86,10 @@ GP_PASS_BODY void s9_tile_count_body(__global const uint *in, const uint base, c
 			x[1] += ws & 0x3FFu;
 			x[2] += (ws >> 10) & 0x3FFu;
 			x[3] += ws >> 20;
-			if (i < nw && sel > 8u && bad == 0xFFFFFFFFu) bad = base + i;
+			if (i < nw && sel > 8u && bad == GP_ERR_NONE) bad = base + i;
 		}
 	}
-	if (bad != 0xFFFFFFFFu) atomic_min(err, bad);
+	if (bad != GP_ERR_NONE) atomic_min(err, bad);
 	gp_group_sums_u32(part, x, S9_SUMS);
 	for (uint c = 0; c < S9_SUMS && get_local_id(0) == 0; c++) {
 		gp_tile_total_put(tile_sums + c * (tiles + 1u), block_sums + c * blocks, bt, get_group_id(0), x[c]);

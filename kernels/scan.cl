@@ -5,7 +5,6 @@
  * does gpu_prefix_sum; the tiled single-list decoders find theirs without a scan launch
  * (gp_tile_total_put / gp_tile_offset_u32 below). Local memory: tile + work-group size elements
  * of T. */
-#define GP_SCAN_ITEMS 8
 /* Values each work-item stages in local memory in the tiled decoders, 64-bit (S9) and 32-bit
  * (MOD9, QS): set by the host from the device's local memory (gp_cl.c). */
 #ifndef GP_STAGE_ITEMS
@@ -141,8 +140,7 @@ GP_DEFINE_TILE_OFFSET(long, i64)
 #define GP_TILE_VECS (GP_TILE_ITEMS / 4u)
 
 /* Local arrays read both along (k * wg + lid) and across (lid * items + k) are padded by one
- * element in 32 so that neither pattern meets a bank conflict. */
-#define GP_SKEW(t) ((t) + ((t) >> 5))
+ * element in 32 (GP_SKEW, gp_shared.h) so that neither pattern meets a bank conflict. */
 
 /* The per-word counts c[GP_SKEW(t)] of a tile of items * wg words (item lid reads words
  * k * wg + lid, side by side with its neighbours) become exclusive offsets in word order: each
@@ -235,15 +233,6 @@ inline uint gp_find_blob(__global const uint *starts, uint n_blobs, uint i)
 	return lo;
 }
 
-/* Per-blob parameters of a container batch (S9, QS), GP_BT_STRIDE uints per blob. */
-#define GP_BT_STRIDE 8
-#define GP_BT_BASE 0    /* first payload word of the blob in the input buffer */
-#define GP_BT_VALUES 1  /* where its values start in the output */
-#define GP_BT_N 2       /* its value count */
-#define GP_BT_PARAM 3   /* S9: delta rule; QS: l */
-#define GP_BT_LAST 4    /* QS: last */
-#define GP_BT_LOWER 5   /* QS: lower words (the upper array follows them) */
-#define GP_BT_ITEMS 6   /* words the blob's work-items cover (S9 payload, QS upper) */
 
 
 /* A plain copy, for the benchmarks' bandwidth reference (bench/device_bench.c). */

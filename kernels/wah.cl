@@ -6,18 +6,11 @@
  * gather the same output word from every bitmap and combine them in registers, so no bitmap is
  * decompressed to global memory. Set rows come from the bitmap, tiled too. */
 
-/* Per-blob table: the container batch layout (GP_BT_*), its fields read as WAH's. */
-#define GP_WB_STRIDE GP_BT_STRIDE
-#define GP_WB_BASE GP_BT_BASE     /* first payload word, in 32-bit units of the input */
-#define GP_WB_W GP_BT_PARAM       /* 32 or 64 */
-#define GP_WB_WORDS GP_BT_ITEMS   /* WAH words */
-#define GP_WB_NBITS GP_BT_LAST    /* rows (the device path takes nbits < 2^32) */
-#define GP_WB_GROUPS GP_BT_LOWER  /* ceil(nbits / (w - 1)) */
 
 inline ulong wah_word(__global const uint *in, __global const uint *t, uint i)
 {
-	uint base = t[GP_WB_BASE];
-	return t[GP_WB_W] == 32u ? (ulong)in[base + i]
+	uint base = t[GP_BT_BASE];
+	return t[GP_BT_WAH_W] == 32u ? (ulong)in[base + i]
 	                         : ((ulong)in[base + 2u * i] | ((ulong)in[base + 2u * i + 1u] << 32));
 }
 
@@ -61,7 +54,7 @@ inline ulong wah_run_clamped(__global const uint *in, __global const uint *t, ui
  * not: that entry is the next blob's start. */
 #define WAH_BLOB_OF(tab, tile_start, n_blobs, g)                                                \
 	const uint b_ = gp_find_blob(tile_start, n_blobs, g), g0 = tile_start[b_];                   \
-	__global const uint *t = tab + GP_WB_STRIDE * b_
+	__global const uint *t = tab + GP_BT_STRIDE * b_
 
 /* part: wg longs. */
 GP_PASS_BODY void wah_tile_count_body(__global const uint *in, __global const uint *t,
@@ -70,16 +63,16 @@ GP_PASS_BODY void wah_tile_count_body(__global const uint *in, __global const ui
                                       __local long *part)
 {
 	const uint lid = get_local_id(0), wg = get_local_size(0), g = get_group_id(0);
-	const uint w = t[GP_WB_W], nwords = t[GP_WB_WORDS];
-	const ulong groups = t[GP_WB_GROUPS];
-	uint bad = 0xFFFFFFFFu;
+	const uint w = t[GP_BT_WAH_W], nwords = t[GP_BT_ITEMS];
+	const ulong groups = t[GP_BT_WAH_GROUPS];
+	uint bad = GP_ERR_NONE;
 	ulong s = 0;
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) {
 		uint i = ((g - g0) * GP_TILE_ITEMS + k) * wg + lid;
 		if (i < nwords) s += wah_run_clamped(in, t, i, w, groups, &bad);
 	}
 	ulong total = (ulong)gp_group_sum_i64(part, (long)s);
-	if (bad != 0xFFFFFFFFu) atomic_min(err, t[GP_WB_BASE] + bad);
+	if (bad != GP_ERR_NONE) atomic_min(err, t[GP_BT_BASE] + bad);
 	if (lid == 0u) gp_tile_total_put(tile_sums, block_sums, bt, g, (uint)min(total, groups + 1ul));
 }
 
@@ -106,8 +99,8 @@ __kernel void wah_tile_count_batch(__global const uint *in, __global const uint 
  * the group count. The host path names the fault; err only says there is one. */
 inline uint wah_blob_ok(ulong x, long end, const __global uint *t)
 {
-	uint w = t[GP_WB_W], tail = t[GP_WB_NBITS] % (w - 1u);
-	return end == (long)t[GP_WB_GROUPS] && (tail == 0u || (wah_group_bits(x, w) >> tail) == 0ul);
+	uint w = t[GP_BT_WAH_W], tail = t[GP_BT_WAH_NBITS] % (w - 1u);
+	return end == (long)t[GP_BT_WAH_GROUPS] && (tail == 0u || (wah_group_bits(x, w) >> tail) == 0ul);
 }
 
 /* c: GP_SKEW(tile) longs; part: wg longs. goff: nwords + 1 entries. Also does the blob's check
@@ -123,9 +116,9 @@ GP_PASS_BODY void wah_tile_offsets_body(__global const uint *in, __global const 
                                         __local long *c, __local long *part)
 {
 	const uint lid = get_local_id(0), wg = get_local_size(0), g = get_group_id(0);
-	const uint w = t[GP_WB_W], nwords = t[GP_WB_WORDS];
-	const ulong groups = t[GP_WB_GROUPS], gw = w - 1u;
-	uint bad = 0xFFFFFFFFu;
+	const uint w = t[GP_BT_WAH_W], nwords = t[GP_BT_ITEMS];
+	const ulong groups = t[GP_BT_WAH_GROUPS], gw = w - 1u;
+	uint bad = GP_ERR_NONE;
 	long run[GP_TILE_ITEMS];
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) {
 		uint i = ((g - g0) * GP_TILE_ITEMS + k) * wg + lid;
@@ -144,7 +137,7 @@ GP_PASS_BODY void wah_tile_offsets_body(__global const uint *in, __global const 
 		for (; tl < out_tiles && (tl << tile_shift) < end * gw; tl++) tile_words[tl] = i;
 		if (i + 1u == nwords) {
 			if (one) goff[nwords] = (long)end;
-			if (!wah_blob_ok(wah_word(in, t, i), (long)end, t)) atomic_min(err, t[GP_WB_BASE] + i);
+			if (!wah_blob_ok(wah_word(in, t, i), (long)end, t)) atomic_min(err, t[GP_BT_BASE] + i);
 		}
 	}
 	if (one && nwords == 0u && g == 0u && lid == 0u) {
@@ -205,10 +198,10 @@ inline uint wah_out_word(ulong cur, ulong next, uint g, uint off, uint bit0, uin
 inline uint wah_gather_at(__global const uint *in, __global const uint *t, uint ws,
                           __global const long *goff, uint q, uint lo)
 {
-	uint w = t[GP_WB_W], g = w - 1u, nwords = t[GP_WB_WORDS], nbits = t[GP_WB_NBITS];
+	uint w = t[GP_BT_WAH_W], g = w - 1u, nwords = t[GP_BT_ITEMS], nbits = t[GP_BT_WAH_NBITS];
 	uint bit0 = 32u * q;   /* nbits < 2^32 on the device path */
 	ulong k0 = wah_group_of(bit0, w);
-	uint off0 = bit0 - (uint)k0 * g, an = lo, has_next = g - off0 < 32u && k0 + 1ul < (ulong)t[GP_WB_GROUPS];
+	uint off0 = bit0 - (uint)k0 * g, an = lo, has_next = g - off0 < 32u && k0 + 1ul < (ulong)t[GP_BT_WAH_GROUPS];
 	if (has_next && lo + 1u < nwords && (ulong)(goff[ws + lo + 1u] - goff[ws]) <= k0 + 1ul) an++;
 	ulong next = has_next ? wah_group_bits(wah_word(in, t, an), w) : 0ul;
 	return wah_out_word(wah_group_bits(wah_word(in, t, lo), w), next, g, off0, bit0, nbits);
@@ -217,8 +210,8 @@ inline uint wah_gather_at(__global const uint *in, __global const uint *t, uint 
 inline uint wah_gather_word(__global const uint *in, __global const uint *t, uint ws,
                             __global const long *goff, uint q)
 {
-	ulong k0 = wah_group_of(32u * q, t[GP_WB_W]);
-	return wah_gather_at(in, t, ws, goff, q, wah_find_word(goff, ws, 0u, t[GP_WB_WORDS], k0));
+	ulong k0 = wah_group_of(32u * q, t[GP_BT_WAH_W]);
+	return wah_gather_at(in, t, ws, goff, q, wah_find_word(goff, ws, 0u, t[GP_BT_ITEMS], k0));
 }
 
 /* Every output word of every blob of a batch (ostart: first output word of each blob), a tile of
@@ -312,9 +305,9 @@ __kernel void wah_tile_words(__global const uint *bt, __global const uint *ostar
 		tile_words[tl] = GP_WAH_STRADDLES;
 		return;
 	}
-	__global const uint *t = bt + GP_WB_STRIDE * b;
-	uint k0 = wah_group_of(32u * (o0 - ostart[b]), t[GP_WB_W]);
-	tile_words[tl] = wah_find_word(goff, wstart[b], 0u, t[GP_WB_WORDS], k0);
+	__global const uint *t = bt + GP_BT_STRIDE * b;
+	uint k0 = wah_group_of(32u * (o0 - ostart[b]), t[GP_BT_WAH_W]);
+	tile_words[tl] = wah_find_word(goff, wstart[b], 0u, t[GP_BT_ITEMS], k0);
 }
 
 /* cap: 32 * tile / (w - 1) + 4 for the batch's narrowest words, the entries of win (uint),
@@ -333,14 +326,14 @@ __kernel void wah_gather(__global const uint *in, __global const uint *bt, __glo
 			uint o = o0 + k * wg + lid;
 			if (o >= o0 + nt) break;
 			uint ob = gp_find_blob(ostart, n_blobs, o);
-			bitmap[o] = wah_gather_word(in, bt + GP_WB_STRIDE * ob, wstart[ob], goff, o - ostart[ob]);
+			bitmap[o] = wah_gather_word(in, bt + GP_BT_STRIDE * ob, wstart[ob], goff, o - ostart[ob]);
 		}
 	}
 	/* barriers at the top level, reached by every item (PoCL) */
 	const uint b = one ? gp_find_blob(ostart, n_blobs, o0) : 0u, ws = wstart[b], q0 = o0 - ostart[b];
-	__global const uint *t = bt + GP_WB_STRIDE * b;
-	const uint w = t[GP_WB_W], nwords = t[GP_WB_WORDS], nbits = t[GP_WB_NBITS];
-	const ulong groups = t[GP_WB_GROUPS];
+	__global const uint *t = bt + GP_BT_STRIDE * b;
+	const uint w = t[GP_BT_WAH_W], nwords = t[GP_BT_ITEMS], nbits = t[GP_BT_WAH_NBITS];
+	const ulong groups = t[GP_BT_WAH_GROUPS];
 	/* the words from lo to the next tile's first (and one more), when the next tile starts in
 	 * this blob; at most cap, which covers any well-formed tile (a malformed blob's window is
 	 * only searched, never trusted to cover the tile) */
@@ -373,7 +366,7 @@ __kernel void wah_query(__global const uint *in, __global const uint *bt, __glob
 	if (o >= total) return;
 	uint acc = op == 2u ? 0xFFFFFFFFu : 0u;
 	for (uint b = 0; b < n_blobs; b++) {
-		uint v = wah_gather_word(in, bt + GP_WB_STRIDE * b, wstart[b], goff, o);
+		uint v = wah_gather_word(in, bt + GP_BT_STRIDE * b, wstart[b], goff, o);
 		acc = op == 2u ? (acc & v) : (acc | v);
 		if (op == 2u && acc == 0u) break;
 	}

@@ -46,11 +46,11 @@ int gp_cl_batch_upload(gp_cl_batch *b, const uint8_t *const *blobs, const size_t
 	                           (const uint8_t *)b->host_vstart};
 	size_t sizes[3] = {(size_t)b->n_blobs * GP_BT_STRIDE * 4, ((size_t)b->n_blobs + 1) * 4,
 	                   ((size_t)b->n_blobs + 1) * 4};
-	cl_uint none = 0xFFFFFFFFu;
+	cl_uint none = GP_ERR_NONE;
 	if (!(b->input = gp_cl_upload(GP_B_INPUT, blobs, lens, b->n_blobs, (size_t)bytes, err)) ||
-	    !(b->table = gp_cl_upload(GP_B_META, &parts[0], &sizes[0], 1, sizes[0], err)) ||
-	    !(b->istart = gp_cl_upload(GP_B_BLOBS, &parts[1], &sizes[1], 1, sizes[1], err)) ||
-	    !(b->vstart = gp_cl_upload(GP_B_VSTART, &parts[2], &sizes[2], 1, sizes[2], err)) ||
+	    !(b->table = gp_cl_upload(GP_B_BLOB_TABLE, &parts[0], &sizes[0], 1, sizes[0], err)) ||
+	    !(b->istart = gp_cl_upload(GP_B_BLOB_STARTS, &parts[1], &sizes[1], 1, sizes[1], err)) ||
+	    !(b->vstart = gp_cl_upload(GP_B_BLOB_VALUE_STARTS, &parts[2], &sizes[2], 1, sizes[2], err)) ||
 	    !(b->err = gp_cl_buffer(GP_B_ERR, 4, err))) {
 		return GP_EDEVICE;
 	}
@@ -93,7 +93,7 @@ static int gp_cl_err_verdict(int rc, const cl_uint *word, int waited, gp_error *
 		cl_int st = clFinish(gp_cl_queue());
 		if (rc == GP_OK && st != CL_SUCCESS) rc = gp_cl_fail(err, st, "clFinish");
 	}
-	return rc == GP_OK && *word != 0xFFFFFFFFu ? GP_EFORMAT : rc;
+	return rc == GP_OK && *word != GP_ERR_NONE ? GP_EFORMAT : rc;
 }
 
 int gp_cl_read_checked(cl_mem errbuf, cl_mem mem, size_t offset, size_t bytes, void *dst, gp_error *err)
@@ -237,11 +237,11 @@ int gp_cl_tiled_begin(gp_cl_tiled *t, const uint8_t *const *blobs, const size_t 
 	}
 	/* at most 256 tiles a block, so that S9's 32-bit block sums cannot overflow */
 	if (!(t->input = gp_cl_upload(GP_B_INPUT, parts, part_lens, n_blobs, total, err)) ||
-	    gp_cl_tile_sums_init(&t->s, words, per_item, counters, 256, GP_B_COUNTS, GP_B_OFFSETS, err) != GP_OK ||
+	    gp_cl_tile_sums_init(&t->s, words, per_item, counters, 256, GP_B_TILE_SUMS, GP_B_BLOCK_SUMS, err) != GP_OK ||
 	    !(t->err = gp_cl_buffer(GP_B_ERR, 4, err))) {
 		return GP_EDEVICE;
 	}
-	return gp_cl_fill_u32(t->err, 0xFFFFFFFFu, 4, err);
+	return gp_cl_fill_u32(t->err, GP_ERR_NONE, 4, err);
 }
 
 int gp_cl_tiled_run(const gp_cl_tile_sums *s, cl_kernel k, gp_error *err)

@@ -1,5 +1,5 @@
 /* What the container formats (S9, QS) share on the device: blobs uploaded back to back, a
- * per-blob parameter table (GP_BT_* in kernels/scan.cl), and prefix arrays that map a work-item
+ * per-blob parameter table (GP_BT_* in kernels/gp_shared.h), and prefix arrays that map a work-item
  * or a value to its blob. Launch sizes and value offsets come from the headers, known on the
  * host before anything runs. */
 #ifndef GP_CL_BATCH_H
@@ -7,8 +7,6 @@
 
 #include "gp_cl_internal.h"
 
-enum { GP_BT_BASE, GP_BT_VALUES, GP_BT_N, GP_BT_PARAM, GP_BT_LAST, GP_BT_LOWER, GP_BT_ITEMS,
-       GP_BT_STRIDE = 8 };
 
 typedef struct gp_cl_batch {
 	cl_mem input, table, istart, vstart, err;
@@ -83,8 +81,6 @@ typedef struct gp_cl_tiled {
 	gp_cl_tile_sums s;
 } gp_cl_tiled;
 
-/* A local array of a tile's words padded as GP_SKEW does (kernels/scan.cl), in elements. */
-#define GP_SKEWED(n) ((n) + (n) / 32)
 
 /* Uploads the blobs back to back (one blob may follow `lead` zero bytes, < 16: a payload that
  * then starts 16-byte aligned can be read as uint4s) and sizes the sums for `words` (block sums

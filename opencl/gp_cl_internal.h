@@ -11,6 +11,7 @@
 #endif
 
 #include "gp_cl.h"
+#include "../kernels/gp_shared.h"   /* layouts and constants the kernels read too */
 
 #include "gp_cl_args.h"   /* GP_KERNELS and each kernel's parameters, from the kernels themselves */
 
@@ -47,12 +48,38 @@ typedef enum {
 GP_KERNELS(GP_KERNEL_SETTER)
 #undef GP_KERNEL_SETTER
 
-/* Device buffers kept between calls, grown as needed. */
+/* Device buffers kept between calls, grown as needed (and trimmed between calls), each named for
+ * what it holds; no two uses in one call share a slot. */
 typedef enum {
-	GP_B_INPUT, GP_B_FIRST, GP_B_COUNTS, GP_B_OFFSETS, GP_B_STARTS, GP_B_POFF, GP_B_BLOBS,
-	GP_B_ERR, GP_B_META, GP_B_VALUES, GP_B_VSTART, GP_B_GAP_CARRY, GP_B_DOCS, GP_B_COMBINED,
-	GP_B_WSUM, GP_B_POS, GP_B_SCRATCH, GP_B_GOFF, GP_B_BITMAP, GP_B_ROWS, GP_B_STAGE_OUT, GP_B_STAGE_IN,
-	GP_B_TILE_STARTS,
+	GP_B_INPUT,                   /* the blobs, back to back */
+	GP_B_ERR,                     /* the error word (GP_ERR_NONE, or the first bad word) */
+	GP_B_BLOB_TABLE,              /* a batch's per-blob table (GP_BT_*) */
+	GP_B_BLOB_STARTS,             /* where each blob's work-items (or MOD9 words) start */
+	GP_B_BLOB_VALUE_STARTS,       /* where each blob's output starts */
+	GP_B_TILE_STARTS,             /* each blob's first tile */
+	GP_B_TILE_SUMS,               /* per-tile sums of a tiled count pass */
+	GP_B_BLOCK_SUMS,              /* per-block sums of the same */
+	GP_B_OUT_32,                  /* 32-bit output: MOD9 values, docs and positions, QS values */
+	GP_B_OUT_64,                  /* 64-bit output: S9 values, MOD9 positions past 2^32 */
+	GP_B_SIZES,                   /* sizes a MOD9 decode found (per blob, totals, flags) */
+	GP_B_FIRST_WORDS,             /* MOD9 batch: a mark at each blob's first word */
+	GP_B_WORD_VALUE_OFFSETS,      /* MOD9 batch: the output offset at each blob's first word */
+	GP_B_WORD_POSTING_OFFSETS,    /* MOD9 batch: the posting offset at each blob's first word */
+	GP_B_POSTING_STARTS,          /* MOD9 POSTINGS: each posting's first value index */
+	GP_B_DOCS,                    /* MOD9 POSTINGS: each posting's doc */
+	GP_B_COMBINED,                /* MOD9 POSTINGS: each posting's form */
+	GP_B_GAP_CARRY,               /* MOD9 POSTINGS: the gap sums carried across tiles */
+	GP_B_SCAN_DATA,               /* gpu_prefix_sum's values, scanned in place */
+	GP_B_SCAN_SUMS,               /* the scans' tile totals, level after level */
+	GP_B_GROUP_TILE_SUMS,         /* WAH: per-tile group counts of the words */
+	GP_B_GROUP_BLOCK_SUMS,        /* WAH: per-block sums of the same */
+	GP_B_WORD_GROUPS,             /* WAH: each word's first group */
+	GP_B_TILE_WORDS,              /* WAH: the word holding each gather tile's first bit */
+	GP_B_BITMAP,                  /* WAH: the bitmaps gathered (or a query's combined) */
+	GP_B_ROWS,                    /* WAH: set rows */
+	GP_B_BLOB_ROWS,               /* WAH: each bitmap's first row in ROWS */
+	GP_B_STAGE_OUT,               /* pinned staging for downloads (GPU) */
+	GP_B_STAGE_IN,                /* pinned staging for uploads (GPU) */
 	GP_B_COUNT
 } gp_buffer_id;
 
@@ -64,8 +91,6 @@ cl_mem gp_cl_buffer(gp_buffer_id id, size_t bytes, gp_error *err);
 size_t gp_cl_buffer_capacity(gp_buffer_id id);
 /* Work-group size for launches; global sizes are rounded up to a multiple of it. */
 size_t gp_cl_wg(void);
-/* Elements per work-item in the scans' tiles: kernels/scan.cl */
-#define GP_SCAN_ITEMS 8
 /* Values of value_bytes (4 or 8) each work-item stages in local memory in the tiled decoders
  * (GP_STAGE_ITEMS_32, GP_STAGE_ITEMS). */
 size_t gp_cl_stage_items(size_t value_bytes);

@@ -19,8 +19,8 @@ static int mod9_mark_firsts(const cl_uint *blob_words, size_t n_blobs, cl_uint n
 	size_t bwlen = (n_blobs + 1) * sizeof(*blob_words);
 	cl_uint nb = (cl_uint)n_blobs;
 	cl_uchar zero = 0;
-	if (!(*blobs_mem = gp_cl_upload(GP_B_BLOBS, &bw, &bwlen, 1, bwlen, err)) ||
-	    !(*first = gp_cl_buffer(GP_B_FIRST, (size_t)nw + 1, err))) {
+	if (!(*blobs_mem = gp_cl_upload(GP_B_BLOB_STARTS, &bw, &bwlen, 1, bwlen, err)) ||
+	    !(*first = gp_cl_buffer(GP_B_FIRST_WORDS, (size_t)nw + 1, err))) {
 		return GP_EDEVICE;
 	}
 	cl_int st = clEnqueueFillBuffer(gp_cl_queue(), *first, &zero, 1, 0, (size_t)nw + 1, 0, NULL, NULL);
@@ -80,7 +80,7 @@ static int mod9_decode(const mod9_pass *p, int docs, cl_mem out, gp_error *err)
 {
 	const gp_cl_tiled *t = p->t;
 	/* a tile's word offsets, the group's counts, the staged values, the selector layouts */
-	const size_t offs = GP_SKEWED(t->s.tile) * 4, part = t->s.wg * 4,
+	const size_t offs = GP_SKEW(t->s.tile) * 4, part = t->s.wg * 4,
 	             stage = t->s.wg * gp_cl_stage_items(4) * 4, lay = (size_t)64 * 8;
 	cl_kernel k;
 	cl_int st;
@@ -150,12 +150,12 @@ static int mod9_tiled(const uint8_t *const *blobs, const size_t *lens, size_t n_
 	cl_mem out, first = NULL, word_off = NULL, blobs_mem = NULL, metabuf = NULL;
 	gp_cl_tiled t;
 	if (gp_cl_tiled_begin(&t, blobs, lens, n_blobs, 0, nw, gp_cl_tile_items(), 1, err) != GP_OK ||
-	    !(out = gp_cl_buffer(GP_B_VALUES, (size_t)nw * per_word * 4, err))) {
+	    !(out = gp_cl_buffer(GP_B_OUT_32, (size_t)nw * per_word * 4, err))) {
 		return GP_EDEVICE;
 	}
 	if (batch && (mod9_mark_firsts(blob_words, n_blobs, nw, &blobs_mem, &first, err) != GP_OK ||
-	              !(word_off = gp_cl_buffer(GP_B_STARTS, ((size_t)nw + 1) * 4, err)) ||
-	              !(metabuf = gp_cl_buffer(GP_B_META, 2 * (n_blobs + 1) * 4, err)))) {
+	              !(word_off = gp_cl_buffer(GP_B_WORD_VALUE_OFFSETS, ((size_t)nw + 1) * 4, err)) ||
+	              !(metabuf = gp_cl_buffer(GP_B_SIZES, 2 * (n_blobs + 1) * 4, err)))) {
 		return GP_EDEVICE;
 	}
 	mod9_pass p = {.t = &t, .nw = nw, .batch = batch, .first = first, .word_off = word_off};
@@ -285,7 +285,7 @@ static int mod9_postings_pass(const mod9_pass *p, const mod9_postings_out *o, gp
 	const gp_cl_tiled *t = p->t;
 	const cl_uint tiles = (cl_uint)t->s.tiles;
 	/* a tile's running positions, the group's sums, the selector layouts */
-	const size_t offs = GP_SKEWED(t->s.tile) * 8, part = t->s.wg * 8, lay = (size_t)64 * 8;
+	const size_t offs = GP_SKEW(t->s.tile) * 8, part = t->s.wg * 8, lay = (size_t)64 * 8;
 	cl_kernel k = gp_cl_kernel(p->batch ? GP_K_MOD9_TILE_POSTINGS_BATCH : GP_K_MOD9_TILE_POSTINGS);
 	cl_int st = p->batch
 		? gp_set_mod9_tile_postings_batch(k, &(gp_args_mod9_tile_postings_batch){
@@ -321,19 +321,19 @@ static int mod9_postings_tiled(const uint8_t *const *blobs, const size_t *lens, 
 	cl_mem first = NULL, word_off = NULL, pword_off = NULL, blobs_mem = NULL;
 	gp_cl_tiled t;
 	if (gp_cl_tiled_begin(&t, blobs, lens, n_blobs, 0, nw, gp_cl_tile_items(), 2, err) != GP_OK ||
-	    !(pos32 = gp_cl_buffer(GP_B_VALUES, (size_t)nw * GP_MOD9_MAX_PER_WORD * 4, err)) ||
+	    !(pos32 = gp_cl_buffer(GP_B_OUT_32, (size_t)nw * GP_MOD9_MAX_PER_WORD * 4, err)) ||
 	    !(docs = gp_cl_buffer(GP_B_DOCS, (size_t)nw * 8, err)) ||
 	    !(comb = gp_cl_buffer(GP_B_COMBINED, (size_t)nw, err)) ||
-	    !(vstart = gp_cl_buffer(GP_B_VSTART, ((size_t)nw + 1) * 4, err)) ||
+	    !(vstart = gp_cl_buffer(GP_B_POSTING_STARTS, ((size_t)nw + 1) * 4, err)) ||
 	    !(seg = gp_cl_buffer(GP_B_GAP_CARRY, t.s.tiles * 8, err)) ||
-	    !(metabuf = gp_cl_buffer(GP_B_META, ((size_t)flag_at + 1) * 4, err))) {
+	    !(metabuf = gp_cl_buffer(GP_B_SIZES, ((size_t)flag_at + 1) * 4, err))) {
 		return GP_EDEVICE;
 	}
 	cl_int st = clEnqueueFillBuffer(gp_cl_queue(), metabuf, &zero, 4, (size_t)flag_at * 4, 4, 0, NULL, NULL);
 	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clEnqueueFillBuffer");
 	if (batch && (mod9_mark_firsts(blob_words, n_blobs, nw, &blobs_mem, &first, err) != GP_OK ||
-	              !(word_off = gp_cl_buffer(GP_B_STARTS, ((size_t)nw + 1) * 4, err)) ||
-	              !(pword_off = gp_cl_buffer(GP_B_POFF, ((size_t)nw + 1) * 4, err)))) {
+	              !(word_off = gp_cl_buffer(GP_B_WORD_VALUE_OFFSETS, ((size_t)nw + 1) * 4, err)) ||
+	              !(pword_off = gp_cl_buffer(GP_B_WORD_POSTING_OFFSETS, ((size_t)nw + 1) * 4, err)))) {
 		return GP_EDEVICE;
 	}
 	mod9_pass p = {.t = &t, .nw = nw, .batch = batch, .first = first, .word_off = word_off,
@@ -387,7 +387,7 @@ static int mod9_postings_tiled(const uint8_t *const *blobs, const size_t *lens, 
 		nv_g = 0;
 		o.pos32 = NULL;
 		o.wide = 1;
-		if (!(o.pos64 = pos64 = gp_cl_buffer(GP_B_POS, (size_t)nw * GP_MOD9_MAX_PER_WORD * 8, err)) ||
+		if (!(o.pos64 = pos64 = gp_cl_buffer(GP_B_OUT_64, (size_t)nw * GP_MOD9_MAX_PER_WORD * 8, err)) ||
 		    mod9_postings_pass(&p, &o, err) != GP_OK) {
 			rc = GP_EDEVICE;
 			goto done;

@@ -29,8 +29,8 @@ static int qs_passes(cl_mem input, cl_mem tab, cl_mem tile_start, cl_uint n_blob
 	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg");
 	if (gp_cl_tiled_run(s, k, err) != GP_OK) return GP_EDEVICE;
 	/* decode: a tile's upper words' offsets, the group's counts, the staged values, the carry */
-	const size_t offs = GP_SKEWED(s->wg * gp_cl_qs_items()) * 4,
-	             stage = GP_SKEWED(s->wg * gp_cl_qs_stage_items()) * 4, carry = 8;
+	const size_t offs = GP_SKEW(s->wg * gp_cl_qs_items()) * 4,
+	             stage = GP_SKEW(s->wg * gp_cl_qs_stage_items()) * 4, carry = 8;
 	k = gp_cl_kernel(batch ? GP_K_QS_TILE_DECODE_BATCH : GP_K_QS_TILE_DECODE);
 	st = batch
 		? gp_set_qs_tile_decode_batch(k, &(gp_args_qs_tile_decode_batch){
@@ -52,7 +52,7 @@ static int qs_single(const uint8_t *blob, size_t len, const gp_qs_header *h, gp_
 	gp_cl_tiled t;
 	cl_mem out, none = NULL;
 	if (gp_cl_tiled_begin(&t, &blob, &len, 1, 0, h->upper_words, gp_cl_qs_items(), 1, err) != GP_OK ||
-	    !(out = gp_cl_buffer(GP_B_VALUES, (size_t)h->n * 4, err)) ||
+	    !(out = gp_cl_buffer(GP_B_OUT_32, (size_t)h->n * 4, err)) ||
 	    qs_passes(t.input, none, none, 1, h, &t.s, out, t.err, err) != GP_OK) {
 		return GP_EDEVICE;
 	}
@@ -66,9 +66,9 @@ static int qs_batch(gp_cl_batch *b, const uint8_t *const *blobs, const size_t *l
 	gp_cl_tile_sums s;
 	cl_mem starts, out;
 	if (gp_cl_batch_upload(b, blobs, lens, err) != GP_OK ||
-	    gp_cl_blob_tiles(b->host_istart, b->n_blobs, gp_cl_qs_items(), 1, 256, GP_B_COUNTS, GP_B_OFFSETS,
+	    gp_cl_blob_tiles(b->host_istart, b->n_blobs, gp_cl_qs_items(), 1, 256, GP_B_TILE_SUMS, GP_B_BLOCK_SUMS,
 	                     &s, &starts, err) != GP_OK ||
-	    !(out = gp_cl_buffer(GP_B_VALUES, (size_t)b->values * 4, err)) ||
+	    !(out = gp_cl_buffer(GP_B_OUT_32, (size_t)b->values * 4, err)) ||
 	    (s.tiles > 0 && qs_passes(b->input, b->table, starts, b->n_blobs, NULL, &s, out, b->err, err) != GP_OK)) {
 		return GP_EDEVICE;
 	}
@@ -95,9 +95,9 @@ int gp_cl_qs_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_bl
 		if (gp_qs_check_header(blobs[i], lens[i], &h, err) != GP_OK) goto done;
 		t[GP_BT_BASE] = GP_QS_HEADER / 4;
 		t[GP_BT_N] = h.n;
-		t[GP_BT_PARAM] = h.l;
-		t[GP_BT_LAST] = h.last;
-		t[GP_BT_LOWER] = (cl_uint)h.lower_words;
+		t[GP_BT_QS_L] = h.l;
+		t[GP_BT_QS_LAST] = h.last;
+		t[GP_BT_QS_LOWER] = (cl_uint)h.lower_words;
 		t[GP_BT_ITEMS] = (cl_uint)h.upper_words;
 	}
 	rc = qs_batch(&b, blobs, lens, r, err);

@@ -26,7 +26,7 @@ static int s9_passes(cl_mem input, cl_mem tab, cl_mem tile_start, cl_uint n_blob
 	if (gp_cl_tiled_run(s, k, err) != GP_OK) return GP_EDEVICE;
 	/* decode: offsets and value sums of a tile's words, the group's counts and sums, the staged
 	 * values, the selector layouts */
-	const size_t offs = GP_SKEWED(s->tile) * 4, sums = GP_SKEWED(s->tile) * 8, part_s = s->wg * 8,
+	const size_t offs = GP_SKEW(s->tile) * 4, sums = GP_SKEW(s->tile) * 8, part_s = s->wg * 8,
 	             stage = s->wg * gp_cl_stage_items(8) * 8, lay = (size_t)16 * 8;
 	k = gp_cl_kernel(batch ? GP_K_S9_TILE_DECODE_BATCH : GP_K_S9_TILE_DECODE);
 	st = batch
@@ -53,7 +53,7 @@ static int s9_single(const uint8_t *blob, size_t len, cl_uint n, cl_uint delta, 
 	gp_cl_tiled t;
 	cl_mem out, none = NULL;
 	if (gp_cl_tiled_begin(&t, &blob, &len, 1, 4, nw, gp_cl_tile_items(), 4, err) != GP_OK ||
-	    !(out = gp_cl_buffer(GP_B_POS, (size_t)n * 8, err)) ||
+	    !(out = gp_cl_buffer(GP_B_OUT_64, (size_t)n * 8, err)) ||
 	    s9_passes(t.input, none, none, 1, base, nw, n, delta, &t.s, out, t.err, err) != GP_OK) {
 		return GP_EDEVICE;
 	}
@@ -67,9 +67,9 @@ static int s9_batch(gp_cl_batch *b, const uint8_t *const *blobs, const size_t *l
 	gp_cl_tile_sums s;
 	cl_mem starts, out;
 	if (gp_cl_batch_upload(b, blobs, lens, err) != GP_OK ||
-	    gp_cl_blob_tiles(b->host_istart, b->n_blobs, gp_cl_tile_items(), 4, 256, GP_B_COUNTS, GP_B_OFFSETS,
+	    gp_cl_blob_tiles(b->host_istart, b->n_blobs, gp_cl_tile_items(), 4, 256, GP_B_TILE_SUMS, GP_B_BLOCK_SUMS,
 	                     &s, &starts, err) != GP_OK ||
-	    !(out = gp_cl_buffer(GP_B_POS, (size_t)b->values * 8, err)) ||
+	    !(out = gp_cl_buffer(GP_B_OUT_64, (size_t)b->values * 8, err)) ||
 	    (s.tiles > 0 && s9_passes(b->input, b->table, starts, b->n_blobs, 0, 0, 0, 0, &s, out, b->err, err) != GP_OK)) {
 		return GP_EDEVICE;
 	}
@@ -89,11 +89,11 @@ int gp_cl_s9_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_bl
 		if (gp_s9_check_header(blobs[i], lens[i], &n, &delta, err) != GP_OK) goto done;
 		t[GP_BT_BASE] = GP_S9_HEADER / 4;
 		t[GP_BT_N] = (cl_uint)n;
-		t[GP_BT_PARAM] = delta;
+		t[GP_BT_S9_DELTA] = delta;
 		t[GP_BT_ITEMS] = (cl_uint)((lens[i] - GP_S9_HEADER) / 4);
 	}
 	if (n_blobs == 1 && b.host_table[GP_BT_N] > 0) {
-		rc = s9_single(blobs[0], lens[0], b.host_table[GP_BT_N], b.host_table[GP_BT_PARAM], r, err);
+		rc = s9_single(blobs[0], lens[0], b.host_table[GP_BT_N], b.host_table[GP_BT_S9_DELTA], r, err);
 	} else {
 		rc = s9_batch(&b, blobs, lens, r, err);
 	}

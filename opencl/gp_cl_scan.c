@@ -73,7 +73,7 @@ static int gp_cl_scan(const scan_kernels *sk, cl_mem in, cl_mem out, size_t n, i
 	cl_mem scratch;
 	if (n == 0) return GP_OK;
 	if (n > 0xFFFFFFFFu) return gp_cl_fail(err, CL_INVALID_VALUE, "scan of 2^32 or more elements");
-	scratch = gp_cl_buffer(GP_B_SCRATCH, scan_scratch_elems(n, tile) * sk->esz, err);
+	scratch = gp_cl_buffer(GP_B_SCAN_SUMS, scan_scratch_elems(n, tile) * sk->esz, err);
 	if (!scratch) return GP_EDEVICE;
 	return scan_level(sk, in, 0, out, 0, n, inclusive ? 1u : 0u, scratch, 0, err);
 }
@@ -97,7 +97,7 @@ int gp_cl_prefix_sum(const int64_t *in, size_t n, int inclusive, int64_t *out, g
 	cl_mem buf;
 	cl_int st;
 	if (n == 0) return GP_OK;
-	buf = gp_cl_upload(GP_B_WSUM, &part, &bytes, 1, bytes, err);
+	buf = gp_cl_upload(GP_B_SCAN_DATA, &part, &bytes, 1, bytes, err);
 	if (!buf || gp_cl_scan_i64(buf, buf, n, inclusive, err) != GP_OK) return GP_EDEVICE;
 	st = clEnqueueReadBuffer(gp_cl_queue(), buf, CL_TRUE, 0, bytes, out, 0, NULL, NULL);
 	return st == CL_SUCCESS ? GP_OK : gp_cl_fail(err, st, "clEnqueueReadBuffer");

@@ -20,8 +20,8 @@ static int wah_first_groups(const gp_cl_batch *b, cl_mem goff, cl_uint out_tile,
 	cl_mem tile_start;
 	if (b->n_blobs == 1) {
 		/* one tile at least: goff[0] is written for a blob of no words too */
-		if (gp_cl_tile_sums_init(&s, b->items ? b->items : 1, gp_cl_tile_items(), 1, 30, GP_B_WSUM,
-		                         GP_B_SCRATCH, err) != GP_OK) return GP_EDEVICE;
+		if (gp_cl_tile_sums_init(&s, b->items ? b->items : 1, gp_cl_tile_items(), 1, 30, GP_B_GROUP_TILE_SUMS,
+		                         GP_B_GROUP_BLOCK_SUMS, err) != GP_OK) return GP_EDEVICE;
 		count = gp_cl_kernel(GP_K_WAH_TILE_COUNT);
 		offsets = gp_cl_kernel(GP_K_WAH_TILE_OFFSETS);
 		cl_uint shift = 5;   /* out_tile is a power of two (wg and items are) */
@@ -32,13 +32,13 @@ static int wah_first_groups(const gp_cl_batch *b, cl_mem goff, cl_uint out_tile,
 		    gp_set_wah_tile_offsets(offsets, &(gp_args_wah_tile_offsets){
 		        .in = b->input, .t = b->table, .bt = s.bt, .tile_sums = s.sums,
 		        .block_sums = s.block_sums, .goff = goff, .tile_shift = shift, .out_tiles = out_tiles,
-		        .tile_words = tile_words, .err = b->err, .c_bytes = GP_SKEWED(s.tile) * 8,
+		        .tile_words = tile_words, .err = b->err, .c_bytes = GP_SKEW(s.tile) * 8,
 		        .part_bytes = s.wg * 8}) != CL_SUCCESS) goto args;
 		if (gp_cl_tiled_run(&s, count, err) != GP_OK) return GP_EDEVICE;
 		return gp_cl_tiled_run(&s, offsets, err);
 	}
-	if (gp_cl_blob_tiles(b->host_istart, b->n_blobs, gp_cl_tile_items(), 1, 30, GP_B_WSUM,
-	                               GP_B_SCRATCH, &s, &tile_start, err) != GP_OK) return GP_EDEVICE;
+	if (gp_cl_blob_tiles(b->host_istart, b->n_blobs, gp_cl_tile_items(), 1, 30, GP_B_GROUP_TILE_SUMS,
+	                               GP_B_GROUP_BLOCK_SUMS, &s, &tile_start, err) != GP_OK) return GP_EDEVICE;
 	if (s.tiles == 0) return GP_OK;   /* no words at all */
 	count = gp_cl_kernel(GP_K_WAH_TILE_COUNT_BATCH);
 	offsets = gp_cl_kernel(GP_K_WAH_TILE_OFFSETS_BATCH);
@@ -49,7 +49,7 @@ static int wah_first_groups(const gp_cl_batch *b, cl_mem goff, cl_uint out_tile,
 	    gp_set_wah_tile_offsets_batch(offsets, &(gp_args_wah_tile_offsets_batch){
 	        .in = b->input, .tab = b->table, .tile_start = tile_start, .n_blobs = b->n_blobs,
 	        .wstart = b->istart, .bt = s.bt, .tile_sums = s.sums, .block_sums = s.block_sums,
-	        .goff = goff, .err = b->err, .c_bytes = GP_SKEWED(s.tile) * 8,
+	        .goff = goff, .err = b->err, .c_bytes = GP_SKEW(s.tile) * 8,
 	        .part_bytes = s.wg * 8}) != CL_SUCCESS) goto args;
 	if (gp_cl_tiled_run(&s, count, err) != GP_OK) return GP_EDEVICE;
 	return gp_cl_tiled_run(&s, offsets, err);
@@ -73,9 +73,9 @@ static int wah_prepare(gp_cl_batch *b, const uint8_t *const *blobs, const size_t
 		}
 		t[GP_BT_BASE] = GP_WAH_HEADER / 4;
 		t[GP_BT_N] = (cl_uint)((h.nbits + 31) / 32);   /* output words */
-		t[GP_BT_PARAM] = h.w;
-		t[GP_BT_LAST] = (cl_uint)h.nbits;
-		t[GP_BT_LOWER] = (cl_uint)h.groups;
+		t[GP_BT_WAH_W] = h.w;
+		t[GP_BT_WAH_NBITS] = (cl_uint)h.nbits;
+		t[GP_BT_WAH_GROUPS] = (cl_uint)h.groups;
 		t[GP_BT_ITEMS] = (cl_uint)h.words;
 		if (rows_est) {
 			*rows_est += gp_wah_estimate_rows(blobs[i], &h);
@@ -85,8 +85,8 @@ static int wah_prepare(gp_cl_batch *b, const uint8_t *const *blobs, const size_t
 	if (gp_cl_batch_upload(b, blobs, lens, err) != GP_OK) return GP_EDEVICE;
 	size_t items1 = (size_t)b->items + 1;
 	cl_uint out_tiles = out_tile ? (cl_uint)(((size_t)b->values + out_tile - 1) / out_tile) : 0;
-	if (!(*goff = gp_cl_buffer(GP_B_GOFF, items1 * 8, err))) return GP_EDEVICE;
-	if (out_tile && !(*tile_words = gp_cl_buffer(GP_B_STARTS, (size_t)out_tiles * 4 + 4, err))) return GP_EDEVICE;
+	if (!(*goff = gp_cl_buffer(GP_B_WORD_GROUPS, items1 * 8, err))) return GP_EDEVICE;
+	if (out_tile && !(*tile_words = gp_cl_buffer(GP_B_TILE_WORDS, (size_t)out_tiles * 4 + 4, err))) return GP_EDEVICE;
 	if (n_blobs == 1) {   /* without a gather, goff stands in for the unused tile_words */
 		return wah_first_groups(b, *goff, out_tile, out_tiles, out_tile ? *tile_words : *goff, err);
 	}
@@ -140,7 +140,7 @@ static int bitmap_rows_pass(const bitmap_set *m, cl_mem rows, cl_ulong cap, gp_e
 	const gp_cl_tile_sums *s = &m->s;
 	const int batch = m->n_blobs > 1;
 	/* a tile's word offsets, its words, the group's counts */
-	const size_t offs = GP_SKEWED(s->tile) * 4, words = GP_SKEWED(s->tile) * 4, part = s->wg * 4;
+	const size_t offs = GP_SKEW(s->tile) * 4, words = GP_SKEW(s->tile) * 4, part = s->wg * 4;
 	cl_kernel k = gp_cl_kernel(batch ? GP_K_BITMAP_TILE_ROWS_BATCH : GP_K_BITMAP_TILE_ROWS);
 	cl_int st = batch
 		? gp_set_bitmap_tile_rows_batch(k, &(gp_args_bitmap_tile_rows_batch){
@@ -175,12 +175,12 @@ static int bitmap_tiles(const gp_result *r, cl_mem bitmap, cl_uint total, cl_mem
 		return gp_cl_read_checked(errbuf, *rows, 0, 0, NULL, err);
 	}
 	if (batch) {
-		if (gp_cl_blob_tiles(host_ostart, n_blobs, gp_cl_tile_items(), 1, 256, GP_B_COUNTS, GP_B_OFFSETS,
+		if (gp_cl_blob_tiles(host_ostart, n_blobs, gp_cl_tile_items(), 1, 256, GP_B_TILE_SUMS, GP_B_BLOCK_SUMS,
 		                     &m.s, &m.tile_start, err) != GP_OK ||
-		    !(m.blob_rows = gp_cl_buffer(GP_B_POFF, ((size_t)n_blobs + 1) * 4, err))) {
+		    !(m.blob_rows = gp_cl_buffer(GP_B_BLOB_ROWS, ((size_t)n_blobs + 1) * 4, err))) {
 			return GP_EDEVICE;
 		}
-	} else if (gp_cl_tile_sums_init(&m.s, total, gp_cl_tile_items(), 1, 256, GP_B_COUNTS, GP_B_OFFSETS, err) != GP_OK) {
+	} else if (gp_cl_tile_sums_init(&m.s, total, gp_cl_tile_items(), 1, 256, GP_B_TILE_SUMS, GP_B_BLOCK_SUMS, err) != GP_OK) {
 		return GP_EDEVICE;
 	}
 	if (bitmap_count_pass(&m, err) != GP_OK ||
@@ -249,7 +249,7 @@ static int wah_gather_batch(gp_cl_batch *b, const uint8_t *const *blobs, const s
 		return GP_EDEVICE;
 	}
 	for (size_t i = 0; i < n_blobs; i++) {
-		if (b->host_table[GP_BT_STRIDE * i + GP_BT_PARAM] < wmin) wmin = b->host_table[GP_BT_STRIDE * i + GP_BT_PARAM];
+		if (b->host_table[GP_BT_STRIDE * i + GP_BT_WAH_W] < wmin) wmin = b->host_table[GP_BT_STRIDE * i + GP_BT_WAH_W];
 	}
 	cap = 32 * tile / (wmin - 1) + 4;   /* a tile's groups, and the words holding them */
 	tiles = (cl_uint)(((size_t)b->values + tile - 1) / tile);

@@ -1,0 +1,33 @@
+/* What the host (C) and the device (OpenCL C) both read: table layouts, tile constants and the
+ * error word. Only #defines, valid in both languages: the .so embeds it ahead of the kernels
+ * (Makefile.frag) and the launchers include it. Change a value here and both sides follow. */
+#ifndef GP_SHARED_H
+#define GP_SHARED_H
+
+/* Elements a work-item scans in the scans' tiles (kernels/scan.cl). */
+#define GP_SCAN_ITEMS 8
+
+/* A local array of a tile's n elements padded by one element in 32, so that items reading with
+ * a stride of 32 fall on different banks: element t sits at GP_SKEW(t). */
+#define GP_SKEW(t) ((t) + ((t) >> 5))
+
+/* The error word of a launch: the first input word a kernel found malformed (atomic_min), or
+ * GP_ERR_NONE. */
+#define GP_ERR_NONE 0xFFFFFFFFu
+
+/* The per-blob table of a batch (S9, QS, WAH), GP_BT_STRIDE uints a blob: the fields every
+ * format fills, then each format's parameters under names of their own. */
+#define GP_BT_STRIDE 8
+#define GP_BT_BASE 0          /* first payload word of the blob in the input (32-bit units) */
+#define GP_BT_VALUES 1        /* where its output starts */
+#define GP_BT_N 2             /* its output count (S9, QS: values; WAH: bitmap words) */
+#define GP_BT_ITEMS 6         /* input words its work-items cover (S9 payload, QS upper, WAH words) */
+#define GP_BT_S9_DELTA 3      /* S9: the delta rule */
+#define GP_BT_QS_L 3          /* QS: lower bits a value */
+#define GP_BT_QS_LAST 4       /* QS: the last value */
+#define GP_BT_QS_LOWER 5      /* QS: lower words (the upper array follows them) */
+#define GP_BT_WAH_W 3         /* WAH: word bits, 32 or 64 */
+#define GP_BT_WAH_NBITS 4     /* WAH: rows (the device path takes nbits < 2^32) */
+#define GP_BT_WAH_GROUPS 5    /* WAH: ceil(nbits / (w - 1)) */
+
+#endif
