@@ -212,9 +212,11 @@ static uint64_t blob_php_bytes(const gp_result *r, size_t b, zend_long mode, siz
 	if (n > *longest) *longest = n;
 	if (mode != GP_MODE_POSTINGS) return gp_php_list_bytes(n);
 	uint64_t bytes = gp_php_map_bytes(np);
+	const uint32_t *vstart = r->vstart.data;
+	const uint8_t *combined = r->combined.data;
 	for (size_t p = p0; p < p0 + np; p++) {
-		size_t first = r->vstart[p] + (r->combined[p] ? 0 : 1);
-		bytes = gp_add_sat(bytes, gp_php_list_bytes(r->vstart[p + 1] - first));
+		size_t first = vstart[p] + (combined[p] ? 0 : 1);
+		bytes = gp_add_sat(bytes, gp_php_list_bytes(vstart[p + 1] - first));
 	}
 	return bytes;
 }
@@ -222,10 +224,9 @@ static uint64_t blob_php_bytes(const gp_result *r, size_t b, zend_long mode, siz
 /* The C arrays a result holds while its PHP arrays are built. */
 static uint64_t result_c_bytes(const gp_result *r)
 {
-	uint64_t bytes = (uint64_t)r->n_values * (r->value_bits == 64 ? 8 : 4);
-	if (r->pos) bytes += (uint64_t)r->n_values * 8;
-	if (r->pos32) bytes += (uint64_t)r->n_values * 4;
-	return bytes + (uint64_t)r->n_postings * 13 + (uint64_t)(r->n_blobs + 1) * 16;
+	uint64_t bytes = (uint64_t)r->n_values * (r->values.width + r->pos.width);
+	bytes += (uint64_t)r->n_postings * (r->docs.width + r->vstart.width + r->combined.width);
+	return bytes + (uint64_t)(r->n_blobs + 1) * 16;
 }
 
 /* The exact check before any PHP array of a result is built: the arrays against what
@@ -263,31 +264,37 @@ static bool result_fits(const gp_result *r, zend_long mode, bool batch, const gp
 GP_DEFINE_PACKED_FROM(packed_from_u32, uint32_t)
 GP_DEFINE_PACKED_FROM(packed_from_i64, int64_t)
 
+/* Elements [from, from + n) of a result's array (32-bit unsigned or 64-bit signed). */
+static void packed_from_array(zval *rv, const gp_array *a, size_t from, size_t n)
+{
+	if (a->width == 8) {
+		packed_from_i64(rv, (const int64_t *)a->data + from, n);
+	} else {
+		packed_from_u32(rv, (const uint32_t *)a->data + from, n);
+	}
+}
+
 /* Blob b of a result as the PHP value its mode promises (result_fits said it fits). */
 static void result_to_zval(const gp_result *r, size_t b, zend_long mode, zval *rv)
 {
 	size_t v0 = r->blob_values[b], nv = r->blob_values[b + 1] - v0;
 	size_t p0 = r->blob_postings[b], np = r->blob_postings[b + 1] - p0;
 	if (mode == GP_MODE_VALUES) {
-		if (r->value_bits == 32) {
-			packed_from_u32(rv, r->v32 + v0, nv);
-		} else {
-			packed_from_i64(rv, r->v64 + v0, nv);
-		}
+		packed_from_array(rv, &r->values, v0, nv);
 		return;
 	}
 	if (mode == GP_MODE_DOCS) {
-		if (r->docs) packed_from_i64(rv, r->docs + p0, np);
-		else packed_from_u32(rv, r->v32 + p0, np);   /* the device's tiled decoder: mapped */
+		packed_from_array(rv, &r->docs, p0, np);
 		return;
 	}
+	const uint32_t *vstart = r->vstart.data;
+	const uint8_t *combined = r->combined.data;
 	array_init_size(rv, (uint32_t)np);
 	for (size_t p = p0; p < p0 + np; p++) {
 		zval positions;
-		size_t first = r->vstart[p] + (r->combined[p] ? 0 : 1), end = r->vstart[p + 1];
-		if (r->pos32) packed_from_u32(&positions, r->pos32 + first, end - first);
-		else packed_from_i64(&positions, r->pos + first, end - first);
-		zend_hash_index_update(Z_ARRVAL_P(rv), (zend_ulong)r->docs[p], &positions);
+		size_t first = vstart[p] + (combined[p] ? 0 : 1);
+		packed_from_array(&positions, &r->pos, first, vstart[p + 1] - first);
+		zend_hash_index_update(Z_ARRVAL_P(rv), (zend_ulong)gp_array_i64(&r->docs, p), &positions);
 	}
 }
 

@@ -31,31 +31,47 @@ void *gp_alloc_array(size_t count, size_t size)
 }
 
 /* Reusable host buffers for the two largest result arrays: a fresh multi-megabyte malloc per call
- * costs a page fault per 4 KiB, as much as decoding into it. Kept up to GP_SCRATCH_KEEP bytes. */
+ * costs a page fault per 4 KiB, as much as decoding into it. Kept up to GP_SCRATCH_KEEP bytes
+ * each, and between calls up to what gp_scratch_trim allows. */
 #define GP_SCRATCH_KEEP ((size_t)256 << 20)
 static struct { void *mem; size_t size; } scratch[GP_SCRATCH_COUNT];
 
-void *gp_scratch(int slot, size_t count, size_t size)
+void gp_array_set(gp_array *a, void *data, unsigned width, gp_owner owner)
 {
-	if (size != 0 && count > SIZE_MAX / size) return NULL;
-	size_t bytes = count * size;
-	if (bytes > GP_SCRATCH_KEEP) return gp_alloc_array(count, size);
+	a->data = data;
+	a->width = width;
+	a->owner = data ? owner : GP_OWN_NONE;
+}
+
+void gp_array_free(gp_array *a)
+{
+	if (a->owner == GP_OWN_HEAP) free(a->data);
+	memset(a, 0, sizeof(*a));
+}
+
+int gp_array_alloc(gp_array *a, size_t count, unsigned width)
+{
+	gp_array_free(a);
+	void *p = gp_alloc_array(count, width);
+	if (!p) return GP_ENOMEM;
+	gp_array_set(a, p, width, GP_OWN_HEAP);
+	return GP_OK;
+}
+
+int gp_array_scratch(gp_array *a, int slot, size_t count, unsigned width)
+{
+	if (width != 0 && count > SIZE_MAX / width) return GP_ENOMEM;
+	size_t bytes = count * width;
+	if (bytes > GP_SCRATCH_KEEP) return gp_array_alloc(a, count, width);
 	if (scratch[slot].size < bytes || !scratch[slot].mem) {
 		void *mem = malloc(bytes ? bytes : 1);
-		if (!mem) return NULL;
+		if (!mem) return GP_ENOMEM;
 		free(scratch[slot].mem);
 		scratch[slot].mem = mem;
 		scratch[slot].size = bytes;
 	}
-	return scratch[slot].mem;
-}
-
-static void gp_free_unless_scratch(void *p)
-{
-	for (int s = 0; s < GP_SCRATCH_COUNT; s++) {
-		if (p && p == scratch[s].mem) return;
-	}
-	free(p);
+	gp_array_set(a, scratch[slot].mem, width, GP_OWN_SCRATCH);
+	return GP_OK;
 }
 
 size_t gp_scratch_bytes(void)
@@ -80,39 +96,25 @@ void gp_scratch_trim(size_t keep)
 
 void gp_scratch_release(void)
 {
-	for (int s = 0; s < GP_SCRATCH_COUNT; s++) {
-		free(scratch[s].mem);
-		scratch[s].mem = NULL;
-		scratch[s].size = 0;
-	}
+	gp_scratch_trim(0);
 }
 
-/* Whether p lies in the memory r borrows (handed back, not freed). */
-static int gp_result_lent(const gp_result *r, const void *p)
-{
-	const char *c = p, *lent = r->lent;
-	return p && lent && c >= lent && c < lent + r->lent_bytes;
-}
-
-void gp_result_lend(gp_result *r, void *base, size_t bytes, void (*release)(void *lent))
+void gp_result_lend(gp_result *r, void *base, void (*release)(void *lent))
 {
 	r->lent = base;
-	r->lent_bytes = bytes;
 	r->release = release;
 }
 
 void gp_result_free(gp_result *r)
 {
+	gp_array_free(&r->values);
+	gp_array_free(&r->docs);
+	gp_array_free(&r->vstart);
+	gp_array_free(&r->combined);
+	gp_array_free(&r->pos);
 	if (r->lent && r->release) r->release(r->lent);
-	if (!gp_result_lent(r, r->v32)) gp_free_unless_scratch(r->v32);
-	if (!gp_result_lent(r, r->v64)) gp_free_unless_scratch(r->v64);
 	free(r->blob_values);
 	free(r->blob_postings);
-	if (!gp_result_lent(r, r->docs)) free(r->docs);
-	if (!gp_result_lent(r, r->vstart)) free(r->vstart);
-	if (!gp_result_lent(r, r->combined)) free(r->combined);
-	if (!gp_result_lent(r, r->pos)) gp_free_unless_scratch(r->pos);
-	if (!gp_result_lent(r, r->pos32)) free(r->pos32);
 	const gp_budget *budget = r->budget;
 	memset(r, 0, sizeof(*r));
 	r->budget = budget;

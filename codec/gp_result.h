@@ -9,50 +9,70 @@
 /* Output modes (GPUPOST_VALUES, GPUPOST_DOCS, GPUPOST_POSTINGS). */
 enum { GP_MODE_VALUES = 0, GP_MODE_DOCS = 1, GP_MODE_POSTINGS = 2 };
 
+/* Who frees an array of a result. */
+typedef enum {
+	GP_OWN_NONE = 0,   /* no array */
+	GP_OWN_HEAP,       /* malloc'd for this result: freed with it */
+	GP_OWN_SCRATCH,    /* a buffer kept between calls (gp_scratch): never freed with a result */
+	GP_OWN_LENT        /* the producer's memory (the device's pinned staging): handed back once,
+	                    * by the result's release */
+} gp_owner;
+
+/* One array of a result: its elements, their width in bytes (1, 4 or 8) and its owner. */
+typedef struct gp_array {
+	void *data;
+	unsigned width;
+	gp_owner owner;
+} gp_array;
+
+static inline uint32_t gp_array_u32(const gp_array *a, size_t i) { return ((const uint32_t *)a->data)[i]; }
+static inline int64_t gp_array_i64(const gp_array *a, size_t i) { return ((const int64_t *)a->data)[i]; }
+
+/* A result, batch-shaped (a single call is a batch of one), as its output mode fills it:
+ * VALUES: values, blob b owning [blob_values[b], blob_values[b + 1]);
+ * DOCS: docs, blob b owning [blob_postings[b], blob_postings[b + 1]);
+ * POSTINGS: docs, vstart, combined and pos: posting p's values are [vstart[p], vstart[p + 1])
+ * (indices into the blob's values), the first value is the doc and, in the combined form
+ * (combined[p] = 1), also the first gap, so the positions of p are pos[vstart[p] + !combined[p]
+ * .. vstart[p + 1]). The glue turns it into PHP arrays and frees it. */
 typedef struct gp_result {
 	size_t n_blobs;
-	/* Values of all blobs, blob b owning [blob_values[b], blob_values[b+1]). Exactly one of
-	 * v32 / v64 is used, as value_bits says (MOD9 and QS values fit 32 bits; S9 running sums and
-	 * WAH row numbers need 64). */
-	int value_bits;
-	uint32_t *v32;
-	int64_t *v64;
-	size_t n_values;
+	size_t n_values, n_postings;
 	size_t *blob_values;      /* n_blobs + 1 */
-
-	/* Postings (MOD9 DOCS and POSTINGS modes), blob b owning [blob_postings[b], ...[b+1]). */
-	size_t n_postings;
 	size_t *blob_postings;    /* n_blobs + 1 */
-	int64_t *docs;            /* n_postings; in DOCS mode NULL when the docs are the values
-	                           * (v32, blob_values = blob_postings): the device's one-list decode */
-	/* POSTINGS mode only. Posting p's values are [vstart[p], vstart[p+1]) (indices into the
-	 * values); pos[j] is the running position at value j within its posting. The first value is
-	 * the doc; in the combined form (combined[p] = 1) it also carries the first gap, so the
-	 * positions of p are pos[vstart[p] + !combined[p] .. vstart[p+1]). */
-	uint32_t *vstart;         /* n_postings + 1 */
-	uint8_t *combined;        /* n_postings */
-	int64_t *pos;             /* n_values */
-	uint32_t *pos32;          /* or, instead, 32-bit (the device's, when every one fits) */
+	gp_array values;          /* VALUES: n_values, 32-bit (MOD9, QS) or 64-bit (S9, WAH rows) */
+	gp_array docs;            /* DOCS, POSTINGS: n_postings docs, 32- or 64-bit */
+	gp_array vstart;          /* POSTINGS: n_postings + 1 32-bit first value indices */
+	gp_array combined;        /* POSTINGS: n_postings 8-bit forms */
+	gp_array pos;             /* POSTINGS: n_values running positions, 32- or 64-bit */
 
 	const char *backend;      /* "host" or "opencl": who produced it */
 	const gp_budget *budget;  /* what the call may build (kept by gp_result_free) */
 
-	/* Arrays that live in memory lent by their producer (the device's pinned staging buffer):
-	 * those within [lent, lent + lent_bytes) are handed back by release instead of freed. */
+	/* the producer's memory the GP_OWN_LENT arrays lie in, and how it is handed back */
 	void *lent;
-	size_t lent_bytes;
 	void (*release)(void *lent);
 } gp_result;
 
+/* Frees what the result owns (its HEAP arrays, its offsets), hands back what it borrowed, and
+ * clears it (keeping its budget). */
 void gp_result_free(gp_result *r);
-/* r borrows [base, base + bytes) from its producer: the arrays there are handed back by
- * release(base) instead of freed. */
-void gp_result_lend(gp_result *r, void *base, size_t bytes, void (*release)(void *lent));
+/* r borrows memory from its producer: release(base) hands it back when r is freed; the arrays
+ * set with GP_OWN_LENT lie in it. */
+void gp_result_lend(gp_result *r, void *base, void (*release)(void *lent));
+
+/* a->data becomes data, of `width`-byte elements, owned by `owner`. */
+void gp_array_set(gp_array *a, void *data, unsigned width, gp_owner owner);
+/* A new HEAP array of count elements (GP_ENOMEM when it cannot be had; a HEAP array held before
+ * is freed first). */
+int gp_array_alloc(gp_array *a, size_t count, unsigned width);
+void gp_array_free(gp_array *a);
 
 /* A reusable buffer for a result's values (GP_SCRATCH_VALUES) or positions (GP_SCRATCH_POS):
- * valid until the next call that asks for the same slot, never freed by gp_result_free. */
+ * valid until the next call that asks for the same slot; the array is SCRATCH-owned, unless it is
+ * too large to keep (then HEAP). GP_ENOMEM when it cannot be had. */
 enum { GP_SCRATCH_VALUES, GP_SCRATCH_POS, GP_SCRATCH_COUNT };
-void *gp_scratch(int slot, size_t count, size_t size);
+int gp_array_scratch(gp_array *a, int slot, size_t count, unsigned width);
 void gp_scratch_release(void);
 /* Bytes the scratch buffers hold; frees the largest until at most keep bytes are held. */
 size_t gp_scratch_bytes(void);

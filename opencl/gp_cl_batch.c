@@ -146,12 +146,10 @@ size_t gp_cl_guess(size_t estimate, size_t bound, size_t elem_bytes)
 /* r's values become the n at mapped (lent: handed back by gp_result_free). */
 static void gp_cl_result_lend(gp_result *r, void *mapped, size_t n, int value_bits)
 {
-	r->value_bits = value_bits;
 	r->n_values = n;
-	if (n > 0) {
-		if (value_bits == 64) r->v64 = mapped; else r->v32 = mapped;
-		gp_result_lend(r, mapped, n * (size_t)(value_bits / 8), gp_cl_unmap);
-	}
+	gp_array_set(&r->values, n > 0 ? mapped : NULL, (unsigned)value_bits / 8, GP_OWN_LENT);
+	r->values.width = (unsigned)value_bits / 8;
+	if (n > 0) gp_result_lend(r, mapped, gp_cl_unmap);
 	r->backend = "opencl";
 }
 

@@ -136,7 +136,7 @@ static int mod9_result_offsets(gp_result *r, const cl_uint *meta, size_t n_blobs
 
 /* One blob or a batch in VALUES or DOCS mode, tiled: a count pass, then a decode pass that writes
  * the values or the docs (kernels/mod9.cl). Docs come back as 32-bit values (a doc is below
- * 2^28), read from mapped memory like values, with r->docs left NULL. A batch's blobs are one
+ * 2^28), read from mapped memory like values and handed over as r->docs. A batch's blobs are one
  * run of words with their first words marked; the decode pass leaves each blob's first offset
  * at its first word, gathered by mod9_blob_offsets. */
 static int mod9_tiled(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
@@ -188,6 +188,11 @@ static int mod9_tiled(const uint8_t *const *blobs, const size_t *lens, size_t n_
 	}
 	r->n_postings = docs ? total : 0;
 	rc = gp_cl_result_guessed(r, out, total, 32, mapped, guess, err);
+	if (rc == GP_OK && docs) {   /* the docs came back as the values, 32-bit (a doc is below 2^28) */
+		r->docs = r->values;
+		memset(&r->values, 0, sizeof(r->values));
+		r->n_values = 0;
+	}
 done:
 	free(meta);
 	return rc;
@@ -196,22 +201,20 @@ done:
 /* A POSTINGS result's host arrays for np postings (any held before are freed). */
 static int mod9_posting_arrays(gp_result *r, size_t np)
 {
-	free(r->docs);
-	free(r->vstart);
-	free(r->combined);
-	r->docs = gp_alloc_array(np, 8);
-	r->vstart = gp_alloc_array(np + 1, 4);
-	r->combined = gp_alloc_array(np, 1);
-	return r->docs && r->vstart && r->combined ? GP_OK : GP_ENOMEM;
+	if (gp_array_alloc(&r->docs, np, 8) != GP_OK || gp_array_alloc(&r->vstart, np + 1, 4) != GP_OK ||
+	    gp_array_alloc(&r->combined, np, 1) != GP_OK) {
+		return GP_ENOMEM;
+	}
+	return GP_OK;
 }
 
 /* Enqueues, without waiting, the reads of np postings' docs, forms and first value indices. */
 static cl_int mod9_posting_reads(cl_mem docs, cl_mem vstart, cl_mem comb, size_t np, gp_result *r)
 {
 	cl_command_queue q = gp_cl_queue();
-	cl_int st = clEnqueueReadBuffer(q, vstart, CL_FALSE, 0, (np + 1) * 4, r->vstart, 0, NULL, NULL);
-	if (st == CL_SUCCESS && np) st = clEnqueueReadBuffer(q, docs, CL_FALSE, 0, np * 8, r->docs, 0, NULL, NULL);
-	if (st == CL_SUCCESS && np) st = clEnqueueReadBuffer(q, comb, CL_FALSE, 0, np, r->combined, 0, NULL, NULL);
+	cl_int st = clEnqueueReadBuffer(q, vstart, CL_FALSE, 0, (np + 1) * 4, r->vstart.data, 0, NULL, NULL);
+	if (st == CL_SUCCESS && np) st = clEnqueueReadBuffer(q, docs, CL_FALSE, 0, np * 8, r->docs.data, 0, NULL, NULL);
+	if (st == CL_SUCCESS && np) st = clEnqueueReadBuffer(q, comb, CL_FALSE, 0, np, r->combined.data, 0, NULL, NULL);
 	return st;
 }
 
@@ -223,25 +226,21 @@ static cl_int mod9_posting_reads(cl_mem docs, cl_mem vstart, cl_mem comb, size_t
 static int mod9_postings_lend(gp_result *r, cl_mem pos, size_t pos_bytes, int wide, cl_mem docs,
                               cl_mem vstart, cl_mem comb, size_t np, gp_error *err)
 {
-	free(r->docs);   /* the arrays sized from the estimate */
-	free(r->vstart);
-	free(r->combined);
-	r->docs = NULL;
-	r->vstart = NULL;
-	r->combined = NULL;
+	gp_array_free(&r->docs);   /* the arrays sized from the estimate */
+	gp_array_free(&r->vstart);
+	gp_array_free(&r->combined);
 	const cl_mem srcs[4] = {pos, docs, vstart, comb};
 	const size_t bytes[4] = {pos_bytes, np * 8, (np + 1) * 4, np};
 	size_t at[4], total;
 	uint8_t *base = gp_cl_download_parts(srcs, bytes, 4, at, &total, err);
 	if (!base) return GP_EDEVICE;
-	if (pos_bytes && wide) r->pos = (int64_t *)(base + at[0]);
-	else if (pos_bytes) r->pos32 = (uint32_t *)(base + at[0]);
-	r->vstart = (uint32_t *)(base + at[2]);
+	gp_array_set(&r->pos, pos_bytes ? base + at[0] : NULL, wide ? 8 : 4, GP_OWN_LENT);
+	gp_array_set(&r->vstart, base + at[2], 4, GP_OWN_LENT);
 	if (np) {   /* an empty part would point past the lent memory */
-		r->docs = (int64_t *)(base + at[1]);
-		r->combined = base + at[3];
+		gp_array_set(&r->docs, base + at[1], 8, GP_OWN_LENT);
+		gp_array_set(&r->combined, base + at[3], 1, GP_OWN_LENT);
 	}
-	gp_result_lend(r, base, total, gp_cl_unmap);
+	gp_result_lend(r, base, gp_cl_unmap);
 	return GP_OK;
 }
 
@@ -377,7 +376,6 @@ static int mod9_postings_tiled(const uint8_t *const *blobs, const size_t *lens, 
 		gp_cl_unmap(mapped);
 		goto done;
 	}
-	r->value_bits = 32;
 	r->n_values = nv;
 	r->n_postings = np;
 	r->backend = "opencl";
@@ -415,8 +413,8 @@ static int mod9_postings_tiled(const uint8_t *const *blobs, const size_t *lens, 
 		else waiting = 0;
 	}
 	if (rc == GP_OK && nv > 0) {
-		if (wide) r->pos = mapped; else r->pos32 = mapped;
-		gp_result_lend(r, mapped, nv * (wide ? 8 : 4), gp_cl_unmap);
+		gp_array_set(&r->pos, mapped, wide ? 8 : 4, GP_OWN_LENT);
+		gp_result_lend(r, mapped, gp_cl_unmap);
 	} else {
 		gp_cl_unmap(mapped);
 	}
@@ -437,7 +435,6 @@ static int mod9_empty(size_t n_blobs, gp_result *r, gp_error *err)
 	memset(meta, 0, 2 * (n_blobs + 1) * sizeof(*meta));
 	int rc = mod9_result_offsets(r, meta, n_blobs, 1, err);
 	free(meta);
-	r->value_bits = 32;
 	r->backend = "opencl";
 	return rc;
 }

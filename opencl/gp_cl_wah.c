@@ -220,7 +220,6 @@ static int bitmap_rows(cl_mem bitmap, cl_uint total, cl_mem ostart, const cl_uin
 	if (rc == GP_OK && gp_check_result(r, nrows, 0, err) != GP_OK) rc = GP_ENOMEM;
 	if (rc == GP_OK) {
 		r->n_blobs = n_blobs;
-		r->value_bits = 64;
 		r->n_values = nrows;
 		r->blob_values = gp_alloc_array(nb1, sizeof(size_t));
 		r->blob_postings = gp_alloc_array(nb1, sizeof(size_t));

@@ -77,11 +77,10 @@ static int host_mod9_values_bounded(const uint8_t *const *blobs, const size_t *l
                                     size_t n_blobs, size_t words, gp_result *r, gp_error *err)
 {
 	size_t nv = 0;
-	if (!(r->v32 = gp_scratch(GP_SCRATCH_VALUES, words * 24, sizeof(uint32_t)))) {
-		return host_fail_nomem(err);
-	}
+	if (gp_array_scratch(&r->values, GP_SCRATCH_VALUES, words * 24, 4) != GP_OK) return host_fail_nomem(err);
+	uint32_t *v32 = r->values.data;
 	for (size_t b = 0; b < n_blobs; b++) {
-		size_t n = gp_mod9_decode_values_checked(blobs[b], lens[b], r->v32 + nv, err);
+		size_t n = gp_mod9_decode_values_checked(blobs[b], lens[b], v32 + nv, err);
 		if (n == (size_t)-1) {
 			err->blob = b;
 			return GP_EFORMAT;
@@ -102,7 +101,6 @@ static int host_mod9(int mode, const uint8_t *const *blobs, const size_t *lens, 
 {
 	size_t nv = 0, np = 0, words = 0;
 	r->n_blobs = n_blobs;
-	r->value_bits = 32;
 	r->blob_values = gp_alloc_array(n_blobs + 1, sizeof(size_t));
 	r->blob_postings = gp_alloc_array(n_blobs + 1, sizeof(size_t));
 	if (!r->blob_values || !r->blob_postings) return host_fail_nomem(err);
@@ -133,27 +131,27 @@ static int host_mod9(int mode, const uint8_t *const *blobs, const size_t *lens, 
 	if (mode == GP_MODE_VALUES) {
 		/* the fast decoder writes up to 24 values past a blob's last (the next blob's, decoded
 		 * after it, or the spare) */
-		if (!(r->v32 = gp_scratch(GP_SCRATCH_VALUES, nv + 24, sizeof(uint32_t)))) return host_fail_nomem(err);
+		if (gp_array_scratch(&r->values, GP_SCRATCH_VALUES, nv + 24, 4) != GP_OK) return host_fail_nomem(err);
 		for (size_t b = 0; b < n_blobs; b++) {
-			gp_mod9_decode_values_checked(blobs[b], lens[b], r->v32 + r->blob_values[b], err);
+			gp_mod9_decode_values_checked(blobs[b], lens[b], (uint32_t *)r->values.data + r->blob_values[b], err);
 		}
 		return GP_OK;
 	}
 	if (nv > 0xFFFFFFFFu) return host_fail_nomem(err); /* vstart holds 32-bit value indices */
 	r->n_postings = np;
-	r->docs = gp_alloc_array(np, sizeof(int64_t));
-	if (!r->docs) return host_fail_nomem(err);
-	if (mode == GP_MODE_POSTINGS) {
-		r->vstart = gp_alloc_array(np + 1, sizeof(uint32_t));
-		r->combined = gp_alloc_array(np, 1);
-		r->pos = gp_scratch(GP_SCRATCH_POS, nv, sizeof(int64_t));
-		if (!r->vstart || !r->combined || !r->pos) return host_fail_nomem(err);
+	if (gp_array_alloc(&r->docs, np, 8) != GP_OK) return host_fail_nomem(err);
+	const int full = mode == GP_MODE_POSTINGS;
+	if (full && (gp_array_alloc(&r->vstart, np + 1, 4) != GP_OK || gp_array_alloc(&r->combined, np, 1) != GP_OK ||
+	             gp_array_scratch(&r->pos, GP_SCRATCH_POS, nv, 8) != GP_OK)) {
+		return host_fail_nomem(err);
 	}
+	int64_t *docs = r->docs.data, *pos = r->pos.data;
+	uint32_t *vstart = r->vstart.data;
+	uint8_t *combined = r->combined.data;
 	for (size_t b = 0; b < n_blobs; b++) {
 		size_t p0 = r->blob_postings[b];
-		int full = mode == GP_MODE_POSTINGS;
-		gp_mod9_decode_postings(blobs[b], lens[b], r->docs + p0, full ? r->vstart + p0 : NULL,
-		                        full ? r->combined + p0 : NULL, full ? r->pos : NULL,
+		gp_mod9_decode_postings(blobs[b], lens[b], docs + p0, full ? vstart + p0 : NULL,
+		                        full ? combined + p0 : NULL, full ? pos : NULL,
 		                        (uint32_t)r->blob_values[b]);
 	}
 	return GP_OK;
@@ -190,19 +188,17 @@ static int host_container(int format, const uint8_t *const *blobs, const size_t 
 	r->n_values = nv;
 	if (gp_check_result(r, nv, 0, err) != GP_OK) return GP_ENOMEM;
 	if (format == GP_FORMAT_S9) {
-		r->value_bits = 64;
-		if (!(r->v64 = gp_scratch(GP_SCRATCH_VALUES, nv, sizeof(int64_t)))) return host_fail_nomem(err);
+		if (gp_array_scratch(&r->values, GP_SCRATCH_VALUES, nv, 8) != GP_OK) return host_fail_nomem(err);
 		for (size_t b = 0; b < n_blobs; b++) {
-			gp_s9_decode(blobs[b], lens[b], r->v64 + r->blob_values[b]);
+			gp_s9_decode(blobs[b], lens[b], (int64_t *)r->values.data + r->blob_values[b]);
 		}
 		return GP_OK;
 	}
-	r->value_bits = 32;
-	if (!(r->v32 = gp_scratch(GP_SCRATCH_VALUES, nv, sizeof(uint32_t)))) return host_fail_nomem(err);
+	if (gp_array_scratch(&r->values, GP_SCRATCH_VALUES, nv, 4) != GP_OK) return host_fail_nomem(err);
 	for (size_t b = 0; b < n_blobs; b++) {
 		gp_qs_header h;
 		gp_qs_check_header(blobs[b], lens[b], &h, NULL);
-		if (gp_qs_decode(blobs[b], &h, r->v32 + r->blob_values[b], err) != GP_OK) {
+		if (gp_qs_decode(blobs[b], &h, (uint32_t *)r->values.data + r->blob_values[b], err) != GP_OK) {
 			err->blob = b;
 			return GP_EFORMAT;
 		}
@@ -228,13 +224,12 @@ static int host_wah_rows(const uint8_t *const *blobs, const size_t *lens, size_t
 	}
 	r->blob_values[n_blobs] = nv;
 	r->n_values = nv;
-	r->value_bits = 64;
 	if (gp_check_result(r, nv, 0, err) != GP_OK) return GP_ENOMEM;
-	if (!(r->v64 = gp_scratch(GP_SCRATCH_VALUES, nv, sizeof(int64_t)))) return host_fail_nomem(err);
+	if (gp_array_scratch(&r->values, GP_SCRATCH_VALUES, nv, 8) != GP_OK) return host_fail_nomem(err);
 	for (size_t b = 0; b < n_blobs; b++) {
 		gp_wah_header h; /* measured above: the header is all the decoder needs now */
 		gp_wah_check_header(blobs[b], lens[b], &h, NULL);
-		gp_wah_rows(blobs[b], &h, r->v64 + r->blob_values[b]);
+		gp_wah_rows(blobs[b], &h, (int64_t *)r->values.data + r->blob_values[b]);
 	}
 	return GP_OK;
 }
@@ -346,14 +341,12 @@ host:
 		gp_result_free(r);
 		return GP_ENOMEM;
 	}
-	r->value_bits = 64;
-	r->v64 = gp_scratch(GP_SCRATCH_VALUES, n, sizeof(int64_t));
-	if (!r->v64) {
+	if (gp_array_scratch(&r->values, GP_SCRATCH_VALUES, n, 8) != GP_OK) {
 		free(bm);
 		gp_result_free(r);
 		return host_fail_nomem(err);
 	}
-	gp_bitmap_rows(bm, h0.nbits, r->v64);
+	gp_bitmap_rows(bm, h0.nbits, r->values.data);
 	free(bm);
 	r->n_values = n;
 	r->blob_values[0] = 0;
