@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "gp_dispatch.h"
+#include "../codec/gp_batch.h"
 #include "../codec/gp_mod9.h"
 #include "../codec/gp_qs.h"
 #include "../codec/gp_s9.h"
@@ -60,180 +61,6 @@ static int host_done(int rc, gp_result *r)
 	return rc;
 }
 
-static int host_fail_nomem(gp_error *err)
-{
-	if (err) {
-		err->code = GP_ENOMEM;
-		err->format = "host";
-		err->offset = 0;
-		err->cl_status = 0;
-		strcpy(err->rule, "out of memory for the decoded result");
-	}
-	return GP_ENOMEM;
-}
-
-/* Host MOD9 values in one validating pass, into a buffer sized by the most a word yields. */
-static int host_mod9_values_bounded(const uint8_t *const *blobs, const size_t *lens,
-                                    size_t n_blobs, size_t words, gp_result *r, gp_error *err)
-{
-	size_t nv = 0;
-	if (gp_array_scratch(&r->values, GP_SCRATCH_VALUES, words * 24, 4) != GP_OK) return host_fail_nomem(err);
-	uint32_t *v32 = r->values.data;
-	for (size_t b = 0; b < n_blobs; b++) {
-		size_t n = gp_mod9_decode_values_checked(blobs[b], lens[b], v32 + nv, err);
-		if (n == (size_t)-1) {
-			err->blob = b;
-			return GP_EFORMAT;
-		}
-		r->blob_values[b] = nv;
-		r->blob_postings[b] = 0;
-		nv += n;
-	}
-	r->blob_values[n_blobs] = nv;
-	r->blob_postings[n_blobs] = 0;
-	r->n_values = nv;
-	return gp_check_result(r, nv, 0, err);
-}
-
-/* Host MOD9: validate and count every blob, allocate once, decode each into its slice. */
-static int host_mod9(int mode, const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
-                     gp_result *r, gp_error *err)
-{
-	size_t nv = 0, np = 0, words = 0;
-	r->n_blobs = n_blobs;
-	r->blob_values = gp_alloc_array(n_blobs + 1, sizeof(size_t));
-	r->blob_postings = gp_alloc_array(n_blobs + 1, sizeof(size_t));
-	if (!r->blob_values || !r->blob_postings) return host_fail_nomem(err);
-	for (size_t b = 0; b < n_blobs; b++) words += lens[b] / 4;
-	/* the one-pass decoder's buffer is sized by the blob's words, not its counts: taken only where
-	 * that size fits the budget too */
-	if (mode == GP_MODE_VALUES && words <= ((size_t)64 << 20) / 24 &&
-	    gp_budget_check(r->budget, 0, (uint64_t)words * 24 * sizeof(uint32_t), "", NULL) == GP_OK) {
-		return host_mod9_values_bounded(blobs, lens, n_blobs, words, r, err);
-	}
-	for (size_t b = 0; b < n_blobs; b++) {
-		gp_mod9_counts c;
-		r->blob_values[b] = nv;
-		r->blob_postings[b] = np;
-		if (gp_mod9_measure(blobs[b], lens[b], mode != GP_MODE_VALUES, &c, err) != GP_OK) {
-			err->blob = b;
-			return GP_EFORMAT;
-		}
-		nv += c.values;
-		np += c.postings;
-	}
-	r->blob_values[n_blobs] = nv;
-	r->blob_postings[n_blobs] = mode == GP_MODE_VALUES ? 0 : np;
-	r->n_values = nv;
-	if (gp_check_result(r, mode == GP_MODE_DOCS ? np : nv, mode == GP_MODE_POSTINGS ? np : 0, err) != GP_OK) {
-		return GP_ENOMEM;
-	}
-	if (mode == GP_MODE_VALUES) {
-		/* the fast decoder writes up to 24 values past a blob's last (the next blob's, decoded
-		 * after it, or the spare) */
-		if (gp_array_scratch(&r->values, GP_SCRATCH_VALUES, nv + 24, 4) != GP_OK) return host_fail_nomem(err);
-		for (size_t b = 0; b < n_blobs; b++) {
-			gp_mod9_decode_values_checked(blobs[b], lens[b], (uint32_t *)r->values.data + r->blob_values[b], err);
-		}
-		return GP_OK;
-	}
-	if (nv > 0xFFFFFFFFu) return host_fail_nomem(err); /* vstart holds 32-bit value indices */
-	r->n_postings = np;
-	if (gp_array_alloc(&r->docs, np, 8) != GP_OK) return host_fail_nomem(err);
-	const int full = mode == GP_MODE_POSTINGS;
-	if (full && (gp_array_alloc(&r->vstart, np + 1, 4) != GP_OK || gp_array_alloc(&r->combined, np, 1) != GP_OK ||
-	             gp_array_scratch(&r->pos, GP_SCRATCH_POS, nv, 8) != GP_OK)) {
-		return host_fail_nomem(err);
-	}
-	int64_t *docs = r->docs.data, *pos = r->pos.data;
-	uint32_t *vstart = r->vstart.data;
-	uint8_t *combined = r->combined.data;
-	for (size_t b = 0; b < n_blobs; b++) {
-		size_t p0 = r->blob_postings[b];
-		gp_mod9_decode_postings(blobs[b], lens[b], docs + p0, full ? vstart + p0 : NULL,
-		                        full ? combined + p0 : NULL, full ? pos : NULL,
-		                        (uint32_t)r->blob_values[b]);
-	}
-	return GP_OK;
-}
-
-static int host_offsets(gp_result *r, size_t n_blobs, gp_error *err)
-{
-	r->n_blobs = n_blobs;
-	r->blob_values = gp_alloc_array(n_blobs + 1, sizeof(size_t));
-	r->blob_postings = calloc(n_blobs + 1, sizeof(size_t));
-	return r->blob_values && r->blob_postings ? GP_OK : host_fail_nomem(err);
-}
-
-/* Host S9 and QS: each blob validated completely, then decoded into its slice. */
-static int host_container(int format, const uint8_t *const *blobs, const size_t *lens,
-                          size_t n_blobs, gp_result *r, gp_error *err)
-{
-	size_t nv = 0;
-	if (host_offsets(r, n_blobs, err) != GP_OK) return GP_ENOMEM;
-	for (size_t b = 0; b < n_blobs; b++) {
-		size_t n;
-		uint32_t delta;
-		gp_qs_header h;
-		int rc = format == GP_FORMAT_S9 ? gp_s9_measure(blobs[b], lens[b], &n, &delta, err)
-		                                : gp_qs_measure(blobs[b], lens[b], &h, err);
-		if (rc != GP_OK) {
-			err->blob = b;
-			return GP_EFORMAT;
-		}
-		r->blob_values[b] = nv;
-		nv += format == GP_FORMAT_S9 ? n : h.n;
-	}
-	r->blob_values[n_blobs] = nv;
-	r->n_values = nv;
-	if (gp_check_result(r, nv, 0, err) != GP_OK) return GP_ENOMEM;
-	if (format == GP_FORMAT_S9) {
-		if (gp_array_scratch(&r->values, GP_SCRATCH_VALUES, nv, 8) != GP_OK) return host_fail_nomem(err);
-		for (size_t b = 0; b < n_blobs; b++) {
-			gp_s9_decode(blobs[b], lens[b], (int64_t *)r->values.data + r->blob_values[b]);
-		}
-		return GP_OK;
-	}
-	if (gp_array_scratch(&r->values, GP_SCRATCH_VALUES, nv, 4) != GP_OK) return host_fail_nomem(err);
-	for (size_t b = 0; b < n_blobs; b++) {
-		gp_qs_header h;
-		gp_qs_check_header(blobs[b], lens[b], &h, NULL);
-		if (gp_qs_decode(blobs[b], &h, (uint32_t *)r->values.data + r->blob_values[b], err) != GP_OK) {
-			err->blob = b;
-			return GP_EFORMAT;
-		}
-	}
-	return GP_OK;
-}
-
-/* Host WAH rows of each blob. */
-static int host_wah_rows(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
-                         gp_result *r, gp_error *err)
-{
-	size_t nv = 0;
-	if (host_offsets(r, n_blobs, err) != GP_OK) return GP_ENOMEM;
-	for (size_t b = 0; b < n_blobs; b++) {
-		gp_wah_header h;
-		if (gp_wah_measure(blobs[b], lens[b], &h, err) != GP_OK) {
-			err->blob = b;
-			return GP_EFORMAT;
-		}
-		r->blob_values[b] = nv;
-		if (h.ones > SIZE_MAX / 16 - nv) return host_fail_nomem(err);
-		nv += (size_t)h.ones;
-	}
-	r->blob_values[n_blobs] = nv;
-	r->n_values = nv;
-	if (gp_check_result(r, nv, 0, err) != GP_OK) return GP_ENOMEM;
-	if (gp_array_scratch(&r->values, GP_SCRATCH_VALUES, nv, 8) != GP_OK) return host_fail_nomem(err);
-	for (size_t b = 0; b < n_blobs; b++) {
-		gp_wah_header h; /* measured above: the header is all the decoder needs now */
-		gp_wah_check_header(blobs[b], lens[b], &h, NULL);
-		gp_wah_rows(blobs[b], &h, (int64_t *)r->values.data + r->blob_values[b]);
-	}
-	return GP_OK;
-}
-
 /* Headers of a WAH batch: the work they imply (output words) and whether the device path's
  * 32-bit row numbering holds them. */
 static int wah_headers(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
@@ -244,7 +71,7 @@ static int wah_headers(const uint8_t *const *blobs, const size_t *lens, size_t n
 	for (size_t b = 0; b < n_blobs; b++) {
 		gp_wah_header h;
 		if (gp_wah_check_header(blobs[b], lens[b], &h, err) != GP_OK) {
-			err->blob = b;
+			if (err) err->blob = b;
 			return GP_EFORMAT;
 		}
 		if (h.nbits >= 0xFFFFFFE0u || (h.words == 0) != (h.groups == 0)) *device_ok = 0;
@@ -281,7 +108,7 @@ int gp_wah_decompress(const uint8_t *blob, size_t len, const gp_ctx *ctx, uint8_
 	last_backend = "host";
 	if (gp_wah_measure(blob, len, &h, err) != GP_OK) return GP_EFORMAT;
 	uint64_t *bm = calloc((size_t)(h.nbits / 64 + 1), sizeof(uint64_t));
-	if (!bm) return host_fail_nomem(err);
+	if (!bm) return gp_fail_nomem(err);
 	gp_wah_apply(blob, &h, bm, GP_WAH_COPY);
 	memcpy(out, bm, (size_t)(h.nbits / 8 + (h.nbits % 8 != 0))); /* little-endian words */
 	free(bm);
@@ -325,10 +152,11 @@ host:
 	}
 	if (gp_budget_check(r->budget, 0, h0.nbits / 8 + 8, "the combined bitmap", err) != GP_OK) return GP_ENOMEM;
 	uint64_t *bm = calloc((size_t)(h0.nbits / 64 + 1), sizeof(uint64_t));
-	if (!bm || host_offsets(r, 1, err) != GP_OK) {
+	if (!bm || !(r->n_blobs = 1, r->blob_values = calloc(2, sizeof(size_t))) ||
+	    !(r->blob_postings = calloc(2, sizeof(size_t)))) {
 		free(bm);
 		gp_result_free(r);
-		return host_fail_nomem(err);
+		return gp_fail_nomem(err);
 	}
 	for (size_t b = 0; b < n_blobs; b++) {
 		gp_wah_header h;
@@ -344,7 +172,7 @@ host:
 	if (gp_array_scratch(&r->values, GP_SCRATCH_VALUES, n, 8) != GP_OK) {
 		free(bm);
 		gp_result_free(r);
-		return host_fail_nomem(err);
+		return gp_fail_nomem(err);
 	}
 	gp_bitmap_rows(bm, h0.nbits, r->values.data);
 	free(bm);
@@ -355,73 +183,141 @@ host:
 	return GP_OK;
 }
 
-static int decode_container(int format, const uint8_t *const *blobs, const size_t *lens,
-                            size_t n_blobs, long min_device_values, gp_result *r, gp_error *err)
+/* A decode's plan: the blobs' headers read and checked once, and what they imply, for the choice
+ * and for both paths. */
+typedef struct gp_plan {
+	int mode;
+	const uint8_t *const *blobs;
+	const size_t *lens;
+	size_t n_blobs;
+	int headers_ok;          /* every header passed its check (else the host names the error) */
+	int sized;               /* the headers give the result's size exactly (S9, QS) */
+	size_t expected;         /* outputs the headers imply: what the host/device choice weighs */
+	int device_ok;           /* the device path takes these blobs */
+	uint64_t device_bytes;   /* device memory the headers size, not the counts (WAH's bitmaps) */
+	gp_mod9_counts est;      /* MOD9: the estimate that sizes the device's first reply */
+} gp_plan;
+
+/* What a format does at each step of a decode. */
+typedef struct gp_format_ops {
+	void (*plan)(gp_plan *p);
+	int (*host)(const gp_plan *p, gp_result *r, gp_error *err);
+	int (*device)(const gp_plan *p, gp_result *r, gp_error *err);
+} gp_format_ops;
+
+static void mod9_plan(gp_plan *p)
 {
-	size_t expected = 0;
-	int rc;
-	for (size_t b = 0; b < n_blobs; b++) {
+	gp_mod9_counts one;
+	for (size_t b = 0; b < p->n_blobs; b++) {
+		if (p->lens[b] % 4 != 0) return;   /* the host decoder names the error */
+		gp_mod9_estimate(p->blobs[b], p->lens[b], &one);
+		p->est.values += one.values;
+		p->est.postings += one.postings;
+	}
+	p->expected = p->est.values;
+	p->headers_ok = p->device_ok = 1;
+}
+
+static void s9_plan(gp_plan *p)
+{
+	for (size_t b = 0; b < p->n_blobs; b++) {
 		size_t n;
 		uint32_t delta;
-		gp_qs_header h;
-		/* O(1) header checks; a bad header goes to the host decoder, which names it */
-		rc = format == GP_FORMAT_S9 ? gp_s9_check_header(blobs[b], lens[b], &n, &delta, err)
-		                            : gp_qs_check_header(blobs[b], lens[b], &h, err);
-		if (rc != GP_OK) goto host;
-		expected += format == GP_FORMAT_S9 ? n : h.n;
+		if (gp_s9_check_header(p->blobs[b], p->lens[b], &n, &delta, NULL) != GP_OK) return;
+		p->expected += n;
 	}
-	/* the headers say how large the result is: refuse it before anything is allocated */
-	if (gp_check_result(r, expected, 0, err) != GP_OK) return GP_ENOMEM;
-	if (gp_would_use_device(expected, min_device_values)) {
-		rc = format == GP_FORMAT_S9 ? gp_cl_s9_decode(blobs, lens, n_blobs, r, err)
-		                            : gp_cl_qs_decode(blobs, lens, n_blobs, r, err);
-		if (device_settled(rc, r, err)) return rc;
-	}
-host:
-	memset(err, 0, sizeof(*err));
-	return host_done(host_container(format, blobs, lens, n_blobs, r, err), r);
+	p->headers_ok = p->sized = p->device_ok = 1;
 }
+
+static void qs_plan(gp_plan *p)
+{
+	for (size_t b = 0; b < p->n_blobs; b++) {
+		gp_qs_header h;
+		if (gp_qs_check_header(p->blobs[b], p->lens[b], &h, NULL) != GP_OK) return;
+		p->expected += h.n;
+	}
+	p->headers_ok = p->sized = p->device_ok = 1;
+}
+
+/* The device gathers each bitmap whole (4 bytes a word of 32 rows) before it finds its rows;
+ * its 32-bit row numbering takes nbits below 2^32. */
+static void wah_plan(gp_plan *p)
+{
+	int device_ok;
+	if (wah_headers(p->blobs, p->lens, p->n_blobs, &p->expected, &device_ok, NULL) != GP_OK) return;
+	p->headers_ok = 1;
+	p->device_ok = device_ok;
+	p->device_bytes = (uint64_t)p->expected * 4;
+}
+
+static int mod9_host(const gp_plan *p, gp_result *r, gp_error *err)
+{
+	return gp_mod9_decode_batch(p->blobs, p->lens, p->n_blobs, p->mode, r, err);
+}
+
+static int s9_host(const gp_plan *p, gp_result *r, gp_error *err)
+{
+	return gp_s9_decode_batch(p->blobs, p->lens, p->n_blobs, r, err);
+}
+
+static int qs_host(const gp_plan *p, gp_result *r, gp_error *err)
+{
+	return gp_qs_decode_batch(p->blobs, p->lens, p->n_blobs, r, err);
+}
+
+static int wah_host(const gp_plan *p, gp_result *r, gp_error *err)
+{
+	return gp_wah_rows_batch(p->blobs, p->lens, p->n_blobs, r, err);
+}
+
+static int mod9_device(const gp_plan *p, gp_result *r, gp_error *err)
+{
+	return gp_cl_mod9_decode(p->blobs, p->lens, p->n_blobs, p->mode, &p->est, r, err);
+}
+
+static int s9_device(const gp_plan *p, gp_result *r, gp_error *err)
+{
+	return gp_cl_s9_decode(p->blobs, p->lens, p->n_blobs, r, err);
+}
+
+static int qs_device(const gp_plan *p, gp_result *r, gp_error *err)
+{
+	return gp_cl_qs_decode(p->blobs, p->lens, p->n_blobs, r, err);
+}
+
+static int wah_device(const gp_plan *p, gp_result *r, gp_error *err)
+{
+	return gp_cl_wah_rows(p->blobs, p->lens, p->n_blobs, r, err);
+}
+
+static const gp_format_ops format_ops[] = {
+	[GP_FORMAT_MOD9] = {mod9_plan, mod9_host, mod9_device},
+	[GP_FORMAT_S9] = {s9_plan, s9_host, s9_device},
+	[GP_FORMAT_QS] = {qs_plan, qs_host, qs_device},
+	[GP_FORMAT_WAH] = {wah_plan, wah_host, wah_device},
+};
 
 int gp_decode(int format, int mode, const uint8_t *const *blobs, const size_t *lens,
               size_t n_blobs, const gp_ctx *ctx, gp_result *r, gp_error *err)
 {
-	size_t expected = 0;
-	long min_device_values = ctx->min_device_values;
-	int rc;
 	memset(r, 0, sizeof(*r));
 	memset(err, 0, sizeof(*err));
 	r->budget = &ctx->budget;
-	if (format == GP_FORMAT_S9 || format == GP_FORMAT_QS) {
-		return decode_container(format, blobs, lens, n_blobs, min_device_values, r, err);
-	}
-	if (format == GP_FORMAT_WAH) {
-		int device_ok;
-		/* the device gathers each bitmap whole (4 bytes a word of 32 rows) before it finds its
-		 * rows: too large for the budget, the host counts the rows without the bitmap */
-		if (wah_headers(blobs, lens, n_blobs, &expected, &device_ok, err) == GP_OK && device_ok &&
-		    gp_budget_check(r->budget, 0, (uint64_t)expected * 4, "", NULL) == GP_OK &&
-		    gp_would_use_device(expected, min_device_values)) {
-			rc = gp_cl_wah_rows(blobs, lens, n_blobs, r, err);
-			if (device_settled(rc, r, err)) return rc;
-		}
-		memset(err, 0, sizeof(*err));
-		return host_done(host_wah_rows(blobs, lens, n_blobs, r, err), r);
-	}
-	if (format != GP_FORMAT_MOD9) return GP_EVALUE;
-
-	gp_mod9_counts est = {0, 0, 0}, one;   /* for the choice, and to size the device's reply */
-	for (size_t b = 0; b < n_blobs; b++) {
-		if (lens[b] % 4 != 0) goto host; /* the host decoder names the error */
-		gp_mod9_estimate(blobs[b], lens[b], &one);
-		est.values += one.values;
-		est.postings += one.postings;
-	}
-	if (gp_would_use_device(est.values, min_device_values)) {
-		rc = gp_cl_mod9_decode(blobs, lens, n_blobs, mode, &est, r, err);
+	if (format < GP_FORMAT_MOD9 || format > GP_FORMAT_WAH) return GP_EVALUE;
+	const gp_format_ops *ops = &format_ops[format];
+	gp_plan p = {.mode = mode, .blobs = blobs, .lens = lens, .n_blobs = n_blobs};
+	ops->plan(&p);
+	/* headers that give the result's size: refused before anything is allocated */
+	if (p.headers_ok && p.sized && gp_check_result(r, p.expected, 0, err) != GP_OK) return GP_ENOMEM;
+	/* what the device would size from the headers must fit the budget too; if not, the host
+	 * counts first */
+	if (p.headers_ok && p.device_ok && gp_budget_check(r->budget, 0, p.device_bytes, "", NULL) == GP_OK &&
+	    gp_would_use_device(p.expected, ctx->min_device_values)) {
+		int rc = ops->device(&p, r, err);
 		if (device_settled(rc, r, err)) return rc;
 	}
-host:
-	return host_done(host_mod9(mode, blobs, lens, n_blobs, r, err), r);
+	memset(err, 0, sizeof(*err));
+	return host_done(ops->host(&p, r, err), r);
 }
 
 int gp_prefix_sum(const int64_t *in, size_t n, int inclusive, const gp_ctx *ctx,

@@ -1,0 +1,200 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "gp_batch.h"
+#include "gp_mod9.h"
+#include "gp_qs.h"
+#include "gp_s9.h"
+#include "gp_wah.h"
+
+int gp_fail_nomem(gp_error *err)
+{
+	if (err) {
+		err->code = GP_ENOMEM;
+		err->format = "host";
+		err->offset = 0;
+		err->cl_status = 0;
+		strcpy(err->rule, "out of memory for the decoded result");
+	}
+	return GP_ENOMEM;
+}
+
+/* The counts of a format's blob (validating it whole), for batch_measure. */
+typedef int (*blob_count_fn)(const uint8_t *blob, size_t len, size_t *count, gp_error *err);
+
+/* The result's per-blob offsets, allocated (zeroed) for n_blobs. */
+static int batch_offsets(gp_result *r, size_t n_blobs, gp_error *err)
+{
+	r->n_blobs = n_blobs;
+	r->blob_values = calloc(n_blobs + 1, sizeof(size_t));
+	r->blob_postings = calloc(n_blobs + 1, sizeof(size_t));
+	return r->blob_values && r->blob_postings ? GP_OK : gp_fail_nomem(err);
+}
+
+/* Every blob counted (validated whole) into the value offsets, and the total checked against
+ * the budget before anything is sized from it. */
+static int batch_measure(gp_result *r, const uint8_t *const *blobs, const size_t *lens,
+                         size_t n_blobs, blob_count_fn count, gp_error *err)
+{
+	size_t nv = 0;
+	if (batch_offsets(r, n_blobs, err) != GP_OK) return GP_ENOMEM;
+	for (size_t b = 0; b < n_blobs; b++) {
+		size_t n;
+		if (count(blobs[b], lens[b], &n, err) != GP_OK) {
+			err->blob = b;
+			return GP_EFORMAT;
+		}
+		r->blob_values[b] = nv;
+		if (n > SIZE_MAX / 16 - nv) return gp_fail_nomem(err);
+		nv += n;
+	}
+	r->blob_values[n_blobs] = nv;
+	r->n_values = nv;
+	return gp_check_result(r, nv, 0, err);
+}
+
+/* Host MOD9 values in one validating pass, into a buffer sized by the most a word yields. */
+static int mod9_values_bounded(const uint8_t *const *blobs, const size_t *lens,
+                                    size_t n_blobs, size_t words, gp_result *r, gp_error *err)
+{
+	size_t nv = 0;
+	if (gp_array_scratch(&r->values, GP_SCRATCH_VALUES, words * 24, 4) != GP_OK) return gp_fail_nomem(err);
+	uint32_t *v32 = r->values.data;
+	for (size_t b = 0; b < n_blobs; b++) {
+		size_t n = gp_mod9_decode_values_checked(blobs[b], lens[b], v32 + nv, err);
+		if (n == (size_t)-1) {
+			err->blob = b;
+			return GP_EFORMAT;
+		}
+		r->blob_values[b] = nv;
+		r->blob_postings[b] = 0;
+		nv += n;
+	}
+	r->blob_values[n_blobs] = nv;
+	r->blob_postings[n_blobs] = 0;
+	r->n_values = nv;
+	return gp_check_result(r, nv, 0, err);
+}
+
+int gp_mod9_decode_batch(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs, int mode,
+                         gp_result *r, gp_error *err)
+{
+	size_t nv = 0, np = 0, words = 0;
+	if (batch_offsets(r, n_blobs, err) != GP_OK) return GP_ENOMEM;
+	for (size_t b = 0; b < n_blobs; b++) words += lens[b] / 4;
+	/* the one-pass decoder's buffer is sized by the blob's words, not its counts: taken only where
+	 * that size fits the budget too */
+	if (mode == GP_MODE_VALUES && words <= ((size_t)64 << 20) / 24 &&
+	    gp_budget_check(r->budget, 0, (uint64_t)words * 24 * sizeof(uint32_t), "", NULL) == GP_OK) {
+		return mod9_values_bounded(blobs, lens, n_blobs, words, r, err);
+	}
+	for (size_t b = 0; b < n_blobs; b++) {
+		gp_mod9_counts c;
+		r->blob_values[b] = nv;
+		r->blob_postings[b] = np;
+		if (gp_mod9_measure(blobs[b], lens[b], mode != GP_MODE_VALUES, &c, err) != GP_OK) {
+			err->blob = b;
+			return GP_EFORMAT;
+		}
+		nv += c.values;
+		np += c.postings;
+	}
+	r->blob_values[n_blobs] = nv;
+	r->blob_postings[n_blobs] = mode == GP_MODE_VALUES ? 0 : np;
+	r->n_values = nv;
+	if (gp_check_result(r, mode == GP_MODE_DOCS ? np : nv, mode == GP_MODE_POSTINGS ? np : 0, err) != GP_OK) {
+		return GP_ENOMEM;
+	}
+	if (mode == GP_MODE_VALUES) {
+		/* the fast decoder writes up to 24 values past a blob's last (the next blob's, decoded
+		 * after it, or the spare) */
+		if (gp_array_scratch(&r->values, GP_SCRATCH_VALUES, nv + 24, 4) != GP_OK) return gp_fail_nomem(err);
+		for (size_t b = 0; b < n_blobs; b++) {
+			gp_mod9_decode_values_checked(blobs[b], lens[b], (uint32_t *)r->values.data + r->blob_values[b], err);
+		}
+		return GP_OK;
+	}
+	if (nv > 0xFFFFFFFFu) return gp_fail_nomem(err); /* vstart holds 32-bit value indices */
+	r->n_postings = np;
+	if (gp_array_alloc(&r->docs, np, 8) != GP_OK) return gp_fail_nomem(err);
+	const int full = mode == GP_MODE_POSTINGS;
+	if (full && (gp_array_alloc(&r->vstart, np + 1, 4) != GP_OK || gp_array_alloc(&r->combined, np, 1) != GP_OK ||
+	             gp_array_scratch(&r->pos, GP_SCRATCH_POS, nv, 8) != GP_OK)) {
+		return gp_fail_nomem(err);
+	}
+	int64_t *docs = r->docs.data, *pos = r->pos.data;
+	uint32_t *vstart = r->vstart.data;
+	uint8_t *combined = r->combined.data;
+	for (size_t b = 0; b < n_blobs; b++) {
+		size_t p0 = r->blob_postings[b];
+		gp_mod9_decode_postings(blobs[b], lens[b], docs + p0, full ? vstart + p0 : NULL,
+		                        full ? combined + p0 : NULL, full ? pos : NULL,
+		                        (uint32_t)r->blob_values[b]);
+	}
+	return GP_OK;
+}
+
+static int s9_count(const uint8_t *blob, size_t len, size_t *count, gp_error *err)
+{
+	uint32_t delta;
+	return gp_s9_measure(blob, len, count, &delta, err);
+}
+
+int gp_s9_decode_batch(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
+                       gp_result *r, gp_error *err)
+{
+	int rc = batch_measure(r, blobs, lens, n_blobs, s9_count, err);
+	if (rc != GP_OK) return rc;
+	if (gp_array_scratch(&r->values, GP_SCRATCH_VALUES, r->n_values, 8) != GP_OK) return gp_fail_nomem(err);
+	for (size_t b = 0; b < n_blobs; b++) {
+		gp_s9_decode(blobs[b], lens[b], (int64_t *)r->values.data + r->blob_values[b]);
+	}
+	return GP_OK;
+}
+
+static int qs_count(const uint8_t *blob, size_t len, size_t *count, gp_error *err)
+{
+	gp_qs_header h;
+	int rc = gp_qs_measure(blob, len, &h, err);
+	*count = rc == GP_OK ? h.n : 0;
+	return rc;
+}
+
+int gp_qs_decode_batch(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
+                       gp_result *r, gp_error *err)
+{
+	int rc = batch_measure(r, blobs, lens, n_blobs, qs_count, err);
+	if (rc != GP_OK) return rc;
+	if (gp_array_scratch(&r->values, GP_SCRATCH_VALUES, r->n_values, 4) != GP_OK) return gp_fail_nomem(err);
+	for (size_t b = 0; b < n_blobs; b++) {
+		gp_qs_header h;
+		gp_qs_check_header(blobs[b], lens[b], &h, NULL);
+		if (gp_qs_decode(blobs[b], &h, (uint32_t *)r->values.data + r->blob_values[b], err) != GP_OK) {
+			err->blob = b;
+			return GP_EFORMAT;
+		}
+	}
+	return GP_OK;
+}
+
+static int wah_count(const uint8_t *blob, size_t len, size_t *count, gp_error *err)
+{
+	gp_wah_header h;
+	int rc = gp_wah_measure(blob, len, &h, err);
+	*count = rc == GP_OK && h.ones <= SIZE_MAX / 16 ? (size_t)h.ones : SIZE_MAX / 16;
+	return rc;
+}
+
+int gp_wah_rows_batch(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
+                      gp_result *r, gp_error *err)
+{
+	int rc = batch_measure(r, blobs, lens, n_blobs, wah_count, err);
+	if (rc != GP_OK) return rc;
+	if (gp_array_scratch(&r->values, GP_SCRATCH_VALUES, r->n_values, 8) != GP_OK) return gp_fail_nomem(err);
+	for (size_t b = 0; b < n_blobs; b++) {
+		gp_wah_header h; /* measured above: the header is all the decoder needs now */
+		gp_wah_check_header(blobs[b], lens[b], &h, NULL);
+		gp_wah_rows(blobs[b], &h, (int64_t *)r->values.data + r->blob_values[b]);
+	}
+	return GP_OK;
+}

@@ -1,0 +1,23 @@
+/* The host path's batch drivers, one per format: every blob validated whole and counted, the
+ * result checked against its budget, allocated once, and each blob decoded into its slice. The
+ * device's launchers fill the same gp_result; the dispatch picks one or the other. No PHP, no
+ * OpenCL. Errors: GP_EFORMAT (err->blob says which blob), GP_ENOMEM. */
+#ifndef GP_BATCH_H
+#define GP_BATCH_H
+
+#include "gp_result.h"
+
+int gp_mod9_decode_batch(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs, int mode,
+                         gp_result *r, gp_error *err);
+int gp_s9_decode_batch(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
+                       gp_result *r, gp_error *err);
+int gp_qs_decode_batch(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
+                       gp_result *r, gp_error *err);
+/* WAH: the set rows of each bitmap. */
+int gp_wah_rows_batch(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
+                      gp_result *r, gp_error *err);
+
+/* GP_ENOMEM, with err saying the host could not allocate the result. */
+int gp_fail_nomem(gp_error *err);
+
+#endif
