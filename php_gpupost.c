@@ -482,17 +482,15 @@ static zend_string *mod9_encode_values(HashTable *data)
 	size_t n;
 	int64_t *in = ints_from_array(data, 1, &n);
 	if (!in) return NULL;
-	uint32_t *v = safe_emalloc(n + 1, sizeof(uint32_t), 0);
-	for (size_t i = 0; i < n; i++) {
-		if (in[i] < 1 || in[i] > (int64_t)GP_MOD9_MAX_VALUE) {
-			zend_argument_value_error(1, "must hold integers from 1 to 268435455 for GPUPOST_MOD9, "
-			                          ZEND_LONG_FMT " found at position %zu", (zend_long)in[i], i);
-			efree(in);
-			efree(v);
-			return NULL;
-		}
-		v[i] = (uint32_t)in[i];
+	size_t at;
+	if (gp_mod9_check_values(in, n, &at) != GP_OK) {
+		zend_argument_value_error(1, "must hold integers from 1 to 268435455 for GPUPOST_MOD9, "
+		                          ZEND_LONG_FMT " found at position %zu", (zend_long)in[at], at);
+		efree(in);
+		return NULL;
 	}
+	uint32_t *v = safe_emalloc(n + 1, sizeof(uint32_t), 0);
+	for (size_t i = 0; i < n; i++) v[i] = (uint32_t)in[i];
 	efree(in);
 	zend_string *out = zend_string_safe_alloc(n + 1, 4, 0, 0);
 	size_t len = gp_mod9_encode_values(v, n, (uint8_t *)ZSTR_VAL(out));
@@ -566,22 +564,19 @@ static zend_string *qs_encode(HashTable *data, double c)
 	size_t n;
 	int64_t *x = ints_from_array(data, 1, &n);
 	if (!x) return NULL;
-	if (n > UINT32_MAX) {
+	size_t at;
+	if (gp_qs_check_values(x, n, &at) != GP_OK) {
+		if (at == n) {
+			zend_argument_value_error(1, "holds more than 2^32-1 values");
+		} else {
+			zend_argument_value_error(1, "must be a non-decreasing list of integers from 0 to 4294967295 "
+			                          "for GPUPOST_QS, " ZEND_LONG_FMT " found at position %zu", (zend_long)x[at], at);
+		}
 		efree(x);
-		zend_argument_value_error(1, "holds more than 2^32-1 values");
 		return NULL;
 	}
 	uint32_t *v = safe_emalloc(n + 1, sizeof(uint32_t), 0);
-	for (size_t i = 0; i < n; i++) {
-		if (x[i] < 0 || x[i] > (int64_t)UINT32_MAX || (i > 0 && x[i] < x[i - 1])) {
-			zend_argument_value_error(1, "must be a non-decreasing list of integers from 0 to 4294967295 "
-			                          "for GPUPOST_QS, " ZEND_LONG_FMT " found at position %zu", (zend_long)x[i], i);
-			efree(x);
-			efree(v);
-			return NULL;
-		}
-		v[i] = (uint32_t)x[i];
-	}
+	for (size_t i = 0; i < n; i++) v[i] = (uint32_t)x[i];
 	efree(x);
 	uint32_t l = gp_qs_choose_l(n ? v[n - 1] : 0, n, c);
 	size_t len = gp_qs_encoded_size(n ? v[n - 1] : 0, n, l);
@@ -603,18 +598,16 @@ static zend_string *wah_encode(HashTable *data, const encode_options *o)
 	size_t n;
 	int64_t *rows = ints_from_array(data, 1, &n);
 	if (!rows) return NULL;
-	for (size_t i = 0; i < n; i++) {
-		if (rows[i] < 0 || (i > 0 && rows[i] <= rows[i - 1])) {
-			zend_argument_value_error(1, "must be a strictly increasing list of rows >= 0 for GPUPOST_WAH, "
-			                          ZEND_LONG_FMT " found at position %zu", (zend_long)rows[i], i);
-			efree(rows);
-			return NULL;
-		}
-	}
 	uint64_t nbits = o->nbits >= 0 ? (uint64_t)o->nbits : (n ? (uint64_t)rows[n - 1] + 1 : 0);
-	if (n && (uint64_t)rows[n - 1] >= nbits) {
-		zend_argument_value_error(4, "option \"nbits\" (" ZEND_LONG_FMT ") must be above the last row " ZEND_LONG_FMT,
-		                          o->nbits, (zend_long)rows[n - 1]);
+	size_t at;
+	if (gp_wah_check_rows(rows, n, nbits, &at) != GP_OK) {
+		if (at < n) {
+			zend_argument_value_error(1, "must be a strictly increasing list of rows >= 0 for GPUPOST_WAH, "
+			                          ZEND_LONG_FMT " found at position %zu", (zend_long)rows[at], at);
+		} else {
+			zend_argument_value_error(4, "option \"nbits\" (" ZEND_LONG_FMT ") must be above the last row " ZEND_LONG_FMT,
+			                          o->nbits, (zend_long)rows[n - 1]);
+		}
 		efree(rows);
 		return NULL;
 	}

@@ -329,3 +329,14 @@ size_t gp_mod9_posting_values(int64_t doc, const int64_t *positions, size_t n, u
 	values[0] = (uint32_t)(doc + 1);
 	return n + 1;
 }
+
+int gp_mod9_check_values(const int64_t *values, size_t n, size_t *at)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (values[i] < 1 || values[i] > (int64_t)GP_MOD9_MAX_VALUE) {
+			*at = i;
+			return GP_EVALUE;
+		}
+	}
+	return GP_OK;
+}

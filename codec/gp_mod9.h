@@ -37,6 +37,9 @@ void gp_mod9_decode_postings(const uint8_t *blob, size_t len, int64_t *docs, uin
  * number written. */
 #define gp_mod9_encode_bound(n) (4 * ((size_t)(n) + 1))
 size_t gp_mod9_encode_values(const uint32_t *values, size_t n, uint8_t *out);
+/* Whether n values can be encoded (each 1 to GP_MOD9_MAX_VALUE): GP_OK, or GP_EVALUE with *at
+ * the first that cannot. */
+int gp_mod9_check_values(const int64_t *values, size_t n, size_t *at);
 
 /* The value list of Yioop's packPosting(doc, positions): the doc (combined with the first gap
  * where Yioop combines them) and then the gaps. `values` holds n + 1. Returns the count, or 0

@@ -202,3 +202,18 @@ void gp_qs_encode(const uint32_t *x, size_t n, uint32_t l, uint8_t *out)
 		upper[ub / 8] |= (uint8_t)(1u << (ub % 8));
 	}
 }
+
+int gp_qs_check_values(const int64_t *values, size_t n, size_t *at)
+{
+	if (n > UINT32_MAX) {
+		*at = n;
+		return GP_EVALUE;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (values[i] < 0 || values[i] > (int64_t)UINT32_MAX || (i > 0 && values[i] < values[i - 1])) {
+			*at = i;
+			return GP_EVALUE;
+		}
+	}
+	return GP_OK;
+}

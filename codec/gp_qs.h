@@ -21,6 +21,9 @@ int gp_qs_decode(const uint8_t *blob, const gp_qs_header *h, uint32_t *out, gp_e
 
 /* l = max(0, floor(log2(c * last / n))), at most 31. */
 uint32_t gp_qs_choose_l(uint32_t last, size_t n, double c);
+/* Whether n values form a list QS encodes (non-decreasing, 0 to 2^32 - 1, fewer than 2^32 of
+ * them): GP_OK, or GP_EVALUE with *at the first that breaks it (n when the list is too long). */
+int gp_qs_check_values(const int64_t *values, size_t n, size_t *at);
 size_t gp_qs_encoded_size(uint32_t last, size_t n, uint32_t l);
 /* Encodes a non-decreasing x[0..n) (the caller checks order) with lower width l into out,
  * gp_qs_encoded_size bytes, which must be zeroed by the caller. */

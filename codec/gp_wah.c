@@ -266,3 +266,18 @@ uint64_t gp_wah_estimate_rows(const uint8_t *blob, const gp_wah_header *h)
 	double est = sampled ? rows / (double)sampled * (double)h->words : 0;
 	return est < (double)h->nbits ? (uint64_t)est : h->nbits;
 }
+
+int gp_wah_check_rows(const int64_t *rows, size_t n, uint64_t nbits, size_t *at)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (rows[i] < 0 || (i > 0 && rows[i] <= rows[i - 1])) {
+			*at = i;
+			return GP_EVALUE;
+		}
+	}
+	if (n && (uint64_t)rows[n - 1] >= nbits) {
+		*at = n;
+		return GP_EVALUE;
+	}
+	return GP_OK;
+}

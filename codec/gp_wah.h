@@ -44,5 +44,8 @@ size_t gp_bitmap_rows(const uint64_t *bitmap, uint64_t nbits, int64_t *rows);
  * equal all-0 or all-1 groups, literals otherwise. With out == NULL only sizes it; returns the
  * byte length. */
 size_t gp_wah_encode(const int64_t *rows, size_t n, uint64_t nbits, uint32_t w, uint8_t *out);
+/* Whether n rows form a bitmap of nbits rows (strictly increasing, from 0, below nbits): GP_OK,
+ * or GP_EVALUE with *at the first row out of order, or n when the last is not below nbits. */
+int gp_wah_check_rows(const int64_t *rows, size_t n, uint64_t nbits, size_t *at);
 
 #endif
