@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../codec/gp_batch.h"
 #include "../codec/gp_mod9.h"
 #include "../codec/gp_qs.h"
 #include "../codec/gp_result.h"
@@ -36,19 +37,20 @@ static uint32_t next_rand(void)
 
 typedef int (*device_fn)(const uint8_t *blob, size_t len, gp_result *r, gp_error *err);
 
-/* As the dispatch calls it: with the blob's estimate. */
-static int dev_mod9_mode(const uint8_t *b, size_t len, int mode, gp_result *r, gp_error *e)
+/* As the dispatch calls them: one blob, and for MOD9 the blob's estimate. */
+static int dev_decode(int (*decode)(const gp_batch_in *, gp_result *, gp_error *), const uint8_t *b,
+                      size_t len, int mode, gp_result *r, gp_error *e)
 {
-	gp_mod9_counts est;
-	gp_mod9_estimate(b, len, &est);
-	return gp_cl_mod9_decode(&b, &len, 1, mode, &est, r, e);
+	gp_batch_in in = {.blobs = &b, .lens = &len, .n_blobs = 1, .mode = mode};
+	gp_mod9_estimate(b, len, &in.est);
+	return decode(&in, r, e);
 }
-static int dev_mod9(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return dev_mod9_mode(b, len, GP_MODE_VALUES, r, e); }
-static int dev_mod9_docs(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return dev_mod9_mode(b, len, GP_MODE_DOCS, r, e); }
-static int dev_mod9_postings(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return dev_mod9_mode(b, len, GP_MODE_POSTINGS, r, e); }
-static int dev_s9(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return gp_cl_s9_decode(&b, &len, 1, r, e); }
-static int dev_qs(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return gp_cl_qs_decode(&b, &len, 1, r, e); }
-static int dev_wah(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return gp_cl_wah_rows(&b, &len, 1, r, e); }
+static int dev_mod9(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return dev_decode(gp_cl_mod9_decode, b, len, GP_MODE_VALUES, r, e); }
+static int dev_mod9_docs(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return dev_decode(gp_cl_mod9_decode, b, len, GP_MODE_DOCS, r, e); }
+static int dev_mod9_postings(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return dev_decode(gp_cl_mod9_decode, b, len, GP_MODE_POSTINGS, r, e); }
+static int dev_s9(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return dev_decode(gp_cl_s9_decode, b, len, GP_MODE_VALUES, r, e); }
+static int dev_qs(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return dev_decode(gp_cl_qs_decode, b, len, GP_MODE_VALUES, r, e); }
+static int dev_wah(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return dev_decode(gp_cl_wah_rows, b, len, GP_MODE_VALUES, r, e); }
 static uint8_t *wah_bitmap_out;
 static int dev_wah_bitmap(const uint8_t *b, size_t len, gp_result *r, gp_error *e)
 {

@@ -76,9 +76,12 @@ static int mod9_values_bounded(const uint8_t *const *blobs, const size_t *lens,
 	return gp_check_result(r, nv, 0, err);
 }
 
-int gp_mod9_decode_batch(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs, int mode,
-                         gp_result *r, gp_error *err)
+int gp_mod9_decode_batch(const gp_batch_in *in, gp_result *r, gp_error *err)
 {
+	const uint8_t *const *blobs = in->blobs;
+	const size_t *lens = in->lens;
+	const size_t n_blobs = in->n_blobs;
+	const int mode = in->mode;
 	size_t nv = 0, np = 0, words = 0;
 	if (batch_offsets(r, n_blobs, err) != GP_OK) return GP_ENOMEM;
 	for (size_t b = 0; b < n_blobs; b++) words += lens[b] / 4;
@@ -134,21 +137,39 @@ int gp_mod9_decode_batch(const uint8_t *const *blobs, const size_t *lens, size_t
 	return GP_OK;
 }
 
+/* What batch_decode needs of a container format: a blob's count, the width of its values, and
+ * the decode of one measured blob into out. */
+typedef struct blob_codec {
+	blob_count_fn count;
+	unsigned width;
+	int (*decode)(const uint8_t *blob, size_t len, void *out, gp_error *err);
+} blob_codec;
+
+static int batch_decode(const gp_batch_in *in, const blob_codec *c, gp_result *r, gp_error *err)
+{
+	int rc = batch_measure(r, in->blobs, in->lens, in->n_blobs, c->count, err);
+	if (rc != GP_OK) return rc;
+	if (gp_array_scratch(&r->values, GP_SCRATCH_VALUES, r->n_values, c->width) != GP_OK) return gp_fail_nomem(err);
+	for (size_t b = 0; b < in->n_blobs; b++) {
+		uint8_t *out = (uint8_t *)r->values.data + r->blob_values[b] * c->width;
+		if (c->decode(in->blobs[b], in->lens[b], out, err) != GP_OK) {
+			err->blob = b;
+			return GP_EFORMAT;
+		}
+	}
+	return GP_OK;
+}
+
 static int s9_count(const uint8_t *blob, size_t len, size_t *count, gp_error *err)
 {
 	uint32_t delta;
 	return gp_s9_measure(blob, len, count, &delta, err);
 }
 
-int gp_s9_decode_batch(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
-                       gp_result *r, gp_error *err)
+static int s9_decode_one(const uint8_t *blob, size_t len, void *out, gp_error *err)
 {
-	int rc = batch_measure(r, blobs, lens, n_blobs, s9_count, err);
-	if (rc != GP_OK) return rc;
-	if (gp_array_scratch(&r->values, GP_SCRATCH_VALUES, r->n_values, 8) != GP_OK) return gp_fail_nomem(err);
-	for (size_t b = 0; b < n_blobs; b++) {
-		gp_s9_decode(blobs[b], lens[b], (int64_t *)r->values.data + r->blob_values[b]);
-	}
+	(void)err;   /* measured whole: nothing left to fail */
+	gp_s9_decode(blob, len, out);
 	return GP_OK;
 }
 
@@ -160,21 +181,11 @@ static int qs_count(const uint8_t *blob, size_t len, size_t *count, gp_error *er
 	return rc;
 }
 
-int gp_qs_decode_batch(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
-                       gp_result *r, gp_error *err)
+static int qs_decode_one(const uint8_t *blob, size_t len, void *out, gp_error *err)
 {
-	int rc = batch_measure(r, blobs, lens, n_blobs, qs_count, err);
-	if (rc != GP_OK) return rc;
-	if (gp_array_scratch(&r->values, GP_SCRATCH_VALUES, r->n_values, 4) != GP_OK) return gp_fail_nomem(err);
-	for (size_t b = 0; b < n_blobs; b++) {
-		gp_qs_header h;
-		gp_qs_check_header(blobs[b], lens[b], &h, NULL);
-		if (gp_qs_decode(blobs[b], &h, (uint32_t *)r->values.data + r->blob_values[b], err) != GP_OK) {
-			err->blob = b;
-			return GP_EFORMAT;
-		}
-	}
-	return GP_OK;
+	gp_qs_header h;
+	gp_qs_check_header(blob, len, &h, NULL);
+	return gp_qs_decode(blob, &h, out, err);
 }
 
 static int wah_count(const uint8_t *blob, size_t len, size_t *count, gp_error *err)
@@ -185,16 +196,30 @@ static int wah_count(const uint8_t *blob, size_t len, size_t *count, gp_error *e
 	return rc;
 }
 
-int gp_wah_rows_batch(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
-                      gp_result *r, gp_error *err)
+static int wah_rows_one(const uint8_t *blob, size_t len, void *out, gp_error *err)
 {
-	int rc = batch_measure(r, blobs, lens, n_blobs, wah_count, err);
-	if (rc != GP_OK) return rc;
-	if (gp_array_scratch(&r->values, GP_SCRATCH_VALUES, r->n_values, 8) != GP_OK) return gp_fail_nomem(err);
-	for (size_t b = 0; b < n_blobs; b++) {
-		gp_wah_header h; /* measured above: the header is all the decoder needs now */
-		gp_wah_check_header(blobs[b], lens[b], &h, NULL);
-		gp_wah_rows(blobs[b], &h, (int64_t *)r->values.data + r->blob_values[b]);
-	}
+	(void)err;
+	gp_wah_header h;   /* measured: the header is all the decoder needs now */
+	gp_wah_check_header(blob, len, &h, NULL);
+	gp_wah_rows(blob, &h, out);
 	return GP_OK;
+}
+
+static const blob_codec s9_codec = {s9_count, 8, s9_decode_one};
+static const blob_codec qs_codec = {qs_count, 4, qs_decode_one};
+static const blob_codec wah_codec = {wah_count, 8, wah_rows_one};
+
+int gp_s9_decode_batch(const gp_batch_in *in, gp_result *r, gp_error *err)
+{
+	return batch_decode(in, &s9_codec, r, err);
+}
+
+int gp_qs_decode_batch(const gp_batch_in *in, gp_result *r, gp_error *err)
+{
+	return batch_decode(in, &qs_codec, r, err);
+}
+
+int gp_wah_rows_batch(const gp_batch_in *in, gp_result *r, gp_error *err)
+{
+	return batch_decode(in, &wah_codec, r, err);
 }

@@ -68,25 +68,18 @@ void gp_cl_shutdown(void);
 /* --- the device operations (one launcher file each) --- */
 
 struct gp_result;
-struct gp_mod9_counts;
-/* GPUPOST_MOD9 batch decode (gp_cl_mod9.c): one upload, one sequence of launches, one
- * download. Blob lengths must be multiples of 4; est: the blobs' summed gp_mod9_estimate, which
- * sizes what comes back with the sizes. GP_EFORMAT (no detail) when a kernel flagged a
- * malformed word: the host decoder then names it. */
-int gp_cl_mod9_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs, int mode,
-                      const struct gp_mod9_counts *est, struct gp_result *r, gp_error *err);
-
-/* GPUPOST_S9 and GPUPOST_QS batch decodes (gp_cl_s9.c, gp_cl_qs.c); headers checked by the
- * caller. GP_EFORMAT when a kernel flagged the input. */
-int gp_cl_s9_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
-                    struct gp_result *r, gp_error *err);
-int gp_cl_qs_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
-                    struct gp_result *r, gp_error *err);
-
-/* GPUPOST_WAH (gp_cl_wah.c), headers checked by the caller, every nbits < 2^32. Rows of each
- * blob (a batch), the bitmap bytes of one blob, or the rows of AND/OR over all. */
-int gp_cl_wah_rows(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
-                   struct gp_result *r, gp_error *err);
+struct gp_batch_in;   /* codec/gp_batch.h: the blobs, the mode, the MOD9 estimate */
+/* The batch decodes, one launcher file each, filling the result as the host drivers of
+ * codec/gp_batch.c do: one upload, one sequence of launches, one download (two where the sizes
+ * outgrow the estimate). The caller checked the headers (S9, QS, WAH: every nbits < 2^32; MOD9:
+ * lengths a multiple of 4). GP_EFORMAT (no detail) when a kernel flagged the input: the host
+ * decoder then names it. */
+int gp_cl_mod9_decode(const struct gp_batch_in *in, struct gp_result *r, gp_error *err);
+int gp_cl_s9_decode(const struct gp_batch_in *in, struct gp_result *r, gp_error *err);
+int gp_cl_qs_decode(const struct gp_batch_in *in, struct gp_result *r, gp_error *err);
+/* WAH (gp_cl_wah.c): the rows of each blob; the bitmap bytes of one blob; the rows of AND/OR over
+ * all. */
+int gp_cl_wah_rows(const struct gp_batch_in *in, struct gp_result *r, gp_error *err);
 int gp_cl_wah_decompress(const uint8_t *blob, size_t len, uint8_t *out, gp_error *err);
 int gp_cl_wah_query(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs, int op,
                     struct gp_result *r, gp_error *err);

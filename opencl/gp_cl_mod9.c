@@ -6,6 +6,7 @@
 
 #include "gp_cl_batch.h"
 #include "../codec/gp_mod9.h"
+#include "../codec/gp_batch.h"
 #include "../codec/gp_result.h"
 
 #define GP_MOD9_MAX_PER_WORD 24
@@ -41,68 +42,45 @@ typedef struct mod9_pass {
 	cl_mem first, word_off, pword_off;
 } mod9_pass;
 
-/* The DOCS kernels take the VALUES kernels' parameters: their structs are copied across. */
-_Static_assert(sizeof(gp_args_mod9_tile_count) == sizeof(gp_args_mod9_tile_count_docs), "count");
-_Static_assert(sizeof(gp_args_mod9_tile_count_batch) == sizeof(gp_args_mod9_tile_count_docs_batch), "count");
-_Static_assert(sizeof(gp_args_mod9_tile_decode) == sizeof(gp_args_mod9_tile_docs), "decode");
-_Static_assert(sizeof(gp_args_mod9_tile_decode_batch) == sizeof(gp_args_mod9_tile_docs_batch), "decode");
+/* The DOCS kernels take the VALUES kernels' parameters, so one setter serves both (a test build
+ * checks that their lists are the same: gp_cl_program.c). */
 
 /* The count pass of VALUES or DOCS: each tile's values (or postings). */
 static int mod9_count(const mod9_pass *p, int docs, gp_error *err)
 {
 	const gp_cl_tiled *t = p->t;
 	const size_t part = t->s.wg * 4, lay = (size_t)64 * 8;   /* group counts; selector layouts */
-	cl_kernel k;
-	cl_int st;
-	if (p->batch) {
-		gp_args_mod9_tile_count_batch a = {
+	cl_kernel k = gp_cl_kernel(p->batch ? (docs ? GP_K_MOD9_TILE_COUNT_DOCS_BATCH : GP_K_MOD9_TILE_COUNT_BATCH)
+	                                    : (docs ? GP_K_MOD9_TILE_COUNT_DOCS : GP_K_MOD9_TILE_COUNT));
+	cl_int st = p->batch
+		? gp_set_mod9_tile_count_batch(k, &(gp_args_mod9_tile_count_batch){
 			.words = t->input, .n = p->nw, .first = p->first, .bt = t->s.bt, .tile_sums = t->s.sums,
-			.block_sums = t->s.block_sums, .err = t->err, .part_bytes = part, .lay_bytes = lay};
-		gp_args_mod9_tile_count_docs_batch d;
-		memcpy(&d, &a, sizeof(d));
-		k = gp_cl_kernel(docs ? GP_K_MOD9_TILE_COUNT_DOCS_BATCH : GP_K_MOD9_TILE_COUNT_BATCH);
-		st = docs ? gp_set_mod9_tile_count_docs_batch(k, &d) : gp_set_mod9_tile_count_batch(k, &a);
-	} else {
-		gp_args_mod9_tile_count a = {
+			.block_sums = t->s.block_sums, .err = t->err, .part_bytes = part, .lay_bytes = lay})
+		: gp_set_mod9_tile_count(k, &(gp_args_mod9_tile_count){
 			.words = t->input, .n = p->nw, .bt = t->s.bt, .tile_sums = t->s.sums,
-			.block_sums = t->s.block_sums, .err = t->err, .part_bytes = part, .lay_bytes = lay};
-		gp_args_mod9_tile_count_docs d;
-		memcpy(&d, &a, sizeof(d));
-		k = gp_cl_kernel(docs ? GP_K_MOD9_TILE_COUNT_DOCS : GP_K_MOD9_TILE_COUNT);
-		st = docs ? gp_set_mod9_tile_count_docs(k, &d) : gp_set_mod9_tile_count(k, &a);
-	}
+			.block_sums = t->s.block_sums, .err = t->err, .part_bytes = part, .lay_bytes = lay});
 	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg");
 	return gp_cl_tiled_run(&t->s, k, err);
 }
 
-/* The decode pass of VALUES or DOCS into out. */
+/* The decode pass of VALUES or DOCS into out: a tile's word offsets, the group's counts, the
+ * staged values and the selector layouts in local memory. */
 static int mod9_decode(const mod9_pass *p, int docs, cl_mem out, gp_error *err)
 {
 	const gp_cl_tiled *t = p->t;
-	/* a tile's word offsets, the group's counts, the staged values, the selector layouts */
 	const size_t offs = GP_SKEW(t->s.tile) * 4, part = t->s.wg * 4,
 	             stage = t->s.wg * gp_cl_stage_items(4) * 4, lay = (size_t)64 * 8;
-	cl_kernel k;
-	cl_int st;
-	if (p->batch) {
-		gp_args_mod9_tile_decode_batch a = {
+	cl_kernel k = gp_cl_kernel(p->batch ? (docs ? GP_K_MOD9_TILE_DOCS_BATCH : GP_K_MOD9_TILE_DECODE_BATCH)
+	                                    : (docs ? GP_K_MOD9_TILE_DOCS : GP_K_MOD9_TILE_DECODE));
+	cl_int st = p->batch
+		? gp_set_mod9_tile_decode_batch(k, &(gp_args_mod9_tile_decode_batch){
 			.words = t->input, .n = p->nw, .first = p->first, .word_off = p->word_off, .bt = t->s.bt,
 			.tile_sums = t->s.sums, .block_sums = t->s.block_sums, .out = out, .err = t->err,
-			.offs_bytes = offs, .part_bytes = part, .stage_bytes = stage, .lay_bytes = lay};
-		gp_args_mod9_tile_docs_batch d;
-		memcpy(&d, &a, sizeof(d));
-		k = gp_cl_kernel(docs ? GP_K_MOD9_TILE_DOCS_BATCH : GP_K_MOD9_TILE_DECODE_BATCH);
-		st = docs ? gp_set_mod9_tile_docs_batch(k, &d) : gp_set_mod9_tile_decode_batch(k, &a);
-	} else {
-		gp_args_mod9_tile_decode a = {
+			.offs_bytes = offs, .part_bytes = part, .stage_bytes = stage, .lay_bytes = lay})
+		: gp_set_mod9_tile_decode(k, &(gp_args_mod9_tile_decode){
 			.words = t->input, .n = p->nw, .bt = t->s.bt, .tile_sums = t->s.sums,
 			.block_sums = t->s.block_sums, .out = out, .err = t->err, .offs_bytes = offs,
-			.part_bytes = part, .stage_bytes = stage, .lay_bytes = lay};
-		gp_args_mod9_tile_docs d;
-		memcpy(&d, &a, sizeof(d));
-		k = gp_cl_kernel(docs ? GP_K_MOD9_TILE_DOCS : GP_K_MOD9_TILE_DECODE);
-		st = docs ? gp_set_mod9_tile_docs(k, &d) : gp_set_mod9_tile_decode(k, &a);
-	}
+			.part_bytes = part, .stage_bytes = stage, .lay_bytes = lay});
 	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg");
 	return gp_cl_tiled_run(&t->s, k, err);
 }
@@ -439,9 +417,13 @@ static int mod9_empty(size_t n_blobs, gp_result *r, gp_error *err)
 	return rc;
 }
 
-int gp_cl_mod9_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs, int mode,
-                      const gp_mod9_counts *est, gp_result *r, gp_error *err)
+int gp_cl_mod9_decode(const gp_batch_in *in, gp_result *r, gp_error *err)
 {
+	const uint8_t *const *blobs = in->blobs;
+	const size_t *lens = in->lens;
+	const size_t n_blobs = in->n_blobs;
+	const int mode = in->mode;
+	const gp_mod9_counts *est = &in->est;
 	size_t total = 0;
 	int rc;
 	for (size_t b = 0; b < n_blobs; b++) total += lens[b];

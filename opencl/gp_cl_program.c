@@ -37,6 +37,30 @@ static const cl_uint gp_arg_counts[GP_K_COUNT] = {
 #undef GP_KERNEL_ARG_COUNT
 };
 
+/* Kernels set through another kernel's setter: their parameter lists must be the same. */
+static const gp_kernel_id gp_shared_setters[][2] = {
+	{GP_K_SCAN_TILE_I64, GP_K_SCAN_TILE_U32}, {GP_K_SCAN_ADD_I64, GP_K_SCAN_ADD_U32},
+	{GP_K_MOD9_TILE_COUNT_DOCS, GP_K_MOD9_TILE_COUNT},
+	{GP_K_MOD9_TILE_COUNT_DOCS_BATCH, GP_K_MOD9_TILE_COUNT_BATCH},
+	{GP_K_MOD9_TILE_DOCS, GP_K_MOD9_TILE_DECODE}, {GP_K_MOD9_TILE_DOCS_BATCH, GP_K_MOD9_TILE_DECODE_BATCH},
+};
+
+static int gp_cl_check_shared_setters(void)
+{
+	char what[200];
+	for (size_t i = 0; i < sizeof(gp_shared_setters) / sizeof(gp_shared_setters[0]); i++) {
+		gp_kernel_id a = gp_shared_setters[i][0], b = gp_shared_setters[i][1];
+		int same = gp_arg_counts[a] == gp_arg_counts[b];
+		for (cl_uint j = 0; same && j < gp_arg_counts[a]; j++) same = strcmp(gp_arg_names[a][j], gp_arg_names[b][j]) == 0;
+		if (!same) {
+			snprintf(what, sizeof(what), "kernel contract of %s (set through %s's setter, but their parameters differ)",
+			         gp_kernel_names[a], gp_kernel_names[b]);
+			return gp_cl_fail(NULL, CL_INVALID_KERNEL_ARGS, what);
+		}
+	}
+	return GP_OK;
+}
+
 static int gp_cl_check_contract(int k)
 {
 	cl_uint n = 0;
@@ -113,6 +137,9 @@ int gp_cl_build(void)
 			wg = kwg;
 		}
 	}
+#ifdef GP_TEST_HOOKS
+	if (gp_cl_check_shared_setters() != GP_OK) return GP_EDEVICE;
+#endif
 	/* then the largest power of two that every built kernel allows */
 	while (wg > 1 && (wg & (wg - 1))) wg &= wg - 1;
 	s->work_group = wg ? wg : 1;

@@ -1,5 +1,6 @@
 /* Launcher for kernels/qs.cl: one blob or a batch, tiled (qs_tile_count, then qs_tile_decode). */
 #include "gp_cl_batch.h"
+#include "../codec/gp_batch.h"
 #include "../codec/gp_result.h"
 #include "../codec/gp_qs.h"
 
@@ -75,9 +76,11 @@ static int qs_batch(gp_cl_batch *b, const uint8_t *const *blobs, const size_t *l
 	return gp_cl_batch_download(b, out, 32, r, err);
 }
 
-int gp_cl_qs_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
-                    gp_result *r, gp_error *err)
+int gp_cl_qs_decode(const gp_batch_in *in, gp_result *r, gp_error *err)
 {
+	const uint8_t *const *blobs = in->blobs;
+	const size_t *lens = in->lens;
+	const size_t n_blobs = in->n_blobs;
 	gp_cl_batch b;
 	gp_qs_header h;
 	int rc = GP_EDEVICE;

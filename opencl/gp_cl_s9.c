@@ -1,6 +1,7 @@
 /* Launcher for kernels/s9.cl: one blob or a batch, tiled (s9_tile_count, then s9_tile_decode),
  * the delta rules applied by the decode pass. */
 #include "gp_cl_batch.h"
+#include "../codec/gp_batch.h"
 #include "../codec/gp_result.h"
 #include "../codec/gp_s9.h"
 
@@ -76,9 +77,11 @@ static int s9_batch(gp_cl_batch *b, const uint8_t *const *blobs, const size_t *l
 	return gp_cl_batch_download(b, out, 64, r, err);
 }
 
-int gp_cl_s9_decode(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
-                    gp_result *r, gp_error *err)
+int gp_cl_s9_decode(const gp_batch_in *in, gp_result *r, gp_error *err)
 {
+	const uint8_t *const *blobs = in->blobs;
+	const size_t *lens = in->lens;
+	const size_t n_blobs = in->n_blobs;
 	gp_cl_batch b;
 	int rc = GP_EDEVICE;
 	if (gp_cl_batch_init(&b, n_blobs, err) != GP_OK) return GP_EDEVICE;

@@ -1,7 +1,5 @@
 /* Launcher for the prefix sums of kernels/scan.cl: one tile pass, the tile totals scanned the
  * same way (recursively, in a scratch buffer), one pass adding each tile's offset. */
-#include <string.h>
-
 #include "gp_cl_internal.h"
 
 static size_t scan_scratch_elems(size_t n, size_t tile)
@@ -20,27 +18,6 @@ typedef struct scan_kernels {
 	size_t esz;
 } scan_kernels;
 
-/* The 64-bit kernels take the parameters of the 32-bit ones (buffers of another element type):
- * their structs have the same members in the same order, copied across. */
-_Static_assert(sizeof(gp_args_scan_tile_u32) == sizeof(gp_args_scan_tile_i64), "scan_tile_* differ");
-_Static_assert(sizeof(gp_args_scan_add_u32) == sizeof(gp_args_scan_add_i64), "scan_add_* differ");
-
-static cl_int scan_set_tile(const scan_kernels *sk, const gp_args_scan_tile_u32 *a)
-{
-	gp_args_scan_tile_i64 wide;
-	if (sk->esz == sizeof(cl_uint)) return gp_set_scan_tile_u32(gp_cl_kernel(sk->tile), a);
-	memcpy(&wide, a, sizeof(wide));
-	return gp_set_scan_tile_i64(gp_cl_kernel(sk->tile), &wide);
-}
-
-static cl_int scan_set_add(const scan_kernels *sk, const gp_args_scan_add_u32 *a)
-{
-	gp_args_scan_add_i64 wide;
-	if (sk->esz == sizeof(cl_uint)) return gp_set_scan_add_u32(gp_cl_kernel(sk->add), a);
-	memcpy(&wide, a, sizeof(wide));
-	return gp_set_scan_add_i64(gp_cl_kernel(sk->add), &wide);
-}
-
 static int scan_level(const scan_kernels *sk, cl_mem in, cl_uint in_off, cl_mem out, cl_uint out_off,
                       size_t n, cl_uint inclusive, cl_mem scratch, cl_uint scratch_off, gp_error *err)
 {
@@ -50,7 +27,10 @@ static int scan_level(const scan_kernels *sk, cl_mem in, cl_uint in_off, cl_mem 
 		.sums = scratch, .sums_off = scratch_off, .inclusive = inclusive,
 		.lds_bytes = (tile + tile / 32 + wg) * sk->esz,
 	};
-	if (scan_set_tile(sk, &t) != CL_SUCCESS) return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg(scan_tile)");
+	/* the 64-bit kernels take the 32-bit ones' parameters (checked in test builds: gp_cl_program.c) */
+	if (gp_set_scan_tile_u32(gp_cl_kernel(sk->tile), &t) != CL_SUCCESS) {
+		return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg(scan_tile)");
+	}
 	if (gp_cl_run(gp_cl_kernel(sk->tile), tiles * wg, err) != GP_OK) return GP_EDEVICE;
 	if (tiles > 1) {
 		cl_uint next = scratch_off + (cl_uint)tiles;
@@ -60,7 +40,9 @@ static int scan_level(const scan_kernels *sk, cl_mem in, cl_uint in_off, cl_mem 
 		gp_args_scan_add_u32 a = {
 			.out = out, .out_off = out_off, .n = (cl_uint)n, .offsets = scratch, .offsets_off = scratch_off,
 		};
-		if (scan_set_add(sk, &a) != CL_SUCCESS) return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg(scan_add)");
+		if (gp_set_scan_add_u32(gp_cl_kernel(sk->add), &a) != CL_SUCCESS) {
+			return gp_cl_fail(err, CL_INVALID_KERNEL_ARGS, "clSetKernelArg(scan_add)");
+		}
 		if (gp_cl_run(gp_cl_kernel(sk->add), tiles * wg, err) != GP_OK) return GP_EDEVICE;
 	}
 	return GP_OK;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gp_cl_batch.h"
+#include "../codec/gp_batch.h"
 #include "../codec/gp_result.h"
 #include "../codec/gp_wah.h"
 
@@ -264,9 +265,11 @@ static int wah_gather_batch(gp_cl_batch *b, const uint8_t *const *blobs, const s
 	return gp_cl_run(k, (size_t)tiles * gp_cl_wg(), err);
 }
 
-int gp_cl_wah_rows(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
-                   gp_result *r, gp_error *err)
+int gp_cl_wah_rows(const gp_batch_in *in, gp_result *r, gp_error *err)
 {
+	const uint8_t *const *blobs = in->blobs;
+	const size_t *lens = in->lens;
+	const size_t n_blobs = in->n_blobs;
 	gp_cl_batch b;
 	cl_mem bitmap;
 	size_t est = 0, bound = 0;   /* rows expected: a small result comes back with its count */

@@ -184,46 +184,43 @@ host:
 }
 
 /* A decode's plan: the blobs' headers read and checked once, and what they imply, for the choice
- * and for both paths. */
+ * and for both paths (in: what the host driver and the device launcher take). */
 typedef struct gp_plan {
-	int mode;
-	const uint8_t *const *blobs;
-	const size_t *lens;
-	size_t n_blobs;
+	gp_batch_in in;
 	int headers_ok;          /* every header passed its check (else the host names the error) */
 	int sized;               /* the headers give the result's size exactly (S9, QS) */
 	size_t expected;         /* outputs the headers imply: what the host/device choice weighs */
 	int device_ok;           /* the device path takes these blobs */
 	uint64_t device_bytes;   /* device memory the headers size, not the counts (WAH's bitmaps) */
-	gp_mod9_counts est;      /* MOD9: the estimate that sizes the device's first reply */
 } gp_plan;
+
+typedef int (*gp_decode_fn)(const gp_batch_in *in, gp_result *r, gp_error *err);
 
 /* What a format does at each step of a decode. */
 typedef struct gp_format_ops {
 	void (*plan)(gp_plan *p);
-	int (*host)(const gp_plan *p, gp_result *r, gp_error *err);
-	int (*device)(const gp_plan *p, gp_result *r, gp_error *err);
+	gp_decode_fn host, device;
 } gp_format_ops;
 
 static void mod9_plan(gp_plan *p)
 {
 	gp_mod9_counts one;
-	for (size_t b = 0; b < p->n_blobs; b++) {
-		if (p->lens[b] % 4 != 0) return;   /* the host decoder names the error */
-		gp_mod9_estimate(p->blobs[b], p->lens[b], &one);
-		p->est.values += one.values;
-		p->est.postings += one.postings;
+	for (size_t b = 0; b < p->in.n_blobs; b++) {
+		if (p->in.lens[b] % 4 != 0) return;   /* the host decoder names the error */
+		gp_mod9_estimate(p->in.blobs[b], p->in.lens[b], &one);
+		p->in.est.values += one.values;
+		p->in.est.postings += one.postings;
 	}
-	p->expected = p->est.values;
+	p->expected = p->in.est.values;
 	p->headers_ok = p->device_ok = 1;
 }
 
 static void s9_plan(gp_plan *p)
 {
-	for (size_t b = 0; b < p->n_blobs; b++) {
+	for (size_t b = 0; b < p->in.n_blobs; b++) {
 		size_t n;
 		uint32_t delta;
-		if (gp_s9_check_header(p->blobs[b], p->lens[b], &n, &delta, NULL) != GP_OK) return;
+		if (gp_s9_check_header(p->in.blobs[b], p->in.lens[b], &n, &delta, NULL) != GP_OK) return;
 		p->expected += n;
 	}
 	p->headers_ok = p->sized = p->device_ok = 1;
@@ -231,9 +228,9 @@ static void s9_plan(gp_plan *p)
 
 static void qs_plan(gp_plan *p)
 {
-	for (size_t b = 0; b < p->n_blobs; b++) {
+	for (size_t b = 0; b < p->in.n_blobs; b++) {
 		gp_qs_header h;
-		if (gp_qs_check_header(p->blobs[b], p->lens[b], &h, NULL) != GP_OK) return;
+		if (gp_qs_check_header(p->in.blobs[b], p->in.lens[b], &h, NULL) != GP_OK) return;
 		p->expected += h.n;
 	}
 	p->headers_ok = p->sized = p->device_ok = 1;
@@ -244,57 +241,17 @@ static void qs_plan(gp_plan *p)
 static void wah_plan(gp_plan *p)
 {
 	int device_ok;
-	if (wah_headers(p->blobs, p->lens, p->n_blobs, &p->expected, &device_ok, NULL) != GP_OK) return;
+	if (wah_headers(p->in.blobs, p->in.lens, p->in.n_blobs, &p->expected, &device_ok, NULL) != GP_OK) return;
 	p->headers_ok = 1;
 	p->device_ok = device_ok;
 	p->device_bytes = (uint64_t)p->expected * 4;
 }
 
-static int mod9_host(const gp_plan *p, gp_result *r, gp_error *err)
-{
-	return gp_mod9_decode_batch(p->blobs, p->lens, p->n_blobs, p->mode, r, err);
-}
-
-static int s9_host(const gp_plan *p, gp_result *r, gp_error *err)
-{
-	return gp_s9_decode_batch(p->blobs, p->lens, p->n_blobs, r, err);
-}
-
-static int qs_host(const gp_plan *p, gp_result *r, gp_error *err)
-{
-	return gp_qs_decode_batch(p->blobs, p->lens, p->n_blobs, r, err);
-}
-
-static int wah_host(const gp_plan *p, gp_result *r, gp_error *err)
-{
-	return gp_wah_rows_batch(p->blobs, p->lens, p->n_blobs, r, err);
-}
-
-static int mod9_device(const gp_plan *p, gp_result *r, gp_error *err)
-{
-	return gp_cl_mod9_decode(p->blobs, p->lens, p->n_blobs, p->mode, &p->est, r, err);
-}
-
-static int s9_device(const gp_plan *p, gp_result *r, gp_error *err)
-{
-	return gp_cl_s9_decode(p->blobs, p->lens, p->n_blobs, r, err);
-}
-
-static int qs_device(const gp_plan *p, gp_result *r, gp_error *err)
-{
-	return gp_cl_qs_decode(p->blobs, p->lens, p->n_blobs, r, err);
-}
-
-static int wah_device(const gp_plan *p, gp_result *r, gp_error *err)
-{
-	return gp_cl_wah_rows(p->blobs, p->lens, p->n_blobs, r, err);
-}
-
 static const gp_format_ops format_ops[] = {
-	[GP_FORMAT_MOD9] = {mod9_plan, mod9_host, mod9_device},
-	[GP_FORMAT_S9] = {s9_plan, s9_host, s9_device},
-	[GP_FORMAT_QS] = {qs_plan, qs_host, qs_device},
-	[GP_FORMAT_WAH] = {wah_plan, wah_host, wah_device},
+	[GP_FORMAT_MOD9] = {mod9_plan, gp_mod9_decode_batch, gp_cl_mod9_decode},
+	[GP_FORMAT_S9] = {s9_plan, gp_s9_decode_batch, gp_cl_s9_decode},
+	[GP_FORMAT_QS] = {qs_plan, gp_qs_decode_batch, gp_cl_qs_decode},
+	[GP_FORMAT_WAH] = {wah_plan, gp_wah_rows_batch, gp_cl_wah_rows},
 };
 
 int gp_decode(int format, int mode, const uint8_t *const *blobs, const size_t *lens,
@@ -305,7 +262,7 @@ int gp_decode(int format, int mode, const uint8_t *const *blobs, const size_t *l
 	r->budget = &ctx->budget;
 	if (format < GP_FORMAT_MOD9 || format > GP_FORMAT_WAH) return GP_EVALUE;
 	const gp_format_ops *ops = &format_ops[format];
-	gp_plan p = {.mode = mode, .blobs = blobs, .lens = lens, .n_blobs = n_blobs};
+	gp_plan p = {.in = {.blobs = blobs, .lens = lens, .n_blobs = n_blobs, .mode = mode}};
 	ops->plan(&p);
 	/* headers that give the result's size: refused before anything is allocated */
 	if (p.headers_ok && p.sized && gp_check_result(r, p.expected, 0, err) != GP_OK) return GP_ENOMEM;
@@ -313,11 +270,11 @@ int gp_decode(int format, int mode, const uint8_t *const *blobs, const size_t *l
 	 * counts first */
 	if (p.headers_ok && p.device_ok && gp_budget_check(r->budget, 0, p.device_bytes, "", NULL) == GP_OK &&
 	    gp_would_use_device(p.expected, ctx->min_device_values)) {
-		int rc = ops->device(&p, r, err);
+		int rc = ops->device(&p.in, r, err);
 		if (device_settled(rc, r, err)) return rc;
 	}
 	memset(err, 0, sizeof(*err));
-	return host_done(ops->host(&p, r, err), r);
+	return host_done(ops->host(&p.in, r, err), r);
 }
 
 int gp_prefix_sum(const int64_t *in, size_t n, int inclusive, const gp_ctx *ctx,
