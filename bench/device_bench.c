@@ -233,7 +233,9 @@ static void report(const char *name, size_t values, double out_bytes, const uint
 				best = 0;
 				break;
 			}
-			if (res.n_values != values && strcmp(name, "WAHb") != 0) printf("%-6s device count %zu != %zu\n", name, res.n_values, values);
+			/* a DOCS result counts postings (its docs), the others values */
+			size_t got = strcmp(name, "MOD9d") == 0 ? res.n_postings : res.n_values;
+			if (got != values && strcmp(name, "WAHb") != 0) printf("%-6s device count %zu != %zu\n", name, got, values);
 			gp_result_free(&res);
 			if (r > 0 && t < best) best = t;
 		}

@@ -25,6 +25,7 @@ if [ ! -f Makefile ] || [ config.m4 -nt Makefile ] || [ Makefile.frag -nt Makefi
 	# shellcheck disable=SC2086
 	./configure -q $flags >/dev/null
 	echo "$flags" > .configure-flags
-	make -s clean >/dev/null
+	# objects built with other flags (make clean would also delete every .so below here)
+	rm -rf ./*.lo ./*.la .libs src/*.lo src/.libs codec/*.lo codec/.libs opencl/*.lo opencl/.libs modules/*
 fi
 make -s -j"$(nproc)" >/dev/null
