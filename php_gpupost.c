@@ -763,7 +763,7 @@ PHP_FUNCTION(gpu_wah_decompress)
 
 /* --- introspection --- */
 
-static void device_info_array(zval *rv, const gp_cl_device_info *d)
+static void device_info_array(zval *rv, const gp_device_info *d)
 {
 	array_init(rv);
 	add_assoc_string(rv, "name", (char *)d->device);
@@ -783,7 +783,7 @@ PHP_FUNCTION(gpu_info)
 	gp_backend_info b;
 	ZEND_PARSE_PARAMETERS_NONE();
 	gp_backend(&b);
-	const gp_cl_device_info *d = b.device;
+	const gp_device_info *d = b.device;
 	array_init(return_value);
 	add_assoc_string(return_value, "backend", b.usable ? "opencl" : "host");
 	add_assoc_string(return_value, "last_backend", (char *)b.last_backend);
@@ -873,7 +873,7 @@ PHP_MINFO_FUNCTION(gpupost)
 	char buf[160];
 	gp_backend_info b;
 	gp_backend(&b);
-	const gp_cl_device_info *d = b.device;
+	const gp_device_info *d = b.device;
 	php_info_print_table_start();
 	php_info_print_table_header(2, "gpupost support", "enabled");
 	php_info_print_table_row(2, "Version", PHP_GPUPOST_VERSION);

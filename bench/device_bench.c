@@ -274,7 +274,7 @@ int main(int argc, char **argv)
 	const char *formats = argc > 3 ? argv[3] : "MOD9,MOD9d,MOD9p,S9,S9v,QS,WAH";
 	gp_cl_configure(getenv("GPUPOST_DEVICE") ? getenv("GPUPOST_DEVICE") : "auto");
 	setenv("GPUPOST_PROFILE", "1", 0); /* kernel times from events (2: each launch on stderr) */
-	const gp_cl_device_info *d = gp_cl_available() ? gp_cl_info() : NULL;
+	const gp_device_info *d = gp_cl_available() ? gp_cl_info() : NULL;
 	printf("# device_bench: %zu values, best of %d; device: %s (%s)\n", n, reps,
 	       d ? d->device : "none", d ? d->platform : gp_cl_last_error());
 	if (d) {

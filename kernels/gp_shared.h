@@ -11,6 +11,11 @@
  * a stride of 32 fall on different banks: element t sits at GP_SKEW(t). */
 #define GP_SKEW(t) ((t) + ((t) >> 5))
 
+/* Entries of the selector layout tables the tiled passes keep in local memory (uint2 each):
+ * MOD9's six selector bits, S9's four. */
+#define GP_MOD9_LAYOUTS 64
+#define GP_S9_LAYOUTS 16
+
 /* The error word of a launch: the first input word a kernel found malformed (atomic_min), or
  * GP_ERR_NONE. */
 #define GP_ERR_NONE 0xFFFFFFFFu

@@ -24,7 +24,7 @@ __kernel void mod9_blob_offsets(__global const uint *blob_words, const uint n_bl
  * a barrier follows. */
 inline void mod9_layouts_put(__local uint2 *lay)
 {
-	for (uint s = get_local_id(0); s < 64u; s += get_local_size(0)) {
+	for (uint s = get_local_id(0); s < GP_MOD9_LAYOUTS; s += get_local_size(0)) {
 		uint bits = gp_mod9_slot_bits(s << 24);
 		lay[s] = bits == 28u ? (uint2)(28u | 256u, 1u) : (uint2)(bits, gp_mod9_slot_ones32(bits));
 	}

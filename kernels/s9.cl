@@ -44,7 +44,7 @@ inline uint s9_tile_word(uint w, uint i, uint nw, uint cnt, uint bits, uint *sum
  * follows. */
 inline void s9_layouts_put(__local uint2 *lay)
 {
-	for (uint s = get_local_id(0); s < 16u; s += get_local_size(0)) {
+	for (uint s = get_local_id(0); s < GP_S9_LAYOUTS; s += get_local_size(0)) {
 		lay[s] = (uint2)(gp_s9_count(s), gp_s9_bits(s));
 	}
 }

@@ -16,26 +16,7 @@
 #include <stdint.h>
 
 #include "../codec/gp_common.h"
-
-typedef struct gp_cl_device_info {
-	char platform[128], platform_version[128];
-	char device[128], vendor[128], version[128];
-	const char *type;           /* "gpu", "cpu", "accelerator", "other" */
-	unsigned compute_units;
-	unsigned long long global_mem, max_alloc;
-	size_t max_work_group;
-	int platform_index, device_index;
-} gp_cl_device_info;
-
-/* The launch shapes chosen for the device when its program was built (gp_cl_tuning.c). */
-typedef struct gp_cl_shape {
-	size_t work_group;          /* work-items a group; global sizes are rounded up to it */
-	size_t stage_items_64;      /* 64-bit values an item stages in local memory (GP_STAGE_ITEMS) */
-	size_t stage_items_32;      /* 32-bit values likewise (GP_STAGE_ITEMS_32) */
-	size_t qs_items;            /* upper words an item in QS's tiles (GP_QS_ITEMS) */
-	size_t tile_items;          /* words an item in the tiled MOD9 and S9 decoders (GP_TILE_ITEMS) */
-	size_t wah_items;           /* output words an item of wah_gather (GP_WAH_ITEMS) */
-} gp_cl_shape;
+#include "../codec/gp_device.h"
 
 /* Remembers the gpupost.device value; no OpenCL work happens until a call needs the device. */
 void gp_cl_configure(const char *device_spec);
@@ -46,10 +27,10 @@ void gp_cl_configure(const char *device_spec);
 int gp_cl_available(void);
 
 /* What gp_cl_available found; NULL before it ran or when no device was chosen. */
-const gp_cl_device_info *gp_cl_info(void);
+const gp_device_info *gp_cl_info(void);
 int gp_cl_program_built(void);
 /* The shapes of the built program; 0 when it is not built. */
-int gp_cl_shape_of(gp_cl_shape *shape);
+int gp_cl_shape_of(gp_device_shape *shape);
 const char *gp_cl_last_error(void);   /* why the device is not used, or the last failure */
 
 /* After a failed device call: waits for the queue, and drops the cached buffers when the failure

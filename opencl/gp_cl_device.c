@@ -62,7 +62,7 @@ static void gp_cl_unusable(const char *why)
 
 static void gp_cl_fill_info(int pi, int di)
 {
-	gp_cl_device_info *in = &gp_cl.info;
+	gp_device_info *in = &gp_cl.info;
 	cl_device_type type = 0;
 	cl_uint cu = 0;
 	cl_ulong mem = 0, alloc = 0;
@@ -170,7 +170,7 @@ int gp_cl_available(void)
 	return 1;
 }
 
-const gp_cl_device_info *gp_cl_info(void)
+const gp_device_info *gp_cl_info(void)
 {
 	return gp_cl.device && gp_cl.pid == getpid() ? &gp_cl.info : NULL;
 }
@@ -185,7 +185,7 @@ const char *gp_cl_last_error(void)
 	return gp_cl.last_error;
 }
 
-int gp_cl_shape_of(gp_cl_shape *shape)
+int gp_cl_shape_of(gp_device_shape *shape)
 {
 	if (!gp_cl_program_built()) return 0;
 	*shape = gp_cl.shape;

@@ -48,6 +48,45 @@ typedef enum {
 GP_KERNELS(GP_KERNEL_SETTER)
 #undef GP_KERNEL_SETTER
 
+/* The local memory of the passes whose needs bound the launch shapes, stated once: the launchers
+ * pass these sizes to their kernels, and gp_cl_tuning.c picks the shapes under which they fit.
+ * tile: the words (or values) of a work-group's tile; stage: the values an item stages. */
+typedef struct gp_local_mod9_decode {
+	size_t offs, part, stage, lay;   /* word offsets, group counts, staged values, selector layouts */
+} gp_local_mod9_decode;
+
+static inline gp_local_mod9_decode gp_local_of_mod9_decode(size_t wg, size_t tile, size_t stage)
+{
+	return (gp_local_mod9_decode){GP_SKEW(tile) * 4, wg * 4, wg * stage * 4, (size_t)GP_MOD9_LAYOUTS * 8};
+}
+
+typedef struct gp_local_s9_decode {
+	size_t offs, sums, part_c, part_s, stage, lay;   /* offsets and value sums of the words, the
+	                                                  * group's counts and sums, staged values, layouts */
+} gp_local_s9_decode;
+
+static inline gp_local_s9_decode gp_local_of_s9_decode(size_t wg, size_t tile, size_t stage)
+{
+	return (gp_local_s9_decode){GP_SKEW(tile) * 4, GP_SKEW(tile) * 8, wg * 4, wg * 8, wg * stage * 8,
+	                            (size_t)GP_S9_LAYOUTS * 8};
+}
+
+/* wah_gather: the window of words behind a tile of `tile` output words (cap of them for words of
+ * wmin bits), their first groups, and the tile's groups expanded. */
+static inline size_t gp_wah_gather_cap(size_t tile, size_t wmin)
+{
+	return 32 * tile / (wmin - 1) + 4;
+}
+
+typedef struct gp_local_wah_gather {
+	size_t win, words, gval;
+} gp_local_wah_gather;
+
+static inline gp_local_wah_gather gp_local_of_wah_gather(size_t cap)
+{
+	return (gp_local_wah_gather){cap * 4, cap * 8, cap * 8};
+}
+
 /* Device buffers kept between calls, grown as needed (and trimmed between calls), each named for
  * what it holds; no two uses in one call share a slot. */
 typedef enum {

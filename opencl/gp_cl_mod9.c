@@ -49,7 +49,7 @@ typedef struct mod9_pass {
 static int mod9_count(const mod9_pass *p, int docs, gp_error *err)
 {
 	const gp_cl_tiled *t = p->t;
-	const size_t part = t->s.wg * 4, lay = (size_t)64 * 8;   /* group counts; selector layouts */
+	const size_t part = t->s.wg * 4, lay = (size_t)GP_MOD9_LAYOUTS * 8;   /* group counts; selector layouts */
 	cl_kernel k = gp_cl_kernel(p->batch ? (docs ? GP_K_MOD9_TILE_COUNT_DOCS_BATCH : GP_K_MOD9_TILE_COUNT_BATCH)
 	                                    : (docs ? GP_K_MOD9_TILE_COUNT_DOCS : GP_K_MOD9_TILE_COUNT));
 	cl_int st = p->batch
@@ -63,24 +63,22 @@ static int mod9_count(const mod9_pass *p, int docs, gp_error *err)
 	return gp_cl_tiled_run(&t->s, k, err);
 }
 
-/* The decode pass of VALUES or DOCS into out: a tile's word offsets, the group's counts, the
- * staged values and the selector layouts in local memory. */
+/* The decode pass of VALUES or DOCS into out. */
 static int mod9_decode(const mod9_pass *p, int docs, cl_mem out, gp_error *err)
 {
 	const gp_cl_tiled *t = p->t;
-	const size_t offs = GP_SKEW(t->s.tile) * 4, part = t->s.wg * 4,
-	             stage = t->s.wg * gp_cl_stage_items(4) * 4, lay = (size_t)64 * 8;
+	const gp_local_mod9_decode l = gp_local_of_mod9_decode(t->s.wg, t->s.tile, gp_cl_stage_items(4));
 	cl_kernel k = gp_cl_kernel(p->batch ? (docs ? GP_K_MOD9_TILE_DOCS_BATCH : GP_K_MOD9_TILE_DECODE_BATCH)
 	                                    : (docs ? GP_K_MOD9_TILE_DOCS : GP_K_MOD9_TILE_DECODE));
 	cl_int st = p->batch
 		? gp_set_mod9_tile_decode_batch(k, &(gp_args_mod9_tile_decode_batch){
 			.words = t->input, .n = p->nw, .first = p->first, .word_off = p->word_off, .bt = t->s.bt,
 			.tile_sums = t->s.sums, .block_sums = t->s.block_sums, .out = out, .err = t->err,
-			.offs_bytes = offs, .part_bytes = part, .stage_bytes = stage, .lay_bytes = lay})
+			.offs_bytes = l.offs, .part_bytes = l.part, .stage_bytes = l.stage, .lay_bytes = l.lay})
 		: gp_set_mod9_tile_decode(k, &(gp_args_mod9_tile_decode){
 			.words = t->input, .n = p->nw, .bt = t->s.bt, .tile_sums = t->s.sums,
-			.block_sums = t->s.block_sums, .out = out, .err = t->err, .offs_bytes = offs,
-			.part_bytes = part, .stage_bytes = stage, .lay_bytes = lay});
+			.block_sums = t->s.block_sums, .out = out, .err = t->err, .offs_bytes = l.offs,
+			.part_bytes = l.part, .stage_bytes = l.stage, .lay_bytes = l.lay});
 	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg");
 	return gp_cl_tiled_run(&t->s, k, err);
 }
@@ -227,7 +225,7 @@ static int mod9_count_postings(const mod9_pass *p, cl_mem seg, gp_error *err)
 {
 	const gp_cl_tiled *t = p->t;
 	const cl_uint tiles = (cl_uint)t->s.tiles;
-	const size_t part = t->s.wg * 4, lpart = t->s.wg * 8, lay = (size_t)64 * 8;
+	const size_t part = t->s.wg * 4, lpart = t->s.wg * 8, lay = (size_t)GP_MOD9_LAYOUTS * 8;
 	cl_kernel k = gp_cl_kernel(p->batch ? GP_K_MOD9_TILE_COUNT_POSTINGS_BATCH : GP_K_MOD9_TILE_COUNT_POSTINGS);
 	cl_int st = p->batch
 		? gp_set_mod9_tile_count_postings_batch(k, &(gp_args_mod9_tile_count_postings_batch){
@@ -262,7 +260,7 @@ static int mod9_postings_pass(const mod9_pass *p, const mod9_postings_out *o, gp
 	const gp_cl_tiled *t = p->t;
 	const cl_uint tiles = (cl_uint)t->s.tiles;
 	/* a tile's running positions, the group's sums, the selector layouts */
-	const size_t offs = GP_SKEW(t->s.tile) * 8, part = t->s.wg * 8, lay = (size_t)64 * 8;
+	const size_t offs = GP_SKEW(t->s.tile) * 8, part = t->s.wg * 8, lay = (size_t)GP_MOD9_LAYOUTS * 8;
 	cl_kernel k = gp_cl_kernel(p->batch ? GP_K_MOD9_TILE_POSTINGS_BATCH : GP_K_MOD9_TILE_POSTINGS);
 	cl_int st = p->batch
 		? gp_set_mod9_tile_postings_batch(k, &(gp_args_mod9_tile_postings_batch){

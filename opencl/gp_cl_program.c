@@ -102,7 +102,7 @@ int gp_cl_build(void)
 	gp_cl.program = clCreateProgramWithSource(gp_cl.context, 1, &src, NULL, &st);
 	if (st != CL_SUCCESS) return gp_cl_fail(NULL, st, "clCreateProgramWithSource");
 	clGetDeviceInfo(gp_cl.device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof(lmem), &lmem, NULL);
-	gp_cl_shape *s = &gp_cl.shape;
+	gp_device_shape *s = &gp_cl.shape;
 	gp_cl_choose_shape(s, gp_cl.info.max_work_group, (size_t)lmem, &gp_cl.knobs);
 
 	char options[448];

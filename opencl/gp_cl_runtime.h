@@ -34,7 +34,7 @@ typedef struct gp_cl_runtime {
 	pid_t pid;
 	char spec[64];
 	int built;
-	gp_cl_device_info info;
+	gp_device_info info;
 	cl_platform_id platform;
 	cl_device_id device;
 	cl_context context;
@@ -43,7 +43,7 @@ typedef struct gp_cl_runtime {
 	cl_kernel kernels[GP_K_COUNT];
 	gp_cl_buffer_slot buffers[GP_B_COUNT];
 	gp_cl_knobs knobs;
-	gp_cl_shape shape;                /* of the build: the -D options the kernels were built with */
+	gp_device_shape shape;                /* of the build: the -D options the kernels were built with */
 	char last_error[512];
 	cl_event events[4096];            /* profiled launches not yet folded in */
 	size_t n_events;
@@ -58,7 +58,7 @@ int gp_cl_own(void);
 /* gp_cl_tuning.c: the knobs from the environment; the shapes for this device (local memory
  * and work-group limits, the knobs within them). */
 void gp_cl_knobs_read(gp_cl_knobs *knobs);
-void gp_cl_choose_shape(gp_cl_shape *shape, size_t max_work_group, size_t local_mem,
+void gp_cl_choose_shape(gp_device_shape *shape, size_t max_work_group, size_t local_mem,
                         const gp_cl_knobs *knobs);
 
 /* gp_cl_program.c: context, queue, program and kernels for the chosen device. */

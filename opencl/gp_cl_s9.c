@@ -25,22 +25,19 @@ static int s9_passes(cl_mem input, cl_mem tab, cl_mem tile_start, cl_uint n_blob
 			.tile_sums = s->sums, .block_sums = s->block_sums, .err = errbuf, .part_bytes = part});
 	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg");
 	if (gp_cl_tiled_run(s, k, err) != GP_OK) return GP_EDEVICE;
-	/* decode: offsets and value sums of a tile's words, the group's counts and sums, the staged
-	 * values, the selector layouts */
-	const size_t offs = GP_SKEW(s->tile) * 4, sums = GP_SKEW(s->tile) * 8, part_s = s->wg * 8,
-	             stage = s->wg * gp_cl_stage_items(8) * 8, lay = (size_t)16 * 8;
+	const gp_local_s9_decode l = gp_local_of_s9_decode(s->wg, s->tile, gp_cl_stage_items(8));
 	k = gp_cl_kernel(batch ? GP_K_S9_TILE_DECODE_BATCH : GP_K_S9_TILE_DECODE);
 	st = batch
 		? gp_set_s9_tile_decode_batch(k, &(gp_args_s9_tile_decode_batch){
 			.in = input, .tab = tab, .tile_start = tile_start, .n_blobs = n_blobs, .bt = s->bt,
 			.tiles = tiles, .blocks = s->blocks, .tile_sums = s->sums, .block_sums = s->block_sums,
-			.out_all = out, .err = errbuf, .offs_bytes = offs, .sums_bytes = sums, .part_c_bytes = part,
-			.part_s_bytes = part_s, .stage_bytes = stage, .lay_bytes = lay})
+			.out_all = out, .err = errbuf, .offs_bytes = l.offs, .sums_bytes = l.sums,
+			.part_c_bytes = l.part_c, .part_s_bytes = l.part_s, .stage_bytes = l.stage, .lay_bytes = l.lay})
 		: gp_set_s9_tile_decode(k, &(gp_args_s9_tile_decode){
 			.in = input, .base = base, .nw = nw, .n = n, .delta = delta, .bt = s->bt, .tiles = tiles,
 			.blocks = s->blocks, .tile_sums = s->sums, .block_sums = s->block_sums, .out_all = out,
-			.err = errbuf, .offs_bytes = offs, .sums_bytes = sums, .part_c_bytes = part,
-			.part_s_bytes = part_s, .stage_bytes = stage, .lay_bytes = lay});
+			.err = errbuf, .offs_bytes = l.offs, .sums_bytes = l.sums, .part_c_bytes = l.part_c,
+			.part_s_bytes = l.part_s, .stage_bytes = l.stage, .lay_bytes = l.lay});
 	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg");
 	return gp_cl_tiled_run(s, k, err);
 }

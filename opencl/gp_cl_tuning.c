@@ -7,29 +7,25 @@
 
 #include "gp_cl_runtime.h"
 
-/* The selector layouts the tiled MOD9 and S9 passes keep in local memory (64 and 16 uint2s). */
-#define GP_LAYOUT_TABLE (64 * 8)
-
-/* Local memory of the tiled decoders for a work-group of wg taking `tile_items` words an item and
- * staging `stage` values: s9_tile_decode (64-bit values, offsets and sums per word) and
- * mod9_tile_decode (32-bit values, offsets per word), the largest users of each staging width. */
+/* What the largest users of local memory need (gp_cl_internal.h states each kernel's): the
+ * decode passes of S9 (64-bit values) and MOD9 (32-bit), and wah_gather for 32-bit words. */
 static size_t local_need_64(size_t wg, size_t tile_items, size_t stage)
 {
-	size_t tile = wg * tile_items;
-	return (tile + tile / 32) * (4 + 8) + wg * (4 + 8) + wg * stage * 8 + GP_LAYOUT_TABLE;
+	gp_local_s9_decode l = gp_local_of_s9_decode(wg, wg * tile_items, stage);
+	/* with MOD9's layout table, the larger, so that either fits */
+	return l.offs + l.sums + l.part_c + l.part_s + l.stage + (size_t)GP_MOD9_LAYOUTS * 8;
 }
 
 static size_t local_need_32(size_t wg, size_t tile_items, size_t stage)
 {
-	size_t tile = wg * tile_items;
-	return (tile + tile / 32) * 4 + wg * 4 + wg * stage * 4 + GP_LAYOUT_TABLE;
+	gp_local_mod9_decode l = gp_local_of_mod9_decode(wg, wg * tile_items, stage);
+	return l.offs + l.part + l.stage + l.lay;
 }
 
-/* wah_gather of 31-bit groups: the words behind a tile of `items` output words an item, their
- * first groups, and the tile's groups expanded. */
 static size_t local_need_wah(size_t wg, size_t items)
 {
-	return (32 * wg * items / 31 + 4) * (4 + 8 + 8);
+	gp_local_wah_gather l = gp_local_of_wah_gather(gp_wah_gather_cap(wg * items, 32));
+	return l.win + l.words + l.gval;
 }
 
 static unsigned env_uint(const char *name)
@@ -59,7 +55,7 @@ void gp_cl_knobs_read(gp_cl_knobs *k)
  * wah_gather's windows) fit. Then the values staged per item: as many as still fit, at most 16
  * (64-bit) and 32 (32-bit). gp_cl_build lowers the work-group further to what every built kernel
  * allows. */
-void gp_cl_choose_shape(gp_cl_shape *s, size_t max_work_group, size_t local_mem, const gp_cl_knobs *k)
+void gp_cl_choose_shape(gp_device_shape *s, size_t max_work_group, size_t local_mem, const gp_cl_knobs *k)
 {
 	size_t wg = 256;
 	if (max_work_group && max_work_group < wg) wg = max_work_group;

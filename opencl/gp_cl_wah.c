@@ -251,16 +251,15 @@ static int wah_gather_batch(gp_cl_batch *b, const uint8_t *const *blobs, const s
 	for (size_t i = 0; i < n_blobs; i++) {
 		if (b->host_table[GP_BT_STRIDE * i + GP_BT_WAH_W] < wmin) wmin = b->host_table[GP_BT_STRIDE * i + GP_BT_WAH_W];
 	}
-	cap = 32 * tile / (wmin - 1) + 4;   /* a tile's groups, and the words holding them */
+	cap = (cl_uint)gp_wah_gather_cap(tile, wmin);   /* a tile's groups, and the words holding them */
+	const gp_local_wah_gather l = gp_local_of_wah_gather(cap);
 	tiles = (cl_uint)(((size_t)b->values + tile - 1) / tile);
 	if (!(*bitmap = gp_cl_buffer(GP_B_BITMAP, (size_t)b->values * 4, err))) return GP_EDEVICE;
 	k = gp_cl_kernel(GP_K_WAH_GATHER);
-	/* a tile's window of input words, their first groups, its groups expanded */
 	cl_int st = gp_set_wah_gather(k, &(gp_args_wah_gather){
 		.in = b->input, .bt = b->table, .ostart = b->vstart, .wstart = b->istart, .goff = goff,
 		.n_blobs = b->n_blobs, .total = b->values, .tile_words = tile_words, .cap = cap,
-		.bitmap = *bitmap, .win_bytes = (size_t)cap * 4, .words_bytes = (size_t)cap * 8,
-		.gval_bytes = (size_t)cap * 8});
+		.bitmap = *bitmap, .win_bytes = l.win, .words_bytes = l.words, .gval_bytes = l.gval});
 	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg");
 	return gp_cl_run(k, (size_t)tiles * gp_cl_wg(), err);
 }

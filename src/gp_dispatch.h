@@ -5,7 +5,7 @@
 #define GP_DISPATCH_H
 
 #include "../codec/gp_result.h"
-#include "../opencl/gp_cl.h"
+#include "../codec/gp_device.h"
 
 enum { GP_FORMAT_MOD9 = 1, GP_FORMAT_S9 = 2, GP_FORMAT_QS = 3, GP_FORMAT_WAH = 4 };
 enum { GP_OP_OR = 1, GP_OP_AND = 2 };
@@ -44,9 +44,9 @@ typedef struct gp_cached {
 typedef struct gp_backend_info {
 	int usable;                   /* the device serves this process's calls */
 	const char *last_backend;     /* "host" or "opencl": who ran the last operation ("none") */
-	const gp_cl_device_info *device;   /* NULL when none was chosen */
+	const gp_device_info *device;   /* NULL when none was chosen */
 	int built;                    /* its program built */
-	gp_cl_shape shape;            /* the launch shapes it was built with */
+	gp_device_shape shape;            /* the launch shapes it was built with */
 	int auto_device;              /* calls above gpupost.min_device_values go to it (not a CPU) */
 	const char *reason;           /* why the device is not used, or the last failure ("" if none) */
 	unsigned long device_failures;/* device calls that failed and were served by the host */
