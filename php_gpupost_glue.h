@@ -1,0 +1,27 @@
+/* What the glue's files share (php_gpupost.c: module, INI, errors, the call's context;
+ * php_gpupost_decode.c: decoders and the arrays they return; php_gpupost_encode.c: encoders). */
+#ifndef PHP_GPUPOST_GLUE_H
+#define PHP_GPUPOST_GLUE_H
+
+#include "php.h"
+#include "src/gp_dispatch.h"
+
+extern zend_class_entry *gpupost_exception_ce;
+
+/* A GpuPost\Exception for err (its code says which kind), naming the blob's key where given. */
+void gpupost_throw(const gp_error *err, const zval *key);
+/* The same, naming the key of the batch's blob err->blob. */
+void throw_for_blob(const gp_error *err, HashTable *keys);
+/* ValueError unless format and mode are GPUPOST_* constants that go together. */
+bool check_format_mode(zend_long format, zend_long mode, uint32_t format_arg, uint32_t mode_arg);
+/* The call's context (INI threshold, what memory_limit leaves, the cap) for `lists` lists; after
+ * the call, the caches trimmed to gpupost.max_cached_bytes. */
+uint64_t memory_left(void);
+void call_ctx(gp_ctx *ctx, size_t lists);
+void call_end(void);
+/* A GpuPost\Exception naming the size and the limit, unless `what` fits the budget. */
+bool fits_budget(const gp_ctx *ctx, uint64_t php_bytes, uint64_t c_bytes, const char *what);
+/* The ints of a PHP list as a C array (emalloc'd), or NULL with a TypeError or an exception. */
+int64_t *ints_from_array(HashTable *ht, uint32_t arg, size_t *n);
+
+#endif
