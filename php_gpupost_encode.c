@@ -70,6 +70,15 @@ static bool parse_options(HashTable *options, zend_long format, encode_options *
 	return true;
 }
 
+/* A string for len bytes of output, once they fit the call's budget (an output's size follows
+ * the options, not the input: QS's c, WAH's nbits); NULL with the exception otherwise. */
+static zend_string *output_string(size_t len, const char *what)
+{
+	gp_ctx ctx;
+	call_ctx(&ctx, 1);
+	return fits_budget(&ctx, (uint64_t)len + 32, 0, what) ? zend_string_alloc(len, 0) : NULL;
+}
+
 static zend_string *mod9_encode_values(HashTable *data)
 {
 	size_t n;
@@ -173,13 +182,11 @@ static zend_string *qs_encode(HashTable *data, double c)
 	efree(x);
 	uint32_t l = gp_qs_choose_l(n ? v[n - 1] : 0, n, c);
 	size_t len = gp_qs_encoded_size(n ? v[n - 1] : 0, n, l);
-	gp_ctx ctx;
-	call_ctx(&ctx, 1);
-	if (!fits_budget(&ctx, (uint64_t)len + 32, 0, "the encoded list")) {
+	zend_string *out = output_string(len, "the encoded list");
+	if (!out) {
 		efree(v);
 		return NULL;
 	}
-	zend_string *out = zend_string_alloc(len, 0);
 	memset(ZSTR_VAL(out), 0, len + 1);
 	gp_qs_encode(v, n, l, (uint8_t *)ZSTR_VAL(out));
 	efree(v);
@@ -205,13 +212,11 @@ static zend_string *wah_encode(HashTable *data, const encode_options *o)
 		return NULL;
 	}
 	size_t len = gp_wah_encode(rows, n, nbits, (uint32_t)o->word_bits, NULL);
-	gp_ctx ctx;
-	call_ctx(&ctx, 1);
-	if (!fits_budget(&ctx, (uint64_t)len + 32, 0, "the encoded bitmap")) {
+	zend_string *out = output_string(len, "the encoded bitmap");
+	if (!out) {
 		efree(rows);
 		return NULL;
 	}
-	zend_string *out = zend_string_alloc(len, 0);
 	gp_wah_encode(rows, n, nbits, (uint32_t)o->word_bits, (uint8_t *)ZSTR_VAL(out));
 	ZSTR_VAL(out)[len] = '\0';
 	efree(rows);
