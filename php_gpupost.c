@@ -77,20 +77,22 @@ static ZEND_INI_MH(OnUpdateByteKeep)
 	return update_ini_count(entry, new_value, mh_arg1, mh_arg2, true, 0);
 }
 
+/* An unknown value warns and stands for auto (device_spec() below): the device itself is opened
+ * by the first call that needs it, after any fork. */
 static ZEND_INI_MH(OnUpdateDevice)
 {
-	const char *v = ZSTR_VAL(new_value);
-	int p, d;
-	char tail;
-	if (strcmp(v, "auto") && strcmp(v, "gpu") && strcmp(v, "cpu") && strcmp(v, "host") &&
-	    sscanf(v, "%d:%d%c", &p, &d, &tail) != 2) {
-		php_error_docref(NULL, E_WARNING,
-		                 "gpupost.device must be auto, gpu, cpu, host or P:D, \"%s\" given; using auto", v);
-		gp_configure_device("auto");
-		return OnUpdateString(entry, new_value, mh_arg1, mh_arg2, mh_arg3, stage);
+	if (!gp_device_spec_valid(ZSTR_VAL(new_value))) {
+		php_error_docref(NULL, E_WARNING, "gpupost.device must be auto, gpu, cpu, host or P:D, "
+		                 "\"%s\" given; using auto", ZSTR_VAL(new_value));
 	}
-	gp_configure_device(v);
 	return OnUpdateString(entry, new_value, mh_arg1, mh_arg2, mh_arg3, stage);
+}
+
+/* gpupost.device as the calls pass it. */
+static const char *device_spec(void)
+{
+	const char *v = GPUPOST_G(device);
+	return v && gp_device_spec_valid(v) ? v : "auto";
 }
 
 PHP_INI_BEGIN()
@@ -178,6 +180,7 @@ uint64_t memory_left(void)
  * lists the call returns. */
 void call_ctx(gp_ctx *ctx, size_t lists)
 {
+	ctx->device = device_spec();
 	ctx->min_device_values = GPUPOST_G(min_device_values);
 	ctx->budget.memory_left = memory_left();
 	ctx->budget.max_result = (uint64_t)GPUPOST_G(max_result_bytes);
@@ -246,7 +249,7 @@ PHP_FUNCTION(gpu_info)
 	zval platform, device, ini, cached;
 	gp_backend_info b;
 	ZEND_PARSE_PARAMETERS_NONE();
-	gp_backend(&b);
+	gp_backend(device_spec(), &b);
 	const gp_device_info *d = b.device;
 	array_init(return_value);
 	add_assoc_string(return_value, "backend", b.usable ? "opencl" : "host");
@@ -336,7 +339,7 @@ PHP_MINFO_FUNCTION(gpupost)
 {
 	char buf[160];
 	gp_backend_info b;
-	gp_backend(&b);
+	gp_backend(device_spec(), &b);
 	const gp_device_info *d = b.device;
 	php_info_print_table_start();
 	php_info_print_table_header(2, "gpupost support", "enabled");

@@ -19,6 +19,9 @@
 #include "../codec/gp_wah.h"
 #include "../opencl/gp_cl_internal.h"
 
+/* gpupost.device's syntax: GPUPOST_DEVICE, or auto */
+static const char *device_spec = "auto";
+
 static double now(void)
 {
 	struct timespec ts;
@@ -219,7 +222,7 @@ static void report(const char *name, size_t values, double out_bytes, const uint
 {
 	double best = 1e30, kbest = 1e30;
 	gp_error err;
-	if (gp_cl_available()) {
+	if (gp_cl_available(device_spec)) {
 		for (int r = 0; r < reps + 1; r++) { /* the first run grows the buffers */
 			gp_result res;
 			memset(&res, 0, sizeof(res));
@@ -240,7 +243,7 @@ static void report(const char *name, size_t values, double out_bytes, const uint
 			if (r > 0 && t < best) best = t;
 		}
 	}
-	double copy = gp_cl_available() ? device_copy(blob, len, reps) : 0;
+	double copy = gp_cl_available(device_spec) ? device_copy(blob, len, reps) : 0;
 	/* device-resident: bytes moved (compressed read + what is written) per kernel second */
 	double kgbs = kbest < 1e30 ? (len + out_bytes * values) / kbest / 1e9 : 0;
 	printf("%-5s %10zu %8.2f %10.1f %12.1f %12.1f %10.2f %12.1f %8.1f %8.2f\n", name, values,
@@ -272,9 +275,9 @@ int main(int argc, char **argv)
 	size_t n = argc > 1 ? strtoull(argv[1], NULL, 10) : (size_t)64 << 20;
 	int reps = argc > 2 ? atoi(argv[2]) : 5;
 	const char *formats = argc > 3 ? argv[3] : "MOD9,MOD9d,MOD9p,S9,S9v,QS,WAH";
-	gp_cl_configure(getenv("GPUPOST_DEVICE") ? getenv("GPUPOST_DEVICE") : "auto");
+	if (getenv("GPUPOST_DEVICE")) device_spec = getenv("GPUPOST_DEVICE");
 	setenv("GPUPOST_PROFILE", "1", 0); /* kernel times from events (2: each launch on stderr) */
-	const gp_device_info *d = gp_cl_available() ? gp_cl_info() : NULL;
+	const gp_device_info *d = gp_cl_available(device_spec) ? gp_cl_info() : NULL;
 	printf("# device_bench: %zu values, best of %d; device: %s (%s)\n", n, reps,
 	       d ? d->device : "none", d ? d->platform : gp_cl_last_error());
 	if (d) {
@@ -289,7 +292,7 @@ int main(int argc, char **argv)
 	       "# its set rows; WAHb: the bitmap, n "
 	       "32-bit words). device = upload + kernels + download, into C arrays;\n"
 	       "# copy = the same bytes uploaded, copied on the device and downloaded.\n");
-	if (gp_cl_available()) {
+	if (gp_cl_available(device_spec)) {
 		copy_gbs = copy_kernel_gbs((size_t)256 << 20);
 		printf("# for scale: clEnqueueCopyBuffer of 256 MB %.1f GB/s (read + write)\n",
 		       copy_buffer_gbs((size_t)256 << 20));

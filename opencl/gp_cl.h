@@ -18,13 +18,12 @@
 #include "../codec/gp_common.h"
 #include "../codec/gp_device.h"
 
-/* Remembers the gpupost.device value; no OpenCL work happens until a call needs the device. */
-void gp_cl_configure(const char *device_spec);
-
-/* Opens the device (once per process) and builds the program. Returns 1 when the device can
- * be used by this process, 0 when calls must take the host path (no device, "host", a build
- * failure, or a process forked after the device was opened). */
-int gp_cl_available(void);
+/* Opens the device device_spec names (gpupost.device's syntax) and builds the program, once per
+ * process: the first call's spec opens it, and a process keeps that device (gpupost.device can
+ * only be set at start-up). Returns 1 when the device can be used by this process, 0 when calls
+ * must take the host path (no device, "host", a build failure, or a process forked after the
+ * device was opened). No OpenCL work happens before the first call that asks. */
+int gp_cl_available(const char *device_spec);
 
 /* What gp_cl_available found; NULL before it ran or when no device was chosen. */
 const gp_device_info *gp_cl_info(void);

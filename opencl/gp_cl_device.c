@@ -48,10 +48,6 @@ int gp_cl_fail(gp_error *err, cl_int status, const char *what)
 	return GP_EDEVICE;
 }
 
-void gp_cl_configure(const char *device_spec)
-{
-	snprintf(gp_cl.spec, sizeof(gp_cl.spec), "%s", device_spec ? device_spec : "auto");
-}
 
 static void gp_cl_unusable(const char *why)
 {
@@ -135,7 +131,7 @@ static int gp_cl_choose(void)
 	return 0;
 }
 
-int gp_cl_available(void)
+int gp_cl_available(const char *device_spec)
 {
 	if (gp_cl.state != GP_CL_UNOPENED && gp_cl.pid != getpid()) {
 		if (gp_cl.state == GP_CL_READY) {
@@ -154,6 +150,7 @@ int gp_cl_available(void)
 	if (gp_cl.state == GP_CL_READY) return 1;
 	if (gp_cl.state == GP_CL_UNUSABLE) return 0;
 	gp_cl.pid = getpid();
+	snprintf(gp_cl.spec, sizeof(gp_cl.spec), "%s", device_spec ? device_spec : "auto");
 	if (strcmp(gp_cl.spec, "host") == 0) {
 		gp_cl_unusable("gpupost.device=host: OpenCL is not used");
 		return 0;

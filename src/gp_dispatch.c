@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,10 +13,11 @@
 static const char *last_backend = "none";
 static unsigned long last_device_failures = 0;
 
-int gp_would_use_device(size_t values, long min_device_values)
+int gp_would_use_device(size_t values, const gp_ctx *ctx)
 {
+	long min_device_values = ctx->min_device_values;
 	if (min_device_values > 0 && values < (size_t)min_device_values) return 0;
-	if (!gp_cl_available()) return 0;
+	if (!gp_cl_available(ctx->device)) return 0;
 	/* An OpenCL CPU device (PoCL) was slower than the host path at every list size measured
 	 * (docs/BENCHMARKS.md): the automatic choice leaves it alone, and only
 	 * gpupost.min_device_values=0 sends work to it. */
@@ -100,7 +102,7 @@ int gp_wah_decompress(const uint8_t *blob, size_t len, const gp_ctx *ctx, uint8_
 	gp_wah_header h;
 	memset(err, 0, sizeof(*err));
 	if (wah_headers(&blob, &len, 1, &expected, &device_ok, err) == GP_OK && device_ok &&
-	    gp_would_use_device(expected, ctx->min_device_values)) {
+	    gp_would_use_device(expected, ctx)) {
 		int rc = gp_cl_wah_decompress(blob, len, out, err);
 		if (device_settled(rc, NULL, err)) return rc;
 	}
@@ -136,7 +138,7 @@ int gp_wah_query(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs
 		}
 	}
 	if (gp_budget_check(r->budget, 0, h0.nbits / 8 + 8, "the combined bitmap", err) != GP_OK) return GP_ENOMEM;
-	if (device_ok && gp_would_use_device(expected / n_blobs, ctx->min_device_values)) {
+	if (device_ok && gp_would_use_device(expected / n_blobs, ctx)) {
 		rc = gp_cl_wah_query(blobs, lens, n_blobs, op, r, err);
 		if (device_settled(rc, r, err)) return rc;
 	}
@@ -269,7 +271,7 @@ int gp_decode(int format, int mode, const uint8_t *const *blobs, const size_t *l
 	/* what the device would size from the headers must fit the budget too; if not, the host
 	 * counts first */
 	if (p.headers_ok && p.device_ok && gp_budget_check(r->budget, 0, p.device_bytes, "", NULL) == GP_OK &&
-	    gp_would_use_device(p.expected, ctx->min_device_values)) {
+	    gp_would_use_device(p.expected, ctx)) {
 		int rc = ops->device(&p.in, r, err);
 		if (device_settled(rc, r, err)) return rc;
 	}
@@ -280,7 +282,6 @@ int gp_decode(int format, int mode, const uint8_t *const *blobs, const size_t *l
 int gp_prefix_sum(const int64_t *in, size_t n, int inclusive, const gp_ctx *ctx,
                   int64_t *out, size_t *overflow_at, gp_error *err)
 {
-	long min_device_values = ctx->min_device_values;
 	int64_t sum = 0, max_abs = 0;
 	memset(err, 0, sizeof(*err));
 	/* The device adds modulo 2^64, so it only gets lists whose sums provably fit. */
@@ -289,7 +290,7 @@ int gp_prefix_sum(const int64_t *in, size_t n, int inclusive, const gp_ctx *ctx,
 		if (a > max_abs) max_abs = a;
 	}
 	if ((n == 0 || (uint64_t)max_abs <= (uint64_t)INT64_MAX / n) &&
-	    gp_would_use_device(n, min_device_values)) {
+	    gp_would_use_device(n, ctx)) {
 		if (device_settled(gp_cl_prefix_sum(in, n, inclusive, out, err), NULL, err)) return GP_OK;
 	}
 	last_backend = "host";
@@ -311,10 +312,10 @@ void gp_trim_cached(uint64_t keep_bytes)
 	gp_scratch_trim(keep_bytes > pinned_kept ? keep_bytes - pinned_kept : 0);
 }
 
-void gp_backend(gp_backend_info *info)
+void gp_backend(const char *device_spec, gp_backend_info *info)
 {
 	memset(info, 0, sizeof(*info));
-	info->usable = gp_cl_available();
+	info->usable = gp_cl_available(device_spec);
 	info->last_backend = last_backend;
 	info->device = gp_cl_info();
 	info->built = gp_cl_shape_of(&info->shape);
@@ -328,9 +329,12 @@ void gp_backend(gp_backend_info *info)
 #endif
 }
 
-void gp_configure_device(const char *device_spec)
+int gp_device_spec_valid(const char *v)
 {
-	gp_cl_configure(device_spec);
+	int p, d;
+	char tail;
+	return !strcmp(v, "auto") || !strcmp(v, "gpu") || !strcmp(v, "cpu") || !strcmp(v, "host") ||
+	       sscanf(v, "%d:%d%c", &p, &d, &tail) == 2;
 }
 
 void gp_shutdown(void)

@@ -13,6 +13,7 @@ enum { GP_OP_OR = 1, GP_OP_AND = 2 };
 /* The policy of one call, filled by the caller (the PHP glue from its INI settings and
  * memory_limit) and read by every layer below: nothing of it lives in globals. */
 typedef struct gp_ctx {
+	const char *device;       /* gpupost.device: which device (opened by the first call) */
 	long min_device_values;   /* gpupost.min_device_values: smaller work runs on the host */
 	gp_budget budget;         /* what the call may build (gp_budget.h) */
 } gp_ctx;
@@ -54,16 +55,18 @@ typedef struct gp_backend_info {
 	int test_hooks;               /* a test build (fault injection, forced staging) */
 } gp_backend_info;
 /* Whether an operation expecting `values` outputs would run on the device now. */
-int gp_would_use_device(size_t values, long min_device_values);
+int gp_would_use_device(size_t values, const gp_ctx *ctx);
 
 /* Between calls: the buffers this process keeps for the next call (host scratch, pinned staging,
  * device buffers) are trimmed to at most keep_bytes of host memory and keep_bytes of device
  * memory, largest first. */
 void gp_trim_cached(uint64_t keep_bytes);
 
-void gp_backend(gp_backend_info *info);
-/* gpupost.device's value (no OpenCL work until a call needs the device); module shutdown. */
-void gp_configure_device(const char *device_spec);
+/* For gpu_info() and phpinfo: the device device_spec names (opened if it was not yet). */
+void gp_backend(const char *device_spec, gp_backend_info *info);
+/* Whether device_spec is one gpupost.device takes: auto, gpu, cpu, host or P:D. */
+int gp_device_spec_valid(const char *device_spec);
+/* Module shutdown. */
 void gp_shutdown(void);
 
 #endif
