@@ -53,25 +53,34 @@ static int batch_measure(gp_result *r, const uint8_t *const *blobs, const size_t
 	return gp_check_result(r, nv, 0, err);
 }
 
-/* Host MOD9 values in one validating pass, into a buffer sized by the most a word yields. */
-static int mod9_values_bounded(const uint8_t *const *blobs, const size_t *lens,
-                                    size_t n_blobs, size_t words, gp_result *r, gp_error *err)
+/* Host MOD9 values in one validating pass, into a buffer grown as the blobs need (each blob's
+ * words, 24 values a word at most, and the 24 the fast decoder may write past its last): the
+ * buffer is kept between calls, so a batch touches no more memory than its values. GP_EAGAIN
+ * (the caller measures first instead) when a growth would not fit the budget. */
+#define GP_EAGAIN 1
+static int mod9_values_one_pass(const gp_batch_in *in, gp_result *r, gp_error *err)
 {
-	size_t nv = 0;
-	if (gp_array_scratch(&r->values, GP_SCRATCH_VALUES, words * 24, 4) != GP_OK) return gp_fail_nomem(err);
-	uint32_t *v32 = r->values.data;
-	for (size_t b = 0; b < n_blobs; b++) {
-		size_t n = gp_mod9_decode_values_checked(blobs[b], lens[b], v32 + nv, err);
+	size_t nv = 0, cap = 0, left = 0;
+	for (size_t b = 0; b < in->n_blobs; b++) left += in->lens[b] / 4;
+	for (size_t b = 0; b < in->n_blobs; b++) {
+		size_t words = in->lens[b] / 4, need = nv + words * 24 + 24;
+		left -= words;
+		if (need > cap) {
+			/* twice what it holds, within what the blobs left could still need */
+			size_t want = cap * 2 > need ? cap * 2 : need;
+			if (want > need + left * 24) want = need + left * 24;
+			if (gp_budget_check(r->budget, 0, (uint64_t)want * 4, "", NULL) != GP_OK) return GP_EAGAIN;
+			if (gp_array_grow(&r->values, GP_SCRATCH_VALUES, nv, want, 4, &cap) != GP_OK) return gp_fail_nomem(err);
+		}
+		size_t n = gp_mod9_decode_values_checked(in->blobs[b], in->lens[b], (uint32_t *)r->values.data + nv, err);
 		if (n == (size_t)-1) {
 			err->blob = b;
 			return GP_EFORMAT;
 		}
 		r->blob_values[b] = nv;
-		r->blob_postings[b] = 0;
 		nv += n;
 	}
-	r->blob_values[n_blobs] = nv;
-	r->blob_postings[n_blobs] = 0;
+	r->blob_values[in->n_blobs] = nv;
 	r->n_values = nv;
 	return gp_check_result(r, nv, 0, err);
 }
@@ -82,14 +91,12 @@ int gp_mod9_decode_batch(const gp_batch_in *in, gp_result *r, gp_error *err)
 	const size_t *lens = in->lens;
 	const size_t n_blobs = in->n_blobs;
 	const int mode = in->mode;
-	size_t nv = 0, np = 0, words = 0;
+	size_t nv = 0, np = 0;
 	if (batch_offsets(r, n_blobs, err) != GP_OK) return GP_ENOMEM;
-	for (size_t b = 0; b < n_blobs; b++) words += lens[b] / 4;
-	/* the one-pass decoder's buffer is sized by the blob's words, not its counts: taken only where
-	 * that size fits the budget too */
-	if (mode == GP_MODE_VALUES && words <= ((size_t)64 << 20) / 24 &&
-	    gp_budget_check(r->budget, 0, (uint64_t)words * 24 * sizeof(uint32_t), "", NULL) == GP_OK) {
-		return mod9_values_bounded(blobs, lens, n_blobs, words, r, err);
+	if (mode == GP_MODE_VALUES) {
+		int rc = mod9_values_one_pass(in, r, err);
+		if (rc != GP_EAGAIN) return rc;
+		gp_array_free(&r->values);
 	}
 	for (size_t b = 0; b < n_blobs; b++) {
 		gp_mod9_counts c;

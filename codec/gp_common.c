@@ -74,6 +74,36 @@ int gp_array_scratch(gp_array *a, int slot, size_t count, unsigned width)
 	return GP_OK;
 }
 
+int gp_array_grow(gp_array *a, int slot, size_t keep, size_t count, unsigned width, size_t *capacity)
+{
+	if (width == 0 || count > SIZE_MAX / width) return GP_ENOMEM;
+	size_t bytes = count * width;
+	if (a->owner == GP_OWN_SCRATCH || !a->data) {
+		if (scratch[slot].mem && scratch[slot].size >= bytes) {
+			gp_array_set(a, scratch[slot].mem, width, GP_OWN_SCRATCH);
+			*capacity = scratch[slot].size / width;
+			return GP_OK;
+		}
+		if (bytes <= GP_SCRATCH_KEEP) {   /* the kept buffer grows, its contents with it */
+			void *mem = realloc(scratch[slot].mem, bytes ? bytes : 1);
+			if (!mem) return GP_ENOMEM;
+			scratch[slot].mem = mem;
+			scratch[slot].size = bytes;
+			gp_array_set(a, mem, width, GP_OWN_SCRATCH);
+			*capacity = count;
+			return GP_OK;
+		}
+	}
+	/* past what is kept between calls: a buffer of this result's own */
+	void *mem = gp_alloc_array(count, width);
+	if (!mem) return GP_ENOMEM;
+	if (keep && a->data) memcpy(mem, a->data, keep * width);
+	gp_array_free(a);
+	gp_array_set(a, mem, width, GP_OWN_HEAP);
+	*capacity = count;
+	return GP_OK;
+}
+
 size_t gp_scratch_bytes(void)
 {
 	size_t held = 0;

@@ -73,6 +73,9 @@ void gp_array_free(gp_array *a);
  * too large to keep (then HEAP). GP_ENOMEM when it cannot be had. */
 enum { GP_SCRATCH_VALUES, GP_SCRATCH_POS, GP_SCRATCH_COUNT };
 int gp_array_scratch(gp_array *a, int slot, size_t count, unsigned width);
+/* Grows a (from gp_array_scratch of the same slot, or empty) to at least count elements, keeping
+ * its first `keep`; *capacity gets the elements it can hold now. GP_ENOMEM when it cannot. */
+int gp_array_grow(gp_array *a, int slot, size_t keep, size_t count, unsigned width, size_t *capacity);
 void gp_scratch_release(void);
 /* Bytes the scratch buffers hold; frees the largest until at most keep bytes are held. */
 size_t gp_scratch_bytes(void);
