@@ -73,6 +73,8 @@ pm.max_children = 4
 catch_workers_output = yes
 php_admin_value[memory_limit] = 256M
 php_admin_value[gpupost.max_cached_bytes] = 2M
+; PoCL links the kernels it compiles with ld, and php-fpm clears the workers' environment
+env[PATH] = /usr/local/bin:/usr/bin:/bin
 CONF
 	php-fpm8.2 -n -y "$work/fpm.conf" -R -d extension="$PWD/modules/gpupost.so" -d gpupost.device=$device
 	sleep 1

@@ -33,7 +33,10 @@ foreach ($paths as $path) {
                               : 'trimmed');
         $line = rtrim($line);
         if ($path === 'host') echo $line, "\n";
-        if (preg_match('/\bno\b|not kept/', $line)) { echo "PROBLEM: $line\n"; }
+        /* (no regular expression: PCRE's JIT trips valgrind, which runs this suite too) */
+        if (str_contains($line, 'right no') || str_contains($line, 'cap no') || str_contains($line, 'not kept')) {
+            echo "PROBLEM: $line\n";
+        }
     }
 }
 echo "paths checked: ", count($paths), "\n";
