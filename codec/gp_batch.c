@@ -22,22 +22,13 @@ int gp_fail_nomem(gp_error *err)
 /* The counts of a format's blob (validating it whole), for batch_measure. */
 typedef int (*blob_count_fn)(const uint8_t *blob, size_t len, size_t *count, gp_error *err);
 
-/* The result's per-blob offsets, allocated (zeroed) for n_blobs. */
-static int batch_offsets(gp_result *r, size_t n_blobs, gp_error *err)
-{
-	r->n_blobs = n_blobs;
-	r->blob_values = calloc(n_blobs + 1, sizeof(size_t));
-	r->blob_postings = calloc(n_blobs + 1, sizeof(size_t));
-	return r->blob_values && r->blob_postings ? GP_OK : gp_fail_nomem(err);
-}
-
 /* Every blob counted (validated whole) into the value offsets, and the total checked against
  * the budget before anything is sized from it. */
 static int batch_measure(gp_result *r, const uint8_t *const *blobs, const size_t *lens,
                          size_t n_blobs, blob_count_fn count, gp_error *err)
 {
 	size_t nv = 0;
-	if (batch_offsets(r, n_blobs, err) != GP_OK) return GP_ENOMEM;
+	if (gp_result_begin(r, n_blobs) != GP_OK) return gp_fail_nomem(err);
 	for (size_t b = 0; b < n_blobs; b++) {
 		size_t n;
 		if (count(blobs[b], lens[b], &n, err) != GP_OK) {
@@ -92,7 +83,7 @@ int gp_mod9_decode_batch(const gp_batch_in *in, gp_result *r, gp_error *err)
 	const size_t n_blobs = in->n_blobs;
 	const int mode = in->mode;
 	size_t nv = 0, np = 0;
-	if (batch_offsets(r, n_blobs, err) != GP_OK) return GP_ENOMEM;
+	if (gp_result_begin(r, n_blobs) != GP_OK) return gp_fail_nomem(err);
 	if (mode == GP_MODE_VALUES) {
 		int rc = mod9_values_one_pass(in, r, err);
 		if (rc != GP_EAGAIN) return rc;

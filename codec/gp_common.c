@@ -129,6 +129,14 @@ void gp_scratch_release(void)
 	gp_scratch_trim(0);
 }
 
+int gp_result_begin(gp_result *r, size_t n_blobs)
+{
+	r->n_blobs = n_blobs;
+	r->blob_values = calloc(n_blobs + 1, sizeof(size_t));
+	r->blob_postings = calloc(n_blobs + 1, sizeof(size_t));
+	return r->blob_values && r->blob_postings ? GP_OK : GP_ENOMEM;
+}
+
 void gp_result_lend(gp_result *r, void *base, void (*release)(void *lent))
 {
 	r->lent = base;

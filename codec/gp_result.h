@@ -54,6 +54,9 @@ typedef struct gp_result {
 	void (*release)(void *lent);
 } gp_result;
 
+/* The per-blob offsets of a result of n_blobs blobs, zeroed: GP_ENOMEM when they cannot be had. */
+int gp_result_begin(gp_result *r, size_t n_blobs);
+
 /* Frees what the result owns (its HEAP arrays, its offsets), hands back what it borrowed, and
  * clears it (keeping its budget). */
 void gp_result_free(gp_result *r);

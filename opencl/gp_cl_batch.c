@@ -148,7 +148,6 @@ static void gp_cl_result_lend(gp_result *r, void *mapped, size_t n, int value_bi
 {
 	r->n_values = n;
 	gp_array_set(&r->values, n > 0 ? mapped : NULL, (unsigned)value_bits / 8, GP_OWN_LENT);
-	r->values.width = (unsigned)value_bits / 8;
 	if (n > 0) gp_result_lend(r, mapped, gp_cl_unmap);
 	r->backend = "opencl";
 }

@@ -152,10 +152,9 @@ host:
 			return GP_EFORMAT;
 		}
 	}
-	if (gp_budget_check(r->budget, 0, h0.nbits / 8 + 8, "the combined bitmap", err) != GP_OK) return GP_ENOMEM;
+	/* (the bitmap's size passed the budget before the device was tried) */
 	uint64_t *bm = calloc((size_t)(h0.nbits / 64 + 1), sizeof(uint64_t));
-	if (!bm || !(r->n_blobs = 1, r->blob_values = calloc(2, sizeof(size_t))) ||
-	    !(r->blob_postings = calloc(2, sizeof(size_t)))) {
+	if (!bm || gp_result_begin(r, 1) != GP_OK) {
 		free(bm);
 		gp_result_free(r);
 		return gp_fail_nomem(err);
