@@ -2,7 +2,7 @@
 # word reader they share with the host codec) into a C string, rebuilt when any of them changes.
 GPUPOST_KERNEL_SOURCES = $(srcdir)/kernels/gp_shared.h $(srcdir)/codec/gp_mod9_word.h $(srcdir)/codec/gp_s9_word.h \
 	$(srcdir)/kernels/scan.cl $(srcdir)/kernels/mod9.cl $(srcdir)/kernels/s9.cl $(srcdir)/kernels/qs.cl \
-	$(srcdir)/kernels/wah.cl
+	$(srcdir)/kernels/wah.cl $(srcdir)/kernels/index.cl
 
 $(builddir)/opencl/gp_kernels_src.h: $(GPUPOST_KERNEL_SOURCES) $(srcdir)/kernels/embed.sh $(srcdir)/Makefile.frag
 	@mkdir -p $(builddir)/opencl
@@ -11,7 +11,7 @@ $(builddir)/opencl/gp_kernels_src.h: $(GPUPOST_KERNEL_SOURCES) $(srcdir)/kernels
 opencl/gp_cl_program.lo: $(builddir)/opencl/gp_kernels_src.h
 
 # Benchmarks (never tests): `make bench` runs the PHP-level and C-level benchmarks.
-GPUPOST_C_SOURCES = $(addprefix $(srcdir)/,$(filter codec/% opencl/%,$(shell grep -v '^\#' $(srcdir)/sources.list)))
+GPUPOST_C_SOURCES = $(addprefix $(srcdir)/,$(filter codec/% index/% opencl/%,$(shell grep -v '^\#' $(srcdir)/sources.list)))
 
 $(builddir)/bench/device_bench: $(srcdir)/bench/device_bench.c $(GPUPOST_C_SOURCES) $(builddir)/opencl/gp_kernels_src.h
 	@mkdir -p $(builddir)/bench

@@ -60,6 +60,12 @@ namespace {
      */
     const GPUPOST_OR = UNKNOWN;
 
+    /**
+     * @var int
+     * @cvalue GP_OP_PHRASE
+     */
+    const GPUPOST_PHRASE = UNKNOWN;
+
     function gpu_decode_postings(string $blob, int $format = GPUPOST_MOD9, int $mode = GPUPOST_VALUES): array {}
 
     function gpu_decode_postings_batch(array $blobs, int $format = GPUPOST_MOD9, int $mode = GPUPOST_VALUES): array {}
@@ -78,5 +84,26 @@ namespace {
 namespace GpuPost {
     class Exception extends \RuntimeException
     {
+    }
+
+    /**
+     * @strict-properties
+     * @not-serializable
+     */
+    final class Index implements \Countable
+    {
+        public function __construct(array $lists, int $format = GPUPOST_MOD9, array $options = []) {}
+
+        public static function open(string $path, array $options = []): Index {}
+
+        public function save(string $path): void {}
+
+        public function search(array $terms, array $options = []): array {}
+
+        public function searchBatch(array $queries, array $options = []): array {}
+
+        public function count(array $terms = [], array $options = []): int {}
+
+        public function info(): array {}
     }
 }

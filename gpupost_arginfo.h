@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 40c65ef1da1c803d0f8c5274f7578f2e7a984e6b */
+ * Stub hash: dfeb90089f6dd892fed8fce844ae1dfaed8f70d9 */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_gpu_decode_postings, 0, 1, IS_ARRAY, 0)
 	ZEND_ARG_TYPE_INFO(0, blob, IS_STRING, 0)
@@ -37,6 +37,38 @@ ZEND_END_ARG_INFO()
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_gpu_info, 0, 0, IS_ARRAY, 0)
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_INFO_EX(arginfo_class_GpuPost_Index___construct, 0, 0, 1)
+	ZEND_ARG_TYPE_INFO(0, lists, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, format, IS_LONG, 0, "GPUPOST_MOD9")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_GpuPost_Index_open, 0, 1, GpuPost\\Index, 0)
+	ZEND_ARG_TYPE_INFO(0, path, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_GpuPost_Index_save, 0, 1, IS_VOID, 0)
+	ZEND_ARG_TYPE_INFO(0, path, IS_STRING, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_GpuPost_Index_search, 0, 1, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO(0, terms, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_GpuPost_Index_searchBatch, 0, 1, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO(0, queries, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_GpuPost_Index_count, 0, 0, IS_LONG, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, terms, IS_ARRAY, 0, "[]")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_GpuPost_Index_info arginfo_gpu_info
+
 
 ZEND_FUNCTION(gpu_decode_postings);
 ZEND_FUNCTION(gpu_decode_postings_batch);
@@ -45,6 +77,13 @@ ZEND_FUNCTION(gpu_prefix_sum);
 ZEND_FUNCTION(gpu_wah_query);
 ZEND_FUNCTION(gpu_wah_decompress);
 ZEND_FUNCTION(gpu_info);
+ZEND_METHOD(GpuPost_Index, __construct);
+ZEND_METHOD(GpuPost_Index, open);
+ZEND_METHOD(GpuPost_Index, save);
+ZEND_METHOD(GpuPost_Index, search);
+ZEND_METHOD(GpuPost_Index, searchBatch);
+ZEND_METHOD(GpuPost_Index, count);
+ZEND_METHOD(GpuPost_Index, info);
 
 
 static const zend_function_entry ext_functions[] = {
@@ -63,6 +102,18 @@ static const zend_function_entry class_GpuPost_Exception_methods[] = {
 	ZEND_FE_END
 };
 
+
+static const zend_function_entry class_GpuPost_Index_methods[] = {
+	ZEND_ME(GpuPost_Index, __construct, arginfo_class_GpuPost_Index___construct, ZEND_ACC_PUBLIC)
+	ZEND_ME(GpuPost_Index, open, arginfo_class_GpuPost_Index_open, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(GpuPost_Index, save, arginfo_class_GpuPost_Index_save, ZEND_ACC_PUBLIC)
+	ZEND_ME(GpuPost_Index, search, arginfo_class_GpuPost_Index_search, ZEND_ACC_PUBLIC)
+	ZEND_ME(GpuPost_Index, searchBatch, arginfo_class_GpuPost_Index_searchBatch, ZEND_ACC_PUBLIC)
+	ZEND_ME(GpuPost_Index, count, arginfo_class_GpuPost_Index_count, ZEND_ACC_PUBLIC)
+	ZEND_ME(GpuPost_Index, info, arginfo_class_GpuPost_Index_info, ZEND_ACC_PUBLIC)
+	ZEND_FE_END
+};
+
 static void register_gpupost_symbols(int module_number)
 {
 	REGISTER_LONG_CONSTANT("GPUPOST_MOD9", GP_FORMAT_MOD9, CONST_PERSISTENT);
@@ -74,6 +125,7 @@ static void register_gpupost_symbols(int module_number)
 	REGISTER_LONG_CONSTANT("GPUPOST_POSTINGS", GP_MODE_POSTINGS, CONST_PERSISTENT);
 	REGISTER_LONG_CONSTANT("GPUPOST_AND", GP_OP_AND, CONST_PERSISTENT);
 	REGISTER_LONG_CONSTANT("GPUPOST_OR", GP_OP_OR, CONST_PERSISTENT);
+	REGISTER_LONG_CONSTANT("GPUPOST_PHRASE", GP_OP_PHRASE, CONST_PERSISTENT);
 }
 
 static zend_class_entry *register_class_GpuPost_Exception(zend_class_entry *class_entry_RuntimeException)
@@ -82,6 +134,18 @@ static zend_class_entry *register_class_GpuPost_Exception(zend_class_entry *clas
 
 	INIT_NS_CLASS_ENTRY(ce, "GpuPost", "Exception", class_GpuPost_Exception_methods);
 	class_entry = zend_register_internal_class_ex(&ce, class_entry_RuntimeException);
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_GpuPost_Index(zend_class_entry *class_entry_Countable)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_NS_CLASS_ENTRY(ce, "GpuPost", "Index", class_GpuPost_Index_methods);
+	class_entry = zend_register_internal_class_ex(&ce, NULL);
+	class_entry->ce_flags |= ZEND_ACC_FINAL|ZEND_ACC_NO_DYNAMIC_PROPERTIES|ZEND_ACC_NOT_SERIALIZABLE;
+	zend_class_implements(class_entry, 1, class_entry_Countable);
 
 	return class_entry;
 }

@@ -11,6 +11,7 @@
 #include "ext/spl/spl_exceptions.h"
 #include "zend_exceptions.h"
 #include "zend_smart_str.h"
+#include "zend_interfaces.h"
 
 #include "php_gpupost.h"
 #include "php_gpupost_glue.h"
@@ -104,6 +105,8 @@ PHP_INI_BEGIN()
 	                  max_result_bytes, zend_gpupost_globals, gpupost_globals)
 	STD_PHP_INI_ENTRY("gpupost.max_cached_bytes", "64M", PHP_INI_ALL, OnUpdateByteKeep,
 	                  max_cached_bytes, zend_gpupost_globals, gpupost_globals)
+	STD_PHP_INI_ENTRY("gpupost.max_resident_bytes", "1G", PHP_INI_SYSTEM, OnUpdateByteKeep,
+	                  max_resident_bytes, zend_gpupost_globals, gpupost_globals)
 PHP_INI_END()
 
 
@@ -299,6 +302,7 @@ PHP_FUNCTION(gpu_info)
 	add_assoc_long(&ini, "gpupost.min_device_values", GPUPOST_G(min_device_values));
 	add_assoc_long(&ini, "gpupost.max_result_bytes", GPUPOST_G(max_result_bytes));
 	add_assoc_long(&ini, "gpupost.max_cached_bytes", GPUPOST_G(max_cached_bytes));
+	add_assoc_long(&ini, "gpupost.max_resident_bytes", GPUPOST_G(max_resident_bytes));
 	add_assoc_zval(return_value, "ini", &ini);
 	/* what this process keeps between calls (bounded by gpupost.max_cached_bytes) */
 	array_init(&cached);
@@ -306,6 +310,7 @@ PHP_FUNCTION(gpu_info)
 	add_assoc_long(&cached, "pinned", (zend_long)b.cached.pinned);
 	add_assoc_long(&cached, "device", (zend_long)b.cached.device);
 	add_assoc_zval(return_value, "cached", &cached);
+	add_assoc_long(return_value, "resident", (zend_long)gpupost_resident_bytes());
 	add_assoc_bool(return_value, "test_hooks", b.test_hooks);
 	add_assoc_long(return_value, "pid", (zend_long)getpid());
 }
@@ -325,11 +330,13 @@ PHP_MINIT_FUNCTION(gpupost)
 	REGISTER_INI_ENTRIES();
 	register_gpupost_symbols(module_number);
 	gpupost_exception_ce = register_class_GpuPost_Exception(spl_ce_RuntimeException);
+	gpupost_index_minit(register_class_GpuPost_Index(zend_ce_countable));
 	return SUCCESS; /* no OpenCL work here: the device opens on first use, after any fork */
 }
 
 PHP_MSHUTDOWN_FUNCTION(gpupost)
 {
+	gpupost_index_mshutdown();   /* the persistent indexes' device copies before the device */
 	gp_shutdown();
 	UNREGISTER_INI_ENTRIES();
 	return SUCCESS;
@@ -376,6 +383,7 @@ PHP_MINFO_FUNCTION(gpupost)
 	         (unsigned long long)b.cached.host_scratch, (unsigned long long)b.cached.pinned,
 	         (unsigned long long)b.cached.device);
 	php_info_print_table_row(2, "Kept between calls", buf);
+	gpupost_index_minfo();
 	if (b.test_hooks) {
 		php_info_print_table_row(2, "Test hooks", "compiled in (GPUPOST_FAULT, GPUPOST_FORCE_STAGING): a test build");
 	}

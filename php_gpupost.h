@@ -11,6 +11,7 @@ ZEND_BEGIN_MODULE_GLOBALS(gpupost)
 	zend_long min_device_values;
 	zend_long max_result_bytes;
 	zend_long max_cached_bytes;
+	zend_long max_resident_bytes;
 ZEND_END_MODULE_GLOBALS(gpupost)
 
 ZEND_EXTERN_MODULE_GLOBALS(gpupost)

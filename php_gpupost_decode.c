@@ -57,7 +57,7 @@ static bool result_fits(const gp_result *r, zend_long mode, bool batch, const gp
 
 /* A packed PHP list from a C array of any integer type. */
 #define GP_DEFINE_PACKED_FROM(name, type)                                   \
-	static void name(zval *rv, const type *v, size_t n)                     \
+	void name(zval *rv, const type *v, size_t n)                            \
 	{                                                                       \
 		array_init_size(rv, (uint32_t)n);                                   \
 		if (n == 0) return;                                                 \

@@ -102,7 +102,7 @@ static zend_string *mod9_encode_values(HashTable *data)
 	return out;
 }
 
-static zend_string *mod9_encode_postings(HashTable *data)
+zend_string *mod9_encode_postings(HashTable *data, bool combine, uint32_t arg, const char *where)
 {
 	smart_str out = {0};
 	zend_string *key;
@@ -114,20 +114,20 @@ static zend_string *mod9_encode_postings(HashTable *data)
 		int64_t *pos;
 		ZVAL_DEREF(positions);
 		if (key) {
-			zend_argument_value_error(1, "must be [doc_index => [positions, ...]] with int doc indexes, \"%s\" found", ZSTR_VAL(key));
+			zend_argument_value_error(arg, "must be [doc_index => [positions, ...]] with int doc indexes, %s\"%s\" found", where, ZSTR_VAL(key));
 			goto fail;
 		}
 		if (Z_TYPE_P(positions) != IS_ARRAY) {
-			zend_argument_type_error(1, "must map each doc index to an array of positions, %s given", zend_zval_type_name(positions));
+			zend_argument_type_error(arg, "must map each doc index to an array of positions, %s%s given", where, zend_zval_type_name(positions));
 			goto fail;
 		}
-		if (!(pos = ints_from_array(Z_ARRVAL_P(positions), 1, &n))) goto fail;
+		if (!(pos = ints_from_array(Z_ARRVAL_P(positions), arg, &n))) goto fail;
 		uint32_t *v = safe_emalloc(n + 1, sizeof(uint32_t), 0);
-		nv = gp_mod9_posting_values((int64_t)(zend_long)doc, pos, n, v, &why);
+		nv = gp_mod9_posting_values((int64_t)(zend_long)doc, pos, n, combine, v, &why);
 		efree(pos);
 		if (nv == 0) {
 			efree(v);
-			zend_argument_value_error(1, "doc " ZEND_LONG_FMT " cannot be encoded: %s", (zend_long)doc, why);
+			zend_argument_value_error(arg, "%sdoc " ZEND_LONG_FMT " cannot be encoded: %s", where, (zend_long)doc, why);
 			goto fail;
 		}
 		smart_str_alloc(&out, gp_mod9_encode_bound(nv), 0);
@@ -249,7 +249,7 @@ PHP_FUNCTION(gpu_encode_postings)
 	} else if (format == GP_FORMAT_WAH) {
 		out = wah_encode(data, &o);
 	} else {
-		out = mode == GP_MODE_VALUES ? mod9_encode_values(data) : mod9_encode_postings(data);
+		out = mode == GP_MODE_VALUES ? mod9_encode_values(data) : mod9_encode_postings(data, true, 1, "");
 	}
 	if (!out) RETURN_THROWS();
 	RETURN_STR(out);

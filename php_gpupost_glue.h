@@ -24,4 +24,18 @@ bool fits_budget(const gp_ctx *ctx, uint64_t php_bytes, uint64_t c_bytes, const 
 /* The ints of a PHP list as a C array (emalloc'd), or NULL with a TypeError or an exception. */
 int64_t *ints_from_array(HashTable *ht, uint32_t arg, size_t *n);
 
+/* A packed PHP list of n ints from a C array (php_gpupost_decode.c). */
+void packed_from_u32(zval *rv, const uint32_t *v, size_t n);
+void packed_from_i64(zval *rv, const int64_t *v, size_t n);
+/* [doc => [positions]] as MOD9 postings (php_gpupost_encode.c): with `combine`, byte for byte
+ * Yioop's packPosting; errors name argument `arg`, after `where`. */
+zend_string *mod9_encode_postings(HashTable *data, bool combine, uint32_t arg, const char *where);
+/* The index class (php_gpupost_index.c): registered at start-up, and the persistent indexes
+ * released at shutdown. */
+void gpupost_index_minit(zend_class_entry *ce);
+void gpupost_index_mshutdown(void);
+void gpupost_index_minfo(void);
+/* Bytes the persistent indexes of this process hold (host and device). */
+uint64_t gpupost_resident_bytes(void);
+
 #endif

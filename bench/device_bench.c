@@ -372,7 +372,7 @@ int main(int argc, char **argv)
 		size_t k = 1 + next_rand() % 6;
 		doc += 1 + next_rand() % 15;   /* docs stay below 2^28 for 64M values */
 		for (size_t j = 0; j < k; j++) pos[j] = (j ? pos[j - 1] : 0) + 1 + next_rand() % 255;
-		size_t c = gp_mod9_posting_values(doc, pos, k, vals, &why);
+		size_t c = gp_mod9_posting_values(doc, pos, k, 1, vals, &why);
 		if (c == 0) break;
 		len += gp_mod9_encode_values(vals, c, blob + len);
 		nv += c;

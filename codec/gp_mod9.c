@@ -294,8 +294,8 @@ size_t gp_mod9_encode_values(const uint32_t *values, size_t n, uint8_t *out)
 	return written + 4;
 }
 
-size_t gp_mod9_posting_values(int64_t doc, const int64_t *positions, size_t n, uint32_t *values,
-                              const char **why)
+size_t gp_mod9_posting_values(int64_t doc, const int64_t *positions, size_t n, int combine,
+                              uint32_t *values, const char **why)
 {
 	int64_t last = 0;
 	if (doc < 0) {
@@ -311,7 +311,7 @@ size_t gp_mod9_posting_values(int64_t doc, const int64_t *positions, size_t n, u
 		values[i + 1] = (uint32_t)gap;
 		last = positions[i];
 	}
-	if (doc >= (1 << 15) && n > 0 && values[1] < (1 << 10) && doc < (1 << 18)) {
+	if (combine && doc >= (1 << 15) && n > 0 && values[1] < (1 << 10) && doc < (1 << 18)) {
 		uint64_t v = (((uint64_t)(1 << 18) + (uint64_t)doc) << 9) + values[1];
 		if (v > GP_MOD9_MAX_VALUE) {
 			*why = "doc and first gap do not fit the combined form's 28 bits";

@@ -41,10 +41,12 @@ size_t gp_mod9_encode_values(const uint32_t *values, size_t n, uint8_t *out);
  * the first that cannot. */
 int gp_mod9_check_values(const int64_t *values, size_t n, size_t *at);
 
-/* The value list of Yioop's packPosting(doc, positions): the doc (combined with the first gap
- * where Yioop combines them) and then the gaps. `values` holds n + 1. Returns the count, or 0
- * with *why set when the posting cannot be encoded. */
-size_t gp_mod9_posting_values(int64_t doc, const int64_t *positions, size_t n, uint32_t *values,
-                              const char **why);
+/* The value list of Yioop's packPosting(doc, positions): the doc (with `combine`, combined with
+ * the first gap where Yioop combines them) and then the gaps. `values` holds n + 1. Returns the
+ * count, or 0 with *why set when the posting cannot be encoded. Without `combine` every posting
+ * takes the separate form, which Yioop reads alike and which also keeps first positions 512 to
+ * 1023 of docs from 2^15 (Yioop's combined form keeps 9 bits of a gap it accepts below 1024). */
+size_t gp_mod9_posting_values(int64_t doc, const int64_t *positions, size_t n, int combine,
+                              uint32_t *values, const char **why);
 
 #endif

@@ -67,7 +67,7 @@ static void check_posting(const uint8_t *data, size_t size)
 	}
 	uint32_t *vals = fuzz_alloc((n + 1) * sizeof(uint32_t));
 	const char *why = NULL;
-	size_t nv = gp_mod9_posting_values(doc, pos, n, vals, &why);
+	size_t nv = gp_mod9_posting_values(doc, pos, n, 1, vals, &why);
 	if (nv > 0) {
 		uint8_t *enc = fuzz_alloc(gp_mod9_encode_bound(nv));
 		size_t len = gp_mod9_encode_values(vals, nv, enc);

@@ -44,6 +44,11 @@
 	X(BITMAP_TILE_COUNT_BATCH, bitmap_tile_count_batch) \
 	X(BITMAP_TILE_ROWS, bitmap_tile_rows) \
 	X(BITMAP_TILE_ROWS_BATCH, bitmap_tile_rows_batch) \
+	X(INDEX_AND, index_and) \
+	X(INDEX_OR_MERGE, index_or_merge) \
+	X(INDEX_OR_UNIQUE, index_or_unique) \
+	X(INDEX_COMPACT, index_compact) \
+	X(INDEX_BOUNDS, index_bounds) \
 
 /* Each kernel's parameters in order: BUF(name) a __global buffer, VAL(C type, name) a value,
  * LOC(name) a __local array. */
@@ -203,5 +208,25 @@
 	BUF(bitmap_all) BUF(ostart) BUF(tile_start) VAL(cl_uint, n_blobs) BUF(blob_rows) \
 	VAL(cl_uint, bt) BUF(tile_sums) BUF(block_sums) BUF(rows) VAL(cl_ulong, cap) LOC(offs) \
 	LOC(words) LOC(part)
+
+#define GP_KARGS_index_and(BUF, VAL, LOC) \
+	BUF(docs) BUF(list_at) BUF(pos_at) BUF(positions) BUF(qt) VAL(cl_uint, queries_off) \
+	VAL(cl_uint, terms_off) VAL(cl_uint, places_off) VAL(cl_uint, starts_off) \
+	VAL(cl_uint, n_queries) VAL(cl_uint, n_items) BUF(cand) BUF(keep)
+
+#define GP_KARGS_index_or_merge(BUF, VAL, LOC) \
+	BUF(docs) BUF(list_at) BUF(qt) VAL(cl_uint, queries_off) VAL(cl_uint, terms_off) \
+	VAL(cl_uint, starts_off) VAL(cl_uint, segs_off) VAL(cl_uint, seg_query_off) \
+	VAL(cl_uint, seg_term_off) VAL(cl_uint, n_segs) VAL(cl_uint, n_items) BUF(merged)
+
+#define GP_KARGS_index_or_unique(BUF, VAL, LOC) \
+	BUF(merged) BUF(qt) VAL(cl_uint, starts_off) VAL(cl_uint, n_queries) VAL(cl_uint, n_items) \
+	BUF(keep)
+
+#define GP_KARGS_index_compact(BUF, VAL, LOC) \
+	BUF(cand) BUF(kept) VAL(cl_uint, n_items) BUF(out)
+
+#define GP_KARGS_index_bounds(BUF, VAL, LOC) \
+	BUF(kept) BUF(qt) VAL(cl_uint, starts_off) VAL(cl_uint, n_queries) BUF(bounds)
 
 #endif

@@ -117,10 +117,21 @@ typedef enum {
 	GP_B_BITMAP,                  /* WAH: the bitmaps gathered (or a query's combined) */
 	GP_B_ROWS,                    /* WAH: set rows */
 	GP_B_BLOB_ROWS,               /* WAH: each bitmap's first row in ROWS */
+	GP_B_IX_QUERY_TABLES,         /* index: a batch's query tables (kernels/index.cl) */
+	GP_B_IX_CANDIDATES,           /* index: each item's doc (OR: merged) */
+	GP_B_IX_KEPT,                 /* index: which items are answers, then their running count */
+	GP_B_IX_ANSWERS,              /* index: the answers, query after query */
+	GP_B_IX_BOUNDS,               /* index: each query's first answer, and the total */
 	GP_B_STAGE_OUT,               /* pinned staging for downloads (GPU) */
 	GP_B_STAGE_IN,                /* pinned staging for uploads (GPU) */
 	GP_B_COUNT
 } gp_buffer_id;
+
+/* A device buffer of its own (not a slot: an index's resident lists), read-only for the
+ * kernels, `bytes` copied from host (a 4-byte buffer when bytes is 0). NULL on failure (err
+ * set). Released with gp_cl_resident_release, which does nothing in a forked child. */
+cl_mem gp_cl_resident(const void *host, size_t bytes, gp_error *err);
+void gp_cl_resident_release(cl_mem mem);
 
 cl_command_queue gp_cl_queue(void);
 cl_kernel gp_cl_kernel(gp_kernel_id id);

@@ -124,6 +124,31 @@ cl_mem gp_cl_buffer(gp_buffer_id id, size_t bytes, gp_error *err)
 	slot->size = want;
 	return slot->mem;
 }
+cl_mem gp_cl_resident(const void *host, size_t bytes, gp_error *err)
+{
+	cl_int st;
+	if (gp_cl_fault("alloc")) {
+		gp_cl_fail(err, CL_MEM_OBJECT_ALLOCATION_FAILURE, "clCreateBuffer (injected by GPUPOST_FAULT)");
+		return NULL;
+	}
+	if (gp_cl.info.max_alloc && bytes > gp_cl.info.max_alloc) {
+		gp_cl_fail(err, CL_INVALID_BUFFER_SIZE, "resident list larger than CL_DEVICE_MAX_MEM_ALLOC_SIZE");
+		return NULL;
+	}
+	cl_mem m = clCreateBuffer(gp_cl.context, CL_MEM_READ_ONLY | (bytes ? CL_MEM_COPY_HOST_PTR : 0),
+	                          bytes ? bytes : 4, bytes ? (void *)host : NULL, &st);
+	if (st != CL_SUCCESS) {
+		gp_cl_fail(err, st, "clCreateBuffer (resident)");
+		return NULL;
+	}
+	return m;
+}
+
+void gp_cl_resident_release(cl_mem mem)
+{
+	if (mem && gp_cl_own()) clReleaseMemObject(mem);
+}
+
 /* Pinned host memory of at least `bytes` for staging slot id: a CL_MEM_ALLOC_HOST_PTR buffer
  * mapped once and kept mapped, the host side of blocking reads and writes that then run at the
  * bus's speed (NVIDIA's recommended pattern). */

@@ -341,3 +341,39 @@ void gp_shutdown(void)
 	gp_cl_shutdown();
 	gp_scratch_release();
 }
+
+/* --- GpuPost\Index --- */
+
+static int index_on_device(const gp_index *ix, uint64_t work, gp_placement place, const gp_ctx *ctx)
+{
+	if (place == GP_PLACE_HOST || ix->n_postings == 0) return 0;
+	if (place == GP_PLACE_DEVICE) return gp_cl_available(ctx->device);
+	return gp_would_use_device(work > SIZE_MAX ? SIZE_MAX : (size_t)work, ctx) &&
+	       gp_cl_info() && strcmp(gp_cl_info()->type, "cpu") != 0;
+}
+
+void gp_index_prepare(gp_index *ix, gp_placement place, const gp_ctx *ctx)
+{
+	gp_error err;
+	if (ix->device || !index_on_device(ix, UINT64_MAX, place, ctx)) return;
+	if (gp_cl_index_upload(ix, &err) != GP_OK) device_failed(&err);
+}
+
+int gp_index_search(gp_index *ix, const gp_query_batch *q, gp_placement place, const gp_ctx *ctx,
+                    gp_answers *out, const char **backend, gp_error *err)
+{
+	int rc;
+	memset(err, 0, sizeof(*err));
+	if (index_on_device(ix, gp_query_work(ix, q), place, ctx)) {
+		rc = ix->device ? GP_OK : gp_cl_index_upload(ix, err);
+		if (rc == GP_OK) rc = gp_cl_index_query(ix, q, &ctx->budget, out, err);
+		if (rc == GP_OK || rc == GP_ENOMEM) {
+			if (rc == GP_OK) last_backend = *backend = "opencl";
+			return rc;
+		}
+		if (rc == GP_EDEVICE) device_failed(err);
+		memset(err, 0, sizeof(*err));
+	}
+	last_backend = *backend = "host";
+	return gp_index_query_host(ix, q, &ctx->budget, out, err);
+}

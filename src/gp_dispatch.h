@@ -6,9 +6,10 @@
 
 #include "../codec/gp_result.h"
 #include "../codec/gp_device.h"
+#include "../index/gp_index.h"
 
 enum { GP_FORMAT_MOD9 = 1, GP_FORMAT_S9 = 2, GP_FORMAT_QS = 3, GP_FORMAT_WAH = 4 };
-enum { GP_OP_OR = 1, GP_OP_AND = 2 };
+enum { GP_OP_OR = GP_IX_OR, GP_OP_AND = GP_IX_AND, GP_OP_PHRASE = GP_IX_PHRASE };
 
 /* The policy of one call, filled by the caller (the PHP glue from its INI settings and
  * memory_limit) and read by every layer below: nothing of it lives in globals. */
@@ -36,6 +37,20 @@ int gp_wah_query(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs
  * fit 64 bits. */
 int gp_prefix_sum(const int64_t *in, size_t n, int inclusive, const gp_ctx *ctx,
                   int64_t *out, size_t *overflow_at, gp_error *err);
+
+/* GpuPost\Index (index/gp_index.h): where an index's queries run. AUTO: on the device when the
+ * batch reads at least min_device_values postings (as decodes choose); DEVICE: always there
+ * while it can be used; HOST: never. */
+typedef enum { GP_PLACE_AUTO, GP_PLACE_HOST, GP_PLACE_DEVICE } gp_placement;
+
+/* After a build or open: the lists made resident on the device now when its queries will run
+ * there (DEVICE, or AUTO with a usable GPU), so that the first query does not pay the upload. */
+void gp_index_prepare(gp_index *ix, gp_placement place, const gp_ctx *ctx);
+/* Answers a batch of queries where `place` and the batch's work say, falling back to the host
+ * when the device fails; *backend says who answered. GP_ENOMEM when the answers pass the
+ * budget. */
+int gp_index_search(gp_index *ix, const gp_query_batch *q, gp_placement place, const gp_ctx *ctx,
+                    gp_answers *out, const char **backend, gp_error *err);
 
 typedef struct gp_cached {
 	uint64_t host_scratch, pinned, device;   /* bytes */

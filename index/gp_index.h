@@ -1,0 +1,135 @@
+/* GpuPost\Index's core: a term dictionary, each term's list as it was given (MOD9 postings, S9
+ * or QS docID lists: what a saved file holds) and the same lists decoded once (increasing docs,
+ * and the positions of MOD9 postings: what queries read, on the host here and on the device from
+ * a resident copy). No PHP and no OpenCL, so that the builder and the file reader can be fuzzed
+ * on their own.
+ *
+ * Limits of one index: fewer than 2^32 postings and 2^32 positions, docs below 2^32, positions
+ * within 32-bit signed integers (offsets are 32-bit on the host and the device alike). */
+#ifndef GP_INDEX_H
+#define GP_INDEX_H
+
+#include "../codec/gp_common.h"
+#include "../codec/gp_budget.h"
+
+/* The lists' source format: the values of GP_FORMAT_* (src/gp_dispatch.h). */
+enum { GP_IX_MOD9 = 1, GP_IX_S9 = 2, GP_IX_QS = 3 };
+/* Query operators: the values of GPUPOST_OR, GPUPOST_AND, GPUPOST_PHRASE. */
+enum { GP_IX_OR = 1, GP_IX_AND = 2, GP_IX_PHRASE = 3 };
+/* A query term that is not in the index. */
+#define GP_IX_NO_TERM UINT32_MAX
+
+typedef struct gp_index {
+	int format;               /* GP_IX_MOD9, GP_IX_S9 or GP_IX_QS */
+	int positional;           /* MOD9: positions kept, phrase queries possible */
+	uint32_t n_terms;
+	uint64_t n_docs;          /* distinct docs over all lists */
+	uint32_t max_doc;         /* the largest doc (0 in an empty index) */
+	uint32_t n_postings, n_positions;
+
+	/* the dictionary: term t is terms[term_at[t] .. term_at[t + 1]) */
+	char *terms;
+	uint64_t *term_at;        /* n_terms + 1 */
+	uint32_t *slots;          /* open addressing on the term's hash: term id + 1, 0 = empty */
+	uint64_t slot_mask;
+
+	/* the lists as given: term t's is blobs[blob_at[t] .. blob_at[t + 1]) */
+	uint8_t *blobs;
+	uint64_t *blob_at;        /* n_terms + 1 */
+
+	/* the lists decoded: term t's docs are docs[list_at[t] .. list_at[t + 1]), increasing; with
+	 * positions, posting p's are positions[pos_at[p] .. pos_at[p + 1]), increasing */
+	uint32_t *list_at;        /* n_terms + 1 */
+	uint32_t *docs;           /* n_postings */
+	uint32_t *pos_at;         /* n_postings + 1 (positional) */
+	int32_t *positions;       /* n_positions */
+
+	/* the device's resident copy: the device layer's, freed through device_free */
+	void *device;
+	void (*device_free)(void *device);
+	uint64_t device_bytes;
+
+	int refs;                 /* holders (a PHP object each, the persistent registry) */
+} gp_index;
+
+/* Builds an index from n lists (terms[i] of term_lens[i] bytes, blobs[i] of lens[i] bytes) in
+ * `format`, each blob validated whole and decoded. The dictionary, blobs and decoded lists are
+ * checked against the budget (as C bytes) before they are allocated. Errors: GP_EFORMAT (a blob
+ * breaks its format, or its docs do not increase: err->blob says which list), GP_EVALUE (a
+ * duplicate term, err->blob the second), GP_ENOMEM. On success *out holds one reference. */
+int gp_index_build(int format, size_t n, const char *const *terms, const size_t *term_lens,
+                   const uint8_t *const *blobs, const size_t *lens, const gp_budget *budget,
+                   gp_index **out, gp_error *err);
+
+/* The term id of a term, or GP_IX_NO_TERM. */
+uint32_t gp_index_lookup(const gp_index *ix, const char *term, size_t len);
+/* Term t's list length (its docs). */
+static inline uint32_t gp_index_df(const gp_index *ix, uint32_t t)
+{
+	return t == GP_IX_NO_TERM ? 0 : ix->list_at[t + 1] - ix->list_at[t];
+}
+/* Bytes the index holds on the host. */
+uint64_t gp_index_host_bytes(const gp_index *ix);
+
+void gp_index_ref(gp_index *ix);
+/* Drops a reference; the last frees the index and its device copy. */
+void gp_index_unref(gp_index *ix);
+
+/* --- queries (gp_index_query.c) --- */
+
+/* A batch of queries: query q's terms are term ids terms[at[q] .. at[q + 1]) (GP_IX_NO_TERM for
+ * a term the index lacks), in the query's order. AND and OR take each distinct term once; a
+ * phrase matches where its terms occur at consecutive positions, a repeated term at each place. */
+typedef struct gp_query_batch {
+	int op;
+	size_t n_queries;
+	const uint32_t *terms;
+	const uint64_t *at;       /* n_queries + 1 */
+	int count_only;           /* only the counts (gp_answers.at), no docs */
+} gp_query_batch;
+
+/* The answers: query q's docs are docs[at[q] .. at[q + 1]), increasing. docs and at are malloc'd
+ * (gp_answers_free). */
+typedef struct gp_answers {
+	size_t n_queries;
+	uint64_t total;
+	uint32_t *docs;
+	uint64_t *at;
+} gp_answers;
+
+void gp_answers_free(gp_answers *a);
+
+/* Most answers a batch can have (AND, PHRASE: each query's shortest list; OR: the sum of its
+ * lists, or the docs of the index): what a caller sizes and checks against its budget. */
+uint64_t gp_query_bound(const gp_index *ix, const gp_query_batch *q);
+/* The postings a batch reads (its lists' lengths): the work that decides host or device. */
+uint64_t gp_query_work(const gp_index *ix, const gp_query_batch *q);
+/* The distinct term ids of query `query` in ascending list length (then id): keys (room for
+ * the query's terms) gets (length << 32 | id) each; returns how many, 0 when a term the index
+ * lacks empties an AND or a phrase (OR drops such terms). */
+size_t gp_query_plan(const gp_index *ix, const gp_query_batch *q, size_t query, uint64_t *keys);
+
+/* The host's answers (galloping intersection from the shortest list, merges, positions checked
+ * per candidate): the reference the device equals. GP_ENOMEM when the answers would pass the
+ * budget (each answer counted as a PHP int in a list and its 4 C bytes). */
+int gp_index_query_host(const gp_index *ix, const gp_query_batch *q, const gp_budget *budget,
+                        gp_answers *out, gp_error *err);
+
+/* Whether doc's postings in the lists of a phrase's places match at consecutive positions:
+ * post[j] is place j's posting index (into ix->pos_at) for that doc. */
+int gp_phrase_match(const gp_index *ix, const uint32_t *post, size_t places);
+
+/* --- the file (gp_index_file.c, docs/FORMATS.md section 5) --- */
+
+/* The file's bytes are written through write(ctx, bytes, len), which returns 0 on success. */
+typedef int (*gp_index_writer)(void *ctx, const void *bytes, size_t len);
+int gp_index_save(const gp_index *ix, gp_index_writer write, void *ctx, gp_error *err);
+/* Reads a whole file image: header, section table, checksums, dictionary, then the lists built
+ * as gp_index_build does. GP_EFORMAT names the byte offset and the rule (format "index file",
+ * or the list's format with err->blob the term's id). */
+int gp_index_load(const uint8_t *file, size_t len, const gp_budget *budget, gp_index **out,
+                  gp_error *err);
+/* CRC-32 (IEEE 802.3, as PHP's crc32() and zlib compute it) of len bytes, continuing crc. */
+uint32_t gp_crc32(uint32_t crc, const uint8_t *p, size_t len);
+
+#endif

@@ -1,0 +1,231 @@
+/* The index file (docs/FORMATS.md section 5): a header, a table of sections, each with its
+ * CRC-32, then the dictionary and the lists as they were given. Loading checks everything
+ * before it builds: the image may be any bytes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gp_index.h"
+
+#define IX_MAGIC "GPUPIDX"   /* 8 bytes with its NUL */
+#define IX_VERSION 1
+#define IX_HEADER 64
+#define IX_SECTION 24
+enum { SEC_TERM_AT = 1, SEC_TERMS = 2, SEC_BLOB_AT = 3, SEC_BLOBS = 4, SEC_REQUIRED = 4 };
+
+static uint32_t crc_table[8][256];
+
+static void crc_init(void)
+{
+	if (crc_table[0][1]) return;
+	for (uint32_t i = 0; i < 256; i++) {
+		uint32_t c = i;
+		for (int k = 0; k < 8; k++) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+		crc_table[0][i] = c;
+	}
+	for (uint32_t i = 0; i < 256; i++) {
+		for (int t = 1; t < 8; t++) crc_table[t][i] = (crc_table[t - 1][i] >> 8) ^ crc_table[0][crc_table[t - 1][i] & 0xFF];
+	}
+}
+
+/* Slicing by eight: eight table lookups per eight bytes. */
+uint32_t gp_crc32(uint32_t crc, const uint8_t *p, size_t len)
+{
+	crc_init();
+	crc = ~crc;
+	while (len >= 8) {
+		uint32_t a = crc ^ gp_load_le32(p), b = gp_load_le32(p + 4);
+		crc = crc_table[7][a & 0xFF] ^ crc_table[6][(a >> 8) & 0xFF] ^ crc_table[5][(a >> 16) & 0xFF] ^
+		      crc_table[4][a >> 24] ^ crc_table[3][b & 0xFF] ^ crc_table[2][(b >> 8) & 0xFF] ^
+		      crc_table[1][(b >> 16) & 0xFF] ^ crc_table[0][b >> 24];
+		p += 8;
+		len -= 8;
+	}
+	while (len--) crc = crc_table[0][(crc ^ *p++) & 0xFF] ^ (crc >> 8);
+	return ~crc;
+}
+
+typedef struct section {
+	uint32_t id;
+	const uint8_t *data;
+	uint64_t len;
+} section;
+
+static uint64_t pad8(uint64_t n)
+{
+	return (n + 7) & ~(uint64_t)7;
+}
+
+/* The u64 offset tables as bytes, little-endian. */
+static uint8_t *offsets_le(const uint64_t *at, uint32_t n)
+{
+	uint8_t *b = malloc(((size_t)n + 1) * 8);
+	if (b) for (uint32_t i = 0; i <= n; i++) gp_store_le64(b + 8 * (size_t)i, at[i]);
+	return b;
+}
+
+int gp_index_save(const gp_index *ix, gp_index_writer write, void *ctx, gp_error *err)
+{
+	uint8_t header[IX_HEADER] = {0}, table[IX_SECTION * SEC_REQUIRED], zeros[8] = {0};
+	uint8_t *term_at = offsets_le(ix->term_at, ix->n_terms), *blob_at = offsets_le(ix->blob_at, ix->n_terms);
+	int rc = GP_OK;
+	memset(err, 0, sizeof(*err));
+	if (!term_at || !blob_at) {
+		free(term_at);
+		free(blob_at);
+		err->code = GP_ENOMEM;
+		err->format = "memory";
+		snprintf(err->rule, sizeof(err->rule), "the host could not allocate the file's tables");
+		return GP_ENOMEM;
+	}
+	section s[SEC_REQUIRED] = {
+		{SEC_TERM_AT, term_at, ((uint64_t)ix->n_terms + 1) * 8},
+		{SEC_TERMS, (const uint8_t *)ix->terms, ix->term_at[ix->n_terms]},
+		{SEC_BLOB_AT, blob_at, ((uint64_t)ix->n_terms + 1) * 8},
+		{SEC_BLOBS, ix->blobs, ix->blob_at[ix->n_terms]},
+	};
+	uint64_t at = IX_HEADER + sizeof(table);
+	for (int i = 0; i < SEC_REQUIRED; i++) {
+		uint8_t *e = table + IX_SECTION * i;
+		gp_store_le32(e, s[i].id);
+		gp_store_le32(e + 4, gp_crc32(0, s[i].data, (size_t)s[i].len));
+		gp_store_le64(e + 8, at);
+		gp_store_le64(e + 16, s[i].len);
+		at = pad8(at + s[i].len);
+	}
+	memcpy(header, IX_MAGIC, 8);
+	gp_store_le32(header + 8, IX_VERSION);
+	gp_store_le32(header + 12, (uint32_t)ix->format);
+	gp_store_le32(header + 16, ix->positional ? 1u : 0u);
+	gp_store_le32(header + 20, ix->n_terms);
+	gp_store_le64(header + 24, ix->n_docs);
+	gp_store_le32(header + 32, ix->n_postings);
+	gp_store_le32(header + 36, ix->n_positions);
+	gp_store_le32(header + 40, ix->max_doc);
+	gp_store_le32(header + 44, SEC_REQUIRED);
+	gp_store_le32(header + 48, gp_crc32(0, table, sizeof(table)));
+	gp_store_le32(header + 60, gp_crc32(0, header, 60));
+	if (write(ctx, header, sizeof(header)) || write(ctx, table, sizeof(table))) rc = GP_EVALUE;
+	for (int i = 0; rc == GP_OK && i < SEC_REQUIRED; i++) {
+		if ((s[i].len && write(ctx, s[i].data, (size_t)s[i].len)) ||
+		    (pad8(s[i].len) != s[i].len && write(ctx, zeros, (size_t)(pad8(s[i].len) - s[i].len)))) {
+			rc = GP_EVALUE;
+		}
+	}
+	free(term_at);
+	free(blob_at);
+	if (rc != GP_OK) {
+		err->code = GP_EVALUE;
+		err->format = "index file";
+		snprintf(err->rule, sizeof(err->rule), "the file could not be written");
+	}
+	return rc;
+}
+
+#define BAD(off, ...) gp_fail(err, "index file", (off), __VA_ARGS__)
+
+/* An offset table of n + 1 little-endian u64s, from 0, non-decreasing, ending at `end`. */
+static int check_offsets(const section *s, uint64_t table_at, uint64_t data_at, uint32_t n, uint64_t end,
+                         const char *what, uint64_t *out, gp_error *err)
+{
+	if (s->len != ((uint64_t)n + 1) * 8) {
+		return BAD(table_at, "the %s section holds %llu bytes, not 8 x (terms + 1)", what, (unsigned long long)s->len);
+	}
+	for (uint32_t i = 0; i <= n; i++) {
+		out[i] = gp_load_le64(s->data + 8 * (size_t)i);
+		if ((i == 0 && out[0] != 0) || (i > 0 && out[i] < out[i - 1]) || out[i] > end) {
+			return BAD(data_at + 8 * (uint64_t)i, "the %s section's entry %u (%llu) is out of order or past its data",
+			           what, i, (unsigned long long)out[i]);
+		}
+	}
+	if (out[n] != end) return BAD(data_at + 8 * (uint64_t)n, "the %s section ends at %llu, its data holds %llu bytes", what,
+	                              (unsigned long long)out[n], (unsigned long long)end);
+	return GP_OK;
+}
+
+int gp_index_load(const uint8_t *file, size_t len, const gp_budget *budget, gp_index **out,
+                  gp_error *err)
+{
+	section sec[SEC_REQUIRED + 1] = {{0}};
+	uint64_t sec_at[SEC_REQUIRED + 1] = {0}, sec_off[SEC_REQUIRED + 1] = {0};
+	memset(err, 0, sizeof(*err));
+	*out = NULL;
+	if (len < IX_HEADER) return BAD(0, "%zu bytes: shorter than the 64-byte header", len);
+	if (memcmp(file, IX_MAGIC, 8) != 0) return BAD(0, "not a gpupost index (the magic is not \"GPUPIDX\\0\")");
+	if (gp_load_le32(file + 60) != gp_crc32(0, file, 60)) return BAD(60, "the header's checksum does not match");
+	uint32_t version = gp_load_le32(file + 8), format = gp_load_le32(file + 12), flags = gp_load_le32(file + 16);
+	uint32_t n_terms = gp_load_le32(file + 20), n_sections = gp_load_le32(file + 44);
+	if (version != IX_VERSION) return BAD(8, "version %u: this build reads version %u", version, IX_VERSION);
+	if (format < GP_IX_MOD9 || format > GP_IX_QS) return BAD(12, "list format %u is not MOD9 (1), S9 (2) or QS (3)", format);
+	if (flags != (format == GP_IX_MOD9 ? 1u : 0u)) return BAD(16, "flags %u do not go with the list format", flags);
+	if (n_terms == UINT32_MAX) return BAD(20, "too many terms");
+	if (n_sections == 0 || (uint64_t)n_sections * IX_SECTION > len - IX_HEADER) {
+		return BAD(44, "%u sections do not fit the file", n_sections);
+	}
+	const uint8_t *table = file + IX_HEADER;
+	if (gp_load_le32(file + 48) != gp_crc32(0, table, (size_t)n_sections * IX_SECTION)) {
+		return BAD(48, "the section table's checksum does not match");
+	}
+	for (uint32_t i = 0; i < n_sections; i++) {
+		const uint8_t *e = table + (size_t)IX_SECTION * i;
+		uint64_t at = IX_HEADER + (uint64_t)IX_SECTION * i;
+		uint32_t id = gp_load_le32(e), crc = gp_load_le32(e + 4);
+		uint64_t off = gp_load_le64(e + 8), n = gp_load_le64(e + 16);
+		if (off > len || n > len - off) return BAD(at + 8, "section %u (%llu bytes at %llu) runs past the file's %zu bytes", id,
+		                                            (unsigned long long)n, (unsigned long long)off, len);
+		if (off < IX_HEADER + (uint64_t)n_sections * IX_SECTION) return BAD(at + 8, "section %u overlaps the header or the table", id);
+		if (gp_crc32(0, file + off, (size_t)n) != crc) return BAD(at + 4, "section %u's checksum does not match", id);
+		if (id >= 1 && id <= SEC_REQUIRED) {
+			if (sec[id].data) return BAD(at, "section %u appears twice", id);
+			sec[id] = (section){id, file + off, n};
+			sec_at[id] = at;
+			sec_off[id] = off;
+		}
+		/* other ids: sections a later version adds, checked and skipped */
+	}
+	for (uint32_t id = 1; id <= SEC_REQUIRED; id++) {
+		if (!sec[id].data) return BAD(IX_HEADER, "section %u is missing", id);
+	}
+	uint64_t *term_at = malloc(((size_t)n_terms + 1) * 16);
+	const char **terms = malloc(((size_t)n_terms + 1) * sizeof(char *));
+	const uint8_t **blobs = malloc(((size_t)n_terms + 1) * sizeof(uint8_t *));
+	size_t *lens = malloc(((size_t)n_terms + 1) * 2 * sizeof(size_t));
+	int rc = GP_ENOMEM;
+	if (!term_at || !terms || !blobs || !lens) {
+		err->code = GP_ENOMEM;
+		err->format = "memory";
+		snprintf(err->rule, sizeof(err->rule), "the host could not allocate the dictionary of %u terms", n_terms);
+		goto done;
+	}
+	uint64_t *blob_at = term_at + n_terms + 1;
+	size_t *term_lens = lens + n_terms + 1;
+	if ((rc = check_offsets(&sec[SEC_TERM_AT], sec_at[SEC_TERM_AT], sec_off[SEC_TERM_AT], n_terms, sec[SEC_TERMS].len, "term offsets", term_at, err)) != GP_OK ||
+	    (rc = check_offsets(&sec[SEC_BLOB_AT], sec_at[SEC_BLOB_AT], sec_off[SEC_BLOB_AT], n_terms, sec[SEC_BLOBS].len, "list offsets", blob_at, err)) != GP_OK) {
+		goto done;
+	}
+	for (uint32_t t = 0; t < n_terms; t++) {
+		terms[t] = (const char *)sec[SEC_TERMS].data + term_at[t];
+		term_lens[t] = (size_t)(term_at[t + 1] - term_at[t]);
+		blobs[t] = sec[SEC_BLOBS].data + blob_at[t];
+		lens[t] = (size_t)(blob_at[t + 1] - blob_at[t]);
+	}
+	rc = gp_index_build((int)format, n_terms, terms, term_lens, blobs, lens, budget, out, err);
+	if (rc == GP_EVALUE && err->format && strcmp(err->format, "index") == 0) {
+		rc = BAD(sec_at[SEC_TERM_AT], "%s", err->rule);
+	}
+	if (rc == GP_OK) {
+		const gp_index *ix = *out;
+		if (gp_load_le64(file + 24) != ix->n_docs || gp_load_le32(file + 32) != ix->n_postings ||
+		    gp_load_le32(file + 36) != ix->n_positions || gp_load_le32(file + 40) != ix->max_doc) {
+			gp_index_unref(*out);
+			*out = NULL;
+			rc = BAD(24, "the header's counts (docs, postings, positions, largest doc) are not the lists'");
+		}
+	}
+done:
+	free(term_at);
+	free(terms);
+	free(blobs);
+	free(lens);
+	return rc;
+}

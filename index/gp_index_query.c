@@ -1,0 +1,274 @@
+/* Queries on the host: the reference the device equals, and the path for small batches and for
+ * processes without a device. AND is the shortest list's docs galloped through the others
+ * (each cursor only moves forward); OR a heap merge; a phrase is an AND whose candidates'
+ * positions are checked place by place. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gp_index.h"
+
+void gp_answers_free(gp_answers *a)
+{
+	free(a->docs);
+	free(a->at);
+	memset(a, 0, sizeof(*a));
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+size_t gp_query_plan(const gp_index *ix, const gp_query_batch *q, size_t query, uint64_t *keys)
+{
+	size_t n = 0;
+	for (uint64_t i = q->at[query]; i < q->at[query + 1]; i++) {
+		uint32_t t = q->terms[i];
+		if (t == GP_IX_NO_TERM || t >= ix->n_terms) {
+			if (q->op != GP_IX_OR) return 0;
+			continue;
+		}
+		keys[n++] = ((uint64_t)gp_index_df(ix, t) << 32) | t;
+	}
+	if (n > 1) qsort(keys, n, sizeof(*keys), cmp_u64);
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (m == 0 || keys[i] != keys[m - 1]) keys[m++] = keys[i];
+	}
+	return m;
+}
+
+uint64_t gp_query_work(const gp_index *ix, const gp_query_batch *q)
+{
+	uint64_t work = 0;
+	for (uint64_t i = 0; i < q->at[q->n_queries]; i++) {
+		if (q->terms[i] < ix->n_terms) work += gp_index_df(ix, q->terms[i]);
+	}
+	return work;
+}
+
+uint64_t gp_query_bound(const gp_index *ix, const gp_query_batch *q)
+{
+	uint64_t total = 0;
+	for (size_t qi = 0; qi < q->n_queries; qi++) {
+		uint64_t sum = 0, min = UINT64_MAX;
+		if (q->at[qi] == q->at[qi + 1]) continue;
+		for (uint64_t i = q->at[qi]; i < q->at[qi + 1]; i++) {
+			uint64_t df = q->terms[i] < ix->n_terms ? gp_index_df(ix, q->terms[i]) : 0;
+			sum += df;
+			if (df < min) min = df;
+		}
+		total += q->op == GP_IX_OR ? (sum < ix->n_docs ? sum : ix->n_docs) : min;
+	}
+	return total;
+}
+
+/* The first index in a[lo..n) whose doc is >= x: doubling steps from lo, then a binary search. */
+static size_t gallop(const uint32_t *a, size_t lo, size_t n, uint32_t x)
+{
+	size_t hi = lo, step = 1;
+	while (hi < n && a[hi] < x) {
+		lo = hi + 1;
+		hi += step;
+		step <<= 1;
+	}
+	if (hi > n) hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (a[mid] < x) lo = mid + 1; else hi = mid;
+	}
+	return lo;
+}
+
+static int has_position(const int32_t *p, size_t n, int64_t x)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p[mid] < x) lo = mid + 1; else hi = mid;
+	}
+	return lo < n && p[lo] == x;
+}
+
+int gp_phrase_match(const gp_index *ix, const uint32_t *post, size_t places)
+{
+	const int32_t *first = ix->positions + ix->pos_at[post[0]];
+	size_t n0 = ix->pos_at[post[0] + 1] - ix->pos_at[post[0]];
+	for (size_t i = 0; i < n0; i++) {
+		size_t j = 1;
+		for (; j < places; j++) {
+			const int32_t *pj = ix->positions + ix->pos_at[post[j]];
+			if (!has_position(pj, ix->pos_at[post[j] + 1] - ix->pos_at[post[j]], (int64_t)first[i] + (int64_t)j)) break;
+		}
+		if (j == places) return 1;
+	}
+	return 0;
+}
+
+/* The answers as they grow, checked against the budget. */
+typedef struct sink {
+	gp_answers *a;
+	size_t cap;
+	int count_only;
+	const gp_budget *budget;
+	gp_error *err;
+} sink;
+
+/* Room for `more` answers beyond the total (C memory: the budget's cap). */
+static int sink_reserve(sink *s, uint64_t more)
+{
+	if (s->count_only || s->a->total + more <= s->cap) return GP_OK;
+	uint64_t want = s->a->total + more, cap = s->cap ? s->cap : 1024;
+	while (cap < want) cap *= 2;
+	if (cap > want + ((uint64_t)16 << 20)) cap = want + ((uint64_t)16 << 20);
+	if (gp_budget_check(s->budget, 0, cap * 4, "the answers", s->err) != GP_OK) return GP_ENOMEM;
+	uint32_t *d = realloc(s->a->docs, (size_t)cap * sizeof(uint32_t));
+	if (!d) return GP_ENOMEM;
+	s->a->docs = d;
+	s->cap = (size_t)cap;
+	return GP_OK;
+}
+
+static inline void sink_put(sink *s, uint32_t doc)
+{
+	if (!s->count_only) s->a->docs[s->a->total] = doc;
+	s->a->total++;
+}
+
+/* AND (and a phrase's candidates) of the k distinct lists ids[], shortest first. A phrase's
+ * places[] name, for each place, its term's index in ids[]. */
+static void query_and(const gp_index *ix, const uint32_t *ids, size_t k, const uint32_t *places,
+                      size_t n_places, size_t *cur, uint32_t *post, sink *s)
+{
+	const uint32_t *driver = ix->docs + ix->list_at[ids[0]];
+	size_t n = gp_index_df(ix, ids[0]);
+	for (size_t j = 1; j < k; j++) cur[j] = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t x = driver[i];
+		size_t j = 1;
+		for (; j < k; j++) {
+			const uint32_t *l = ix->docs + ix->list_at[ids[j]];
+			size_t len = gp_index_df(ix, ids[j]);
+			cur[j] = gallop(l, cur[j], len, x);
+			if (cur[j] == len) return;
+			if (l[cur[j]] != x) break;
+		}
+		if (j < k) continue;
+		if (places) {
+			cur[0] = i;
+			for (size_t p = 0; p < n_places; p++) post[p] = ix->list_at[ids[places[p]]] + (uint32_t)cur[places[p]];
+			if (!gp_phrase_match(ix, post, n_places)) continue;
+		}
+		sink_put(s, x);
+	}
+}
+
+/* OR: a heap of the lists' cursors on their current docs. */
+static void query_or(const gp_index *ix, const uint32_t *ids, size_t k, size_t *cur, uint32_t *heap, sink *s)
+{
+	size_t h = 0;
+#define HEAD(j) (ix->docs[ix->list_at[ids[j]] + cur[j]])
+	for (size_t j = 0; j < k; j++) {
+		cur[j] = 0;
+		size_t c = h++;
+		heap[c] = (uint32_t)j;
+		while (c > 0 && HEAD(heap[(c - 1) / 2]) > HEAD(heap[c])) {
+			uint32_t t = heap[c]; heap[c] = heap[(c - 1) / 2]; heap[(c - 1) / 2] = t;
+			c = (c - 1) / 2;
+		}
+	}
+	while (h > 0) {
+		uint32_t j, x = HEAD(heap[0]);
+		sink_put(s, x);   /* once: every list whose head is x moves on below */
+		uint32_t last = x;
+		/* advance every list whose head is x */
+		while (h > 0 && HEAD(heap[0]) == last) {
+			j = heap[0];
+			if (++cur[j] == gp_index_df(ix, ids[j])) heap[0] = heap[--h];
+			size_t c = 0;
+			for (;;) {
+				size_t l = 2 * c + 1, r = l + 1, m = c;
+				if (l < h && HEAD(heap[l]) < HEAD(heap[m])) m = l;
+				if (r < h && HEAD(heap[r]) < HEAD(heap[m])) m = r;
+				if (m == c) break;
+				uint32_t t = heap[c]; heap[c] = heap[m]; heap[m] = t;
+				c = m;
+			}
+		}
+	}
+#undef HEAD
+}
+
+int gp_index_query_host(const gp_index *ix, const gp_query_batch *q, const gp_budget *budget,
+                        gp_answers *out, gp_error *err)
+{
+	uint64_t max_terms = 0;
+	memset(out, 0, sizeof(*out));
+	memset(err, 0, sizeof(*err));
+	for (size_t qi = 0; qi < q->n_queries; qi++) {
+		if (q->at[qi + 1] - q->at[qi] > max_terms) max_terms = q->at[qi + 1] - q->at[qi];
+	}
+	out->n_queries = q->n_queries;
+	out->at = malloc((q->n_queries + 1) * sizeof(uint64_t));
+	uint64_t *keys = malloc((max_terms + 1) * sizeof(uint64_t));
+	uint32_t *ids = malloc((max_terms + 1) * sizeof(uint32_t));
+	uint32_t *places = malloc((max_terms + 1) * sizeof(uint32_t));
+	uint32_t *post = malloc((max_terms + 1) * sizeof(uint32_t));
+	size_t *cur = malloc((max_terms + 1) * sizeof(size_t));
+	sink s = {out, 0, q->count_only, budget, err};
+	int rc = GP_OK;
+	if (!out->at || !keys || !ids || !places || !post || !cur) {
+		rc = GP_ENOMEM;
+		goto done;
+	}
+	out->at[0] = 0;
+	for (size_t qi = 0; qi < q->n_queries; qi++) {
+		size_t k = gp_query_plan(ix, q, qi, keys);
+		uint64_t bound = 0;
+		for (size_t j = 0; j < k; j++) {
+			ids[j] = (uint32_t)keys[j];
+			bound = q->op == GP_IX_OR ? bound + (keys[j] >> 32) : (j == 0 ? keys[0] >> 32 : bound);
+		}
+		if (q->op == GP_IX_OR && bound > ix->n_docs) bound = ix->n_docs;
+		if (k > 0 && (rc = sink_reserve(&s, bound)) != GP_OK) goto done;
+		if (k == 0) {
+			/* nothing matches */
+		} else if (q->op == GP_IX_OR) {
+			query_or(ix, ids, k, cur, places, &s);
+		} else if (q->op == GP_IX_PHRASE && ix->positional) {
+			size_t n_places = (size_t)(q->at[qi + 1] - q->at[qi]);
+			for (size_t p = 0; p < n_places; p++) {
+				uint32_t t = q->terms[q->at[qi] + p];
+				size_t j = 0;
+				while (ids[j] != t) j++;
+				places[p] = (uint32_t)j;
+			}
+			query_and(ix, ids, k, places, n_places, cur, post, &s);
+		} else if (q->op != GP_IX_PHRASE) {
+			query_and(ix, ids, k, NULL, 0, cur, post, &s);
+		}
+		out->at[qi + 1] = out->total;
+		if (!q->count_only && gp_budget_check(budget, gp_php_lists_floor(out->total, q->n_queries),
+		                                      out->total * 4, "the answers", err) != GP_OK) {
+			rc = GP_ENOMEM;
+			goto done;
+		}
+	}
+done:
+	free(keys);
+	free(ids);
+	free(places);
+	free(post);
+	free(cur);
+	if (rc != GP_OK) {
+		if (rc == GP_ENOMEM && err->code != GP_ENOMEM) {
+			err->code = GP_ENOMEM;
+			err->format = "memory";
+			snprintf(err->rule, sizeof(err->rule), "the host could not allocate the answers");
+		}
+		gp_answers_free(out);
+	}
+	return rc;
+}

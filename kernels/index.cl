@@ -1,0 +1,149 @@
+/* GpuPost\Index on the device (opencl/gp_cl_index.c): a batch of queries over the resident
+ * lists (docs, list_at; positions for phrases). One work-item per candidate: AND and phrases
+ * take each query's shortest list as candidates and binary-search the others (Ao et al.'s
+ * PARA batching); OR places every doc of a query's lists at its rank in their merge, then keeps
+ * the first of equal docs. The kept items are compacted by a scan (scan.cl), so that only the
+ * answers come back.
+ *
+ * The query tables are one uint buffer `qt`, read at offsets:
+ *   queries (4 per query): the first of its terms in terms, its distinct terms k, the first of
+ *     its places in places, its places (0 unless a phrase)
+ *   terms: each query's distinct term ids, the shortest list first
+ *   places: a phrase's places, each the index of its term among the query's terms
+ *   item_start (n_queries + 1): each query's first item
+ *   OR only, per (query, term) segment: seg_start (n_segs + 1), seg_query, seg_term. */
+
+/* The first index in a[lo..hi) whose value is >= x (hi when none). */
+static uint ix_lower_bound(__global const uint *a, uint lo, uint hi, uint x)
+{
+	while (lo < hi) {
+		uint mid = lo + (hi - lo) / 2;
+		if (a[mid] < x) lo = mid + 1; else hi = mid;
+	}
+	return lo;
+}
+
+/* The first index in a[lo..hi) whose value is > x. */
+static uint ix_upper_bound(__global const uint *a, uint lo, uint hi, uint x)
+{
+	while (lo < hi) {
+		uint mid = lo + (hi - lo) / 2;
+		if (a[mid] <= x) lo = mid + 1; else hi = mid;
+	}
+	return lo;
+}
+
+/* The segment of item i: the last s with starts[s] <= i, for n + 1 increasing starts. */
+static uint ix_segment_of(__global const uint *starts, uint n, uint i)
+{
+	return ix_upper_bound(starts, 0, n + 1, i) - 1;
+}
+
+static int ix_has_position(__global const int *p, uint lo, uint end, long x)
+{
+	uint hi = end;
+	while (lo < hi) {
+		uint mid = lo + (hi - lo) / 2;
+		if ((long)p[mid] < x) lo = mid + 1; else hi = mid;
+	}
+	return lo < end && (long)p[lo] == x;
+}
+
+/* AND and phrases: cand[i] = the candidate doc, keep[i] = 1 when every list of its query holds
+ * it (and, for a phrase, its places hold consecutive positions). */
+__kernel void index_and(__global const uint *docs, __global const uint *list_at,
+                        __global const uint *pos_at, __global const int *positions,
+                        __global const uint *qt, const uint queries_off, const uint terms_off,
+                        const uint places_off, const uint starts_off, const uint n_queries,
+                        const uint n_items, __global uint *cand, __global uint *keep)
+{
+	uint i = get_global_id(0);
+	if (i >= n_items) return;
+	uint q = ix_segment_of(qt + starts_off, n_queries, i);
+	__global const uint *info = qt + queries_off + 4 * q;
+	__global const uint *ids = qt + terms_off + info[0];
+	uint k = info[1], n_places = info[3];
+	uint at = list_at[ids[0]] + (i - qt[starts_off + q]);
+	uint x = docs[at], ok = 1;
+	for (uint j = 1; j < k && ok; j++) {
+		uint lo = list_at[ids[j]], hi = list_at[ids[j] + 1];
+		uint p = ix_lower_bound(docs, lo, hi, x);
+		ok = p < hi && docs[p] == x;
+	}
+	if (ok && n_places > 0) {
+		__global const uint *places = qt + places_off + info[2];
+		/* each place's posting of x, then place 0's positions tried in turn */
+		uint first = ids[places[0]];
+		uint p0 = ix_lower_bound(docs, list_at[first], list_at[first + 1], x);
+		uint match = 0;
+		for (uint a = pos_at[p0]; a < pos_at[p0 + 1] && !match; a++) {
+			long start = (long)positions[a];
+			uint j = 1;
+			for (; j < n_places; j++) {
+				uint t = ids[places[j]];
+				uint pj = ix_lower_bound(docs, list_at[t], list_at[t + 1], x);
+				if (!ix_has_position(positions, pos_at[pj], pos_at[pj + 1], start + (long)j)) break;
+			}
+			match = j == n_places;
+		}
+		ok = match;
+	}
+	cand[i] = x;
+	keep[i] = ok;
+}
+
+/* OR, first pass: every doc of a query's lists written at its rank in their merge (a list's
+ * equal docs after those of the lists before it). */
+__kernel void index_or_merge(__global const uint *docs, __global const uint *list_at,
+                             __global const uint *qt, const uint queries_off, const uint terms_off,
+                             const uint starts_off, const uint segs_off, const uint seg_query_off,
+                             const uint seg_term_off, const uint n_segs, const uint n_items,
+                             __global uint *merged)
+{
+	uint i = get_global_id(0);
+	if (i >= n_items) return;
+	uint s = ix_segment_of(qt + segs_off, n_segs, i);
+	uint q = qt[seg_query_off + s], j = qt[seg_term_off + s];
+	__global const uint *info = qt + queries_off + 4 * q;
+	__global const uint *ids = qt + terms_off + info[0];
+	uint k = info[1], within = i - qt[segs_off + s];
+	uint x = docs[list_at[ids[j]] + within];
+	uint rank = within;
+	for (uint o = 0; o < k; o++) {
+		if (o == j) continue;
+		uint lo = list_at[ids[o]], hi = list_at[ids[o] + 1];
+		rank += (o < j ? ix_upper_bound(docs, lo, hi, x) : ix_lower_bound(docs, lo, hi, x)) - lo;
+	}
+	merged[qt[starts_off + q] + rank] = x;
+}
+
+/* OR, second pass: keep the first of each run of equal docs within a query. */
+__kernel void index_or_unique(__global const uint *merged, __global const uint *qt,
+                              const uint starts_off, const uint n_queries, const uint n_items,
+                              __global uint *keep)
+{
+	uint i = get_global_id(0);
+	if (i >= n_items) return;
+	uint q = ix_segment_of(qt + starts_off, n_queries, i);
+	keep[i] = i == qt[starts_off + q] || merged[i] != merged[i - 1];
+}
+
+/* After the inclusive scan of keep: each kept candidate at its answer's place, and each query's
+ * first answer (bounds[n_queries] = the total). */
+__kernel void index_compact(__global const uint *cand, __global const uint *kept, const uint n_items,
+                            __global uint *out)
+{
+	uint i = get_global_id(0);
+	if (i >= n_items) return;
+	uint before = i ? kept[i - 1] : 0;
+	if (kept[i] != before) out[before] = cand[i];
+}
+
+__kernel void index_bounds(__global const uint *kept, __global const uint *qt, const uint starts_off,
+                           const uint n_queries, __global uint *bounds)
+{
+	uint q = get_global_id(0);
+	if (q > n_queries) return;
+	uint s = qt[starts_off + q];
+	bounds[q] = s ? kept[s - 1] : 0;
+}

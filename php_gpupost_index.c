@@ -1,0 +1,713 @@
+/* GpuPost\Index: the PHP glue of index/ (argument parsing, terms to ids, answers to arrays,
+ * files through PHP's streams) and the process's persistent indexes. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "php.h"
+#include "ext/standard/info.h"
+#include "ext/spl/spl_exceptions.h"
+#include "zend_exceptions.h"
+#include "zend_interfaces.h"
+
+#include "php_gpupost.h"
+#include "php_gpupost_glue.h"
+
+static zend_class_entry *index_ce;
+static zend_object_handlers index_handlers;
+
+typedef struct index_obj {
+	gp_index *ix;
+	gp_placement place;
+	const char *last_backend;
+	zend_string *file;      /* the file it was opened from (NULL when built) */
+	bool persistent;
+	zend_object std;
+} index_obj;
+
+static inline index_obj *index_from(zend_object *o)
+{
+	return (index_obj *)((char *)o - XtOffsetOf(index_obj, std));
+}
+#define THIS_INDEX() index_from(Z_OBJ_P(ZEND_THIS))
+
+static zend_object *index_create(zend_class_entry *ce)
+{
+	index_obj *o = zend_object_alloc(sizeof(index_obj), ce);
+	zend_object_std_init(&o->std, ce);
+	object_properties_init(&o->std, ce);
+	o->std.handlers = &index_handlers;
+	o->last_backend = "none";
+	return &o->std;
+}
+
+static void index_free_obj(zend_object *obj)
+{
+	index_obj *o = index_from(obj);
+	gp_index_unref(o->ix);
+	if (o->file) zend_string_release(o->file);
+	zend_object_std_dtor(obj);
+}
+
+/* The index of a method's $this: an Error when the constructor did not finish. */
+static gp_index *index_of(index_obj *o)
+{
+	if (!o->ix) zend_throw_error(NULL, "GpuPost\\Index is not initialized");
+	return o->ix;
+}
+
+/* A GpuPost\Exception for err where err->blob is the id of the term whose list broke. */
+static void throw_for_term(const gp_error *err, const char *what, const char *term, size_t term_len)
+{
+	if (err->code == GP_EFORMAT) {
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "%s%s: term '%.*s', byte %zu: %s", what,
+		                        err->format, (int)(term_len > 200 ? 200 : term_len), term,
+		                        err->offset, err->rule);
+	} else {
+		gpupost_throw(err, NULL);
+	}
+}
+
+/* --- options --- */
+
+typedef struct index_options {
+	gp_placement place;
+	bool persistent;
+	zend_long op, limit;
+} index_options;
+
+/* 'device' => gpupost.device's values: host keeps the index on the host; auto (or the option
+ * absent) follows gpupost.device and min_device_values; gpu, cpu or P:D send every batch to the
+ * device (the process's: it keeps the one gpupost.device opened). */
+static bool parse_device_option(zval *v, gp_placement *place, uint32_t arg)
+{
+	if (Z_TYPE_P(v) != IS_STRING || !gp_device_spec_valid(Z_STRVAL_P(v))) {
+		zend_argument_value_error(arg, "option 'device' must be auto, gpu, cpu, host or P:D");
+		return false;
+	}
+	*place = strcmp(Z_STRVAL_P(v), "host") == 0 ? GP_PLACE_HOST
+	       : strcmp(Z_STRVAL_P(v), "auto") == 0 ? GP_PLACE_AUTO : GP_PLACE_DEVICE;
+	return true;
+}
+
+/* Options of the constructor and open(): 'device', and for open() 'persistent'. */
+static bool parse_build_options(HashTable *opts, bool open, index_options *o, uint32_t arg)
+{
+	zend_string *key;
+	zval *v;
+	o->place = GP_PLACE_AUTO;
+	o->persistent = false;
+	if (!opts) return true;
+	ZEND_HASH_FOREACH_STR_KEY_VAL(opts, key, v) {
+		ZVAL_DEREF(v);
+		if (key && zend_string_equals_literal(key, "device")) {
+			if (!parse_device_option(v, &o->place, arg)) return false;
+		} else if (key && open && zend_string_equals_literal(key, "persistent")) {
+			if (Z_TYPE_P(v) != IS_TRUE && Z_TYPE_P(v) != IS_FALSE) {
+				zend_argument_type_error(arg, "option 'persistent' must be of type bool, %s given", zend_zval_type_name(v));
+				return false;
+			}
+			o->persistent = Z_TYPE_P(v) == IS_TRUE;
+		} else if (key && (zend_string_equals_literal(key, "doc_lengths") || zend_string_equals_literal(key, "k1") ||
+		                   zend_string_equals_literal(key, "b"))) {
+			zend_argument_value_error(arg, "option '%s' belongs to ranked retrieval, which this version does not have yet", ZSTR_VAL(key));
+			return false;
+		} else {
+			zend_argument_value_error(arg, "has an unknown option%s%s", key ? " " : "", key ? ZSTR_VAL(key) : "");
+			return false;
+		}
+	} ZEND_HASH_FOREACH_END();
+	return true;
+}
+
+/* Options of the queries: 'op' and 'limit'. */
+static bool parse_query_options(HashTable *opts, const gp_index *ix, index_options *o, uint32_t arg)
+{
+	zend_string *key;
+	zval *v;
+	o->op = GP_OP_AND;
+	o->limit = 0;
+	if (opts) {
+		ZEND_HASH_FOREACH_STR_KEY_VAL(opts, key, v) {
+			ZVAL_DEREF(v);
+			bool is_op = key && zend_string_equals_literal(key, "op");
+			if (!is_op && !(key && zend_string_equals_literal(key, "limit"))) {
+				zend_argument_value_error(arg, "has an unknown option%s%s", key ? " " : "", key ? ZSTR_VAL(key) : "");
+				return false;
+			}
+			if (Z_TYPE_P(v) != IS_LONG) {
+				zend_argument_type_error(arg, "option '%s' must be of type int, %s given", ZSTR_VAL(key), zend_zval_type_name(v));
+				return false;
+			}
+			*(is_op ? &o->op : &o->limit) = Z_LVAL_P(v);
+		} ZEND_HASH_FOREACH_END();
+	}
+	if (o->op != GP_OP_AND && o->op != GP_OP_OR && o->op != GP_OP_PHRASE) {
+		zend_argument_value_error(arg, "option 'op' must be GPUPOST_AND, GPUPOST_OR or GPUPOST_PHRASE");
+		return false;
+	}
+	if (o->op == GP_OP_PHRASE && !ix->positional) {
+		zend_argument_value_error(arg, "option 'op' GPUPOST_PHRASE needs positions: an index of MOD9 postings or of arrays with positions");
+		return false;
+	}
+	if (o->limit < 0) {
+		zend_argument_value_error(arg, "option 'limit' must be 0 (every match) or a positive number of best documents");
+		return false;
+	}
+	if (o->limit > 0) {
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "ranked queries ('limit' > 0) are not available in this version yet: use 'limit' => 0");
+		return false;
+	}
+	return true;
+}
+
+/* --- building --- */
+
+/* A term key as bytes: string keys as they are, int keys in decimal (as PHP prints them). */
+static const char *term_bytes(zend_string *key, zend_ulong ikey, char *buf, size_t *len)
+{
+	if (key) {
+		*len = ZSTR_LEN(key);
+		return ZSTR_VAL(key);
+	}
+	*len = (size_t)snprintf(buf, 24, ZEND_LONG_FMT, (zend_long)ikey);
+	return buf;
+}
+
+static int compare_doc_keys(Bucket *a, Bucket *b)
+{
+	zend_long x = (zend_long)a->h, y = (zend_long)b->h;
+	return x < y ? -1 : x > y;
+}
+
+/* [doc => [positions]] with docs in increasing order (a copy sorted by doc when they are not). */
+static zend_string *encode_term_postings(HashTable *postings, const char *term, size_t term_len)
+{
+	zend_ulong doc, last = 0;
+	zend_string *key;
+	bool sorted = true, first = true;
+	char where[260];
+	snprintf(where, sizeof(where), "term '%.*s': ", (int)(term_len > 200 ? 200 : term_len), term);
+	ZEND_HASH_FOREACH_KEY(postings, doc, key) {
+		if (!key && !first && (zend_long)doc <= (zend_long)last) sorted = false;
+		last = doc;
+		first = false;
+	} ZEND_HASH_FOREACH_END();
+	if (sorted) return mod9_encode_postings(postings, false, 1, where);
+	HashTable *copy = zend_array_dup(postings);
+	zend_hash_sort(copy, compare_doc_keys, 0);
+	zend_string *s = mod9_encode_postings(copy, false, 1, where);
+	zend_array_destroy(copy);
+	return s;
+}
+
+/* Builds o's index from [term => blob] or, for GPUPOST_POSTINGS, [term => [doc => [pos]]]. */
+static bool build_index(index_obj *o, HashTable *lists, zend_long format, const gp_ctx *ctx)
+{
+	size_t n = zend_hash_num_elements(lists), i = 0;
+	zend_string *key;
+	zend_ulong ikey;
+	zval *v;
+	bool ok = false, arrays = false;
+	const char **terms = safe_emalloc(n + 1, sizeof(char *), 0);
+	size_t *term_lens = safe_emalloc(n + 1, sizeof(size_t), 0);
+	const uint8_t **blobs = safe_emalloc(n + 1, sizeof(uint8_t *), 0);
+	size_t *lens = safe_emalloc(n + 1, sizeof(size_t), 0);
+	zend_string **encoded = ecalloc(n + 1, sizeof(zend_string *));
+	char (*numbers)[24] = safe_emalloc(n + 1, 24, 0);
+	ZEND_HASH_FOREACH_KEY_VAL(lists, ikey, key, v) {
+		ZVAL_DEREF(v);
+		terms[i] = term_bytes(key, ikey, numbers[i], &term_lens[i]);
+		if (i == 0) arrays = Z_TYPE_P(v) == IS_ARRAY;
+		if (arrays && format == GP_MODE_POSTINGS && Z_TYPE_P(v) == IS_ARRAY) {
+			if (!(encoded[i] = encode_term_postings(Z_ARRVAL_P(v), terms[i], term_lens[i]))) goto done;
+			blobs[i] = (const uint8_t *)ZSTR_VAL(encoded[i]);
+			lens[i] = ZSTR_LEN(encoded[i]);
+		} else if (!arrays && Z_TYPE_P(v) == IS_STRING) {
+			blobs[i] = (const uint8_t *)Z_STRVAL_P(v);
+			lens[i] = Z_STRLEN_P(v);
+		} else {
+			zend_argument_type_error(1, "must map terms to %s, %s given for term '%.*s'",
+			                         format == GP_MODE_POSTINGS && arrays ? "[doc => [positions]] arrays" : "blobs (strings)",
+			                         zend_zval_type_name(v), (int)(term_lens[i] > 200 ? 200 : term_lens[i]), terms[i]);
+			goto done;
+		}
+		i++;
+	} ZEND_HASH_FOREACH_END();
+	/* GPUPOST_S9 and GPUPOST_POSTINGS share a value: arrays mean postings, strings S9 blobs */
+	int ix_format = arrays ? GP_IX_MOD9 : (int)format;
+	gp_error err;
+	if (gp_index_build(ix_format, n, terms, term_lens, blobs, lens, &ctx->budget, &o->ix, &err) != GP_OK) {
+		if (err.code == GP_EVALUE) {
+			zend_argument_value_error(1, "%s", err.rule);
+		} else {
+			size_t t = err.blob < n ? err.blob : 0;
+			throw_for_term(&err, "", n ? terms[t] : "", n ? term_lens[t] : 0);
+		}
+		goto done;
+	}
+	ok = true;
+done:
+	for (size_t j = 0; j < n; j++) {
+		if (encoded[j]) zend_string_release(encoded[j]);
+	}
+	efree(encoded);
+	efree(numbers);
+	efree(terms);
+	efree(term_lens);
+	efree(blobs);
+	efree(lens);
+	return ok;
+}
+
+PHP_METHOD(GpuPost_Index, __construct)
+{
+	HashTable *lists, *opts = NULL;
+	zend_long format = GP_FORMAT_MOD9;
+	index_options io;
+	gp_ctx ctx;
+	ZEND_PARSE_PARAMETERS_START(1, 3)
+		Z_PARAM_ARRAY_HT(lists)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_LONG(format)
+		Z_PARAM_ARRAY_HT(opts)
+	ZEND_PARSE_PARAMETERS_END();
+	index_obj *o = THIS_INDEX();
+	if (o->ix) {
+		zend_throw_error(NULL, "GpuPost\\Index is already initialized");
+		RETURN_THROWS();
+	}
+	if (format != GP_FORMAT_MOD9 && format != GP_FORMAT_S9 && format != GP_FORMAT_QS) {
+		zend_argument_value_error(2, "must be GPUPOST_MOD9, GPUPOST_S9, GPUPOST_QS or GPUPOST_POSTINGS");
+		RETURN_THROWS();
+	}
+	if (!parse_build_options(opts, false, &io, 3)) RETURN_THROWS();
+	call_ctx(&ctx, 1);
+	if (!build_index(o, lists, format, &ctx)) RETURN_THROWS();
+	o->place = io.place;
+	gp_index_prepare(o->ix, o->place, &ctx);
+	call_end();
+}
+
+/* --- files --- */
+
+static int write_to_stream(void *stream, const void *bytes, size_t len)
+{
+	return php_stream_write((php_stream *)stream, bytes, len) == (ssize_t)len ? 0 : -1;
+}
+
+PHP_METHOD(GpuPost_Index, save)
+{
+	zend_string *path;
+	gp_error err;
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_PATH_STR(path)
+	ZEND_PARSE_PARAMETERS_END();
+	gp_index *ix = index_of(THIS_INDEX());
+	if (!ix) RETURN_THROWS();
+	/* written beside the target and renamed over it, so that a reader never sees half a file */
+	bool local = !strstr(ZSTR_VAL(path), "://");
+	zend_string *tmp = local ? zend_strpprintf(0, "%s.%d.tmp", ZSTR_VAL(path), (int)getpid()) : zend_string_copy(path);
+	php_stream *s = php_stream_open_wrapper(ZSTR_VAL(tmp), "wb", REPORT_ERRORS, NULL);
+	if (!s) {
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "cannot write the index file %s", ZSTR_VAL(path));
+		zend_string_release(tmp);
+		RETURN_THROWS();
+	}
+	int rc = gp_index_save(ix, write_to_stream, s, &err);
+	if (php_stream_close(s) != 0 && rc == GP_OK) rc = GP_EVALUE;
+	if (rc == GP_OK && local && VCWD_RENAME(ZSTR_VAL(tmp), ZSTR_VAL(path)) != 0) rc = GP_EVALUE;
+	if (rc != GP_OK) {
+		if (local) VCWD_UNLINK(ZSTR_VAL(tmp));
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "cannot write the index file %s", ZSTR_VAL(path));
+	}
+	zend_string_release(tmp);
+}
+
+/* The persistent indexes of this process: reused while a file's path, size and mtime stay, the
+ * least recently used dropped first when gpupost.max_resident_bytes would be passed. */
+typedef struct resident {
+	char *path;
+	zend_off_t size;
+	time_t mtime;
+	long mtime_ns;
+	gp_index *ix;
+	uint64_t used;
+} resident;
+
+static struct {
+	resident *r;
+	size_t n, cap;
+	uint64_t tick;
+} residents;
+
+static uint64_t resident_bytes_of(const gp_index *ix)
+{
+	return gp_index_host_bytes(ix) + ix->device_bytes;
+}
+
+uint64_t gpupost_resident_bytes(void)
+{
+	uint64_t b = 0;
+	for (size_t i = 0; i < residents.n; i++) b += resident_bytes_of(residents.r[i].ix);
+	return b;
+}
+
+static void resident_drop(size_t i)
+{
+	gp_index_unref(residents.r[i].ix);
+	free(residents.r[i].path);
+	residents.r[i] = residents.r[--residents.n];
+}
+
+/* Room for `bytes` more under the cap, dropping the least recently used first (an index in use
+ * by an object stays alive through its own reference). */
+static bool resident_make_room(uint64_t bytes)
+{
+	uint64_t cap = (uint64_t)GPUPOST_G(max_resident_bytes);
+	while (residents.n > 0 && gpupost_resident_bytes() + bytes > cap) {
+		size_t lru = 0;
+		for (size_t i = 1; i < residents.n; i++) {
+			if (residents.r[i].used < residents.r[lru].used) lru = i;
+		}
+		resident_drop(lru);
+	}
+	return bytes <= cap;
+}
+
+static void stat_of(php_stream_statbuf *sb, time_t *mtime, long *ns)
+{
+	*mtime = sb->sb.st_mtime;
+#if defined(__linux__)
+	*ns = sb->sb.st_mtim.tv_nsec;
+#else
+	*ns = 0;
+#endif
+}
+
+static gp_index *resident_find(const char *path, const php_stream_statbuf *sb)
+{
+	time_t mtime;
+	long ns;
+	stat_of((php_stream_statbuf *)sb, &mtime, &ns);
+	for (size_t i = 0; i < residents.n; i++) {
+		resident *r = &residents.r[i];
+		if (strcmp(r->path, path) != 0) continue;
+		if (r->size == sb->sb.st_size && r->mtime == mtime && r->mtime_ns == ns) {
+			r->used = ++residents.tick;
+			return r->ix;
+		}
+		resident_drop(i);   /* the file changed: the old copy goes */
+		return NULL;
+	}
+	return NULL;
+}
+
+static bool resident_add(const char *path, const php_stream_statbuf *sb, gp_index *ix)
+{
+	uint64_t bytes = resident_bytes_of(ix);
+	if (!resident_make_room(bytes)) {
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "the persistent index %s would need %llu bytes, "
+		                        "more than gpupost.max_resident_bytes (" ZEND_LONG_FMT ")", path,
+		                        (unsigned long long)bytes, GPUPOST_G(max_resident_bytes));
+		return false;
+	}
+	if (residents.n == residents.cap) {
+		size_t cap = residents.cap ? residents.cap * 2 : 4;
+		resident *r = realloc(residents.r, cap * sizeof(*r));
+		if (!r) return true;   /* kept for this request only */
+		residents.r = r;
+		residents.cap = cap;
+	}
+	resident *r = &residents.r[residents.n];
+	if (!(r->path = strdup(path))) return true;
+	r->size = sb->sb.st_size;
+	stat_of((php_stream_statbuf *)sb, &r->mtime, &r->mtime_ns);
+	r->ix = ix;
+	r->used = ++residents.tick;
+	gp_index_ref(ix);
+	residents.n++;
+	return true;
+}
+
+void gpupost_index_mshutdown(void)
+{
+	while (residents.n > 0) resident_drop(residents.n - 1);
+	free(residents.r);
+	memset(&residents, 0, sizeof(residents));
+}
+
+/* The whole file into a buffer (malloc'd: a persistent index outlives the request). */
+static uint8_t *read_file(const char *path, const gp_ctx *ctx, size_t *len)
+{
+	php_stream *s = php_stream_open_wrapper((char *)path, "rb", REPORT_ERRORS, NULL);
+	php_stream_statbuf sb;
+	if (!s) {
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "cannot open the index file %s", path);
+		return NULL;
+	}
+	if (php_stream_stat(s, &sb) != 0 || sb.sb.st_size < 0) {
+		php_stream_close(s);
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "cannot stat the index file %s", path);
+		return NULL;
+	}
+	*len = (size_t)sb.sb.st_size;
+	if (!fits_budget(ctx, 0, (uint64_t)*len, "the index file's image")) {
+		php_stream_close(s);
+		return NULL;
+	}
+	uint8_t *buf = malloc(*len + 1);
+	size_t got = 0;
+	while (buf && got < *len) {
+		ssize_t k = php_stream_read(s, (char *)buf + got, *len - got);
+		if (k <= 0) break;
+		got += (size_t)k;
+	}
+	php_stream_close(s);
+	if (!buf || got != *len) {
+		free(buf);
+		zend_throw_exception_ex(gpupost_exception_ce, 0, buf ? "cannot read the index file %s" : "cannot allocate the image of %s", path);
+		return NULL;
+	}
+	return buf;
+}
+
+PHP_METHOD(GpuPost_Index, open)
+{
+	zend_string *path;
+	HashTable *opts = NULL;
+	index_options io;
+	gp_ctx ctx;
+	gp_error err;
+	php_stream_statbuf sb;
+	ZEND_PARSE_PARAMETERS_START(1, 2)
+		Z_PARAM_PATH_STR(path)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_ARRAY_HT(opts)
+	ZEND_PARSE_PARAMETERS_END();
+	if (!parse_build_options(opts, true, &io, 2)) RETURN_THROWS();
+	call_ctx(&ctx, 1);
+	gp_index *ix = NULL;
+	char real[MAXPATHLEN];
+	const char *key = ZSTR_VAL(path);
+	if (io.persistent) {
+		if (!expand_filepath(ZSTR_VAL(path), real)) {
+			zend_throw_exception_ex(gpupost_exception_ce, 0, "cannot resolve the index file %s", ZSTR_VAL(path));
+			RETURN_THROWS();
+		}
+		key = real;
+		if (php_stream_stat_path(key, &sb) != 0) {
+			zend_throw_exception_ex(gpupost_exception_ce, 0, "cannot open the index file %s", key);
+			RETURN_THROWS();
+		}
+		if ((ix = resident_find(key, &sb))) gp_index_ref(ix);
+	}
+	if (!ix) {
+		size_t len;
+		uint8_t *image = read_file(key, &ctx, &len);
+		if (!image) RETURN_THROWS();
+		int rc = gp_index_load(image, len, &ctx.budget, &ix, &err);
+		free(image);
+		if (rc != GP_OK) {
+			if (err.format && strcmp(err.format, "index file") != 0 && err.code == GP_EFORMAT) {
+				/* a list broke its format: the term is in the file's dictionary, which loaded */
+				zend_throw_exception_ex(gpupost_exception_ce, 0, "index file %s: list %zu: %s: byte %zu: %s",
+				                        key, err.blob, err.format, err.offset, err.rule);
+			} else if (err.code == GP_EFORMAT) {
+				zend_throw_exception_ex(gpupost_exception_ce, 0, "index file %s: byte %zu: %s", key, err.offset, err.rule);
+			} else {
+				gpupost_throw(&err, NULL);
+			}
+			RETURN_THROWS();
+		}
+		gp_index_prepare(ix, io.place, &ctx);
+		if (io.persistent && !resident_add(key, &sb, ix)) {
+			gp_index_unref(ix);
+			RETURN_THROWS();
+		}
+	}
+	object_init_ex(return_value, index_ce);
+	index_obj *o = index_from(Z_OBJ_P(return_value));
+	o->ix = ix;
+	o->place = io.place;
+	o->persistent = io.persistent;
+	o->file = zend_string_init(key, strlen(key), 0);
+	call_end();
+}
+
+/* --- queries --- */
+
+/* The term ids of one query (a list of strings; ints taken as their decimal strings). */
+static bool query_terms(const gp_index *ix, HashTable *terms, uint32_t *ids, uint32_t arg)
+{
+	zval *t;
+	size_t i = 0;
+	ZEND_HASH_FOREACH_VAL(terms, t) {
+		ZVAL_DEREF(t);
+		if (Z_TYPE_P(t) == IS_STRING) {
+			ids[i++] = gp_index_lookup(ix, Z_STRVAL_P(t), Z_STRLEN_P(t));
+		} else if (Z_TYPE_P(t) == IS_LONG) {
+			char buf[24];
+			size_t n = (size_t)snprintf(buf, sizeof(buf), ZEND_LONG_FMT, Z_LVAL_P(t));
+			ids[i++] = gp_index_lookup(ix, buf, n);
+		} else {
+			zend_argument_type_error(arg, "must hold terms as strings, %s given", zend_zval_type_name(t));
+			return false;
+		}
+	} ZEND_HASH_FOREACH_END();
+	return true;
+}
+
+/* Runs queries (one array of terms each) and returns their answers, or NULL (thrown). */
+static bool run_queries(index_obj *o, HashTable **queries, size_t n, const index_options *io,
+                        int count_only, gp_answers *ans, uint32_t arg)
+{
+	uint64_t total = 0;
+	gp_ctx ctx;
+	gp_error err;
+	for (size_t q = 0; q < n; q++) total += zend_hash_num_elements(queries[q]);
+	call_ctx(&ctx, n ? n : 1);
+	if (!fits_budget(&ctx, 0, (total + 1) * 4 + (n + 1) * 8, "the queries' terms")) return false;
+	uint32_t *terms = safe_emalloc(total + 1, sizeof(uint32_t), 0);
+	uint64_t *at = safe_emalloc(n + 1, sizeof(uint64_t), 0);
+	at[0] = 0;
+	for (size_t q = 0; q < n; q++) {
+		if (!query_terms(o->ix, queries[q], terms + at[q], arg)) {
+			efree(terms);
+			efree(at);
+			return false;
+		}
+		at[q + 1] = at[q] + zend_hash_num_elements(queries[q]);
+	}
+	gp_query_batch batch = {(int)io->op, n, terms, at, count_only};
+	int rc = gp_index_search(o->ix, &batch, o->place, &ctx, ans, &o->last_backend, &err);
+	efree(terms);
+	efree(at);
+	call_end();
+	if (rc != GP_OK) {
+		gpupost_throw(&err, NULL);
+		return false;
+	}
+	return true;
+}
+
+PHP_METHOD(GpuPost_Index, search)
+{
+	HashTable *terms, *opts = NULL;
+	index_options io;
+	gp_answers ans;
+	ZEND_PARSE_PARAMETERS_START(1, 2)
+		Z_PARAM_ARRAY_HT(terms)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_ARRAY_HT(opts)
+	ZEND_PARSE_PARAMETERS_END();
+	index_obj *o = THIS_INDEX();
+	if (!index_of(o) || !parse_query_options(opts, o->ix, &io, 2)) RETURN_THROWS();
+	if (!run_queries(o, &terms, 1, &io, 0, &ans, 1)) RETURN_THROWS();
+	packed_from_u32(return_value, ans.docs, (size_t)ans.total);
+	gp_answers_free(&ans);
+}
+
+PHP_METHOD(GpuPost_Index, searchBatch)
+{
+	HashTable *queries, *opts = NULL;
+	index_options io;
+	gp_answers ans;
+	zval *q, list;
+	zend_string *key;
+	zend_ulong ikey;
+	size_t n, i = 0;
+	ZEND_PARSE_PARAMETERS_START(1, 2)
+		Z_PARAM_ARRAY_HT(queries)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_ARRAY_HT(opts)
+	ZEND_PARSE_PARAMETERS_END();
+	index_obj *o = THIS_INDEX();
+	if (!index_of(o) || !parse_query_options(opts, o->ix, &io, 2)) RETURN_THROWS();
+	n = zend_hash_num_elements(queries);
+	HashTable **qs = safe_emalloc(n + 1, sizeof(HashTable *), 0);
+	ZEND_HASH_FOREACH_VAL(queries, q) {
+		ZVAL_DEREF(q);
+		if (Z_TYPE_P(q) != IS_ARRAY) {
+			zend_argument_type_error(1, "must hold queries as arrays of terms, %s given", zend_zval_type_name(q));
+			efree(qs);
+			RETURN_THROWS();
+		}
+		qs[i++] = Z_ARRVAL_P(q);
+	} ZEND_HASH_FOREACH_END();
+	bool ok = run_queries(o, qs, n, &io, 0, &ans, 1);
+	efree(qs);
+	if (!ok) RETURN_THROWS();
+	array_init_size(return_value, (uint32_t)n);
+	i = 0;
+	ZEND_HASH_FOREACH_KEY(queries, ikey, key) {
+		packed_from_u32(&list, ans.docs + ans.at[i], (size_t)(ans.at[i + 1] - ans.at[i]));
+		if (key) zend_hash_add_new(Z_ARRVAL_P(return_value), key, &list);
+		else zend_hash_index_add_new(Z_ARRVAL_P(return_value), ikey, &list);
+		i++;
+	} ZEND_HASH_FOREACH_END();
+	gp_answers_free(&ans);
+}
+
+PHP_METHOD(GpuPost_Index, count)
+{
+	HashTable *terms = NULL, *opts = NULL;
+	index_options io;
+	gp_answers ans;
+	ZEND_PARSE_PARAMETERS_START(0, 2)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_ARRAY_HT(terms)
+		Z_PARAM_ARRAY_HT(opts)
+	ZEND_PARSE_PARAMETERS_END();
+	index_obj *o = THIS_INDEX();
+	if (!index_of(o)) RETURN_THROWS();
+	if (!terms || zend_hash_num_elements(terms) == 0) RETURN_LONG((zend_long)o->ix->n_terms);
+	if (!parse_query_options(opts, o->ix, &io, 2)) RETURN_THROWS();
+	if (!run_queries(o, &terms, 1, &io, 1, &ans, 1)) RETURN_THROWS();
+	RETVAL_LONG((zend_long)ans.total);
+	gp_answers_free(&ans);
+}
+
+PHP_METHOD(GpuPost_Index, info)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	index_obj *o = THIS_INDEX();
+	gp_index *ix = index_of(o);
+	if (!ix) RETURN_THROWS();
+	static const char *formats[] = {"", "MOD9", "S9", "QS"};
+	array_init(return_value);
+	add_assoc_long(return_value, "terms", (zend_long)ix->n_terms);
+	add_assoc_long(return_value, "docs", (zend_long)ix->n_docs);
+	add_assoc_long(return_value, "postings", (zend_long)ix->n_postings);
+	add_assoc_long(return_value, "positions", (zend_long)ix->n_positions);
+	add_assoc_string(return_value, "format", (char *)formats[ix->format]);
+	add_assoc_bool(return_value, "positional", ix->positional);
+	add_assoc_long(return_value, "bytes_host", (zend_long)gp_index_host_bytes(ix));
+	add_assoc_long(return_value, "bytes_device", (zend_long)ix->device_bytes);
+	add_assoc_string(return_value, "backend", o->place != GP_PLACE_HOST && ix->device ? "opencl" : "host");
+	add_assoc_string(return_value, "last_backend", (char *)o->last_backend);
+	add_assoc_string(return_value, "placement", o->place == GP_PLACE_HOST ? "host" : o->place == GP_PLACE_DEVICE ? "device" : "auto");
+	add_assoc_bool(return_value, "persistent", o->persistent);
+	if (o->file) add_assoc_str(return_value, "file", zend_string_copy(o->file));
+	else add_assoc_null(return_value, "file");
+}
+
+/* --- module --- */
+
+void gpupost_index_minit(zend_class_entry *ce)
+{
+	index_ce = ce;
+	index_ce->create_object = index_create;
+	memcpy(&index_handlers, zend_get_std_object_handlers(), sizeof(index_handlers));
+	index_handlers.offset = XtOffsetOf(index_obj, std);
+	index_handlers.free_obj = index_free_obj;
+	index_handlers.clone_obj = NULL;
+}
+
+void gpupost_index_minfo(void)
+{
+	char buf[120];
+	snprintf(buf, sizeof(buf), "%zu indexes, %llu bytes (host and device)", residents.n,
+	         (unsigned long long)gpupost_resident_bytes());
+	php_info_print_table_row(2, "Persistent indexes", buf);
+}

@@ -1,0 +1,105 @@
+--TEST--
+GpuPost\Index: random indexes and query logs, host and device answers equal a plain PHP reference (AND, OR, phrase; unknown and repeated terms; batches)
+--EXTENSIONS--
+gpupost
+--FILE--
+<?php
+mt_srand(70);
+
+/* [term => [doc => [positions]]] with list lengths spread from 1 to most docs */
+function random_index(int $terms, int $docs, int $maxpos): array {
+    $lists = [];
+    for ($t = 0; $t < $terms; $t++) {
+        $df = max(1, (int)($docs / (1 + $t % 17) * mt_rand(1, 100) / 100));
+        $picked = [];
+        for ($i = 0; $i < $df; $i++) $picked[mt_rand(0, $docs - 1)] = true;
+        ksort($picked);
+        $list = [];
+        foreach ($picked as $d => $_) {
+            $n = mt_rand(1, 4);
+            $pos = [];
+            for ($i = 0; $i < $n; $i++) $pos[mt_rand(1, $maxpos)] = true;
+            ksort($pos);
+            $list[$d] = array_keys($pos);
+        }
+        $lists["t$t"] = $list;
+    }
+    return $lists;
+}
+
+function ref_query(array $lists, array $terms, int $op): array {
+    $have = [];
+    foreach ($terms as $t) {
+        if (!isset($lists[$t])) { if ($op !== GPUPOST_OR) return []; continue; }
+        $have[] = $t;
+    }
+    if (!$have) return [];
+    if ($op === GPUPOST_OR) {
+        $u = [];
+        foreach (array_unique($have) as $t) $u += $lists[$t];
+        ksort($u);
+        return array_keys($u);
+    }
+    $docs = $lists[$have[0]];
+    foreach (array_unique($have) as $t) $docs = array_intersect_key($docs, $lists[$t]);
+    $out = [];
+    foreach ($docs as $d => $_) {
+        if ($op === GPUPOST_PHRASE) {
+            $ok = false;
+            foreach ($lists[$terms[0]][$d] as $p) {
+                $all = true;
+                for ($j = 1; $j < count($terms); $j++) {
+                    if (!in_array($p + $j, $lists[$terms[$j]][$d], true)) { $all = false; break; }
+                }
+                if ($all) { $ok = true; break; }
+            }
+            if (!$ok) continue;
+        }
+        $out[] = $d;
+    }
+    sort($out);
+    return $out;
+}
+
+$device = gpu_info()['backend'] === 'opencl';
+$bad = 0;
+foreach ([[40, 300, 6], [25, 3000, 40], [8, 20, 3]] as [$nt, $nd, $mp]) {
+    $lists = random_index($nt, $nd, $mp);
+    $host = new GpuPost\Index($lists, GPUPOST_POSTINGS, ['device' => 'host']);
+    $dev = new GpuPost\Index($lists, GPUPOST_POSTINGS, ['device' => $device ? 'cpu' : 'host']);
+    $s9 = [];
+    foreach ($lists as $t => $l) $s9[$t] = gpu_encode_postings(array_keys($l), GPUPOST_S9, GPUPOST_VALUES, ['delta' => 1]);
+    $docsonly = new GpuPost\Index($s9, GPUPOST_S9, ['device' => $device ? 'cpu' : 'host']);
+    $queries = [];
+    for ($q = 0; $q < 150; $q++) {
+        $n = mt_rand(1, 4);
+        $terms = [];
+        for ($i = 0; $i < $n; $i++) {
+            $r = mt_rand(0, 19);
+            $terms[] = $r == 0 ? "unknown$i" : ($r == 1 && $terms ? $terms[0] : 't' . mt_rand(0, $nt - 1));
+        }
+        $queries["q$q"] = $terms;
+    }
+    foreach ([GPUPOST_AND, GPUPOST_OR, GPUPOST_PHRASE] as $op) {
+        $opts = ['op' => $op];
+        $batch_h = $host->searchBatch($queries, $opts);
+        $batch_d = $dev->searchBatch($queries, $opts);
+        if ($op !== GPUPOST_PHRASE) $batch_s = $docsonly->searchBatch($queries, $opts);
+        if (array_keys($batch_h) !== array_keys($queries)) { echo "keys lost\n"; $bad++; }
+        foreach ($queries as $k => $terms) {
+            $want = ref_query($lists, $terms, $op);
+            $one = $host->search($terms, $opts);
+            if ($one !== $want || $batch_h[$k] !== $want || $batch_d[$k] !== $want ||
+                ($op !== GPUPOST_PHRASE && $batch_s[$k] !== $want) || $dev->count($terms, $opts) !== count($want)) {
+                if ($bad++ < 5) echo "op $op ", json_encode($terms), ": want ", json_encode($want), " host ", json_encode($batch_h[$k]), " device ", json_encode($batch_d[$k]), "\n";
+            }
+        }
+    }
+    if ($device && $dev->info()['last_backend'] !== 'opencl') { echo "device index answered on ", $dev->info()['last_backend'], "\n"; $bad++; }
+    if ($host->info()['last_backend'] !== 'host') { echo "host index left the host\n"; $bad++; }
+    if (count($host) !== $nt || $host->info()['postings'] !== array_sum(array_map('count', $lists))) { echo "counts\n"; $bad++; }
+}
+echo $bad ? "FAILED $bad\n" : "all equal\n";
+?>
+--EXPECT--
+all equal
