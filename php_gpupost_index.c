@@ -308,7 +308,7 @@ PHP_METHOD(GpuPost_Index, save)
 	/* written beside the target and renamed over it, so that a reader never sees half a file */
 	bool local = !strstr(ZSTR_VAL(path), "://");
 	zend_string *tmp = local ? zend_strpprintf(0, "%s.%d.tmp", ZSTR_VAL(path), (int)getpid()) : zend_string_copy(path);
-	php_stream *s = php_stream_open_wrapper(ZSTR_VAL(tmp), "wb", REPORT_ERRORS, NULL);
+	php_stream *s = php_stream_open_wrapper(ZSTR_VAL(tmp), "wb", 0, NULL);
 	if (!s) {
 		zend_throw_exception_ex(gpupost_exception_ce, 0, "cannot write the index file %s", ZSTR_VAL(path));
 		zend_string_release(tmp);
@@ -440,7 +440,7 @@ void gpupost_index_mshutdown(void)
 /* The whole file into a buffer (malloc'd: a persistent index outlives the request). */
 static uint8_t *read_file(const char *path, const gp_ctx *ctx, size_t *len)
 {
-	php_stream *s = php_stream_open_wrapper((char *)path, "rb", REPORT_ERRORS, NULL);
+	php_stream *s = php_stream_open_wrapper((char *)path, "rb", 0, NULL);
 	php_stream_statbuf sb;
 	if (!s) {
 		zend_throw_exception_ex(gpupost_exception_ce, 0, "cannot open the index file %s", path);
@@ -509,11 +509,7 @@ PHP_METHOD(GpuPost_Index, open)
 		int rc = gp_index_load(image, len, &ctx.budget, &ix, &err);
 		free(image);
 		if (rc != GP_OK) {
-			if (err.format && strcmp(err.format, "index file") != 0 && err.code == GP_EFORMAT) {
-				/* a list broke its format: the term is in the file's dictionary, which loaded */
-				zend_throw_exception_ex(gpupost_exception_ce, 0, "index file %s: list %zu: %s: byte %zu: %s",
-				                        key, err.blob, err.format, err.offset, err.rule);
-			} else if (err.code == GP_EFORMAT) {
+			if (err.code == GP_EFORMAT) {
 				zend_throw_exception_ex(gpupost_exception_ce, 0, "index file %s: byte %zu: %s", key, err.offset, err.rule);
 			} else {
 				gpupost_throw(&err, NULL);

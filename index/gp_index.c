@@ -129,14 +129,22 @@ static void scratch_free(decode_scratch *s)
 	free(s->pos);
 }
 
-/* Decodes list t into the index at its offsets (list_at[t], and pos_at[list_at[t]] for its
- * positions), checking what the index requires beyond the format: docs increasing and below
- * 2^32, positions increasing within 32-bit signed integers. */
+static int cmp_i32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Decodes list t into the index after list t - 1 (list_at[t] set), and sets list_at[t + 1].
+ * What the index requires beyond the format: docs below 2^32 and increasing, positions within
+ * 32-bit signed integers. A doc equal to the one before is taken as the same document (the
+ * postings merged, positions sorted): Yioop's combined form reads a first position of 512 to
+ * 1023 as the next doc, which may be the following posting's. */
 static int decode_list(gp_index *ix, uint32_t t, const uint8_t *blob, size_t len,
                        const list_counts *c, decode_scratch *s, gp_error *err)
 {
 	const char *fmt = ix->format == GP_IX_MOD9 ? GP_MOD9_NAME : ix->format == GP_IX_S9 ? GP_S9_NAME : GP_QS_NAME;
-	uint32_t base = ix->list_at[t];
+	uint32_t base = ix->list_at[t], kept = 0;
 	size_t n = c->postings;
 	if (scratch_fit(s, n, ix->format == GP_IX_MOD9 ? c->mod9.values : 0) != GP_OK) return GP_ENOMEM;
 	if (ix->format == GP_IX_MOD9) {
@@ -155,25 +163,36 @@ static int decode_list(gp_index *ix, uint32_t t, const uint8_t *blob, size_t len
 		if (d < 0 || d > (int64_t)UINT32_MAX) {
 			return gp_fail(err, fmt, 0, "posting %zu: doc %lld is outside 0 .. 2^32 - 1, which an index holds", i, (long long)d);
 		}
-		if (i > 0 && d <= s->v64[i - 1]) {
+		int same = kept > 0 && d == ix->docs[base + kept - 1];
+		if (kept > 0 && d < ix->docs[base + kept - 1]) {
 			return gp_fail(err, fmt, 0, "posting %zu: doc %lld after doc %lld: an index list's docs must increase",
-			               i, (long long)d, (long long)s->v64[i - 1]);
+			               i, (long long)d, (long long)ix->docs[base + kept - 1]);
 		}
-		ix->docs[base + i] = (uint32_t)d;
-		if (ix->positional) {
-			/* a combined posting's first value is its doc and its first gap */
-			size_t from = s->v32[i] + (s->combined[i] ? 0 : 1), to = s->v32[i + 1];
-			for (size_t j = from; j < to; j++) {
-				int64_t p = s->pos[j];
-				if (p < INT32_MIN || p > INT32_MAX || (j > from && p <= s->pos[j - 1])) {
-					return gp_fail(err, fmt, 0, "posting %zu: position %lld is not increasing within 32-bit integers, as an index holds",
-					               i, (long long)p);
-				}
-				ix->positions[pbase++] = (int32_t)p;
+		if (!same) ix->docs[base + kept++] = (uint32_t)d;
+		if (!ix->positional) continue;
+		/* a combined posting's first value is its doc and its first gap */
+		size_t from = s->v32[i] + (s->combined[i] ? 0 : 1), to = s->v32[i + 1];
+		int sorted = 1;
+		for (size_t j = from; j < to; j++) {
+			int64_t p = s->pos[j];
+			if (p < INT32_MIN || p > INT32_MAX) {
+				return gp_fail(err, fmt, 0, "posting %zu: position %lld is outside the 32-bit integers an index holds",
+				               i, (long long)p);
 			}
-			ix->pos_at[base + i + 1] = pbase;
+			if (j > from && p <= s->pos[j - 1]) sorted = 0;
+			ix->positions[pbase++] = (int32_t)p;
 		}
+		if (same || !sorted) {   /* phrases search positions: sorted, each once */
+			uint32_t first = ix->pos_at[base + kept - 1], m = first;
+			qsort(ix->positions + first, pbase - first, sizeof(int32_t), cmp_i32);
+			for (uint32_t j = first; j < pbase; j++) {
+				if (j == first || ix->positions[j] != ix->positions[m - 1]) ix->positions[m++] = ix->positions[j];
+			}
+			pbase = m;
+		}
+		ix->pos_at[base + kept] = pbase;
 	}
+	ix->list_at[t + 1] = base + kept;
 	return GP_OK;
 }
 
@@ -297,10 +316,8 @@ int gp_index_build(int format, size_t n, const char *const *terms, const size_t 
 	for (size_t i = 0; i < n; i++) {
 		ix->term_at[i + 1] = ix->term_at[i] + term_lens[i];
 		ix->blob_at[i + 1] = ix->blob_at[i] + lens[i];
-		ix->list_at[i + 1] = ix->list_at[i] + (uint32_t)counts[i].postings;
 		if (lens[i]) memcpy(ix->blobs + ix->blob_at[i], blobs[i], lens[i]);
 	}
-	ix->n_postings = (uint32_t)postings;
 	if ((rc = build_dictionary(ix, terms, term_lens, err)) != GP_OK) {
 		if (rc == GP_ENOMEM) fail_nomem(err, "the dictionary");
 		goto fail;
@@ -317,7 +334,8 @@ int gp_index_build(int format, size_t n, const char *const *terms, const size_t 
 		if (len_i && ix->docs[ix->list_at[i + 1] - 1] > ix->max_doc) ix->max_doc = ix->docs[ix->list_at[i + 1] - 1];
 	}
 	scratch_free(&s);
-	ix->n_positions = positional ? ix->pos_at[postings] : 0;
+	ix->n_postings = ix->list_at[n];
+	ix->n_positions = positional ? ix->pos_at[ix->n_postings] : 0;
 	if (count_docs(ix) != GP_OK) {
 		rc = fail_nomem(err, "the doc count's bitmap");
 		goto fail;

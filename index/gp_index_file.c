@@ -211,7 +211,14 @@ int gp_index_load(const uint8_t *file, size_t len, const gp_budget *budget, gp_i
 	}
 	rc = gp_index_build((int)format, n_terms, terms, term_lens, blobs, lens, budget, out, err);
 	if (rc == GP_EVALUE && err->format && strcmp(err->format, "index") == 0) {
-		rc = BAD(sec_at[SEC_TERM_AT], "%s", err->rule);
+		rc = BAD(sec_off[SEC_TERMS] + term_at[err->blob < n_terms ? err->blob : 0], "%s", err->rule);
+	} else if (rc == GP_EFORMAT && err->blob < n_terms) {
+		/* a list broke its format: named by its term, at its byte in the file */
+		char rule[sizeof(err->rule)];
+		size_t t = err->blob;
+		snprintf(rule, sizeof(rule), "%s", err->rule);
+		rc = BAD(sec_off[SEC_BLOBS] + blob_at[t] + err->offset, "term '%.*s' (list %zu): %s byte %zu: %.120s",
+		         (int)(term_lens[t] > 40 ? 40 : term_lens[t]), terms[t], t, err->format, err->offset, rule);
 	}
 	if (rc == GP_OK) {
 		const gp_index *ix = *out;

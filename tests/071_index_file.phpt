@@ -1,0 +1,120 @@
+--TEST--
+GpuPost\Index save() and open(): the documented layout (checksums recomputed in PHP), the same answers after a round trip, and every corrupted, truncated or foreign file refused with GpuPost\Exception
+--EXTENSIONS--
+gpupost
+--FILE--
+<?php
+mt_srand(71);
+$dir = sys_get_temp_dir() . '/gpupost-071-' . getmypid();
+@mkdir($dir);
+
+$lists = [];
+for ($t = 0; $t < 30; $t++) {
+    $l = [];
+    foreach (array_rand(array_fill(0, 70000, 1), mt_rand(2, 60)) as $d) {
+        $p = [];
+        $at = 0;
+        for ($i = mt_rand(1, 3); $i > 0; $i--) $p[] = $at += mt_rand(1, 900);
+        $l[$d] = $p;
+    }
+    $lists["w$t"] = $l;
+}
+/* MOD9 blobs as Yioop writes them (its combined form where it takes it) */
+$mod9 = [];
+foreach ($lists as $t => $l) $mod9[$t] = gpu_encode_postings($l, GPUPOST_MOD9, GPUPOST_POSTINGS);
+$qs = [];
+foreach ($lists as $t => $l) $qs[$t] = gpu_encode_postings(array_keys($l), GPUPOST_QS);
+$queries = [];
+for ($q = 0; $q < 60; $q++) $queries[] = ['w' . mt_rand(0, 29), 'w' . mt_rand(0, 29)];
+
+$ok = 0;
+foreach (['arrays' => [$lists, GPUPOST_POSTINGS], 'mod9' => [$mod9, GPUPOST_MOD9], 'qs' => [$qs, GPUPOST_QS]] as $name => [$in, $fmt]) {
+    $ix = new GpuPost\Index($in, $fmt);
+    $path = "$dir/$name.gpix";
+    $ix->save($path);
+    $back = GpuPost\Index::open($path);
+    $same = true;
+    foreach ([GPUPOST_AND, GPUPOST_OR] as $op) {
+        $same = $same && $back->searchBatch($queries, ['op' => $op]) === $ix->searchBatch($queries, ['op' => $op]);
+    }
+    $a = $ix->info(); $b = $back->info();
+    foreach (['terms', 'docs', 'postings', 'positions', 'format', 'positional'] as $k) $same = $same && $a[$k] === $b[$k];
+    $same = $same && $b['file'] === $path && !$b['persistent'];
+    echo "$name: round trip ", $same ? "equal" : "DIFFERENT", "\n";
+
+    /* the layout of docs/FORMATS.md section 5, read here in PHP */
+    $f = file_get_contents($path);
+    $h = unpack('Z8magic/Vversion/Vformat/Vflags/Vterms/Pdocs/Vpostings/Vpositions/Vmaxdoc/Vsections/Vtablecrc', $f);
+    $crc_ok = $h['magic'] === "GPUPIDX" && $h['version'] === 1 && $h['terms'] === 30 &&
+        unpack('V', $f, 60)[1] === crc32(substr($f, 0, 60)) &&
+        $h['tablecrc'] === crc32(substr($f, 64, 24 * $h['sections']));
+    for ($s = 0; $s < $h['sections']; $s++) {
+        $e = unpack('Vid/Vcrc/Poff/Plen', $f, 64 + 24 * $s);
+        $crc_ok = $crc_ok && $e['crc'] === crc32(substr($f, $e['off'], $e['len']));
+    }
+    echo "$name: header and checksums as documented: ", $crc_ok ? "yes" : "NO", "\n";
+}
+
+/* every single-byte corruption of a small file: refused, or (a padding byte) the same answers */
+$small = new GpuPost\Index(array_slice($mod9, 0, 3), GPUPOST_MOD9);
+$path = "$dir/small.gpix";
+$small->save($path);
+$good = file_get_contents($path);
+$want = $small->searchBatch([['w0'], ['w1'], ['w2'], ['w0', 'w1']], ['op' => GPUPOST_OR]);
+$refused = $same = $wrong = 0;
+for ($i = 0; $i < strlen($good); $i++) {
+    $bad = $good;
+    $bad[$i] = chr(ord($bad[$i]) ^ (1 << ($i % 8)));
+    file_put_contents($path, $bad);
+    try {
+        $got = GpuPost\Index::open($path)->searchBatch([['w0'], ['w1'], ['w2'], ['w0', 'w1']], ['op' => GPUPOST_OR]);
+        $got === $want ? $same++ : $wrong++;
+    } catch (GpuPost\Exception $e) {
+        $refused++;
+    }
+}
+echo "flipped bytes: ", $wrong, " wrong answers, ", $refused > strlen($good) * 0.9 ? "most refused" : "too few refused ($refused)", "\n";
+$tr = 0;
+for ($n = 0; $n < strlen($good); $n++) {
+    file_put_contents($path, substr($good, 0, $n));
+    try { GpuPost\Index::open($path); } catch (GpuPost\Exception $e) { $tr++; }
+}
+echo "truncations refused: ", $tr === strlen($good) ? "all" : $tr, "\n";
+
+/* messages: foreign file, version, a list broken under valid checksums */
+function reopen(string $path, string $bytes): void {
+    file_put_contents($path, $bytes);
+    try { GpuPost\Index::open($path); echo "opened!\n"; } catch (GpuPost\Exception $e) { echo preg_replace('/^index file [^:]+/', 'index file F', $e->getMessage()), "\n"; }
+}
+reopen($path, file_get_contents(__FILE__));
+$v2 = $good;
+$v2[8] = "\x02";
+$v2 = substr($v2, 0, 60) . pack('V', crc32(substr($v2, 0, 60))) . substr($v2, 64);
+reopen($path, $v2);
+/* the last byte of the lists section broken, its checksum, the table's and the header's redone */
+$e = unpack('Vid/Vcrc/Poff/Plen', $good, 64 + 24 * 3);
+$lb = $good;
+$lb[$e['off'] + $e['len'] - 4] = "\xC0";
+$lb = substr_replace($lb, pack('V', crc32(substr($lb, $e['off'], $e['len']))), 64 + 24 * 3 + 4, 4);
+$lb = substr_replace($lb, pack('V', crc32(substr($lb, 64, 96))), 48, 4);
+$lb = substr_replace($lb, pack('V', crc32(substr($lb, 0, 60))), 60, 4);
+reopen($path, $lb);
+try { GpuPost\Index::open("$dir/none.gpix"); } catch (GpuPost\Exception $e) { echo "missing file: ", get_class($e), "\n"; }
+try { $small->save("$dir/no/such/dir/x.gpix"); } catch (GpuPost\Exception $e) { echo "unwritable: ", get_class($e), "\n"; }
+array_map('unlink', glob("$dir/*"));
+rmdir($dir);
+?>
+--EXPECTF--
+arrays: round trip equal
+arrays: header and checksums as documented: yes
+mod9: round trip equal
+mod9: header and checksums as documented: yes
+qs: round trip equal
+qs: header and checksums as documented: yes
+flipped bytes: 0 wrong answers, most refused
+truncations refused: all
+index file F: byte 0: not a gpupost index (the magic is not "GPUPIDX\0")
+index file F: byte 8: version 2: this build reads version 1
+index file F: byte %d: term 'w2' (list 2): MOD9 byte %d: %s
+missing file: GpuPost\Exception
+unwritable: GpuPost\Exception
