@@ -22,6 +22,7 @@ typedef struct index_obj {
 	const char *last_backend;
 	zend_string *file;      /* the file it was opened from (NULL when built) */
 	bool persistent;
+	bool reused;            /* open() found it resident */
 	zend_object std;
 } index_obj;
 
@@ -502,6 +503,7 @@ PHP_METHOD(GpuPost_Index, open)
 		}
 		if ((ix = resident_find(key, &sb))) gp_index_ref(ix);
 	}
+	bool reused = ix != NULL;
 	if (!ix) {
 		size_t len;
 		uint8_t *image = read_file(key, &ctx, &len);
@@ -527,6 +529,7 @@ PHP_METHOD(GpuPost_Index, open)
 	o->ix = ix;
 	o->place = io.place;
 	o->persistent = io.persistent;
+	o->reused = reused;
 	o->file = zend_string_init(key, strlen(key), 0);
 	call_end();
 }
@@ -684,6 +687,7 @@ PHP_METHOD(GpuPost_Index, info)
 	add_assoc_string(return_value, "last_backend", (char *)o->last_backend);
 	add_assoc_string(return_value, "placement", o->place == GP_PLACE_HOST ? "host" : o->place == GP_PLACE_DEVICE ? "device" : "auto");
 	add_assoc_bool(return_value, "persistent", o->persistent);
+	add_assoc_bool(return_value, "reused", o->reused);
 	if (o->file) add_assoc_str(return_value, "file", zend_string_copy(o->file));
 	else add_assoc_null(return_value, "file");
 }

@@ -348,8 +348,7 @@ static int index_on_device(const gp_index *ix, uint64_t work, gp_placement place
 {
 	if (place == GP_PLACE_HOST || ix->n_postings == 0) return 0;
 	if (place == GP_PLACE_DEVICE) return gp_cl_available(ctx->device);
-	return gp_would_use_device(work > SIZE_MAX ? SIZE_MAX : (size_t)work, ctx) &&
-	       gp_cl_info() && strcmp(gp_cl_info()->type, "cpu") != 0;
+	return gp_would_use_device(work > SIZE_MAX ? SIZE_MAX : (size_t)work, ctx);
 }
 
 void gp_index_prepare(gp_index *ix, gp_placement place, const gp_ctx *ctx)

@@ -1,0 +1,68 @@
+--TEST--
+GpuPost\Index::open() with 'persistent': reused while the file's path, size and mtime stay, reloaded when it changes, least recently used out first under gpupost.max_resident_bytes, refused past it
+--EXTENSIONS--
+gpupost
+--INI--
+gpupost.max_resident_bytes=120K
+--FILE--
+<?php
+$dir = sys_get_temp_dir() . '/gpupost-073-' . getmypid();
+@mkdir($dir);
+function make(string $path, int $seed, int $n): void {
+    mt_srand($seed);
+    $l = [];
+    for ($t = 0; $t < 20; $t++) {
+        $docs = [];
+        for ($i = 0; $i < $n; $i++) $docs[mt_rand(0, 100000)] = true;
+        ksort($docs);
+        $l["t$t"] = gpu_encode_postings(array_keys($docs), GPUPOST_QS);
+    }
+    (new GpuPost\Index($l, GPUPOST_QS))->save($path);
+}
+make("$dir/a.gpix", 1, 500);
+make("$dir/b.gpix", 2, 500);
+$a1 = GpuPost\Index::open("$dir/a.gpix", ['persistent' => true]);
+$a2 = GpuPost\Index::open("$dir/a.gpix", ['persistent' => true]);
+$plain = GpuPost\Index::open("$dir/a.gpix");
+echo "first reused: ", var_export($a1->info()['reused'], true), ", second: ", var_export($a2->info()['reused'], true),
+     ", plain: ", var_export($plain->info()['persistent'], true), "\n";
+echo "same answers: ", var_export($a1->search(['t1'], ['op' => GPUPOST_OR]) === $plain->search(['t1'], ['op' => GPUPOST_OR]), true), "\n";
+$resident = gpu_info()['resident'];
+echo "resident: ", $resident > 0 && $resident === $a1->info()['bytes_host'] + $a1->info()['bytes_device'] ? "the index's bytes" : $resident, "\n";
+
+/* the file changes (another size and mtime): the next open loads it again */
+$before = $a1->search(['t3']);
+sleep(1);
+make("$dir/a.gpix", 3, 400);
+$a3 = GpuPost\Index::open("$dir/a.gpix", ['persistent' => true]);
+echo "after a rewrite reused: ", var_export($a3->info()['reused'], true), ", answers changed: ",
+     var_export($a3->search(['t3']) !== $before, true), ", old object still answers: ", var_export($a1->search(['t3']) === $before, true), "\n";
+
+/* two of ~50K fit 120K, a third pushes out the least recently used (b, then a's first use) */
+$b = GpuPost\Index::open("$dir/b.gpix", ['persistent' => true]);
+copy("$dir/b.gpix", "$dir/c.gpix");
+GpuPost\Index::open("$dir/a.gpix", ['persistent' => true]);   /* a used after b */
+$c = GpuPost\Index::open("$dir/c.gpix", ['persistent' => true]);
+echo "a kept: ", var_export(GpuPost\Index::open("$dir/a.gpix", ['persistent' => true])->info()['reused'], true),
+     ", b dropped: ", var_export(!GpuPost\Index::open("$dir/b.gpix", ['persistent' => true])->info()['reused'], true), "\n";
+echo "resident within the cap: ", var_export(gpu_info()['resident'] <= 120 * 1024, true), "\n";
+
+make("$dir/big.gpix", 4, 5000);
+try {
+    GpuPost\Index::open("$dir/big.gpix", ['persistent' => true]);
+} catch (GpuPost\Exception $e) {
+    echo preg_replace('/\d+ bytes/', 'N bytes', preg_replace('#\S+big.gpix#', 'big.gpix', $e->getMessage())), "\n";
+}
+try { GpuPost\Index::open("$dir/a.gpix", ['persistent' => 1]); } catch (TypeError $e) { echo $e->getMessage(), "\n"; }
+array_map('unlink', glob("$dir/*"));
+rmdir($dir);
+?>
+--EXPECT--
+first reused: false, second: true, plain: false
+same answers: true
+resident: the index's bytes
+after a rewrite reused: false, answers changed: true, old object still answers: true
+a kept: true, b dropped: true
+resident within the cap: true
+the persistent index big.gpix would need N bytes, more than gpupost.max_resident_bytes (122880)
+GpuPost\Index::open(): Argument #2 ($options) option 'persistent' must be of type bool, int given
