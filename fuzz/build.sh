@@ -9,9 +9,9 @@ if ! command -v clang >/dev/null || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/l
 	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq clang libclang-rt-dev >/dev/null
 fi
 mkdir -p fuzz/out
-codecs=$(grep '^codec/.*\.c$' sources.list)   # the codecs of the one source list
-for f in mod9 s9 qs wah; do
+codecs=$(grep -E '^(codec|index)/.*\.c$' sources.list)   # the codecs and the index of the one source list
+for f in mod9 s9 qs wah index; do
 	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined -Wall -Wextra -o fuzz/out/fuzz_$f fuzz/fuzz_$f.c $codecs -lm
 done
-echo "built fuzz/out/fuzz_{mod9,s9,qs,wah}"
+echo "built fuzz/out/fuzz_{mod9,s9,qs,wah,index}"

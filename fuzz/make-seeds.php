@@ -29,6 +29,21 @@ $seeds = [
         gpu_encode_postings(array_merge(range(5, 400), [3000]), GPUPOST_WAH),
     ],
 ];
+/* index files, each twice: as it is (first byte 0) and to have its checksums made right (1) */
+$files = [
+    new GpuPost\Index(['a' => [1 => [1, 2], 5 => [3]], 'b' => [1 => [3], 9 => [1]], 'c' => [5 => [4]]], GPUPOST_POSTINGS),
+    new GpuPost\Index(['x' => gpu_encode_postings([0, 4, 9], GPUPOST_S9, GPUPOST_VALUES, ['delta' => 1]), 'y' => gpu_encode_postings([4, 5], GPUPOST_S9)], GPUPOST_S9),
+    new GpuPost\Index(['q' => gpu_encode_postings([3, 4, 7], GPUPOST_QS), 'r' => gpu_encode_postings([7], GPUPOST_QS)], GPUPOST_QS),
+    new GpuPost\Index([], GPUPOST_QS),
+];
+$seeds['index'] = [];
+$tmp = tempnam(sys_get_temp_dir(), 'gpix');
+foreach ($files as $ix) {
+    $ix->save($tmp);
+    $seeds['index'][] = "\0" . file_get_contents($tmp);
+    $seeds['index'][] = "\1" . file_get_contents($tmp);
+}
+unlink($tmp);
 foreach ($seeds as $format => $blobs) {
     @mkdir("$dir/$format", 0777, true);
     foreach ($blobs as $i => $b) {

@@ -158,7 +158,7 @@ int gp_index_load(const uint8_t *file, size_t len, const gp_budget *budget, gp_i
 	if (version != IX_VERSION) return BAD(8, "version %u: this build reads version %u", version, IX_VERSION);
 	if (format < GP_IX_MOD9 || format > GP_IX_QS) return BAD(12, "list format %u is not MOD9 (1), S9 (2) or QS (3)", format);
 	if (flags != (format == GP_IX_MOD9 ? 1u : 0u)) return BAD(16, "flags %u do not go with the list format", flags);
-	if (n_terms == UINT32_MAX) return BAD(20, "too many terms");
+	if (n_terms == UINT32_MAX || ((uint64_t)n_terms + 1) * 8 > len) return BAD(20, "%u terms do not fit the file", n_terms);
 	if (n_sections == 0 || (uint64_t)n_sections * IX_SECTION > len - IX_HEADER) {
 		return BAD(44, "%u sections do not fit the file", n_sections);
 	}
