@@ -55,6 +55,10 @@ foreach (['arrays' => [$lists, GPUPOST_POSTINGS], 'mod9' => [$mod9, GPUPOST_MOD9
     echo "$name: header and checksums as documented: ", $crc_ok ? "yes" : "NO", "\n";
 }
 
+/* the worked example of docs/FORMATS.md section 5, byte for byte */
+(new GpuPost\Index(['a' => [1 => [1, 2]]], GPUPOST_POSTINGS))->save("$dir/example.gpix");
+echo "worked example: ", bin2hex(file_get_contents("$dir/example.gpix")) === '475055504944580001000000010000000100000001000000010000000000000001000000020000000100000004000000b4f892ff00000000000000001785a0db01000000cb4b1120a00000000000000010000000000000000200000043beb7e8b000000000000000010000000000000003000000af45f168b800000000000000100000000000000004000000c984b47ac8000000000000000400000000000000000000000000000001000000000000006100000000000000000000000000000004000000000000003e00002500000000' ? "as documented" : "DIFFERENT", "\n";
+
 /* every single-byte corruption of a small file: refused, or (a padding byte) the same answers */
 $small = new GpuPost\Index(array_slice($mod9, 0, 3), GPUPOST_MOD9);
 $path = "$dir/small.gpix";
@@ -111,6 +115,7 @@ mod9: round trip equal
 mod9: header and checksums as documented: yes
 qs: round trip equal
 qs: header and checksums as documented: yes
+worked example: as documented
 flipped bytes: 0 wrong answers, most refused
 truncations refused: all
 index file F: byte 0: not a gpupost index (the magic is not "GPUPIDX\0")
