@@ -1,8 +1,9 @@
 <?php
 /* gpupost demo: index the license texts every Debian machine has into Yioop-format posting
- * lists (gpu_encode_postings), then answer multi-word queries by decoding the lists through
- * gpupost in one batch per query and intersecting the docs in PHP. Prints what ran where and
- * how long each step took.
+ * lists (gpu_encode_postings), build a GpuPost\Index from them and answer multi-word and phrase
+ * queries through it (on the device where there is one), checked against what a PHP user does
+ * today (decode every list, intersect in PHP) and against SQLite FTS5 on the same tokens. Prints
+ * what ran where and how long each step took.
  *
  *   php -d extension=gpupost demo/search.php [--format=mod9|s9|qs] [--query="free software"]... [--limit=N]
  *
@@ -34,31 +35,16 @@ $queries = isset($opts['query']) ? (array)$opts['query'] : [
     'modify redistribute', 'patent grant',
 ];
 $limit = (int)($opts['limit'] ?? 0);
+require __DIR__ . '/corpus.php';
 
 function ms(int $t0): string
 {
-    return sprintf('%.1f ms', (hrtime(true) - $t0) / 1e6);
+    return sprintf('%.3f ms', (hrtime(true) - $t0) / 1e6);
 }
 
 /* 1. The corpus: /usr/share/common-licenses and every package's copyright file. */
 $t0 = hrtime(true);
-$files = array_merge(glob('/usr/share/common-licenses/*') ?: [], glob('/usr/share/doc/*/copyright') ?: []);
-$files = array_values(array_filter($files, 'is_file'));
-if ($limit > 0) {
-    $files = array_slice($files, 0, $limit);
-}
-$index = [];   /* term => [doc => [positions]] */
-$bytes = 0;
-$tokens = 0;
-foreach ($files as $doc => $path) {
-    $text = strtolower((string)file_get_contents($path));
-    $bytes += strlen($text);
-    $words = preg_split('/[^a-z0-9]+/', $text, -1, PREG_SPLIT_NO_EMPTY);
-    foreach ($words as $i => $w) {
-        $index[$w][$doc][] = $i + 1; /* Yioop numbers positions from 1 */
-    }
-    $tokens += count($words);
-}
+[$files, $index, $bytes, $tokens] = demo_corpus($limit);   /* term => [doc => [positions]] */
 printf("corpus: %d documents, %.1f MB, %d tokens, %d terms (read and tokenized in %s)\n",
     count($files), $bytes / 1e6, $tokens, count($index), ms($t0));
 
@@ -85,39 +71,64 @@ $info = gpu_info();
 printf("device: %s\n", $info['device'] ? "{$info['device']['name']} ({$info['device']['type']}, {$info['platform']['name']})"
     : 'none: ' . $info['reason']);
 
-/* 3. Queries: all lists of a query decoded in one batch call, docs intersected in PHP. */
+/* 3. The index: the lists resident (on the device where there is one), queries answered there. */
+$t0 = hrtime(true);
+$ix = new GpuPost\Index($blobs, $format);
+$ii = $ix->info();
+printf("GpuPost\\Index: %d terms, %d docs, %d postings; %.2f MB on the host, %.2f MB on the device; built in %s\n",
+    $ii['terms'], $ii['docs'], $ii['postings'], $ii['bytes_host'] / 1e6, $ii['bytes_device'] / 1e6, ms($t0));
+$fts = class_exists('SQLite3') ? demo_fts5($files) : null;
+$parsed = [];
 foreach ($queries as $q) {
-    $terms = array_values(array_unique(preg_split('/[^a-z0-9]+/', strtolower($q), -1, PREG_SPLIT_NO_EMPTY)));
-    $lists = [];
-    foreach ($terms as $t) {
-        $lists[$t] = $blobs[$t] ?? '';
-    }
+    $terms = demo_tokens($q);
+    $parsed[$q] = $terms;
     $t0 = hrtime(true);
-    $decoded = gpu_decode_postings_batch($lists, $format, $mode);
-    if ($mode === GPUPOST_VALUES) { /* docID lists: doc => [] so that the same code ranks them */
-        $decoded = array_map(fn($docs) => array_fill_keys($docs, []), $decoded);
+    $hits = $ix->search($terms);
+    $took = ms($t0);
+    printf("\nquery \"%s\": %d docs have every word (%s on %s)", $q, count($hits), $took, $ix->info()['last_backend']);
+    if ($format === GPUPOST_MOD9 && count($terms) > 1) {
+        $t0 = hrtime(true);
+        $ph = $ix->search($terms, ['op' => GPUPOST_PHRASE]);
+        printf(", %d have the phrase (%s)", count($ph), ms($t0));
     }
-    $decode_time = ms($t0);
-    $ran = gpu_info()['last_backend'];
-    $t0 = hrtime(true);
-    $hits = null;
-    foreach ($decoded as $t => $docs) {
-        $hits = $hits === null ? $docs : array_intersect_key($hits, $docs);
-    }
-    $score = [];
-    foreach (array_keys($hits ?? []) as $doc) {
-        $score[$doc] = 0;
-        foreach ($decoded as $docs) {
-            $score[$doc] += count($docs[$doc]);
+    if ($fts) {
+        $f = demo_fts5_docs($fts, $terms, false);
+        printf("; SQLite FTS5: %d docs, %s", count($f), $f === $hits ? 'the same' : 'DIFFERENT');
+        if ($f !== $hits) {
+            exit(1);
         }
     }
-    arsort($score);
-    printf("\nquery \"%s\": %d docs match (lists: %s); decode %s on %s, intersect %s\n", $q, count($score),
-        implode(', ', array_map(fn($t) => "$t " . count($decoded[$t]), $terms)), $decode_time, $ran, ms($t0));
-    foreach (array_slice($score, 0, 3, true) as $doc => $s) {
-        printf($mode === GPUPOST_VALUES ? "  doc %5d  %s\n" : "  %4d occurrences  %s\n",
-            $mode === GPUPOST_VALUES ? $doc : $s, $files[$doc]);
+    echo "\n";
+    foreach (array_slice($hits, 0, 3) as $doc) {
+        printf("  doc %5d  %s\n", $doc, $files[$doc]);
     }
+}
+
+/* The same queries as one batch, against what a PHP user does today: decode each query's lists
+ * (gpu_decode_postings_batch) and intersect them with array_intersect_key. */
+$t0 = hrtime(true);
+$batch = $ix->searchBatch($parsed);
+$batch_time = ms($t0);
+$batch_on = $ix->info()['last_backend'];
+$t0 = hrtime(true);
+$php = [];
+foreach ($parsed as $q => $terms) {
+    $lists = [];
+    foreach (array_unique($terms) as $t) {
+        $lists[$t] = $blobs[$t] ?? '';
+    }
+    $hits = null;
+    foreach (gpu_decode_postings_batch($lists, $format, $format === GPUPOST_MOD9 ? GPUPOST_DOCS : GPUPOST_VALUES) as $docs) {
+        $docs = array_flip($docs);
+        $hits = $hits === null ? $docs : array_intersect_key($hits, $docs);
+    }
+    $php[$q] = array_keys($hits ?? []);
+    sort($php[$q]);
+}
+printf("\n%d queries in one searchBatch: %s on %s; decode + array_intersect_key in PHP: %s; answers %s\n",
+    count($parsed), $batch_time, $batch_on, ms($t0), $php === $batch ? 'identical' : 'DIFFERENT');
+if ($php !== $batch) {
+    exit(1);
 }
 
 /* 4. The whole index in one batch, on the host path and on the device, compared. */
@@ -133,6 +144,15 @@ foreach (['host' => PHP_INT_MAX, 'device' => 0] as $path => $threshold) {
         printf("  %-6s %-8s %s on %s\n", $path, $name, $took, gpu_info()['last_backend']);
         $results[$name][$path] = $r;
     }
+}
+/* the queries as one batch through the index, on each path */
+foreach (['host' => 'host', 'device' => 'auto'] as $path => $device) {
+    ini_set('gpupost.min_device_values', $path === 'host' ? (string)PHP_INT_MAX : '0');
+    $one = new GpuPost\Index($blobs, $format, ['device' => $device]);
+    $t0 = hrtime(true);
+    $r = $one->searchBatch($parsed);
+    printf("  %-6s %-8s %s on %s\n", $path, 'queries', ms($t0), $one->info()['last_backend']);
+    $results['queries'][$path] = $r;
 }
 ini_restore('gpupost.min_device_values');
 foreach ($results as $name => $r) {

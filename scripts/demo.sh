@@ -5,4 +5,4 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/setup.sh
-exec php -n -d memory_limit=1G -d extension="$PWD/modules/gpupost.so" demo/search.php "$@"
+exec php -n -d memory_limit=1G -d extension=sqlite3 -d extension="$PWD/modules/gpupost.so" demo/search.php "$@"

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 need=()
-for pkg in php-dev php-cli pocl-opencl-icd ocl-icd-opencl-dev opencl-headers pkg-config gcc make; do
+for pkg in php-dev php-cli php-sqlite3 pocl-opencl-icd ocl-icd-opencl-dev opencl-headers pkg-config gcc make; do
 	dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -26,6 +26,6 @@ if [ ! -f Makefile ] || [ config.m4 -nt Makefile ] || [ Makefile.frag -nt Makefi
 	./configure -q $flags >/dev/null
 	echo "$flags" > .configure-flags
 	# objects built with other flags (make clean would also delete every .so below here)
-	rm -rf ./*.lo ./*.la .libs src/*.lo src/.libs codec/*.lo codec/.libs opencl/*.lo opencl/.libs modules/*
+	rm -rf ./*.lo ./*.la .libs src/*.lo src/.libs codec/*.lo codec/.libs index/*.lo index/.libs opencl/*.lo opencl/.libs modules/*
 fi
 make -s -j"$(nproc)" >/dev/null
