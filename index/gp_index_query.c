@@ -212,14 +212,15 @@ int gp_index_query_host(const gp_index *ix, const gp_query_batch *q, const gp_bu
 	}
 	out->n_queries = q->n_queries;
 	out->at = malloc((q->n_queries + 1) * sizeof(uint64_t));
+	out->docs = malloc(sizeof(uint32_t));   /* never NULL: callers slice it */
 	uint64_t *keys = malloc((max_terms + 1) * sizeof(uint64_t));
 	uint32_t *ids = malloc((max_terms + 1) * sizeof(uint32_t));
 	uint32_t *places = malloc((max_terms + 1) * sizeof(uint32_t));
 	uint32_t *post = malloc((max_terms + 1) * sizeof(uint32_t));
 	size_t *cur = malloc((max_terms + 1) * sizeof(size_t));
-	sink s = {out, 0, q->count_only, budget, err};
+	sink s = {out, 1, q->count_only, budget, err};
 	int rc = GP_OK;
-	if (!out->at || !keys || !ids || !places || !post || !cur) {
+	if (!out->at || !out->docs || !keys || !ids || !places || !post || !cur) {
 		rc = GP_ENOMEM;
 		goto done;
 	}

@@ -187,25 +187,26 @@ static int launch(const gp_index *ix, const gp_query_batch *q, const query_table
 	return GP_OK;
 }
 
-int gp_cl_index_query(const gp_index *ix, const gp_query_batch *q, const gp_budget *budget,
-                      gp_answers *out, gp_error *err)
+/* Queries [q0, q0 + sub->n_queries) of a batch: their answers appended to out (out->at[q0] set
+ * on entry). */
+static int query_chunk(const gp_index *ix, const gp_query_batch *sub, size_t q0, size_t nq_all,
+                       const gp_budget *budget, gp_answers *out, size_t *cap, gp_error *err)
 {
 	query_tables qt = {0};
-	size_t nq = q->n_queries;
+	size_t nq = sub->n_queries;
 	int rc;
-	memset(out, 0, sizeof(*out));
-	out->n_queries = nq;
-	if (!(out->at = calloc(nq + 1, sizeof(uint64_t)))) return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "the answers' bounds");
-	if (build_tables(ix, q, &qt) != GP_OK) {
+	cl_uint *b = NULL;
+	if (build_tables(ix, sub, &qt) != GP_OK) {
 		rc = gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "the query tables");
 		goto done;
 	}
 	if (qt.items >= UINT32_MAX || qt.len >= UINT32_MAX) {
-		rc = gp_cl_fail(err, CL_INVALID_VALUE, "a batch of 2^32 or more candidates");
+		rc = gp_cl_fail(err, CL_INVALID_VALUE, "a query of 2^32 or more candidates");
 		goto done;
 	}
-	if (qt.items == 0) {
-		rc = GP_OK;   /* nothing can match: every query's answer is empty */
+	if (qt.items == 0) {   /* nothing can match: every answer empty */
+		for (size_t i = 1; i <= nq; i++) out->at[q0 + i] = out->at[q0];
+		rc = GP_OK;
 		goto done;
 	}
 	/* the device's own buffers beside the answers (checked again once their count is known) */
@@ -220,30 +221,73 @@ int gp_cl_index_query(const gp_index *ix, const gp_query_batch *q, const gp_budg
 		rc = GP_EDEVICE;
 		goto done;
 	}
-	if ((rc = launch(ix, q, &qt, tables, cand, kept, answers, bounds, err)) != GP_OK) goto done;
-	cl_uint *b = malloc((nq + 1) * sizeof(cl_uint));
-	if (!b) {
+	if ((rc = launch(ix, sub, &qt, tables, cand, kept, answers, bounds, err)) != GP_OK) goto done;
+	if (!(b = malloc((nq + 1) * sizeof(cl_uint)))) {
 		rc = gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "the answers' bounds");
 		goto done;
 	}
-	if ((rc = gp_cl_read(bounds, (nq + 1) * 4, b, err)) != GP_OK) {
-		free(b);
-		goto done;
-	}
-	for (size_t i = 0; i <= nq; i++) out->at[i] = b[i];
-	free(b);
-	out->total = out->at[nq];
-	if (!q->count_only) {
-		if ((rc = gp_budget_check(budget, gp_php_lists_floor(out->total, nq), out->total * 4, "the answers", err)) != GP_OK) goto done;
-		if (!(out->docs = malloc((size_t)out->total * 4 + 4))) {
-			rc = gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "the answers");
-			goto done;
+	if ((rc = gp_cl_read(bounds, (nq + 1) * 4, b, err)) != GP_OK) goto done;
+	uint64_t base = out->at[q0], n = b[nq];
+	for (size_t i = 1; i <= nq; i++) out->at[q0 + i] = base + b[i];
+	out->total = base + n;
+	if (!sub->count_only && n > 0) {
+		if ((rc = gp_budget_check(budget, gp_php_lists_floor(out->total, nq_all), out->total * 4, "the answers", err)) != GP_OK) goto done;
+		if (out->total > *cap) {
+			size_t want = (size_t)out->total + (size_t)out->total / 2;
+			uint32_t *d = realloc(out->docs, want * 4);
+			if (!d) {
+				rc = gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "the answers");
+				goto done;
+			}
+			out->docs = d;
+			*cap = want;
 		}
-		if (out->total && (rc = gp_cl_read(answers, (size_t)out->total * 4, out->docs, err)) != GP_OK) goto done;
+		if ((rc = gp_cl_read(answers, (size_t)n * 4, out->docs + base, err)) != GP_OK) goto done;
 	}
 	rc = GP_OK;
 done:
+	free(b);
 	free(qt.t);
+	return rc;
+}
+
+int gp_cl_index_query(const gp_index *ix, const gp_query_batch *q, const gp_budget *budget,
+                      gp_answers *out, gp_error *err)
+{
+	size_t nq = q->n_queries, cap = 0, max_terms = 0;
+	int rc = GP_OK;
+	memset(out, 0, sizeof(*out));
+	out->n_queries = nq;
+	for (size_t i = 0; i < nq; i++) {
+		if (q->at[i + 1] - q->at[i] > max_terms) max_terms = (size_t)(q->at[i + 1] - q->at[i]);
+	}
+	uint64_t *keys = malloc((max_terms + 1) * sizeof(uint64_t));
+	out->docs = malloc(sizeof(uint32_t));
+	cap = 1;
+	if (!keys || !out->docs || !(out->at = calloc(nq + 1, sizeof(uint64_t)))) {
+		free(keys);
+		gp_answers_free(out);
+		return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "the answers' bounds");
+	}
+	/* a batch runs as chunks of consecutive queries, each of at most gp_cl_index_chunk_items()
+	 * candidates (or one query), to bound the device buffers */
+	uint64_t chunk = gp_cl_index_chunk_items();
+	for (size_t q0 = 0, q1; q0 < nq && rc == GP_OK; q0 = q1) {
+		uint64_t items = 0;
+		for (q1 = q0; q1 < nq; q1++) {
+			size_t k = gp_query_plan(ix, q, q1, keys);
+			uint64_t n = 0;
+			for (size_t j = 0; j < k; j++) {
+				n += keys[j] >> 32;
+				if (q->op != GP_IX_OR) break;
+			}
+			if (q1 > q0 && items + n > chunk) break;
+			items += n;
+		}
+		gp_query_batch sub = {q->op, q1 - q0, q->terms, q->at + q0, q->count_only};
+		rc = query_chunk(ix, &sub, q0, nq, budget, out, &cap, err);
+	}
+	free(keys);
 	if (rc != GP_OK) gp_answers_free(out);
 	return rc;
 }

@@ -152,6 +152,8 @@ size_t gp_cl_qs_stage_items(void);
 size_t gp_cl_tile_items(void);
 /* Output words per work-item of wah_gather (GP_WAH_ITEMS of the build). */
 size_t gp_cl_wah_items(void);
+/* Most candidates one launch sequence of an index batch takes (GPUPOST_INDEX_CHUNK overrides). */
+size_t gp_cl_index_chunk_items(void);
 /* Enqueues `kernel` over at least `items` work-items. */
 int gp_cl_run(cl_kernel kernel, size_t items, gp_error *err);
 /* Records a failed OpenCL call in err (GP_EDEVICE) and returns GP_EDEVICE. */

@@ -47,6 +47,13 @@ void gp_cl_knobs_read(gp_cl_knobs *k)
 	k->upload_threads = env_uint("GPUPOST_UPLOAD_THREADS");
 	k->upload_first_kb = env_uint("GPUPOST_UPLOAD_FIRST");
 	k->upload_piece_kb = env_uint("GPUPOST_UPLOAD_PIECE");
+	k->index_chunk_items = env_uint("GPUPOST_INDEX_CHUNK");
+}
+
+size_t gp_cl_index_chunk_items(void)
+{
+	/* 12 bytes of device buffers a candidate: 1.5 GiB at most by default */
+	return gp_cl.knobs.index_chunk_items ? gp_cl.knobs.index_chunk_items : (size_t)1 << 27;
 }
 
 /* The work-group size before the kernels are built: at most 256, a power of two, within the

@@ -99,7 +99,21 @@ foreach ([[40, 300, 6], [25, 3000, 40], [8, 20, 3]] as [$nt, $nd, $mp]) {
     if ($host->info()['last_backend'] !== 'host') { echo "host index left the host\n"; $bad++; }
     if (count($host) !== $nt || $host->info()['postings'] !== array_sum(array_map('count', $lists))) { echo "counts\n"; $bad++; }
 }
+/* a batch split into many device launches (GPUPOST_INDEX_CHUNK candidates each) */
+require __DIR__ . '/gpupost_test.inc';
+putenv('GPUPOST_INDEX_CHUNK=40');
+[$out] = gp_child('mt_srand(7); $l = [];
+    for ($t = 0; $t < 30; $t++) { $d = []; for ($i = 0; $i < 60; $i++) $d[mt_rand(0, 400)] = [mt_rand(1, 3)]; ksort($d); $l["t$t"] = $d; }
+    $h = new GpuPost\Index($l, GPUPOST_POSTINGS, ["device" => "host"]);
+    $d = new GpuPost\Index($l, GPUPOST_POSTINGS, ["device" => gpu_info()["backend"] === "opencl" ? "cpu" : "host"]);
+    $q = []; for ($i = 0; $i < 300; $i++) $q[] = ["t" . mt_rand(0, 29), "t" . mt_rand(0, 29)];
+    $same = true;
+    foreach ([GPUPOST_AND, GPUPOST_OR, GPUPOST_PHRASE] as $op) $same = $same && $h->searchBatch($q, ["op" => $op]) === $d->searchBatch($q, ["op" => $op]);
+    echo $same ? "chunked batches equal" : "chunked batches DIFFER";', []);
+putenv('GPUPOST_INDEX_CHUNK');
+echo $out, "\n";
 echo $bad ? "FAILED $bad\n" : "all equal\n";
 ?>
 --EXPECT--
+chunked batches equal
 all equal
