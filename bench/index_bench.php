@@ -8,13 +8,15 @@
  * are checked against gpupost's host answers for the same queries. Not a test.
  *
  *   php bench/index_bench.php demo OUT [SECONDS]            the demo corpus (demo/corpus.php)
- *   php bench/index_bench.php INDEX.gpix QUERIES OUT [SECONDS] [TEXT]   a gen_corpus corpus
+ *   php bench/index_bench.php NAME.gpix QUERIES OUT [SECONDS] [TEXT]   a gen_corpus corpus (or any
+ *                                                             index with a query log in its format)
  *
  * SECONDS bounds each one-query-a-call row (default 10): slow rows run a prefix of the log. */
 require __DIR__ . '/../demo/corpus.php';
 
 $argv = $_SERVER['argv'];
-if (($argv[1] ?? '') === 'demo') {
+$build_demo = ($argv[1] ?? '') === 'demo';
+if ($build_demo) {
     [, , $out] = $argv;
     $seconds = (float)($argv[3] ?? 10);
     $name = 'demo';
@@ -22,7 +24,7 @@ if (($argv[1] ?? '') === 'demo') {
     [, $ixfile, $qfile, $out] = $argv;
     $seconds = (float)($argv[4] ?? 10);
     $text = $argv[5] ?? null;
-    $name = 'synthetic';
+    $name = basename($ixfile, '.gpix');
 } else {
     fwrite(STDERR, "usage: php bench/index_bench.php demo OUT [SECONDS] | INDEX.gpix QUERIES OUT [SECONDS] [TEXT]\n");
     exit(2);
@@ -33,7 +35,7 @@ $dtype = gpu_info()['device']['type'] ?? 'none';
 
 /* --- the corpus, its index and its query log --- */
 $t0 = hrtime(true);
-if ($name === 'demo') {
+if ($build_demo) {
     [$files, $lists] = demo_corpus();
     $text = "$out/demo-text.txt";
     $fh = fopen($text, 'w');
