@@ -46,7 +46,7 @@ rm -f "$out/synthetic-text.txt" "$out/demo-text.txt"
 if command -v gnuplot > /dev/null; then
 	for c in demo synthetic; do
 		gnuplot <<GP
-set terminal pngcairo size 1000,560 font ",10"
+set terminal pngcairo size 1000,560 font ",10" noenhanced
 set output "$out/index-$c.png"
 set title "GpuPost\\\\Index, $c corpus: queries/s (log scale)\n$(sed 's/^# //; s/;.*device:/, device:/' "$out/index-$c.head")"
 set style data histograms

@@ -94,13 +94,34 @@ static int has_position(const int32_t *p, size_t n, int64_t x)
 
 int gp_phrase_match(const gp_index *ix, const uint32_t *post, size_t places)
 {
-	const int32_t *first = ix->positions + ix->pos_at[post[0]];
-	size_t n0 = ix->pos_at[post[0] + 1] - ix->pos_at[post[0]];
-	for (size_t i = 0; i < n0; i++) {
-		size_t j = 1;
+	/* anchored at the place with the fewest positions in this doc; the others' positions are
+	 * merged against the anchors (both increase), a cursor per place, or searched when the
+	 * phrase has more places than cursors */
+	enum { CURSORS = 16 };
+	size_t r = 0, nr = SIZE_MAX, cur[CURSORS] = {0};
+	for (size_t j = 0; j < places; j++) {
+		size_t n = ix->pos_at[post[j] + 1] - ix->pos_at[post[j]];
+		if (n < nr) {
+			nr = n;
+			r = j;
+		}
+	}
+	const int32_t *anchor = ix->positions + ix->pos_at[post[r]];
+	for (size_t i = 0; i < nr; i++) {
+		int64_t start = (int64_t)anchor[i] - (int64_t)r;
+		size_t j = 0;
 		for (; j < places; j++) {
+			if (j == r) continue;
 			const int32_t *pj = ix->positions + ix->pos_at[post[j]];
-			if (!has_position(pj, ix->pos_at[post[j] + 1] - ix->pos_at[post[j]], (int64_t)first[i] + (int64_t)j)) break;
+			size_t nj = ix->pos_at[post[j] + 1] - ix->pos_at[post[j]];
+			int64_t want = start + (int64_t)j;
+			if (places > CURSORS) {
+				if (!has_position(pj, nj, want)) break;
+				continue;
+			}
+			while (cur[j] < nj && pj[cur[j]] < want) cur[j]++;
+			if (cur[j] == nj) return 0;   /* later anchors want later positions still */
+			if (pj[cur[j]] != want) break;
 		}
 		if (j == places) return 1;
 	}
@@ -138,22 +159,24 @@ static inline void sink_put(sink *s, uint32_t doc)
 }
 
 /* AND (and a phrase's candidates) of the k distinct lists ids[], shortest first. A phrase's
- * places[] name, for each place, its term's index in ids[]. */
+ * places[] name, for each place, its term's index in ids[]. lists and lens: room for k. */
 static void query_and(const gp_index *ix, const uint32_t *ids, size_t k, const uint32_t *places,
-                      size_t n_places, size_t *cur, uint32_t *post, sink *s)
+                      size_t n_places, size_t *cur, uint32_t *post, const uint32_t **lists,
+                      size_t *lens, sink *s)
 {
-	const uint32_t *driver = ix->docs + ix->list_at[ids[0]];
-	size_t n = gp_index_df(ix, ids[0]);
-	for (size_t j = 1; j < k; j++) cur[j] = 0;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t j = 0; j < k; j++) {
+		lists[j] = ix->docs + ix->list_at[ids[j]];
+		lens[j] = gp_index_df(ix, ids[j]);
+		cur[j] = 0;
+	}
+	const uint32_t *driver = lists[0];
+	for (size_t i = 0, n = lens[0]; i < n; i++) {
 		uint32_t x = driver[i];
 		size_t j = 1;
 		for (; j < k; j++) {
-			const uint32_t *l = ix->docs + ix->list_at[ids[j]];
-			size_t len = gp_index_df(ix, ids[j]);
-			cur[j] = gallop(l, cur[j], len, x);
-			if (cur[j] == len) return;
-			if (l[cur[j]] != x) break;
+			cur[j] = gallop(lists[j], cur[j], lens[j], x);
+			if (cur[j] == lens[j]) return;
+			if (lists[j][cur[j]] != x) break;
 		}
 		if (j < k) continue;
 		if (places) {
@@ -218,9 +241,11 @@ int gp_index_query_host(const gp_index *ix, const gp_query_batch *q, const gp_bu
 	uint32_t *places = malloc((max_terms + 1) * sizeof(uint32_t));
 	uint32_t *post = malloc((max_terms + 1) * sizeof(uint32_t));
 	size_t *cur = malloc((max_terms + 1) * sizeof(size_t));
+	size_t *lens = malloc((max_terms + 1) * sizeof(size_t));
+	const uint32_t **lists = malloc((max_terms + 1) * sizeof(uint32_t *));
 	sink s = {out, 1, q->count_only, budget, err};
 	int rc = GP_OK;
-	if (!out->at || !out->docs || !keys || !ids || !places || !post || !cur) {
+	if (!out->at || !out->docs || !keys || !ids || !places || !post || !cur || !lens || !lists) {
 		rc = GP_ENOMEM;
 		goto done;
 	}
@@ -246,9 +271,9 @@ int gp_index_query_host(const gp_index *ix, const gp_query_batch *q, const gp_bu
 				while (ids[j] != t) j++;
 				places[p] = (uint32_t)j;
 			}
-			query_and(ix, ids, k, places, n_places, cur, post, &s);
+			query_and(ix, ids, k, places, n_places, cur, post, lists, lens, &s);
 		} else if (q->op != GP_IX_PHRASE) {
-			query_and(ix, ids, k, NULL, 0, cur, post, &s);
+			query_and(ix, ids, k, NULL, 0, cur, post, lists, lens, &s);
 		}
 		out->at[qi + 1] = out->total;
 		if (!q->count_only && gp_budget_check(budget, gp_php_lists_floor(out->total, q->n_queries),
@@ -263,6 +288,8 @@ done:
 	free(places);
 	free(post);
 	free(cur);
+	free(lens);
+	free(lists);
 	if (rc != GP_OK) {
 		if (rc == GP_ENOMEM && err->code != GP_ENOMEM) {
 			err->code = GP_ENOMEM;
