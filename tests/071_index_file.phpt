@@ -88,7 +88,7 @@ echo "truncations refused: ", $tr === strlen($good) ? "all" : $tr, "\n";
 /* messages: foreign file, version, a list broken under valid checksums */
 function reopen(string $path, string $bytes): void {
     file_put_contents($path, $bytes);
-    try { GpuPost\Index::open($path); echo "opened!\n"; } catch (GpuPost\Exception $e) { echo preg_replace('/^index file [^:]+/', 'index file F', $e->getMessage()), "\n"; }
+    try { GpuPost\Index::open($path); echo "opened!\n"; } catch (GpuPost\Exception $e) { echo str_replace("index file $path:", 'index file F:', $e->getMessage()), "\n"; }
 }
 reopen($path, file_get_contents(__FILE__));
 $v2 = $good;
