@@ -7,7 +7,11 @@
 # in the workers only, after the fork), or a worker whose resident memory grew past its bound:
 # every request makes one large call, and a worker's RSS after the run may exceed its RSS after
 # the first requests by at most gpupost.max_cached_bytes (2M here) and 32 MiB of PHP's own
-# caches, and what a worker says it keeps (gpu_info()['cached']) stays under that cap. Prints one line of figures per run.
+# caches, and what a worker says it keeps (gpu_info()['cached']) stays under that cap. Then a
+# persistent GpuPost\Index (tests/fpm/index.php): every request opens it with 'persistent' and
+# checks its answers against the CLI's; each worker must load the file once (the rest reuse it),
+# its resident bytes stay under gpupost.max_resident_bytes (16M here), and the workers' RSS may
+# grow by at most 32 MiB after the warm-up. Prints one line of figures per run.
 #   bash scripts/fpm-load.sh [requests per run, default 2000] [concurrency, default 16]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -34,7 +38,27 @@ cleanup() {
 }
 trap cleanup EXIT
 mkdir -p "$work/www" "$work/nginx"
-cp tests/fpm/decode.php "$work/www/"
+cp tests/fpm/decode.php tests/fpm/index.php "$work/www/"
+# the index the workers keep, and the answers its queries must get (computed here on the host)
+php -n -d extension="$PWD/modules/gpupost.so" -d gpupost.device=host -r '
+mt_srand(16);
+$lists = [];
+for ($t = 0; $t < 400; $t++) {
+    $l = [];
+    for ($i = mt_rand(1, 2000); $i > 0; $i--) $l[mt_rand(0, 50000)] = [mt_rand(1, 20), mt_rand(21, 40)];
+    ksort($l);
+    $lists["t$t"] = $l;
+}
+$ix = new GpuPost\Index($lists, GPUPOST_POSTINGS);
+$ix->save($argv[1] . "/ix.gpix");
+$ref = [];
+foreach ([GPUPOST_AND, GPUPOST_OR, GPUPOST_PHRASE] as $op) {
+    $q = [];
+    for ($i = 0; $i < 40; $i++) $q[] = ["t" . mt_rand(0, 399), "t" . mt_rand(0, 399)];
+    $ref[] = ["op" => $op, "queries" => $q, "answers" => $ix->searchBatch($q, ["op" => $op])];
+}
+file_put_contents($argv[1] . "/ix-ref.json", json_encode($ref));
+' "$work/www"
 cat > "$work/nginx.conf" <<CONF
 daemon on;
 pid $work/nginx.pid;
@@ -76,7 +100,8 @@ php_admin_value[gpupost.max_cached_bytes] = 2M
 ; PoCL links the kernels it compiles with ld, and php-fpm clears the workers' environment
 env[PATH] = /usr/local/bin:/usr/bin:/bin
 CONF
-	php-fpm8.2 -n -y "$work/fpm.conf" -R -d extension="$PWD/modules/gpupost.so" -d gpupost.device=$device
+	php-fpm8.2 -n -y "$work/fpm.conf" -R -d extension="$PWD/modules/gpupost.so" -d gpupost.device=$device \
+		-d gpupost.max_resident_bytes=16M
 	sleep 1
 	master=$(cat "$work/fpm.pid")
 	info=$(curl -fsS "http://127.0.0.1:$port_http/decode.php?info=1")
@@ -124,6 +149,34 @@ CONF
 		cpu:[1-9]*'"backend":"opencl"'*|host:0:*'"backend":"host"'*) ;;
 		*) echo "fpm device=$device: unexpected backend: $info"; status=1 ;;
 	esac
+	# the persistent index: opened once per worker, answers checked in every request
+	rm -f "$work/www/opens.log"
+	ab -q -n 64 -c 4 "http://127.0.0.1:$port_http/index.php" > /dev/null 2>&1 || true
+	declare -A rss_warm=()
+	for w in $(pgrep -P "$master"); do rss_warm[$w]=$(awk '/^VmRSS/ {print $2}' "/proc/$w/status"); done
+	ab -q -n "$requests" -c "$concurrency" "http://127.0.0.1:$port_http/index.php" > "$work/ab-index.txt" 2>&1 || true
+	ix_grown=0
+	ix_report=""
+	for w in $(pgrep -P "$master"); do
+		now=$(awk '/^VmRSS/ {print $2}' "/proc/$w/status")
+		warm=${rss_warm[$w]:-0}
+		ix_report+=" $((warm / 1024))->$((now / 1024))"
+		[ "$warm" -gt 0 ] && [ "$now" -gt $((warm + 32 * 1024)) ] && ix_grown=$((ix_grown + 1))
+	done
+	unset rss_warm
+	ix_complete=$(sed -n 's/^Complete requests: *//p' "$work/ab-index.txt")
+	ix_failed=$(sed -n 's/^Failed requests: *//p' "$work/ab-index.txt")
+	ix_rps=$(sed -n 's/^Requests per second: *\([0-9.]*\).*/\1/p' "$work/ab-index.txt")
+	ix_body=$(curl -fsS "http://127.0.0.1:$port_http/index.php")
+	opens=$(wc -l < "$work/www/opens.log" 2>/dev/null || echo 0)
+	opener_pids=$(sort -u "$work/www/opens.log" 2>/dev/null | wc -l)
+	resident=$(echo "$ix_body" | awk '{print $4 + 0}')
+	echo "fpm device=$device, persistent index: requests ${ix_complete:-0}/$requests, failed ${ix_failed:-?}, ${ix_rps:-?} req/s, file loaded $opens times by $opener_pids workers (4 workers), resident $resident B (cap 16M), worker RSS MiB after warm-up->after run:$ix_report (bound: +32), over the bound: $ix_grown; last response: $ix_body"
+	if [ "${ix_complete:-0}" != "$requests" ] || [ "${ix_failed:-1}" != "0" ] || [ "${ix_body:0:10}" != "OK reused " ] ||
+	   [ "$opens" -lt 1 ] || [ "$opens" -gt 4 ] || [ "$opens" != "$opener_pids" ] || [ "$resident" -le 0 ] ||
+	   [ "$resident" -gt $((16 << 20)) ] || [ "$ix_grown" != 0 ]; then
+		echo "fpm device=$device, persistent index: FAILED"; cat "$work/ab-index.txt"; cat "$work/fpm-$device.log"; status=1
+	fi
 	kill "$master"; sleep 1; rm -f "$work/fpm.pid"
 done
 exit $status
