@@ -82,6 +82,22 @@ http {
 }
 CONF
 nginx -c "$work/nginx.conf" -p "$work"
+# "pid KiB" of each worker of master $1
+rss_snapshot() {
+	for w in $(pgrep -P "$1"); do echo "$w $(awk '/^VmRSS/ {print $2}' "/proc/$w/status")"; done
+}
+# against a snapshot: how many workers grew past $3 KiB, then each one's MiB before->now
+rss_growth() {
+	local grown=0 report="" w warm now
+	for w in $(pgrep -P "$1"); do
+		now=$(awk '/^VmRSS/ {print $2}' "/proc/$w/status")
+		warm=$(awk -v w="$w" '$1 == w {print $2}' "$2")
+		warm=${warm:-0}
+		report+=" $((warm / 1024))->$((now / 1024))"
+		[ "$warm" -gt 0 ] && [ "$now" -gt $((warm + $3)) ] && grown=$((grown + 1))
+	done
+	echo "$grown$report"
+}
 status=0
 for device in cpu host; do
 	cat > "$work/fpm.conf" <<CONF
@@ -107,18 +123,9 @@ CONF
 	info=$(curl -fsS "http://127.0.0.1:$port_http/decode.php?info=1")
 	# warm-up: every worker serves a few requests, then each one's resident memory is taken
 	ab -q -n 64 -c 4 "http://127.0.0.1:$port_http/decode.php?seed=7" > /dev/null 2>&1 || true
-	declare -A rss_warm=()
-	for w in $(pgrep -P "$master"); do rss_warm[$w]=$(awk '/^VmRSS/ {print $2}' "/proc/$w/status"); done
+	rss_snapshot "$master" > "$work/rss-warm"
 	ab -q -n "$requests" -c "$concurrency" "http://127.0.0.1:$port_http/decode.php?seed=7" > "$work/ab.txt" 2>&1 || true
-	rss_grown=0
-	rss_report=""
-	for w in $(pgrep -P "$master"); do
-		now=$(awk '/^VmRSS/ {print $2}' "/proc/$w/status")
-		warm=${rss_warm[$w]:-0}
-		rss_report+=" $((warm / 1024))->$((now / 1024))"
-		[ "$warm" -gt 0 ] && [ "$now" -gt $((warm + (2 + 32) * 1024)) ] && rss_grown=$((rss_grown + 1))
-	done
-	unset rss_warm
+	read -r rss_grown rss_report <<< "$(rss_growth "$master" "$work/rss-warm" $(((2 + 32) * 1024)))"
 	complete=$(sed -n 's/^Complete requests: *//p' "$work/ab.txt")
 	failed=$(sed -n 's/^Failed requests: *//p' "$work/ab.txt")
 	non2xx=$(sed -n 's/^Non-2xx responses: *//p' "$work/ab.txt")
@@ -139,7 +146,7 @@ CONF
 		grep -q -e libpocl -e libnvidia-opencl "/proc/$w/maps" 2>/dev/null && workers_with_device=$((workers_with_device + 1))
 	done
 	signals=$(grep -c -i "signal" "$work/fpm-$device.log" || true)
-	echo "fpm device=$device: $info; requests ${complete:-0}/$requests, failed ${failed:-?}, non-2xx ${non2xx:-0}, ${rps:-?} req/s, workers killed by a signal ${signals}, device opened in master: $opened_in_master, in $workers_with_device workers, worker RSS MiB after warm-up->after run:$rss_report (bound: +34), over the bound: $rss_grown, kept between requests: host ${kept_host} B, pinned ${kept_pinned} B, device ${kept_device} B (cap 2M: $cache_ok)"
+	echo "fpm device=$device: $info; requests ${complete:-0}/$requests, failed ${failed:-?}, non-2xx ${non2xx:-0}, ${rps:-?} req/s, workers killed by a signal ${signals}, device opened in master: $opened_in_master, in $workers_with_device workers, worker RSS MiB after warm-up->after run: $rss_report (bound: +34), over the bound: $rss_grown, kept between requests: host ${kept_host} B, pinned ${kept_pinned} B, device ${kept_device} B (cap 2M: $cache_ok)"
 	if [ "${complete:-0}" != "$requests" ] || [ "${failed:-1}" != "0" ] || [ -n "$non2xx" ] || [ "$rss_grown" != 0 ] || [ "$cache_ok" != yes ] ||
 	   [ "$signals" != "0" ] || [ "$opened_in_master" != no ] || [ "${body:0:3}" != "OK " ] ||
 	   [ "${other:0:3}" != "OK " ] || [ "$body" = "$other" ]; then
@@ -152,18 +159,9 @@ CONF
 	# the persistent index: opened once per worker, answers checked in every request
 	rm -f "$work/www/opens.log"
 	ab -q -n 64 -c 4 "http://127.0.0.1:$port_http/index.php" > /dev/null 2>&1 || true
-	declare -A rss_warm=()
-	for w in $(pgrep -P "$master"); do rss_warm[$w]=$(awk '/^VmRSS/ {print $2}' "/proc/$w/status"); done
+	rss_snapshot "$master" > "$work/rss-warm"
 	ab -q -n "$requests" -c "$concurrency" "http://127.0.0.1:$port_http/index.php" > "$work/ab-index.txt" 2>&1 || true
-	ix_grown=0
-	ix_report=""
-	for w in $(pgrep -P "$master"); do
-		now=$(awk '/^VmRSS/ {print $2}' "/proc/$w/status")
-		warm=${rss_warm[$w]:-0}
-		ix_report+=" $((warm / 1024))->$((now / 1024))"
-		[ "$warm" -gt 0 ] && [ "$now" -gt $((warm + 32 * 1024)) ] && ix_grown=$((ix_grown + 1))
-	done
-	unset rss_warm
+	read -r ix_grown ix_report <<< "$(rss_growth "$master" "$work/rss-warm" $((32 * 1024)))"
 	ix_complete=$(sed -n 's/^Complete requests: *//p' "$work/ab-index.txt")
 	ix_failed=$(sed -n 's/^Failed requests: *//p' "$work/ab-index.txt")
 	ix_rps=$(sed -n 's/^Requests per second: *\([0-9.]*\).*/\1/p' "$work/ab-index.txt")
@@ -171,7 +169,7 @@ CONF
 	opens=$(wc -l < "$work/www/opens.log" 2>/dev/null || echo 0)
 	opener_pids=$(sort -u "$work/www/opens.log" 2>/dev/null | wc -l)
 	resident=$(echo "$ix_body" | awk '{print $4 + 0}')
-	echo "fpm device=$device, persistent index: requests ${ix_complete:-0}/$requests, failed ${ix_failed:-?}, ${ix_rps:-?} req/s, file loaded $opens times by $opener_pids workers (4 workers), resident $resident B (cap 16M), worker RSS MiB after warm-up->after run:$ix_report (bound: +32), over the bound: $ix_grown; last response: $ix_body"
+	echo "fpm device=$device, persistent index: requests ${ix_complete:-0}/$requests, failed ${ix_failed:-?}, ${ix_rps:-?} req/s, file loaded $opens times by $opener_pids workers (4 workers), resident $resident B (cap 16M), worker RSS MiB after warm-up->after run: $ix_report (bound: +32), over the bound: $ix_grown; last response: $ix_body"
 	if [ "${ix_complete:-0}" != "$requests" ] || [ "${ix_failed:-1}" != "0" ] || [ "${ix_body:0:10}" != "OK reused " ] ||
 	   [ "$opens" -lt 1 ] || [ "$opens" -gt 4 ] || [ "$opens" != "$opener_pids" ] || [ "$resident" -le 0 ] ||
 	   [ "$resident" -gt $((16 << 20)) ] || [ "$ix_grown" != 0 ]; then

@@ -16,6 +16,14 @@ if [ "$1" = ix1 ]; then
 	grep -E "^(FAIL|SKIP)|Tests (passed|failed|skipped)|Time taken" "$out/phpt.log"
 	$php bench/index_bench.php .gpu-old/demo.gpix .gpu-old/demo-queries.txt "$out" 10 2>&1 | tee "$out/index-demo.txt"
 fi
+if [ "$1" = ix3 ]; then
+	mkdir -p /tmp/testmod && cp .gpu-old/test/gpupost.so /tmp/testmod/
+	NO_INTERACTION=1 php -n run-tests.php -q -n -d extension_dir=/tmp/testmod -d extension=gpupost.so \
+		--show-diff tests/ > "$out/phpt.log" 2>&1
+	grep -E "^(FAIL|SKIP)|Tests (passed|failed|skipped)|Time taken" "$out/phpt.log"
+	$php -d extension=$GPUPOST_TEST_SQLITE3 bench/index_bench.php demo "$out" 10 2>&1 | tee "$out/index-demo.txt"
+	rm -f "$out/demo-text.txt"
+fi
 if [ "$1" = ix2 ]; then
 	t0=$(date +%s)
 	./bench/gen_corpus ${SYN:-5000000 130 2000000} /tmp/synthetic.gpix "$out/synthetic-queries.txt"
