@@ -336,7 +336,7 @@ PHP_MINIT_FUNCTION(gpupost)
 
 PHP_MSHUTDOWN_FUNCTION(gpupost)
 {
-	gpupost_index_mshutdown();   /* the persistent indexes' device copies before the device */
+	gpupost_resident_shutdown();   /* the persistent indexes' device copies before the device */
 	gp_shutdown();
 	UNREGISTER_INI_ENTRIES();
 	return SUCCESS;

@@ -30,12 +30,19 @@ void packed_from_i64(zval *rv, const int64_t *v, size_t n);
 /* [doc => [positions]] as MOD9 postings (php_gpupost_encode.c): with `combine`, byte for byte
  * Yioop's packPosting; errors name argument `arg`, after `where`. */
 zend_string *mod9_encode_postings(HashTable *data, bool combine, uint32_t arg, const char *where);
-/* The index class (php_gpupost_index.c): registered at start-up, and the persistent indexes
- * released at shutdown. */
+/* The index class (php_gpupost_index.c): registered at start-up; its phpinfo rows. */
 void gpupost_index_minit(zend_class_entry *ce);
-void gpupost_index_mshutdown(void);
 void gpupost_index_minfo(void);
-/* Bytes the persistent indexes of this process hold (host and device). */
+/* The persistent indexes (php_gpupost_resident.c): the one for path while the file (its stat)
+ * is unchanged, with a reference taken (NULL otherwise, a stale copy dropped); ix kept (a
+ * reference taken) unless it would pass gpupost.max_resident_bytes (then false, thrown); back
+ * under the cap after a kept index grew; what they hold (host and device bytes); shutdown. */
+
+gp_index *gpupost_resident_find(const char *path, const php_stream_statbuf *sb);
+bool gpupost_resident_add(const char *path, const php_stream_statbuf *sb, gp_index *ix);
+void gpupost_resident_trim(void);
 uint64_t gpupost_resident_bytes(void);
+size_t gpupost_resident_count(void);
+void gpupost_resident_shutdown(void);
 
 #endif

@@ -325,119 +325,6 @@ PHP_METHOD(GpuPost_Index, save)
 	zend_string_release(tmp);
 }
 
-/* The persistent indexes of this process: reused while a file's path, size and mtime stay, the
- * least recently used dropped first when gpupost.max_resident_bytes would be passed. */
-typedef struct resident {
-	char *path;
-	zend_off_t size;
-	time_t mtime;
-	long mtime_ns;
-	gp_index *ix;
-	uint64_t used;
-} resident;
-
-static struct {
-	resident *r;
-	size_t n, cap;
-	uint64_t tick;
-} residents;
-
-static uint64_t resident_bytes_of(const gp_index *ix)
-{
-	return gp_index_host_bytes(ix) + ix->device_bytes;
-}
-
-uint64_t gpupost_resident_bytes(void)
-{
-	uint64_t b = 0;
-	for (size_t i = 0; i < residents.n; i++) b += resident_bytes_of(residents.r[i].ix);
-	return b;
-}
-
-static void resident_drop(size_t i)
-{
-	gp_index_unref(residents.r[i].ix);
-	free(residents.r[i].path);
-	residents.r[i] = residents.r[--residents.n];
-}
-
-/* Room for `bytes` more under the cap, dropping the least recently used first (an index in use
- * by an object stays alive through its own reference). */
-static bool resident_make_room(uint64_t bytes)
-{
-	uint64_t cap = (uint64_t)GPUPOST_G(max_resident_bytes);
-	while (residents.n > 0 && gpupost_resident_bytes() + bytes > cap) {
-		size_t lru = 0;
-		for (size_t i = 1; i < residents.n; i++) {
-			if (residents.r[i].used < residents.r[lru].used) lru = i;
-		}
-		resident_drop(lru);
-	}
-	return bytes <= cap;
-}
-
-static void stat_of(php_stream_statbuf *sb, time_t *mtime, long *ns)
-{
-	*mtime = sb->sb.st_mtime;
-#if defined(__linux__)
-	*ns = sb->sb.st_mtim.tv_nsec;
-#else
-	*ns = 0;
-#endif
-}
-
-static gp_index *resident_find(const char *path, const php_stream_statbuf *sb)
-{
-	time_t mtime;
-	long ns;
-	stat_of((php_stream_statbuf *)sb, &mtime, &ns);
-	for (size_t i = 0; i < residents.n; i++) {
-		resident *r = &residents.r[i];
-		if (strcmp(r->path, path) != 0) continue;
-		if (r->size == sb->sb.st_size && r->mtime == mtime && r->mtime_ns == ns) {
-			r->used = ++residents.tick;
-			return r->ix;
-		}
-		resident_drop(i);   /* the file changed: the old copy goes */
-		return NULL;
-	}
-	return NULL;
-}
-
-static bool resident_add(const char *path, const php_stream_statbuf *sb, gp_index *ix)
-{
-	uint64_t bytes = resident_bytes_of(ix);
-	if (!resident_make_room(bytes)) {
-		zend_throw_exception_ex(gpupost_exception_ce, 0, "the persistent index %s would need %llu bytes, "
-		                        "more than gpupost.max_resident_bytes (" ZEND_LONG_FMT ")", path,
-		                        (unsigned long long)bytes, GPUPOST_G(max_resident_bytes));
-		return false;
-	}
-	if (residents.n == residents.cap) {
-		size_t cap = residents.cap ? residents.cap * 2 : 4;
-		resident *r = realloc(residents.r, cap * sizeof(*r));
-		if (!r) return true;   /* kept for this request only */
-		residents.r = r;
-		residents.cap = cap;
-	}
-	resident *r = &residents.r[residents.n];
-	if (!(r->path = strdup(path))) return true;
-	r->size = sb->sb.st_size;
-	stat_of((php_stream_statbuf *)sb, &r->mtime, &r->mtime_ns);
-	r->ix = ix;
-	r->used = ++residents.tick;
-	gp_index_ref(ix);
-	residents.n++;
-	return true;
-}
-
-void gpupost_index_mshutdown(void)
-{
-	while (residents.n > 0) resident_drop(residents.n - 1);
-	free(residents.r);
-	memset(&residents, 0, sizeof(residents));
-}
-
 /* The whole file into a buffer (malloc'd: a persistent index outlives the request). */
 static uint8_t *read_file(const char *path, const gp_ctx *ctx, size_t *len)
 {
@@ -501,7 +388,7 @@ PHP_METHOD(GpuPost_Index, open)
 			zend_throw_exception_ex(gpupost_exception_ce, 0, "cannot open the index file %s", key);
 			RETURN_THROWS();
 		}
-		if ((ix = resident_find(key, &sb))) gp_index_ref(ix);
+		ix = gpupost_resident_find(key, &sb);   /* a reference taken */
 	}
 	bool reused = ix != NULL;
 	if (!ix) {
@@ -519,7 +406,7 @@ PHP_METHOD(GpuPost_Index, open)
 			RETURN_THROWS();
 		}
 		gp_index_prepare(ix, io.place, &ctx);
-		if (io.persistent && !resident_add(key, &sb, ix)) {
+		if (io.persistent && !gpupost_resident_add(key, &sb, ix)) {
 			gp_index_unref(ix);
 			RETURN_THROWS();
 		}
@@ -579,7 +466,11 @@ static bool run_queries(index_obj *o, HashTable **queries, size_t n, const index
 		at[q + 1] = at[q] + zend_hash_num_elements(queries[q]);
 	}
 	gp_query_batch batch = {(int)io->op, n, terms, at, count_only};
+	uint64_t device_before = o->ix->device_bytes;
 	int rc = gp_index_search(o->ix, &batch, o->place, &ctx, ans, &o->last_backend, &err);
+	if (o->persistent && o->ix->device_bytes != device_before) {
+		gpupost_resident_trim();   /* its device copy, made now, counts against the cap too */
+	}
 	efree(terms);
 	efree(at);
 	call_end();
@@ -707,7 +598,7 @@ void gpupost_index_minit(zend_class_entry *ce)
 void gpupost_index_minfo(void)
 {
 	char buf[120];
-	snprintf(buf, sizeof(buf), "%zu indexes, %llu bytes (host and device)", residents.n,
+	snprintf(buf, sizeof(buf), "%zu indexes, %llu bytes (host and device)", gpupost_resident_count(),
 	         (unsigned long long)gpupost_resident_bytes());
 	php_info_print_table_row(2, "Persistent indexes", buf);
 }
