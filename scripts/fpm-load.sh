@@ -86,6 +86,19 @@ nginx -c "$work/nginx.conf" -p "$work"
 rss_snapshot() {
 	for w in $(pgrep -P "$1"); do echo "$w $(awk '/^VmRSS/ {print $2}' "/proc/$w/status")"; done
 }
+# A load run of page $1 on $master: a warm-up (every worker serves a few requests), each worker's
+# resident memory taken, $requests requests with ab (output in $3), and the figures in run_*:
+# the workers grown past $2 KiB and each one's MiB before->after, ab's counts and rate.
+load_run() {
+	ab -q -n 64 -c 4 "http://127.0.0.1:$port_http/$1" > /dev/null 2>&1 || true
+	rss_snapshot "$master" > "$work/rss-warm"
+	ab -q -n "$requests" -c "$concurrency" "http://127.0.0.1:$port_http/$1" > "$3" 2>&1 || true
+	read -r run_grown run_report <<< "$(rss_growth "$master" "$work/rss-warm" "$2")"
+	run_complete=$(sed -n 's/^Complete requests: *//p' "$3")
+	run_failed=$(sed -n 's/^Failed requests: *//p' "$3")
+	run_non2xx=$(sed -n 's/^Non-2xx responses: *//p' "$3")
+	run_rps=$(sed -n 's/^Requests per second: *\([0-9.]*\).*/\1/p' "$3")
+}
 # against a snapshot: how many workers grew past $3 KiB, then each one's MiB before->now
 rss_growth() {
 	local grown=0 report="" w warm now
@@ -121,15 +134,8 @@ CONF
 	sleep 1
 	master=$(cat "$work/fpm.pid")
 	info=$(curl -fsS "http://127.0.0.1:$port_http/decode.php?info=1")
-	# warm-up: every worker serves a few requests, then each one's resident memory is taken
-	ab -q -n 64 -c 4 "http://127.0.0.1:$port_http/decode.php?seed=7" > /dev/null 2>&1 || true
-	rss_snapshot "$master" > "$work/rss-warm"
-	ab -q -n "$requests" -c "$concurrency" "http://127.0.0.1:$port_http/decode.php?seed=7" > "$work/ab.txt" 2>&1 || true
-	read -r rss_grown rss_report <<< "$(rss_growth "$master" "$work/rss-warm" $(((2 + 32) * 1024)))"
-	complete=$(sed -n 's/^Complete requests: *//p' "$work/ab.txt")
-	failed=$(sed -n 's/^Failed requests: *//p' "$work/ab.txt")
-	non2xx=$(sed -n 's/^Non-2xx responses: *//p' "$work/ab.txt")
-	rps=$(sed -n 's/^Requests per second: *\([0-9.]*\).*/\1/p' "$work/ab.txt")
+	load_run "decode.php?seed=7" $(((2 + 32) * 1024)) "$work/ab.txt"
+	rss_grown=$run_grown rss_report=$run_report complete=$run_complete failed=$run_failed non2xx=$run_non2xx rps=$run_rps
 	body=$(curl -fsS "http://127.0.0.1:$port_http/decode.php?seed=7")
 	# what the worker that served it keeps between requests
 	cached=$(curl -fsS "http://127.0.0.1:$port_http/decode.php?info=1" | sed -n 's/.*"cached":{"host_scratch":\([0-9]*\),"pinned":\([0-9]*\),"device":\([0-9]*\)}.*/\1 \2 \3/p')
@@ -158,13 +164,8 @@ CONF
 	esac
 	# the persistent index: opened once per worker, answers checked in every request
 	rm -f "$work/www/opens.log"
-	ab -q -n 64 -c 4 "http://127.0.0.1:$port_http/index.php" > /dev/null 2>&1 || true
-	rss_snapshot "$master" > "$work/rss-warm"
-	ab -q -n "$requests" -c "$concurrency" "http://127.0.0.1:$port_http/index.php" > "$work/ab-index.txt" 2>&1 || true
-	read -r ix_grown ix_report <<< "$(rss_growth "$master" "$work/rss-warm" $((32 * 1024)))"
-	ix_complete=$(sed -n 's/^Complete requests: *//p' "$work/ab-index.txt")
-	ix_failed=$(sed -n 's/^Failed requests: *//p' "$work/ab-index.txt")
-	ix_rps=$(sed -n 's/^Requests per second: *\([0-9.]*\).*/\1/p' "$work/ab-index.txt")
+	load_run "index.php" $((32 * 1024)) "$work/ab-index.txt"
+	ix_grown=$run_grown ix_report=$run_report ix_complete=$run_complete ix_failed=$run_failed ix_rps=$run_rps
 	ix_body=$(curl -fsS "http://127.0.0.1:$port_http/index.php")
 	opens=$(wc -l < "$work/www/opens.log" 2>/dev/null || echo 0)
 	opener_pids=$(sort -u "$work/www/opens.log" 2>/dev/null | wc -l)
