@@ -13,6 +13,9 @@
  *   item_start (n_queries + 1): each query's first item
  *   OR only, per (query, term) segment: seg_start (n_segs + 1), seg_query, seg_term. */
 
+/* A phrase's places whose postings a work-item finds once and keeps. */
+#define IX_PLACES 8
+
 /* The first index in a[lo..hi) whose value is >= x (hi when none). */
 static uint ix_lower_bound(__global const uint *a, uint lo, uint hi, uint x)
 {
@@ -72,16 +75,31 @@ __kernel void index_and(__global const uint *docs, __global const uint *list_at,
 	}
 	if (ok && n_places > 0) {
 		__global const uint *places = qt + places_off + info[2];
-		/* each place's posting of x, then place 0's positions tried in turn */
-		uint first = ids[places[0]];
-		uint p0 = ix_lower_bound(docs, list_at[first], list_at[first + 1], x);
+		/* each place's posting of x, found once for the first IX_PLACES places (again per
+		 * anchor past them); anchored at the place with the fewest positions among those */
+		uint post[IX_PLACES], r = 0, nr = 0xFFFFFFFFu;
+		for (uint j = 0; j < n_places && j < IX_PLACES; j++) {
+			uint t = ids[places[j]];
+			post[j] = ix_lower_bound(docs, list_at[t], list_at[t + 1], x);
+			uint n = pos_at[post[j] + 1] - pos_at[post[j]];
+			if (n < nr) {
+				nr = n;
+				r = j;
+			}
+		}
 		uint match = 0;
-		for (uint a = pos_at[p0]; a < pos_at[p0 + 1] && !match; a++) {
-			long start = (long)positions[a];
-			uint j = 1;
+		for (uint a = pos_at[post[r]]; a < pos_at[post[r] + 1] && !match; a++) {
+			long start = (long)positions[a] - (long)r;
+			uint j = 0;
 			for (; j < n_places; j++) {
-				uint t = ids[places[j]];
-				uint pj = ix_lower_bound(docs, list_at[t], list_at[t + 1], x);
+				if (j == r) continue;
+				uint pj;
+				if (j < IX_PLACES) {
+					pj = post[j];
+				} else {
+					uint t = ids[places[j]];
+					pj = ix_lower_bound(docs, list_at[t], list_at[t + 1], x);
+				}
 				if (!ix_has_position(positions, pos_at[pj], pos_at[pj + 1], start + (long)j)) break;
 			}
 			match = j == n_places;

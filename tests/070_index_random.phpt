@@ -99,6 +99,20 @@ foreach ([[40, 300, 6], [25, 3000, 40], [8, 20, 3]] as [$nt, $nd, $mp]) {
     if ($host->info()['last_backend'] !== 'host') { echo "host index left the host\n"; $bad++; }
     if (count($host) !== $nt || $host->info()['postings'] !== array_sum(array_map('count', $lists))) { echo "counts\n"; $bad++; }
 }
+/* phrases longer than the places a device work-item keeps (8): 11 terms at consecutive
+ * positions in docs 5 and 12, one place off in doc 9 */
+$long = [];
+foreach (range(0, 10) as $i) {
+    $long["w$i"] = [5 => [10 + $i], 9 => [$i == 7 ? 40 : 20 + $i], 12 => [1 + $i, 50 + ($i % 3)]];
+}
+$lh = new GpuPost\Index($long, GPUPOST_POSTINGS, ['device' => 'host']);
+$ld = new GpuPost\Index($long, GPUPOST_POSTINGS, ['device' => $device ? 'cpu' : 'host']);
+$phr = ['all' => array_keys($long), 'rev' => array_reverse(array_keys($long)), 'tail' => array_slice(array_keys($long), 2)];
+$want = ['all' => [5, 12], 'rev' => [], 'tail' => [5, 12]];
+foreach ([$lh, $ld] as $ix) {
+    if ($ix->searchBatch($phr, ['op' => GPUPOST_PHRASE]) !== $want) { echo "long phrases: ", json_encode($ix->searchBatch($phr, ['op' => GPUPOST_PHRASE])), "\n"; $bad++; }
+}
+
 /* a batch split into many device launches (GPUPOST_INDEX_CHUNK candidates each) */
 require __DIR__ . '/gpupost_test.inc';
 putenv('GPUPOST_INDEX_CHUNK=40');
