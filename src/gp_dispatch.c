@@ -354,7 +354,9 @@ static int index_on_device(const gp_index *ix, uint64_t work, gp_placement place
 void gp_index_prepare(gp_index *ix, gp_placement place, const gp_ctx *ctx)
 {
 	gp_error err;
-	if (ix->device || !index_on_device(ix, UINT64_MAX, place, ctx)) return;
+	/* AUTO: an index whose lists together are under the threshold waits for a batch that
+	 * needs the device (a small index does not open the device, or build its kernels) */
+	if (ix->device || !index_on_device(ix, ix->n_postings, place, ctx)) return;
 	if (gp_cl_index_upload(ix, &err) != GP_OK) device_failed(&err);
 }
 

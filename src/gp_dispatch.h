@@ -44,7 +44,8 @@ int gp_prefix_sum(const int64_t *in, size_t n, int inclusive, const gp_ctx *ctx,
 typedef enum { GP_PLACE_AUTO, GP_PLACE_HOST, GP_PLACE_DEVICE } gp_placement;
 
 /* After a build or open: the lists made resident on the device now when its queries will run
- * there (DEVICE, or AUTO with a usable GPU), so that the first query does not pay the upload. */
+ * there (DEVICE, or AUTO with a usable GPU and at least min_device_values postings), so that
+ * the first query does not pay the upload. */
 void gp_index_prepare(gp_index *ix, gp_placement place, const gp_ctx *ctx);
 /* Answers a batch of queries where `place` and the batch's work say, falling back to the host
  * when the device fails; *backend says who answered. GP_ENOMEM when the answers pass the
