@@ -19,10 +19,12 @@ typedef struct encode_options {
 	zend_long delta;  /* S9 */
 	double c;         /* QS */
 	zend_long word_bits, nbits; /* WAH; nbits -1: the last row + 1 */
+	bool combined;    /* MOD9 POSTINGS: Yioop's combined form where packPosting takes it */
 } encode_options;
 
-/* Options per API.md: 'delta' for S9, 'c' for QS; anything else is a ValueError. */
-static bool parse_options(HashTable *options, zend_long format, encode_options *o)
+/* Options per API.md: 'delta' for S9, 'c' for QS, 'word_bits' and 'nbits' for WAH, 'combined'
+ * for MOD9 postings; anything else is a ValueError. */
+static bool parse_options(HashTable *options, zend_long format, zend_long mode, encode_options *o)
 {
 	zend_string *key;
 	zend_ulong idx;
@@ -31,6 +33,7 @@ static bool parse_options(HashTable *options, zend_long format, encode_options *
 	o->c = 1.0;
 	o->word_bits = 32;
 	o->nbits = -1;
+	o->combined = true;
 	if (!options) return true;
 	ZEND_HASH_FOREACH_KEY_VAL(options, idx, key, v) {
 		ZVAL_DEREF(v);
@@ -59,6 +62,12 @@ static bool parse_options(HashTable *options, zend_long format, encode_options *
 				return false;
 			}
 			o->nbits = Z_LVAL_P(v);
+		} else if (key && format == GP_FORMAT_MOD9 && mode == GP_MODE_POSTINGS && zend_string_equals_literal(key, "combined")) {
+			if (Z_TYPE_P(v) != IS_TRUE && Z_TYPE_P(v) != IS_FALSE) {
+				zend_argument_value_error(4, "option \"combined\" must be true or false");
+				return false;
+			}
+			o->combined = Z_TYPE_P(v) == IS_TRUE;
 		} else if (key) {
 			zend_argument_value_error(4, "contains unknown option \"%s\" for this format", ZSTR_VAL(key));
 			return false;
@@ -241,7 +250,7 @@ PHP_FUNCTION(gpu_encode_postings)
 		RETURN_THROWS();
 	}
 	encode_options o;
-	if (!parse_options(options, format, &o)) RETURN_THROWS();
+	if (!parse_options(options, format, mode, &o)) RETURN_THROWS();
 	if (format == GP_FORMAT_S9) {
 		out = s9_encode(data, o.delta);
 	} else if (format == GP_FORMAT_QS) {
@@ -249,7 +258,7 @@ PHP_FUNCTION(gpu_encode_postings)
 	} else if (format == GP_FORMAT_WAH) {
 		out = wah_encode(data, &o);
 	} else {
-		out = mode == GP_MODE_VALUES ? mod9_encode_values(data) : mod9_encode_postings(data, true, 1, "");
+		out = mode == GP_MODE_VALUES ? mod9_encode_values(data) : mod9_encode_postings(data, o.combined, 1, "");
 	}
 	if (!out) RETURN_THROWS();
 	RETURN_STR(out);
