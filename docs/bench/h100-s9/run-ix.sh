@@ -38,3 +38,9 @@ if [ "$1" = ix4 ]; then
 	grep -E "^(FAIL|SKIP)|Tests (passed|failed|skipped)|Time taken" "$out/phpt.log"
 	bash bench/call_overhead.sh 2000 2>&1 | tee "$out/call_overhead.txt"
 fi
+if [ "$1" = ix5 ]; then
+	mkdir -p /tmp/testmod && cp .gpu-old/test/gpupost.so /tmp/testmod/
+	NO_INTERACTION=1 php -n run-tests.php -q -n -d extension_dir=/tmp/testmod -d extension=gpupost.so \
+		--show-diff tests/ > "$out/phpt.log" 2>&1
+	grep -E "^(FAIL|SKIP)|Tests (passed|failed|skipped)|Time taken" "$out/phpt.log"
+fi
