@@ -58,12 +58,11 @@ static gp_index *index_of(index_obj *o)
 }
 
 /* A GpuPost\Exception for err where err->blob is the id of the term whose list broke. */
-static void throw_for_term(const gp_error *err, const char *what, const char *term, size_t term_len)
+static void throw_for_term(const gp_error *err, const char *term, size_t term_len)
 {
 	if (err->code == GP_EFORMAT) {
-		zend_throw_exception_ex(gpupost_exception_ce, 0, "%s%s: term '%.*s', byte %zu: %s", what,
-		                        err->format, (int)(term_len > 200 ? 200 : term_len), term,
-		                        err->offset, err->rule);
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "%s: term '%.*s', byte %zu: %s", err->format,
+		                        (int)(term_len > 200 ? 200 : term_len), term, err->offset, err->rule);
 	} else {
 		gpupost_throw(err, NULL);
 	}
@@ -243,7 +242,7 @@ static bool build_index(index_obj *o, HashTable *lists, zend_long format, const 
 			zend_argument_value_error(1, "%s", err.rule);
 		} else {
 			size_t t = err.blob < n ? err.blob : 0;
-			throw_for_term(&err, "", n ? terms[t] : "", n ? term_lens[t] : 0);
+			throw_for_term(&err, n ? terms[t] : "", n ? term_lens[t] : 0);
 		}
 		goto done;
 	}

@@ -99,9 +99,6 @@ typedef struct gp_answers {
 
 void gp_answers_free(gp_answers *a);
 
-/* Most answers a batch can have (AND, PHRASE: each query's shortest list; OR: the sum of its
- * lists, or the docs of the index): what a caller sizes and checks against its budget. */
-uint64_t gp_query_bound(const gp_index *ix, const gp_query_batch *q);
 /* The postings a batch reads (its lists' lengths): the work that decides host or device. */
 uint64_t gp_query_work(const gp_index *ix, const gp_query_batch *q);
 /* The distinct term ids of query `query` in ascending list length (then id): keys (room for
@@ -114,10 +111,6 @@ size_t gp_query_plan(const gp_index *ix, const gp_query_batch *q, size_t query, 
  * budget (each answer counted as a PHP int in a list and its 4 C bytes). */
 int gp_index_query_host(const gp_index *ix, const gp_query_batch *q, const gp_budget *budget,
                         gp_answers *out, gp_error *err);
-
-/* Whether doc's postings in the lists of a phrase's places match at consecutive positions:
- * post[j] is place j's posting index (into ix->pos_at) for that doc. */
-int gp_phrase_match(const gp_index *ix, const uint32_t *post, size_t places);
 
 /* --- the file (gp_index_file.c, docs/FORMATS.md section 5) --- */
 

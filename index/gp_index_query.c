@@ -49,22 +49,6 @@ uint64_t gp_query_work(const gp_index *ix, const gp_query_batch *q)
 	return work;
 }
 
-uint64_t gp_query_bound(const gp_index *ix, const gp_query_batch *q)
-{
-	uint64_t total = 0;
-	for (size_t qi = 0; qi < q->n_queries; qi++) {
-		uint64_t sum = 0, min = UINT64_MAX;
-		if (q->at[qi] == q->at[qi + 1]) continue;
-		for (uint64_t i = q->at[qi]; i < q->at[qi + 1]; i++) {
-			uint64_t df = q->terms[i] < ix->n_terms ? gp_index_df(ix, q->terms[i]) : 0;
-			sum += df;
-			if (df < min) min = df;
-		}
-		total += q->op == GP_IX_OR ? (sum < ix->n_docs ? sum : ix->n_docs) : min;
-	}
-	return total;
-}
-
 /* The first index in a[lo..n) whose doc is >= x: doubling steps from lo, then a binary search. */
 static size_t gallop(const uint32_t *a, size_t lo, size_t n, uint32_t x)
 {
@@ -92,7 +76,9 @@ static int has_position(const int32_t *p, size_t n, int64_t x)
 	return lo < n && p[lo] == x;
 }
 
-int gp_phrase_match(const gp_index *ix, const uint32_t *post, size_t places)
+/* Whether a doc's postings in a phrase's places match at consecutive positions: post[j] is place
+ * j's posting index (into ix->pos_at). */
+static int phrase_match(const gp_index *ix, const uint32_t *post, size_t places)
 {
 	/* anchored at the place with the fewest positions in this doc; the others' positions are
 	 * merged against the anchors (both increase), a cursor per place, or searched when the
@@ -182,7 +168,7 @@ static void query_and(const gp_index *ix, const uint32_t *ids, size_t k, const u
 		if (places) {
 			cur[0] = i;
 			for (size_t p = 0; p < n_places; p++) post[p] = ix->list_at[ids[places[p]]] + (uint32_t)cur[places[p]];
-			if (!gp_phrase_match(ix, post, n_places)) continue;
+			if (!phrase_match(ix, post, n_places)) continue;
 		}
 		sink_put(s, x);
 	}

@@ -60,44 +60,78 @@ static int tables_room(query_tables *qt, size_t more)
 	return GP_OK;
 }
 
-/* The tables of a batch: per query its distinct terms (shortest list first), places (phrases)
- * and items; OR also its (query, term) segments. */
-static int build_tables(const gp_index *ix, const gp_query_batch *q, query_tables *qt)
+/* Each query's distinct terms, shortest list first (gp_query_plan), and its candidates (AND,
+ * phrase: the shortest list's docs; OR: all its lists' docs): planned once per batch, read by
+ * the chunking and the tables. */
+typedef struct batch_plan {
+	cl_uint *ids;
+	uint64_t *at;      /* n_queries + 1 into ids */
+	uint64_t *items;   /* n_queries */
+} batch_plan;
+
+static void plan_free(batch_plan *p)
 {
-	size_t nq = q->n_queries, max_terms = 0, total_terms = (size_t)q->at[nq];
+	free(p->ids);
+	free(p->at);
+	free(p->items);
+}
+
+static int plan_batch(const gp_index *ix, const gp_query_batch *q, batch_plan *p)
+{
+	size_t nq = q->n_queries, max_terms = 0;
 	for (size_t i = 0; i < nq; i++) {
 		if (q->at[i + 1] - q->at[i] > max_terms) max_terms = (size_t)(q->at[i + 1] - q->at[i]);
 	}
 	uint64_t *keys = malloc((max_terms + 1) * sizeof(uint64_t));
-	if (!keys || tables_room(qt, 4 * nq + 2 * total_terms + 4 * (nq + 1) + 3 * total_terms + 8) != GP_OK) {
+	p->ids = malloc(((size_t)(q->at[nq] - q->at[0]) + 1) * sizeof(cl_uint));
+	p->at = malloc((nq + 1) * sizeof(uint64_t));
+	p->items = malloc((nq + 1) * sizeof(uint64_t));
+	if (!keys || !p->ids || !p->at || !p->items) {
 		free(keys);
+		plan_free(p);
 		return GP_ENOMEM;
 	}
+	p->at[0] = 0;
+	for (size_t i = 0; i < nq; i++) {
+		size_t k = q->op == GP_IX_PHRASE && !ix->positional ? 0 : gp_query_plan(ix, q, i, keys);
+		p->items[i] = 0;
+		for (size_t j = 0; j < k; j++) {
+			p->ids[p->at[i] + j] = (cl_uint)keys[j];
+			if (j == 0 || q->op == GP_IX_OR) p->items[i] += keys[j] >> 32;
+		}
+		p->at[i + 1] = p->at[i] + k;
+	}
+	free(keys);
+	return GP_OK;
+}
+
+/* The tables of queries [q0, q0 + sub->n_queries) of a planned batch: per query its terms,
+ * places (phrases) and first candidate; OR also its (query, term) segments. */
+static int build_tables(const gp_index *ix, const gp_query_batch *sub, const batch_plan *plan,
+                        size_t q0, query_tables *qt)
+{
+	size_t nq = sub->n_queries, total_terms = (size_t)(sub->at[nq] - sub->at[0]);
+	if (tables_room(qt, 4 * nq + 5 * total_terms + (nq + 1) + 8) != GP_OK) return GP_ENOMEM;
 	/* queries first, filled as the terms and places are laid out after them */
 	qt->queries = 0;
 	qt->terms = (cl_uint)(4 * nq);
 	qt->len = 4 * nq;
-	cl_uint *k_of = calloc(nq + 1, sizeof(cl_uint));
-	if (!k_of) {
-		free(keys);
-		return GP_ENOMEM;
-	}
 	for (size_t i = 0; i < nq; i++) {
-		size_t k = gp_query_plan(ix, q, i, keys);
-		if (q->op == GP_IX_PHRASE && !ix->positional) k = 0;
+		uint64_t from = plan->at[q0 + i], k = plan->at[q0 + i + 1] - from;
 		qt->t[4 * i] = (cl_uint)(qt->len - qt->terms);
 		qt->t[4 * i + 1] = (cl_uint)k;
-		k_of[i] = (cl_uint)k;
-		for (size_t j = 0; j < k; j++) qt->t[qt->len++] = (cl_uint)keys[j];
+		memcpy(qt->t + qt->len, plan->ids + from, (size_t)k * sizeof(cl_uint));
+		qt->len += (size_t)k;
 	}
 	qt->places = (cl_uint)qt->len;
 	for (size_t i = 0; i < nq; i++) {
-		size_t n_places = q->op == GP_IX_PHRASE && k_of[i] ? (size_t)(q->at[i + 1] - q->at[i]) : 0;
+		cl_uint k = qt->t[4 * i + 1];
+		size_t n_places = sub->op == GP_IX_PHRASE && k ? (size_t)(sub->at[i + 1] - sub->at[i]) : 0;
 		const cl_uint *ids = qt->t + qt->terms + qt->t[4 * i];
 		qt->t[4 * i + 2] = (cl_uint)(qt->len - qt->places);
 		qt->t[4 * i + 3] = (cl_uint)n_places;
 		for (size_t p = 0; p < n_places; p++) {
-			cl_uint t = q->terms[q->at[i] + p], j = 0;
+			cl_uint t = sub->terms[sub->at[i] + p], j = 0;
 			while (ids[j] != t) j++;
 			qt->t[qt->len++] = j;
 		}
@@ -105,19 +139,14 @@ static int build_tables(const gp_index *ix, const gp_query_batch *q, query_table
 	qt->starts = (cl_uint)qt->len;
 	qt->items = 0;
 	for (size_t i = 0; i < nq; i++) {
-		const cl_uint *ids = qt->t + qt->terms + qt->t[4 * i];
 		qt->t[qt->len++] = (cl_uint)qt->items;
-		for (cl_uint j = 0; j < k_of[i]; j++) {
-			qt->items += gp_index_df(ix, ids[j]);
-			if (q->op != GP_IX_OR) break;   /* AND, phrase: the shortest list's docs */
-		}
+		qt->items += plan->items[q0 + i];
 		if (qt->items >= UINT32_MAX) break;
 	}
 	qt->t[qt->len++] = (cl_uint)qt->items;
-	if (q->op == GP_IX_OR) {
+	if (sub->op == GP_IX_OR) {
 		/* segments: each (query, term) with its items */
-		size_t segs = 0;
-		for (size_t i = 0; i < nq; i++) segs += k_of[i];
+		size_t segs = (size_t)(plan->at[q0 + nq] - plan->at[q0]);
 		qt->segs = (cl_uint)qt->len;
 		qt->seg_query = qt->segs + (cl_uint)segs + 1;
 		qt->seg_term = qt->seg_query + (cl_uint)segs;
@@ -125,7 +154,7 @@ static int build_tables(const gp_index *ix, const gp_query_batch *q, query_table
 		cl_uint at = 0, s = 0;
 		for (size_t i = 0; i < nq; i++) {
 			const cl_uint *ids = qt->t + qt->terms + qt->t[4 * i];
-			for (cl_uint j = 0; j < k_of[i]; j++, s++) {
+			for (cl_uint j = 0; j < qt->t[4 * i + 1]; j++, s++) {
 				qt->t[qt->segs + s] = at;
 				qt->t[qt->seg_query + s] = (cl_uint)i;
 				qt->t[qt->seg_term + s] = j;
@@ -135,8 +164,6 @@ static int build_tables(const gp_index *ix, const gp_query_batch *q, query_table
 		qt->t[qt->segs + segs] = at;
 		qt->len = qt->seg_term + segs;
 	}
-	free(k_of);
-	free(keys);
 	return GP_OK;
 }
 
@@ -189,14 +216,15 @@ static int launch(const gp_index *ix, const gp_query_batch *q, const query_table
 
 /* Queries [q0, q0 + sub->n_queries) of a batch: their answers appended to out (out->at[q0] set
  * on entry). */
-static int query_chunk(const gp_index *ix, const gp_query_batch *sub, size_t q0, size_t nq_all,
-                       const gp_budget *budget, gp_answers *out, size_t *cap, gp_error *err)
+static int query_chunk(const gp_index *ix, const gp_query_batch *sub, const batch_plan *plan,
+                       size_t q0, size_t nq_all, const gp_budget *budget, gp_answers *out,
+                       size_t *cap, gp_error *err)
 {
 	query_tables qt = {0};
 	size_t nq = sub->n_queries;
 	int rc;
 	cl_uint *b = NULL;
-	if (build_tables(ix, sub, &qt) != GP_OK) {
+	if (build_tables(ix, sub, plan, q0, &qt) != GP_OK) {
 		rc = gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "the query tables");
 		goto done;
 	}
@@ -254,40 +282,26 @@ done:
 int gp_cl_index_query(const gp_index *ix, const gp_query_batch *q, const gp_budget *budget,
                       gp_answers *out, gp_error *err)
 {
-	size_t nq = q->n_queries, cap = 0, max_terms = 0;
+	size_t nq = q->n_queries, cap = 1;
+	batch_plan plan = {0};
 	int rc = GP_OK;
 	memset(out, 0, sizeof(*out));
 	out->n_queries = nq;
-	for (size_t i = 0; i < nq; i++) {
-		if (q->at[i + 1] - q->at[i] > max_terms) max_terms = (size_t)(q->at[i + 1] - q->at[i]);
-	}
-	uint64_t *keys = malloc((max_terms + 1) * sizeof(uint64_t));
 	out->docs = malloc(sizeof(uint32_t));
-	cap = 1;
-	if (!keys || !out->docs || !(out->at = calloc(nq + 1, sizeof(uint64_t)))) {
-		free(keys);
+	if (!out->docs || !(out->at = calloc(nq + 1, sizeof(uint64_t))) || plan_batch(ix, q, &plan) != GP_OK) {
 		gp_answers_free(out);
-		return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "the answers' bounds");
+		return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "the batch's plan");
 	}
 	/* a batch runs as chunks of consecutive queries, each of at most gp_cl_index_chunk_items()
 	 * candidates (or one query), to bound the device buffers */
 	uint64_t chunk = gp_cl_index_chunk_items();
 	for (size_t q0 = 0, q1; q0 < nq && rc == GP_OK; q0 = q1) {
-		uint64_t items = 0;
-		for (q1 = q0; q1 < nq; q1++) {
-			size_t k = gp_query_plan(ix, q, q1, keys);
-			uint64_t n = 0;
-			for (size_t j = 0; j < k; j++) {
-				n += keys[j] >> 32;
-				if (q->op != GP_IX_OR) break;
-			}
-			if (q1 > q0 && items + n > chunk) break;
-			items += n;
-		}
+		uint64_t items = plan.items[q0];
+		for (q1 = q0 + 1; q1 < nq && items + plan.items[q1] <= chunk; q1++) items += plan.items[q1];
 		gp_query_batch sub = {q->op, q1 - q0, q->terms, q->at + q0, q->count_only};
-		rc = query_chunk(ix, &sub, q0, nq, budget, out, &cap, err);
+		rc = query_chunk(ix, &sub, &plan, q0, nq, budget, out, &cap, err);
 	}
-	free(keys);
+	plan_free(&plan);
 	if (rc != GP_OK) gp_answers_free(out);
 	return rc;
 }

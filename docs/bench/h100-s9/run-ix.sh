@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU session runs for issue 16 (not committed): ix1 = suite (test build) + demo-corpus index bench;
+# The GPU runs behind docs/BENCHMARKS.md (issue 16), as run with the device tool: ix1 = suite (test build) + demo-corpus index bench;
 # ix2 = synthetic 5M-doc corpus index bench.
 set -uo pipefail
 source .gpu/env.sh
