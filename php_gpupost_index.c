@@ -73,6 +73,7 @@ static void throw_for_term(const gp_error *err, const char *term, size_t term_le
 typedef struct index_options {
 	gp_placement place;
 	bool persistent;
+	int lists;              /* 'device_lists': GP_IX_LISTS_* */
 	zend_long op, limit;
 } index_options;
 
@@ -90,18 +91,29 @@ static bool parse_device_option(zval *v, gp_placement *place, uint32_t arg)
 	return true;
 }
 
-/* Options of the constructor and open(): 'device', and for open() 'persistent'. */
+/* Options of the constructor and open(): 'device', 'device_lists', and for open() 'persistent'. */
 static bool parse_build_options(HashTable *opts, bool open, index_options *o, uint32_t arg)
 {
 	zend_string *key;
 	zval *v;
 	o->place = GP_PLACE_AUTO;
 	o->persistent = false;
+	o->lists = GP_IX_LISTS_AUTO;
 	if (!opts) return true;
 	ZEND_HASH_FOREACH_STR_KEY_VAL(opts, key, v) {
 		ZVAL_DEREF(v);
 		if (key && zend_string_equals_literal(key, "device")) {
 			if (!parse_device_option(v, &o->place, arg)) return false;
+		} else if (key && zend_string_equals_literal(key, "device_lists")) {
+			static const char *const names[] = {"auto", "decoded", "compressed"};
+			o->lists = -1;
+			for (int i = 0; i < 3 && Z_TYPE_P(v) == IS_STRING; i++) {
+				if (zend_string_equals_cstr(Z_STR_P(v), names[i], strlen(names[i]))) o->lists = i;
+			}
+			if (o->lists < 0) {
+				zend_argument_value_error(arg, "option 'device_lists' must be 'auto', 'decoded' or 'compressed'");
+				return false;
+			}
 		} else if (key && open && zend_string_equals_literal(key, "persistent")) {
 			if (Z_TYPE_P(v) != IS_TRUE && Z_TYPE_P(v) != IS_FALSE) {
 				zend_argument_type_error(arg, "option 'persistent' must be of type bool, %s given", zend_zval_type_name(v));
@@ -285,7 +297,8 @@ PHP_METHOD(GpuPost_Index, __construct)
 	call_ctx(&ctx, 1);
 	if (!build_index(o, lists, format, &ctx)) RETURN_THROWS();
 	o->place = io.place;
-	gp_index_prepare(o->ix, o->place, &ctx);
+	o->ix->device_lists = io.lists;
+	gp_index_prepare(o->ix, o->place, &ctx, NULL);
 	call_end();
 }
 
@@ -324,11 +337,19 @@ PHP_METHOD(GpuPost_Index, save)
 	zend_string_release(tmp);
 }
 
-/* The whole file into a buffer (malloc'd: a persistent index outlives the request). */
-static uint8_t *read_file(const char *path, const gp_ctx *ctx, size_t *len)
+static void free_image(uint8_t *image, void *pinned)
+{
+	if (pinned) gp_index_image_free(pinned, image);
+	else free(image);
+}
+
+/* The whole file into a buffer: pinned memory when the lists will go to a GPU (*pinned then
+ * its handle: gp_index_image_free), else malloc'd. */
+static uint8_t *read_file(const char *path, const index_options *io, const gp_ctx *ctx, size_t *len, void **pinned)
 {
 	php_stream *s = php_stream_open_wrapper((char *)path, "rb", 0, NULL);
 	php_stream_statbuf sb;
+	*pinned = NULL;
 	if (!s) {
 		zend_throw_exception_ex(gpupost_exception_ce, 0, "cannot open the index file %s", path);
 		return NULL;
@@ -343,7 +364,8 @@ static uint8_t *read_file(const char *path, const gp_ctx *ctx, size_t *len)
 		php_stream_close(s);
 		return NULL;
 	}
-	uint8_t *buf = malloc(*len + 1);
+	uint8_t *buf = io->lists == GP_IX_LISTS_COMPRESSED ? gp_index_image(*len, io->place, ctx, pinned) : NULL;
+	if (!buf) buf = malloc(*len + 1);
 	size_t got = 0;
 	while (buf && got < *len) {
 		ssize_t k = php_stream_read(s, (char *)buf + got, *len - got);
@@ -352,7 +374,7 @@ static uint8_t *read_file(const char *path, const gp_ctx *ctx, size_t *len)
 	}
 	php_stream_close(s);
 	if (!buf || got != *len) {
-		free(buf);
+		free_image(buf, *pinned);
 		zend_throw_exception_ex(gpupost_exception_ce, 0, buf ? "cannot read the index file %s" : "cannot allocate the image of %s", path);
 		return NULL;
 	}
@@ -392,10 +414,15 @@ PHP_METHOD(GpuPost_Index, open)
 	bool reused = ix != NULL;
 	if (!ix) {
 		size_t len;
-		uint8_t *image = read_file(key, &ctx, &len);
+		void *pinned;
+		uint8_t *image = read_file(key, &io, &ctx, &len, &pinned);
 		if (!image) RETURN_THROWS();
 		int rc = gp_index_load(image, len, &ctx.budget, &ix, &err);
-		free(image);
+		if (rc == GP_OK) {
+			ix->device_lists = io.lists;
+			gp_index_prepare(ix, io.place, &ctx, pinned ? image : NULL);
+		}
+		free_image(image, pinned);
 		if (rc != GP_OK) {
 			if (err.code == GP_EFORMAT) {
 				zend_throw_exception_ex(gpupost_exception_ce, 0, "index file %s: byte %zu: %s", key, err.offset, err.rule);
@@ -404,7 +431,6 @@ PHP_METHOD(GpuPost_Index, open)
 			}
 			RETURN_THROWS();
 		}
-		gp_index_prepare(ix, io.place, &ctx);
 		if (io.persistent && !gpupost_resident_add(key, &sb, ix)) {
 			gp_index_unref(ix);
 			RETURN_THROWS();
@@ -575,6 +601,8 @@ PHP_METHOD(GpuPost_Index, info)
 	add_assoc_long(return_value, "bytes_device", (zend_long)ix->device_bytes);
 	add_assoc_string(return_value, "backend", o->place != GP_PLACE_HOST && ix->device ? "opencl" : "host");
 	add_assoc_string(return_value, "last_backend", (char *)o->last_backend);
+	add_assoc_string(return_value, "device_lists", ix->device ? (ix->device_compressed ? "compressed" : "decoded")
+	                 : ix->device_lists == GP_IX_LISTS_COMPRESSED ? "compressed" : ix->device_lists == GP_IX_LISTS_DECODED ? "decoded" : "auto");
 	add_assoc_string(return_value, "placement", o->place == GP_PLACE_HOST ? "host" : o->place == GP_PLACE_DEVICE ? "device" : "auto");
 	add_assoc_bool(return_value, "persistent", o->persistent);
 	add_assoc_bool(return_value, "reused", o->reused);

@@ -73,7 +73,15 @@ if ($build_demo) {
 $load = hrtime(true);
 $host = GpuPost\Index::open($ixfile, ['device' => 'host']);
 $load = (hrtime(true) - $load) / 1e9;
-$dev = $has_device ? GpuPost\Index::open($ixfile, ['device' => $dtype]) : null;
+/* the device's two ways of keeping the lists: decoded once, or as the file holds them and
+ * decoded by each batch (opened from pinned memory) */
+$open_s = [];
+foreach (['decoded', 'compressed'] as $mode) {
+    $t = hrtime(true);
+    $devs[$mode] = $has_device ? GpuPost\Index::open($ixfile, ['device' => $dtype, 'device_lists' => $mode]) : null;
+    $open_s[$mode] = sprintf("%s %.2f s (%.1f MB on the device)", $mode, (hrtime(true) - $t) / 1e9, $has_device ? $devs[$mode]->info()['bytes_device'] / 1e6 : 0);
+}
+[$dev, $dev_packed] = [$devs['decoded'], $devs['compressed']];
 $info = $host->info();
 $queries = ['and' => [], 'phrase' => []];
 foreach (file($qfile, FILE_IGNORE_NEW_LINES | FILE_SKIP_EMPTY_LINES) as $line) {
@@ -83,6 +91,7 @@ foreach (file($qfile, FILE_IGNORE_NEW_LINES | FILE_SKIP_EMPTY_LINES) as $line) {
 $head = sprintf("# %s corpus: %d docs, %d terms, %d postings, %d positions; index file %.1f MB opened in %.2f s; device: %s",
     $name, $info['docs'], $info['terms'], $info['postings'], $info['positions'], filesize($ixfile) / 1e6, $load,
     $has_device ? gpu_info()['device']['name'] . " ($dtype)" : 'none');
+if ($has_device) $head .= '; opened for the device: ' . implode(', ', $open_s);
 echo $head, "\n";
 
 /* --- the rows --- */
@@ -205,6 +214,10 @@ foreach (['and' => GPUPOST_AND, 'phrase' => GPUPOST_PHRASE] as $opname => $op) {
         $r['gpupost device, 10,000 a call'] = batched($qs, 10000, fn($c) => $dev->searchBatch($c, $o), $seconds);
         $r['gpupost device, 1,000 a call'] = batched($qs, 1000, fn($c) => $dev->searchBatch($c, $o), $seconds);
         $r['gpupost device, one a call'] = one_by_one($qs, $seconds, fn($t) => $dev->search($t, $o));
+        $dev_packed->searchBatch(array_slice($qs, 0, 10), $o);
+        $r['gpupost device, compressed lists, 10,000 a call'] = batched($qs, 10000, fn($c) => $dev_packed->searchBatch($c, $o), $seconds);
+        $r['gpupost device, compressed lists, 1,000 a call'] = batched($qs, 1000, fn($c) => $dev_packed->searchBatch($c, $o), $seconds);
+        $r['gpupost device, compressed lists, one a call'] = one_by_one($qs, $seconds, fn($t) => $dev_packed->search($t, $o));
     }
     $r['gpupost host C, 1,000 a call'] = batched($qs, 1000, fn($c) => $host->searchBatch($c, $o), $seconds);
     $r['gpupost host C, one a call'] = one_by_one($qs, $seconds, fn($t) => $host->search($t, $o));

@@ -36,7 +36,7 @@ uint64_t gp_index_host_bytes(const gp_index *ix)
 	uint64_t n = ix->n_terms;
 	return ix->term_at[n] + (n + 1) * 8 + (ix->slot_mask + 1) * 4 + ix->blob_at[n] + (n + 1) * 8 +
 	       (n + 1) * 4 + (uint64_t)ix->n_postings * 4 +
-	       (ix->positional ? ((uint64_t)ix->n_postings + 1) * 4 + (uint64_t)ix->n_positions * 4 : 0);
+	       (ix->positional ? ((uint64_t)ix->n_postings + 1) * 4 + (uint64_t)ix->n_positions * 4 : 0) + n;
 }
 
 void gp_index_ref(gp_index *ix)
@@ -56,6 +56,7 @@ static void index_free(gp_index *ix)
 	free(ix->docs);
 	free(ix->pos_at);
 	free(ix->positions);
+	free(ix->merged);
 	free(ix);
 }
 
@@ -168,7 +169,8 @@ static int decode_list(gp_index *ix, uint32_t t, const uint8_t *blob, size_t len
 			return gp_fail(err, fmt, 0, "posting %zu: doc %lld after doc %lld: an index list's docs must increase",
 			               i, (long long)d, (long long)ix->docs[base + kept - 1]);
 		}
-		if (!same) ix->docs[base + kept++] = (uint32_t)d;
+		if (same) ix->merged[t] = 1;
+		else ix->docs[base + kept++] = (uint32_t)d;
 		if (!ix->positional) continue;
 		/* a combined posting's first value is its doc and its first gap */
 		size_t from = s->v32[i] + (s->combined[i] ? 0 : 1), to = s->v32[i + 1];
@@ -183,6 +185,7 @@ static int decode_list(gp_index *ix, uint32_t t, const uint8_t *blob, size_t len
 			ix->positions[pbase++] = (int32_t)p;
 		}
 		if (same || !sorted) {   /* phrases search positions: sorted, each once */
+			ix->merged[t] = 1;
 			uint32_t first = ix->pos_at[base + kept - 1], m = first;
 			qsort(ix->positions + first, pbase - first, sizeof(int32_t), cmp_i32);
 			for (uint32_t j = first; j < pbase; j++) {
@@ -280,7 +283,7 @@ int gp_index_build(int format, size_t n, const char *const *terms, const size_t 
 		return GP_EVALUE;
 	}
 	int positional = format == GP_IX_MOD9;
-	uint64_t c_bytes = term_bytes + blob_bytes + (uint64_t)(n + 1) * 24 + (uint64_t)n * 8 + postings * 4 +
+	uint64_t c_bytes = term_bytes + blob_bytes + (uint64_t)(n + 1) * 25 + (uint64_t)n * 8 + postings * 4 +
 	                   (positional ? (postings + 1) * 4 + positions * 4 + (mod9_values + 1) * 8 : 0);
 	if (gp_budget_check(budget, 0, c_bytes, "the index", err) != GP_OK) {
 		free(counts);
@@ -301,11 +304,12 @@ int gp_index_build(int format, size_t n, const char *const *terms, const size_t 
 	ix->blob_at = malloc((n + 1) * sizeof(uint64_t));
 	ix->list_at = malloc((n + 1) * sizeof(uint32_t));
 	ix->docs = malloc((postings + 1) * sizeof(uint32_t));
+	ix->merged = calloc(n + 1, 1);
 	if (positional) {
 		ix->pos_at = malloc((postings + 1) * sizeof(uint32_t));
 		ix->positions = malloc((positions + 1) * sizeof(int32_t));
 	}
-	if (!ix->terms || !ix->term_at || !ix->blobs || !ix->blob_at || !ix->list_at || !ix->docs ||
+	if (!ix->terms || !ix->term_at || !ix->blobs || !ix->blob_at || !ix->list_at || !ix->docs || !ix->merged ||
 	    (positional && (!ix->pos_at || !ix->positions))) {
 		rc = fail_nomem(err, "the index");
 		goto fail;

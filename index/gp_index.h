@@ -16,6 +16,9 @@
 enum { GP_IX_MOD9 = 1, GP_IX_S9 = 2, GP_IX_QS = 3 };
 /* Query operators: the values of GPUPOST_OR, GPUPOST_AND, GPUPOST_PHRASE. */
 enum { GP_IX_OR = 1, GP_IX_AND = 2, GP_IX_PHRASE = 3 };
+/* How the device keeps the lists ('device_lists'): AUTO decoded unless that would take more than
+ * half the device's memory (or a buffer past its largest allocation). */
+enum { GP_IX_LISTS_AUTO = 0, GP_IX_LISTS_DECODED = 1, GP_IX_LISTS_COMPRESSED = 2 };
 /* A query term that is not in the index. */
 #define GP_IX_NO_TERM UINT32_MAX
 
@@ -43,11 +46,18 @@ typedef struct gp_index {
 	uint32_t *docs;           /* n_postings */
 	uint32_t *pos_at;         /* n_postings + 1 (positional) */
 	int32_t *positions;       /* n_positions */
+	/* lists whose decode differs from their blob's (equal docs merged, positions sorted): the
+	 * device decodes the others itself when it keeps the lists compressed */
+	uint8_t *merged;          /* n_terms */
 
 	/* the device's resident copy: the device layer's, freed through device_free */
 	void *device;
 	void (*device_free)(void *device);
 	uint64_t device_bytes;
+	int device_lists;         /* GP_IX_LISTS_*: what was asked */
+	int device_compressed;    /* once resident: the device keeps the lists as given and decodes
+	                           * what a batch needs */
+	uint64_t image_blobs_at;  /* open(): where its blobs (the same bytes) begin in the file image */
 
 	int refs;                 /* holders (a PHP object each, the persistent registry) */
 } gp_index;

@@ -227,6 +227,8 @@ int gp_index_load(const uint8_t *file, size_t len, const gp_budget *budget, gp_i
 			gp_index_unref(*out);
 			*out = NULL;
 			rc = BAD(24, "the header's counts (docs, postings, positions, largest doc) are not the lists'");
+		} else {
+			(*out)->image_blobs_at = sec_off[SEC_BLOBS];
 		}
 	}
 done:

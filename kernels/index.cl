@@ -165,3 +165,66 @@ __kernel void index_bounds(__global const uint *kept, __global const uint *qt, c
 	uint s = qt[starts_off + q];
 	bounds[q] = s ? kept[s - 1] : 0;
 }
+
+/* Compressed lists (an index built with 'device_lists' => 'compressed'): a batch decodes the
+ * lists it needs with the formats' own passes, into the layout the kernels above read. The
+ * batch's list table `lt` (a second uint buffer, its list_at first) also holds where each MOD9
+ * blob's words are and the lists the host sends decoded (equal docs merged: their blobs would
+ * decode otherwise), after the lists decoded here. */
+
+/* MOD9: the words of the batch's blobs gathered back to back (blob b: its words from
+ * src[b] in the resident blobs, to dst[b] .. dst[b + 1]). */
+__kernel void index_gather_words(__global const uint *resident, __global const uint *lt, const uint src_off,
+                                 const uint dst_off, const uint n_blobs, const uint n_words,
+                                 __global uint *words)
+{
+	uint i = get_global_id(0);
+	if (i >= n_words) return;
+	uint b = ix_segment_of(lt + dst_off, n_blobs, i);
+	words[i] = resident[lt[src_off + b] + (i - lt[dst_off + b])];
+}
+
+/* Each posting's doc (32- or 64-bit from the decode, or the host's for the n - n_decoded sent
+ * decoded) and, with vstart, its position count (MOD9 POSTINGS: its values less the separate
+ * form's doc); counts[n] = 0 for the scan that makes them offsets. */
+__kernel void index_list_docs(__global const uint *d32, __global const long *d64, const uint wide,
+                              __global const uint *vstart, __global const uchar *combined,
+                              __global const uint *lt, const uint sent_docs_off, const uint sent_pos_at_off,
+                              const uint n_decoded, const uint n, __global uint *docs,
+                              __global uint *counts)
+{
+	uint p = get_global_id(0);
+	if (p > n) return;
+	if (p == n) {
+		if (vstart) counts[n] = 0;
+		return;
+	}
+	if (p < n_decoded) {
+		docs[p] = wide ? (uint)d64[p] : d32[p];
+		if (vstart) counts[p] = vstart[p + 1] - vstart[p] - (combined[p] ? 0u : 1u);
+	} else {
+		uint s = p - n_decoded;
+		docs[p] = lt[sent_docs_off + s];
+		if (vstart) counts[p] = lt[sent_pos_at_off + s + 1] - lt[sent_pos_at_off + s];
+	}
+}
+
+/* After the exclusive scan of the counts into pos_at: each posting's positions, from the
+ * decode's running positions or the host's. */
+__kernel void index_list_positions(__global const uint *pos32, __global const uint *vstart,
+                                   __global const uchar *combined, __global const uint *lt,
+                                   const uint sent_pos_at_off, const uint sent_positions_off,
+                                   const uint n_decoded, const uint n, __global const uint *pos_at,
+                                   __global int *positions)
+{
+	uint p = get_global_id(0);
+	if (p >= n) return;
+	uint to = pos_at[p], m = pos_at[p + 1] - to;
+	if (p < n_decoded) {
+		uint from = vstart[p] + (combined[p] ? 0u : 1u);
+		for (uint j = 0; j < m; j++) positions[to + j] = (int)pos32[from + j];
+	} else {
+		uint from = lt[sent_pos_at_off + p - n_decoded];
+		for (uint j = 0; j < m; j++) positions[to + j] = (int)lt[sent_positions_off + from + j];
+	}
+}

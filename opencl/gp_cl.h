@@ -64,15 +64,22 @@ int gp_cl_wah_decompress(const uint8_t *blob, size_t len, uint8_t *out, gp_error
 int gp_cl_wah_query(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs, int op,
                     struct gp_result *r, gp_error *err);
 
-/* GpuPost\Index (gp_cl_index.c): the decoded lists made resident (ix->device, freed with the
- * index), and a batch of queries answered from them, only the answers brought back. */
+/* GpuPost\Index (gp_cl_index.c): the lists made resident (ix->device, freed with the index),
+ * decoded or (ix->device_compressed) as given, the latter uploaded from `image` (the file image
+ * it was opened from, in pinned memory) when not NULL; and a batch of queries answered from
+ * them, only the answers brought back. */
 struct gp_index;
 struct gp_query_batch;
 struct gp_answers;
 struct gp_budget;
-int gp_cl_index_upload(struct gp_index *ix, gp_error *err);
+int gp_cl_index_upload(struct gp_index *ix, const uint8_t *image, gp_error *err);
 int gp_cl_index_query(const struct gp_index *ix, const struct gp_query_batch *q,
                       const struct gp_budget *budget, struct gp_answers *out, gp_error *err);
+
+/* Pinned host memory of `bytes` for a file image that is uploaded from (GpuPost\Index::open):
+ * NULL on failure, or on a CPU device (which reads host memory as it is); freed with gp_cl_pinned_image_free(handle, p). */
+void *gp_cl_pinned_image(size_t bytes, void **handle, gp_error *err);
+void gp_cl_pinned_image_free(void *handle, void *p);
 
 /* gpu_prefix_sum on the device (gp_cl_scan.c): out[i] = sum of in[0..i] (inclusive) or
  * in[0..i-1]. */

@@ -49,6 +49,9 @@
 	X(INDEX_OR_UNIQUE, index_or_unique) \
 	X(INDEX_COMPACT, index_compact) \
 	X(INDEX_BOUNDS, index_bounds) \
+	X(INDEX_GATHER_WORDS, index_gather_words) \
+	X(INDEX_LIST_DOCS, index_list_docs) \
+	X(INDEX_LIST_POSITIONS, index_list_positions) \
 
 /* Each kernel's parameters in order: BUF(name) a __global buffer, VAL(C type, name) a value,
  * LOC(name) a __local array. */
@@ -228,5 +231,19 @@
 
 #define GP_KARGS_index_bounds(BUF, VAL, LOC) \
 	BUF(kept) BUF(qt) VAL(cl_uint, starts_off) VAL(cl_uint, n_queries) BUF(bounds)
+
+#define GP_KARGS_index_gather_words(BUF, VAL, LOC) \
+	BUF(resident) BUF(lt) VAL(cl_uint, src_off) VAL(cl_uint, dst_off) VAL(cl_uint, n_blobs) \
+	VAL(cl_uint, n_words) BUF(words)
+
+#define GP_KARGS_index_list_docs(BUF, VAL, LOC) \
+	BUF(d32) BUF(d64) VAL(cl_uint, wide) BUF(vstart) BUF(combined) BUF(lt) \
+	VAL(cl_uint, sent_docs_off) VAL(cl_uint, sent_pos_at_off) VAL(cl_uint, n_decoded) \
+	VAL(cl_uint, n) BUF(docs) BUF(counts)
+
+#define GP_KARGS_index_list_positions(BUF, VAL, LOC) \
+	BUF(pos32) BUF(vstart) BUF(combined) BUF(lt) VAL(cl_uint, sent_pos_at_off) \
+	VAL(cl_uint, sent_positions_off) VAL(cl_uint, n_decoded) VAL(cl_uint, n) BUF(pos_at) \
+	BUF(positions)
 
 #endif

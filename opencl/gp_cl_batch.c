@@ -22,8 +22,9 @@ int gp_cl_batch_init(gp_cl_batch *b, size_t n_blobs, gp_error *err)
 	return GP_OK;
 }
 
-int gp_cl_batch_upload(gp_cl_batch *b, const uint8_t *const *blobs, const size_t *lens,
-                       gp_error *err)
+/* The prefix arrays and offsets of a batch's table; lens NULL: the bases are the caller's
+ * (blobs already on the device), else each blob's base moves past the blobs before it. */
+static int batch_layout(gp_cl_batch *b, const size_t *lens, uint64_t *bytes_out, gp_error *err)
 {
 	uint64_t items = 0, values = 0, bytes = 0;
 	for (cl_uint i = 0; i < b->n_blobs; i++) {
@@ -31,30 +32,66 @@ int gp_cl_batch_upload(gp_cl_batch *b, const uint8_t *const *blobs, const size_t
 		b->host_istart[i] = (cl_uint)items;
 		b->host_vstart[i] = (cl_uint)values;
 		t[GP_BT_VALUES] = (cl_uint)values;
-		t[GP_BT_BASE] += (cl_uint)(bytes / 4); /* the caller set the header's size in words */
+		if (lens) t[GP_BT_BASE] += (cl_uint)(bytes / 4); /* the caller set the header's size in words */
 		items += t[GP_BT_ITEMS];
 		values += t[GP_BT_N];
-		bytes += lens[i];
+		bytes += lens ? lens[i] : 0;
 		if (items >= 0xFFFFFFFFu || values >= 0xFFFFFFFFu || bytes / 4 >= 0xFFFFFFFFu) {
 			return gp_cl_fail(err, CL_INVALID_BUFFER_SIZE, "batch too large for one launch");
 		}
 	}
 	b->host_istart[b->n_blobs] = b->items = (cl_uint)items;
 	b->host_vstart[b->n_blobs] = b->values = (cl_uint)values;
+	*bytes_out = bytes;
+	return GP_OK;
+}
 
+/* The table, the prefix arrays and the zeroed error word. */
+static int batch_tables(gp_cl_batch *b, gp_error *err)
+{
 	const uint8_t *parts[3] = {(const uint8_t *)b->host_table, (const uint8_t *)b->host_istart,
 	                           (const uint8_t *)b->host_vstart};
 	size_t sizes[3] = {(size_t)b->n_blobs * GP_BT_STRIDE * 4, ((size_t)b->n_blobs + 1) * 4,
 	                   ((size_t)b->n_blobs + 1) * 4};
-	cl_uint none = GP_ERR_NONE;
-	if (!(b->input = gp_cl_upload(GP_B_INPUT, blobs, lens, b->n_blobs, (size_t)bytes, err)) ||
-	    !(b->table = gp_cl_upload(GP_B_BLOB_TABLE, &parts[0], &sizes[0], 1, sizes[0], err)) ||
+	if (!(b->table = gp_cl_upload(GP_B_BLOB_TABLE, &parts[0], &sizes[0], 1, sizes[0], err)) ||
 	    !(b->istart = gp_cl_upload(GP_B_BLOB_STARTS, &parts[1], &sizes[1], 1, sizes[1], err)) ||
 	    !(b->vstart = gp_cl_upload(GP_B_BLOB_VALUE_STARTS, &parts[2], &sizes[2], 1, sizes[2], err)) ||
 	    !(b->err = gp_cl_buffer(GP_B_ERR, 4, err))) {
 		return GP_EDEVICE;
 	}
-	return gp_cl_fill_u32(b->err, none, 4, err);
+	return gp_cl_fill_u32(b->err, GP_ERR_NONE, 4, err);
+}
+
+int gp_cl_batch_upload(gp_cl_batch *b, const uint8_t *const *blobs, const size_t *lens,
+                       gp_error *err)
+{
+	uint64_t bytes;
+	if (batch_layout(b, lens, &bytes, err) != GP_OK) return GP_EDEVICE;
+	if (!(b->input = gp_cl_upload(GP_B_INPUT, blobs, lens, b->n_blobs, (size_t)bytes, err))) return GP_EDEVICE;
+	return batch_tables(b, err);
+}
+
+int gp_cl_batch_on_device(gp_cl_batch *b, cl_mem input, gp_error *err)
+{
+	uint64_t bytes;
+	if (batch_layout(b, NULL, &bytes, err) != GP_OK) return GP_EDEVICE;
+	b->input = input;
+	return batch_tables(b, err);
+}
+
+int gp_cl_batch_resident(const gp_cl_resident_lists *in, gp_cl_row_fn row, gp_cl_passes_fn passes,
+                         cl_mem *out, gp_error *err)
+{
+	gp_cl_batch b;
+	int rc = GP_EDEVICE;
+	if (gp_cl_batch_init(&b, in->n, err) != GP_OK) return GP_EDEVICE;
+	for (size_t i = 0; i < in->n; i++) {
+		if (row(b.host_table + GP_BT_STRIDE * i, in->blobs[i], in->lens[i], in->word_at[i], err) != GP_OK) goto done;
+	}
+	if (gp_cl_batch_on_device(&b, in->input, err) == GP_OK && passes(&b, out, err) == GP_OK) rc = GP_OK;
+done:
+	gp_cl_batch_free(&b);
+	return rc;
 }
 
 int gp_cl_blob_tiles(const cl_uint *item_start, cl_uint n_blobs, size_t per_item, size_t counters,
@@ -215,6 +252,18 @@ int gp_cl_tile_sums_init(gp_cl_tile_sums *s, size_t items, size_t per_item, size
 	return gp_cl_fill_u32(s->block_sums, 0, block_bytes, err);
 }
 
+int gp_cl_tiled_on_device(gp_cl_tiled *t, cl_mem input, size_t words, size_t per_item, size_t counters,
+                          gp_error *err)
+{
+	t->input = input;
+	/* at most 256 tiles a block, so that S9's 32-bit block sums cannot overflow */
+	if (gp_cl_tile_sums_init(&t->s, words, per_item, counters, 256, GP_B_TILE_SUMS, GP_B_BLOCK_SUMS, err) != GP_OK ||
+	    !(t->err = gp_cl_buffer(GP_B_ERR, 4, err))) {
+		return GP_EDEVICE;
+	}
+	return gp_cl_fill_u32(t->err, GP_ERR_NONE, 4, err);
+}
+
 int gp_cl_tiled_begin(gp_cl_tiled *t, const uint8_t *const *blobs, const size_t *lens,
                       size_t n_blobs, size_t lead, size_t words, size_t per_item, size_t counters,
                       gp_error *err)
@@ -232,13 +281,9 @@ int gp_cl_tiled_begin(gp_cl_tiled *t, const uint8_t *const *blobs, const size_t 
 		part_lens = one_lens;
 		n_blobs = 2;
 	}
-	/* at most 256 tiles a block, so that S9's 32-bit block sums cannot overflow */
-	if (!(t->input = gp_cl_upload(GP_B_INPUT, parts, part_lens, n_blobs, total, err)) ||
-	    gp_cl_tile_sums_init(&t->s, words, per_item, counters, 256, GP_B_TILE_SUMS, GP_B_BLOCK_SUMS, err) != GP_OK ||
-	    !(t->err = gp_cl_buffer(GP_B_ERR, 4, err))) {
-		return GP_EDEVICE;
-	}
-	return gp_cl_fill_u32(t->err, GP_ERR_NONE, 4, err);
+	cl_mem input = gp_cl_upload(GP_B_INPUT, parts, part_lens, n_blobs, total, err);
+	if (!input) return GP_EDEVICE;
+	return gp_cl_tiled_on_device(t, input, words, per_item, counters, err);
 }
 
 int gp_cl_tiled_run(const gp_cl_tile_sums *s, cl_kernel k, gp_error *err)

@@ -6,6 +6,7 @@
 #define GP_CL_BATCH_H
 
 #include "gp_cl_internal.h"
+#include "gp_cl_resident.h"
 
 
 typedef struct gp_cl_batch {
@@ -19,6 +20,16 @@ typedef struct gp_cl_batch {
 int gp_cl_batch_init(gp_cl_batch *b, size_t n_blobs, gp_error *err);
 int gp_cl_batch_upload(gp_cl_batch *b, const uint8_t *const *blobs, const size_t *lens,
                        gp_error *err);
+/* The same for blobs already on the device in `input` (an index's resident lists): the caller
+ * set each row's GP_BT_BASE to its payload's first word there. */
+int gp_cl_batch_on_device(gp_cl_batch *b, cl_mem input, gp_error *err);
+/* A format's row of the table (blob at word `base` of the input) and its passes over a batch
+ * whose input and tables are on the device (the output into *out). */
+typedef int (*gp_cl_row_fn)(cl_uint *t, const uint8_t *blob, size_t len, cl_uint base, gp_error *err);
+typedef int (*gp_cl_passes_fn)(const gp_cl_batch *b, cl_mem *out, gp_error *err);
+/* Resident lists (gp_cl_resident.h) decoded by a format's row and passes. */
+int gp_cl_batch_resident(const gp_cl_resident_lists *in, gp_cl_row_fn row, gp_cl_passes_fn passes,
+                         cl_mem *out, gp_error *err);
 /* After the launches: the error word errbuf and `bytes` of mem at offset (the sizes a decode
  * found) into dst, in one round trip; GP_EFORMAT when a kernel flagged the input (dst then means
  * nothing). */
@@ -88,6 +99,9 @@ typedef struct gp_cl_tiled {
 int gp_cl_tiled_begin(gp_cl_tiled *t, const uint8_t *const *blobs, const size_t *lens,
                       size_t n_blobs, size_t lead, size_t words, size_t per_item, size_t counters,
                       gp_error *err);
+/* The same for words already on the device in `input`. */
+int gp_cl_tiled_on_device(gp_cl_tiled *t, cl_mem input, size_t words, size_t per_item, size_t counters,
+                          gp_error *err);
 /* Launches kernel k (its arguments set) over the tiles of s: a group of s->wg items a tile. */
 int gp_cl_tiled_run(const gp_cl_tile_sums *s, cl_kernel k, gp_error *err);
 /* After the decode kernel: the n values of the blob lent to r, the error word read along

@@ -5,10 +5,17 @@
 #include <string.h>
 
 #include "gp_cl_internal.h"
+#include "gp_cl_resident.h"
 #include "../index/gp_index.h"
 
+/* The resident lists: decoded (docs, list_at, pos_at, positions), or compressed (the blobs as
+ * given, blob t from word word_at[t], decoded batch by batch; mark and local tell a batch's
+ * distinct lists and their places in its own list table). */
 typedef struct index_device {
 	cl_mem docs, list_at, pos_at, positions;
+	cl_mem blobs;
+	cl_uint *word_at;
+	uint32_t *mark, *local, epoch;
 } index_device;
 
 static void index_device_free(void *p)
@@ -18,25 +25,75 @@ static void index_device_free(void *p)
 	gp_cl_resident_release(d->list_at);
 	gp_cl_resident_release(d->pos_at);
 	gp_cl_resident_release(d->positions);
+	gp_cl_resident_release(d->blobs);
+	free(d->word_at);
+	free(d->mark);
+	free(d->local);
 	free(d);
 }
 
-int gp_cl_index_upload(gp_index *ix, gp_error *err)
+/* The blobs each from a word boundary (MOD9 and S9 blobs are whole words; a QS blob may not
+ * be): copied with padding only when one is not. */
+static int upload_compressed(gp_index *ix, const uint8_t *image, index_device *d, gp_error *err)
+{
+	size_t n = ix->n_terms, words = 0;
+	int aligned = 1;
+	if (!(d->word_at = malloc((n + 1) * sizeof(cl_uint))) || !(d->mark = calloc(n + 1, sizeof(uint32_t))) ||
+	    !(d->local = malloc((n + 1) * sizeof(uint32_t)))) {
+		return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "the index's device state");
+	}
+	for (size_t t = 0; t < n; t++) {
+		uint64_t len = ix->blob_at[t + 1] - ix->blob_at[t];
+		d->word_at[t] = (cl_uint)words;
+		words += (size_t)((len + 3) / 4);
+		if (len % 4) aligned = 0;
+		if (words >= UINT32_MAX) return gp_cl_fail(err, CL_INVALID_BUFFER_SIZE, "compressed lists of 16 GiB or more");
+	}
+	d->word_at[n] = (cl_uint)words;
+	uint8_t *padded = NULL;
+	if (!aligned) {
+		if (!(padded = calloc(words + 1, 4))) return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "the padded lists");
+		for (size_t t = 0; t < n; t++) {
+			memcpy(padded + (size_t)d->word_at[t] * 4, ix->blobs + ix->blob_at[t], ix->blob_at[t + 1] - ix->blob_at[t]);
+		}
+	}
+	d->blobs = gp_cl_resident(padded ? padded : image ? image + ix->image_blobs_at : ix->blobs, words * 4, err);
+	free(padded);
+	if (!d->blobs) return GP_EDEVICE;
+	ix->device_bytes = words * 4;
+	return GP_OK;
+}
+
+int gp_cl_index_upload(gp_index *ix, const uint8_t *image, gp_error *err)
 {
 	index_device *d = calloc(1, sizeof(*d));
 	size_t docs = (size_t)ix->n_postings * 4, lists = ((size_t)ix->n_terms + 1) * 4;
 	size_t pos_at = ix->positional ? ((size_t)ix->n_postings + 1) * 4 : 0;
 	size_t positions = ix->positional ? (size_t)ix->n_positions * 4 : 0;
 	if (!d) return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "the index's device state");
-	if (!(d->docs = gp_cl_resident(ix->docs, docs, err)) || !(d->list_at = gp_cl_resident(ix->list_at, lists, err)) ||
-	    !(d->pos_at = gp_cl_resident(ix->pos_at, pos_at, err)) ||
-	    !(d->positions = gp_cl_resident(ix->positions, positions, err))) {
-		index_device_free(d);
-		return GP_EDEVICE;
+	ix->device_compressed = ix->device_lists == GP_IX_LISTS_COMPRESSED;
+	const gp_device_info *info = gp_cl_info();
+	if (ix->device_lists == GP_IX_LISTS_AUTO && info) {
+		size_t largest = docs > positions ? docs : positions;
+		ix->device_compressed = (info->global_mem && docs + lists + pos_at + positions > info->global_mem / 2) ||
+		                        (info->max_alloc && largest > info->max_alloc);
+	}
+	if (ix->device_compressed) {
+		if (upload_compressed(ix, image, d, err) != GP_OK) {
+			index_device_free(d);
+			return GP_EDEVICE;
+		}
+	} else {
+		if (!(d->docs = gp_cl_resident(ix->docs, docs, err)) || !(d->list_at = gp_cl_resident(ix->list_at, lists, err)) ||
+		    !(d->pos_at = gp_cl_resident(ix->pos_at, pos_at, err)) ||
+		    !(d->positions = gp_cl_resident(ix->positions, positions, err))) {
+			index_device_free(d);
+			return GP_EDEVICE;
+		}
+		ix->device_bytes = docs + lists + pos_at + positions;
 	}
 	ix->device = d;
 	ix->device_free = index_device_free;
-	ix->device_bytes = docs + lists + pos_at + positions;
 	return GP_OK;
 }
 
@@ -174,10 +231,9 @@ static int set_failed(gp_error *err, const char *kernel)
 
 /* The launches: candidates and their marks, the marks' running count, the answers compacted and
  * each query's bounds. */
-static int launch(const gp_index *ix, const gp_query_batch *q, const query_tables *qt, cl_mem tables,
+static int launch(const index_device *d, const gp_query_batch *q, const query_tables *qt, cl_mem tables,
                   cl_mem cand, cl_mem kept, cl_mem answers, cl_mem bounds, gp_error *err)
 {
-	const index_device *d = ix->device;
 	cl_uint n_items = (cl_uint)qt->items, nq = (cl_uint)q->n_queries;
 	if (q->op == GP_IX_OR) {
 		cl_kernel m = gp_cl_kernel(GP_K_INDEX_OR_MERGE), u = gp_cl_kernel(GP_K_INDEX_OR_UNIQUE);
@@ -214,6 +270,213 @@ static int launch(const gp_index *ix, const gp_query_batch *q, const query_table
 	return GP_OK;
 }
 
+/* Compressed lists: a list's decoded entries (its docs, and its positions for a phrase). */
+static uint64_t list_entries(const gp_index *ix, uint32_t t, int positions)
+{
+	uint64_t e = gp_index_df(ix, t);
+	if (positions && e) e += ix->pos_at[ix->list_at[t + 1]] - ix->pos_at[ix->list_at[t]];
+	return e;
+}
+
+/* A fresh mark for a chunk's distinct lists. */
+static uint32_t next_epoch(index_device *d, uint32_t n_terms)
+{
+	if (++d->epoch == 0) {
+		memset(d->mark, 0, (size_t)n_terms * sizeof(uint32_t));
+		d->epoch = 1;
+	}
+	return d->epoch;
+}
+
+/* The entries query i adds to the chunk of epoch e (its lists not yet marked), marked with
+ * `take`. */
+static uint64_t query_entries(const gp_index *ix, index_device *d, const batch_plan *plan, size_t i,
+                              int positions, uint32_t e, int take)
+{
+	uint64_t n = 0;
+	for (uint64_t k = plan->at[i]; k < plan->at[i + 1]; k++) {
+		uint32_t t = plan->ids[k];
+		if (d->mark[t] == e) continue;
+		n += list_entries(ix, t, positions);
+		if (take) d->mark[t] = e;
+	}
+	return n;
+}
+
+static int run_failed(cl_int st, gp_error *err, const char *what)
+{
+	return gp_cl_fail(err, st, what);
+}
+
+/* The lists of a chunk's queries, kept compressed on the device, decoded by the formats' own
+ * passes into view's docs (and pos_at and positions for a phrase); view->list_at is the
+ * chunk's list table, whose lists the query tables' term ids are remapped to. Lists whose
+ * decode differs from the blob's (ix->merged) come from the host, decoded, in the table. */
+static int decode_lists(const gp_index *ix, const gp_query_batch *sub, const batch_plan *plan, size_t q0,
+                        query_tables *qt, index_device *view, const gp_budget *budget, gp_error *err)
+{
+	index_device *d = ix->device;
+	const int with_pos = sub->op == GP_IX_PHRASE && ix->positional;
+	const uint32_t e = next_epoch(d, ix->n_terms);
+	uint64_t from = plan->at[q0], to = plan->at[q0 + sub->n_queries];
+	size_t n = 0, n_dec = 0, n_sent = 0;
+	uint64_t np_dec = 0, np_sent = 0, pos_sent = 0, words = 0, values = 0;
+	cl_uint *ids = malloc((size_t)(to - from + 1) * sizeof(cl_uint));
+	cl_uint *lt = NULL;
+	const uint8_t **blobs = NULL;
+	size_t *lens = NULL;
+	int rc = GP_OK;
+	if (!ids) return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "the batch's lists");
+	/* the distinct lists: those decoded here first, then those sent, then the empty */
+	for (int cls = 0; cls < 3; cls++) {
+		for (uint64_t k = from; k < to; k++) {
+			uint32_t t = plan->ids[k], df = gp_index_df(ix, t);
+			int c = df == 0 ? 2 : ix->merged[t] ? 1 : 0;
+			if (c != cls || d->mark[t] == e) continue;
+			d->mark[t] = e;
+			d->local[t] = (uint32_t)n;
+			ids[n++] = t;
+			if (c == 0) {
+				n_dec++;
+				np_dec += df;
+				words += d->word_at[t + 1] - d->word_at[t];
+				values += list_entries(ix, t, ix->positional);
+			} else if (c == 1) {
+				n_sent++;
+				np_sent += df;
+				if (with_pos) pos_sent += list_entries(ix, t, 1) - df;
+			}
+		}
+	}
+	const uint64_t np = np_dec + np_sent;
+	/* the list table: list_at (n + 1); MOD9's gather: each decoded blob's first word in the
+	 * resident blobs and in the gathered words (n_dec + 1); the sent lists' docs, and for a
+	 * phrase their postings' first positions (np_sent + 1) and positions */
+	const uint64_t src_off = n + 1, dst_off = src_off + n_dec, sent_docs_off = dst_off + n_dec + 1;
+	const uint64_t sent_pos_at_off = sent_docs_off + np_sent, sent_positions_off = sent_pos_at_off + (with_pos ? np_sent + 1 : 0);
+	const uint64_t lt_len = sent_positions_off + pos_sent;
+	uint64_t scratch = lt_len * 4 + words * 4 + np * 8 + (with_pos ? values * 8 + (np + 1) * 8 + words * 13 : words * 8);
+	if (np >= UINT32_MAX || lt_len >= UINT32_MAX || values >= UINT32_MAX) {
+		rc = gp_cl_fail(err, CL_INVALID_VALUE, "a query's lists of 2^32 or more entries");
+		goto done;
+	}
+	if ((rc = gp_budget_check(budget, 0, scratch, "the batch's decoded lists", err)) != GP_OK) goto done;
+	if (!(lt = malloc((size_t)(lt_len + 1) * sizeof(cl_uint))) || !(blobs = malloc((n_dec + 1) * sizeof(*blobs))) ||
+	    !(lens = malloc((n_dec + 1) * sizeof(*lens)))) {
+		rc = gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "the batch's list table");
+		goto done;
+	}
+	lt[0] = 0;
+	lt[dst_off] = 0;
+	if (with_pos) lt[sent_pos_at_off] = 0;
+	for (size_t j = 0, sd = 0, sp = 0; j < n; j++) {
+		uint32_t t = ids[j], df = gp_index_df(ix, t);
+		lt[j + 1] = lt[j] + df;
+		if (j < n_dec) {
+			lt[src_off + j] = d->word_at[t];
+			lt[dst_off + j + 1] = lt[dst_off + j] + (d->word_at[t + 1] - d->word_at[t]);
+			blobs[j] = ix->blobs + ix->blob_at[t];
+			lens[j] = (size_t)(ix->blob_at[t + 1] - ix->blob_at[t]);
+		} else if (df) {
+			uint32_t a = ix->list_at[t];
+			memcpy(lt + sent_docs_off + sd, ix->docs + a, (size_t)df * 4);
+			for (uint32_t p = 0; with_pos && p < df; p++, sd++) {
+				uint32_t pa = ix->pos_at[a + p], m = ix->pos_at[a + p + 1] - pa;
+				memcpy(lt + sent_positions_off + sp, ix->positions + pa, (size_t)m * 4);
+				sp += m;
+				lt[sent_pos_at_off + sd + 1] = (cl_uint)sp;
+			}
+			if (!with_pos) sd += df;
+		}
+	}
+	/* the query tables name the chunk's lists */
+	for (cl_uint k = qt->terms; k < qt->places; k++) qt->t[k] = d->local[qt->t[k]];
+
+	const uint8_t *part = (const uint8_t *)lt;
+	size_t bytes = (size_t)lt_len * 4;
+	cl_mem ltm = gp_cl_upload(GP_B_IX_LISTS, &part, &bytes, 1, bytes, err), d32 = NULL, d64 = NULL;
+	gp_cl_mod9_out o = {0};
+	if (!ltm) {
+		rc = GP_EDEVICE;
+		goto done;
+	}
+	if (n_dec && ix->format == GP_IX_MOD9) {
+		cl_mem w = gp_cl_buffer(GP_B_INPUT, (size_t)words * 4, err);
+		cl_kernel g = gp_cl_kernel(GP_K_INDEX_GATHER_WORDS);
+		if (!w) {
+			rc = GP_EDEVICE;
+			goto done;
+		}
+		cl_int st = gp_set_index_gather_words(g, &(gp_args_index_gather_words){
+			.resident = d->blobs, .lt = ltm, .src_off = (cl_uint)src_off, .dst_off = (cl_uint)dst_off,
+			.n_blobs = (cl_uint)n_dec, .n_words = (cl_uint)words, .words = w});
+		if (st != CL_SUCCESS || gp_cl_run(g, (size_t)words, err) != GP_OK ||
+		    gp_cl_mod9_resident(w, lt + dst_off, n_dec, with_pos, (size_t)values, &o, err) != GP_OK) {
+			rc = st != CL_SUCCESS ? run_failed(st, err, "clSetKernelArg(index_gather_words)") : GP_EDEVICE;
+			goto done;
+		}
+		d32 = o.docs32;
+		d64 = o.docs;
+	} else if (n_dec) {
+		gp_cl_resident_lists in = {.input = d->blobs, .blobs = blobs, .lens = lens, .word_at = lt + src_off, .n = n_dec};
+		if ((ix->format == GP_IX_S9 ? gp_cl_s9_resident(&in, &d64, err) : gp_cl_qs_resident(&in, &d32, err)) != GP_OK) {
+			rc = GP_EDEVICE;
+			goto done;
+		}
+	}
+	view->list_at = ltm;
+	if (!with_pos && d32 && n_sent == 0) {   /* already the layout */
+		view->docs = view->pos_at = view->positions = d32;
+		goto done;
+	}
+	cl_mem docs = gp_cl_buffer(GP_B_IX_DOCS, (size_t)np * 4 + 4, err), pos_at = NULL, positions = NULL;
+	if (!docs || (with_pos && (!(pos_at = gp_cl_buffer(GP_B_IX_POS_AT, ((size_t)np + 1) * 4, err)) ||
+	                           !(positions = gp_cl_buffer(GP_B_IX_POSITIONS, (size_t)(values + pos_sent) * 4 + 4, err))))) {
+		rc = GP_EDEVICE;
+		goto done;
+	}
+	cl_kernel k = gp_cl_kernel(GP_K_INDEX_LIST_DOCS);
+	cl_int st = gp_set_index_list_docs(k, &(gp_args_index_list_docs){
+		.d32 = d32, .d64 = d64, .wide = d64 != NULL, .vstart = o.vstart, .combined = o.combined, .lt = ltm,
+		.sent_docs_off = (cl_uint)sent_docs_off, .sent_pos_at_off = (cl_uint)sent_pos_at_off,
+		.n_decoded = (cl_uint)np_dec, .n = (cl_uint)np, .docs = docs, .counts = pos_at});
+	if (st != CL_SUCCESS) {
+		rc = run_failed(st, err, "clSetKernelArg(index_list_docs)");
+		goto done;
+	}
+	if (gp_cl_run(k, (size_t)np + 1, err) != GP_OK) {
+		rc = GP_EDEVICE;
+		goto done;
+	}
+	view->docs = view->pos_at = view->positions = docs;
+	if (!with_pos) goto done;
+	if (gp_cl_scan_u32(pos_at, pos_at, (size_t)np + 1, 0, err) != GP_OK) {
+		rc = GP_EDEVICE;
+		goto done;
+	}
+	k = gp_cl_kernel(GP_K_INDEX_LIST_POSITIONS);
+	st = gp_set_index_list_positions(k, &(gp_args_index_list_positions){
+		.pos32 = o.pos32, .vstart = o.vstart, .combined = o.combined, .lt = ltm,
+		.sent_pos_at_off = (cl_uint)sent_pos_at_off, .sent_positions_off = (cl_uint)sent_positions_off,
+		.n_decoded = (cl_uint)np_dec, .n = (cl_uint)np, .pos_at = pos_at, .positions = positions});
+	if (st != CL_SUCCESS) {
+		rc = run_failed(st, err, "clSetKernelArg(index_list_positions)");
+		goto done;
+	}
+	if (gp_cl_run(k, (size_t)np, err) != GP_OK) {
+		rc = GP_EDEVICE;
+		goto done;
+	}
+	view->pos_at = pos_at;
+	view->positions = positions;
+done:
+	free(ids);
+	free(lt);
+	free(blobs);
+	free(lens);
+	return rc;
+}
+
 /* Queries [q0, q0 + sub->n_queries) of a batch: their answers appended to out (out->at[q0] set
  * on entry). */
 static int query_chunk(const gp_index *ix, const gp_query_batch *sub, const batch_plan *plan,
@@ -239,6 +502,8 @@ static int query_chunk(const gp_index *ix, const gp_query_batch *sub, const batc
 	}
 	/* the device's own buffers beside the answers (checked again once their count is known) */
 	if ((rc = gp_budget_check(budget, 0, qt.items * 12 + qt.len * 4, "the batch's device buffers", err)) != GP_OK) goto done;
+	index_device lists = *(const index_device *)ix->device;
+	if (ix->device_compressed && (rc = decode_lists(ix, sub, plan, q0, &qt, &lists, budget, err)) != GP_OK) goto done;
 	const uint8_t *part = (const uint8_t *)qt.t;
 	size_t bytes = qt.len * sizeof(cl_uint);
 	cl_mem tables = gp_cl_upload(GP_B_IX_QUERY_TABLES, &part, &bytes, 1, bytes, err), cand, kept, answers, bounds;
@@ -249,7 +514,7 @@ static int query_chunk(const gp_index *ix, const gp_query_batch *sub, const batc
 		rc = GP_EDEVICE;
 		goto done;
 	}
-	if ((rc = launch(ix, sub, &qt, tables, cand, kept, answers, bounds, err)) != GP_OK) goto done;
+	if ((rc = launch(&lists, sub, &qt, tables, cand, kept, answers, bounds, err)) != GP_OK) goto done;
 	if (!(b = malloc((nq + 1) * sizeof(cl_uint)))) {
 		rc = gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "the answers' bounds");
 		goto done;
@@ -295,9 +560,20 @@ int gp_cl_index_query(const gp_index *ix, const gp_query_batch *q, const gp_budg
 	/* a batch runs as chunks of consecutive queries, each of at most gp_cl_index_chunk_items()
 	 * candidates (or one query), to bound the device buffers */
 	uint64_t chunk = gp_cl_index_chunk_items();
+	index_device *d = ix->device;
+	const int with_pos = q->op == GP_IX_PHRASE && ix->positional, compressed = ix->device_compressed;
 	for (size_t q0 = 0, q1; q0 < nq && rc == GP_OK; q0 = q1) {
-		uint64_t items = plan.items[q0];
-		for (q1 = q0 + 1; q1 < nq && items + plan.items[q1] <= chunk; q1++) items += plan.items[q1];
+		/* compressed lists: also at most `chunk` entries of distinct lists decoded a chunk */
+		uint32_t e = compressed ? next_epoch(d, ix->n_terms) : 0;
+		uint64_t items = plan.items[q0], entries = compressed ? query_entries(ix, d, &plan, q0, with_pos, e, 1) : 0;
+		for (q1 = q0 + 1; q1 < nq && items + plan.items[q1] <= chunk; q1++) {
+			if (compressed) {
+				uint64_t more = query_entries(ix, d, &plan, q1, with_pos, e, 0);
+				if (entries + more > chunk) break;
+				entries += query_entries(ix, d, &plan, q1, with_pos, e, 1);
+			}
+			items += plan.items[q1];
+		}
 		gp_query_batch sub = {q->op, q1 - q0, q->terms, q->at + q0, q->count_only};
 		rc = query_chunk(ix, &sub, &plan, q0, nq, budget, out, &cap, err);
 	}

@@ -122,6 +122,10 @@ typedef enum {
 	GP_B_IX_KEPT,                 /* index: which items are answers, then their running count */
 	GP_B_IX_ANSWERS,              /* index: the answers, query after query */
 	GP_B_IX_BOUNDS,               /* index: each query's first answer, and the total */
+	GP_B_IX_LISTS,                /* index, compressed lists: a batch's list table */
+	GP_B_IX_DOCS,                 /* index, compressed lists: a batch's lists' docs */
+	GP_B_IX_POS_AT,               /* index, compressed lists: their postings' first positions */
+	GP_B_IX_POSITIONS,            /* index, compressed lists: their positions */
 	GP_B_STAGE_OUT,               /* pinned staging for downloads (GPU) */
 	GP_B_STAGE_IN,                /* pinned staging for uploads (GPU) */
 	GP_B_COUNT

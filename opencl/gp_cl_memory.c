@@ -135,13 +135,51 @@ cl_mem gp_cl_resident(const void *host, size_t bytes, gp_error *err)
 		gp_cl_fail(err, CL_INVALID_BUFFER_SIZE, "resident list larger than CL_DEVICE_MAX_MEM_ALLOC_SIZE");
 		return NULL;
 	}
-	cl_mem m = clCreateBuffer(gp_cl.context, CL_MEM_READ_ONLY | (bytes ? CL_MEM_COPY_HOST_PTR : 0),
-	                          bytes ? bytes : 4, bytes ? (void *)host : NULL, &st);
+	cl_mem m = clCreateBuffer(gp_cl.context, CL_MEM_READ_ONLY, bytes ? bytes : 4, NULL, &st);
 	if (st != CL_SUCCESS) {
 		gp_cl_fail(err, st, "clCreateBuffer (resident)");
 		return NULL;
 	}
+	/* a blocking write: from pinned memory (gp_cl_pinned_image) the DMA reads it directly */
+	if (bytes && (st = clEnqueueWriteBuffer(gp_cl.queue, m, CL_TRUE, 0, bytes, host, 0, NULL, NULL)) != CL_SUCCESS) {
+		clReleaseMemObject(m);
+		gp_cl_fail(err, st, "clEnqueueWriteBuffer (resident)");
+		return NULL;
+	}
 	return m;
+}
+
+void *gp_cl_pinned_image(size_t bytes, void **handle, gp_error *err)
+{
+	cl_int st;
+	*handle = NULL;
+	if (!gp_cl_staged()) return NULL;   /* a CPU device reads host memory as it is */
+	if (gp_cl_fault("alloc")) {
+		gp_cl_fail(err, CL_MEM_OBJECT_ALLOCATION_FAILURE, "clCreateBuffer (injected by GPUPOST_FAULT)");
+		return NULL;
+	}
+	cl_mem m = clCreateBuffer(gp_cl.context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes ? bytes : 4, NULL, &st);
+	if (st != CL_SUCCESS) {
+		gp_cl_fail(err, st, "clCreateBuffer(CL_MEM_ALLOC_HOST_PTR)");
+		return NULL;
+	}
+	void *p = clEnqueueMapBuffer(gp_cl.queue, m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes ? bytes : 4, 0, NULL,
+	                             NULL, &st);
+	if (st != CL_SUCCESS) {
+		clReleaseMemObject(m);
+		gp_cl_fail(err, st, "clEnqueueMapBuffer (image)");
+		return NULL;
+	}
+	*handle = m;
+	return p;
+}
+
+void gp_cl_pinned_image_free(void *handle, void *p)
+{
+	if (!handle || !gp_cl_own()) return;
+	clEnqueueUnmapMemObject(gp_cl.queue, (cl_mem)handle, p, 0, NULL, NULL);
+	clFinish(gp_cl.queue);
+	clReleaseMemObject((cl_mem)handle);
 }
 
 void gp_cl_resident_release(cl_mem mem)

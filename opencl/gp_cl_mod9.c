@@ -39,7 +39,7 @@ typedef struct mod9_pass {
 	const gp_cl_tiled *t;
 	cl_uint nw;
 	int batch;
-	cl_mem first, word_off, pword_off;
+	cl_mem first, word_off, pword_off, blobs_mem;
 } mod9_pass;
 
 /* The DOCS kernels take the VALUES kernels' parameters, so one setter serves both (a test build
@@ -280,6 +280,37 @@ static int mod9_postings_pass(const mod9_pass *p, const mod9_postings_out *o, gp
 	return gp_cl_tiled_run(&t->s, k, err);
 }
 
+/* POSTINGS' buffers and a batch's first-word marks and offsets, for the words of t (blob b's
+ * from blob_words[b]) and at most `values` values. */
+static int mod9_postings_setup(const gp_cl_tiled *t, const cl_uint *blob_words, size_t n_blobs, size_t values,
+                               mod9_pass *p, mod9_postings_out *o, gp_error *err)
+{
+	const int batch = n_blobs > 1;
+	const cl_uint nw = blob_words[n_blobs], zero = 0;
+	memset(p, 0, sizeof(*p));
+	memset(o, 0, sizeof(*o));
+	p->t = t;
+	p->nw = nw;
+	p->batch = batch;
+	o->flag_at = 2 * (cl_uint)n_blobs + 2 * batch;   /* after the sizes: one blob's 2, a batch's 2 (nb + 1) */
+	if (!(o->pos32 = gp_cl_buffer(GP_B_OUT_32, values * 4, err)) ||
+	    !(o->docs = gp_cl_buffer(GP_B_DOCS, (size_t)nw * 8, err)) ||
+	    !(o->combined = gp_cl_buffer(GP_B_COMBINED, (size_t)nw, err)) ||
+	    !(o->vstart = gp_cl_buffer(GP_B_POSTING_STARTS, ((size_t)nw + 1) * 4, err)) ||
+	    !(o->seg = gp_cl_buffer(GP_B_GAP_CARRY, t->s.tiles * 8, err)) ||
+	    !(o->totals = gp_cl_buffer(GP_B_SIZES, ((size_t)o->flag_at + 1) * 4, err))) {
+		return GP_EDEVICE;
+	}
+	cl_int st = clEnqueueFillBuffer(gp_cl_queue(), o->totals, &zero, 4, (size_t)o->flag_at * 4, 4, 0, NULL, NULL);
+	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clEnqueueFillBuffer");
+	if (batch && (mod9_mark_firsts(blob_words, n_blobs, nw, &p->blobs_mem, &p->first, err) != GP_OK ||
+	              !(p->word_off = gp_cl_buffer(GP_B_WORD_VALUE_OFFSETS, ((size_t)nw + 1) * 4, err)) ||
+	              !(p->pword_off = gp_cl_buffer(GP_B_WORD_POSTING_OFFSETS, ((size_t)nw + 1) * 4, err)))) {
+		return GP_EDEVICE;
+	}
+	return GP_OK;
+}
+
 /* POSTINGS, one blob or a batch, tiled (kernels/mod9.cl): a count pass (values, postings and the
  * gap sums per tile), the carry of the gap sums across tiles (one work-group), then a decode
  * pass that writes every posting's doc, form and first value index and every value's running
@@ -291,32 +322,19 @@ static int mod9_postings_tiled(const uint8_t *const *blobs, const size_t *lens, 
 	const int batch = n_blobs > 1;
 	cl_uint nw = blob_words[n_blobs], nb = (cl_uint)n_blobs;
 	cl_uint flag_at = 2 * nb + 2 * batch;   /* after the sizes: one blob's 2, a batch's 2 (nb + 1) */
-	cl_uint *meta = NULL, zero = 0;
-	cl_mem pos32, pos64 = NULL, docs, comb, vstart, seg, metabuf;
-	cl_mem first = NULL, word_off = NULL, pword_off = NULL, blobs_mem = NULL;
+	cl_uint *meta = NULL;
+	cl_mem pos64 = NULL;
 	gp_cl_tiled t;
+	mod9_pass p;
+	mod9_postings_out o;
 	if (gp_cl_tiled_begin(&t, blobs, lens, n_blobs, 0, nw, gp_cl_tile_items(), 2, err) != GP_OK ||
-	    !(pos32 = gp_cl_buffer(GP_B_OUT_32, (size_t)nw * GP_MOD9_MAX_PER_WORD * 4, err)) ||
-	    !(docs = gp_cl_buffer(GP_B_DOCS, (size_t)nw * 8, err)) ||
-	    !(comb = gp_cl_buffer(GP_B_COMBINED, (size_t)nw, err)) ||
-	    !(vstart = gp_cl_buffer(GP_B_POSTING_STARTS, ((size_t)nw + 1) * 4, err)) ||
-	    !(seg = gp_cl_buffer(GP_B_GAP_CARRY, t.s.tiles * 8, err)) ||
-	    !(metabuf = gp_cl_buffer(GP_B_SIZES, ((size_t)flag_at + 1) * 4, err))) {
+	    mod9_postings_setup(&t, blob_words, n_blobs, (size_t)nw * GP_MOD9_MAX_PER_WORD, &p, &o, err) != GP_OK) {
 		return GP_EDEVICE;
 	}
-	cl_int st = clEnqueueFillBuffer(gp_cl_queue(), metabuf, &zero, 4, (size_t)flag_at * 4, 4, 0, NULL, NULL);
-	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clEnqueueFillBuffer");
-	if (batch && (mod9_mark_firsts(blob_words, n_blobs, nw, &blobs_mem, &first, err) != GP_OK ||
-	              !(word_off = gp_cl_buffer(GP_B_WORD_VALUE_OFFSETS, ((size_t)nw + 1) * 4, err)) ||
-	              !(pword_off = gp_cl_buffer(GP_B_WORD_POSTING_OFFSETS, ((size_t)nw + 1) * 4, err)))) {
-		return GP_EDEVICE;
-	}
-	mod9_pass p = {.t = &t, .nw = nw, .batch = batch, .first = first, .word_off = word_off,
-	               .pword_off = pword_off};
-	mod9_postings_out o = {.seg = seg, .pos32 = pos32, .docs = docs, .combined = comb, .vstart = vstart,
-	                       .totals = metabuf, .flag_at = flag_at};
-	if (mod9_count_postings(&p, seg, err) != GP_OK || mod9_postings_pass(&p, &o, err) != GP_OK ||
-	    (batch && mod9_blob_offsets(blobs_mem, n_blobs, word_off, pword_off, metabuf, err) != GP_OK)) {
+	cl_mem pos32 = o.pos32, docs = o.docs, comb = o.combined, vstart = o.vstart, metabuf = o.totals;
+	cl_int st;
+	if (mod9_count_postings(&p, o.seg, err) != GP_OK || mod9_postings_pass(&p, &o, err) != GP_OK ||
+	    (batch && mod9_blob_offsets(p.blobs_mem, n_blobs, p.word_off, p.pword_off, metabuf, err) != GP_OK)) {
 		return GP_EDEVICE;
 	}
 	/* The posting arrays and positions for the estimated counts (gp_cl_guess: small results)
@@ -439,4 +457,36 @@ int gp_cl_mod9_decode(const gp_batch_in *in, gp_result *r, gp_error *err)
 	free(blob_words);
 	if (rc != GP_OK) gp_result_free(r);
 	return rc;
+}
+
+int gp_cl_mod9_resident(cl_mem words, const cl_uint *blob_words, size_t n, int postings, size_t values,
+                        gp_cl_mod9_out *out, gp_error *err)
+{
+	const cl_uint nw = blob_words[n];
+	gp_cl_tiled t;
+	mod9_pass p = {.t = &t, .nw = nw, .batch = n > 1};
+	memset(out, 0, sizeof(*out));
+	if (gp_cl_tiled_on_device(&t, words, nw, gp_cl_tile_items(), postings ? 2 : 1, err) != GP_OK) return GP_EDEVICE;
+	if (postings) {
+		mod9_postings_out o;
+		if (mod9_postings_setup(&t, blob_words, n, values, &p, &o, err) != GP_OK ||
+		    mod9_count_postings(&p, o.seg, err) != GP_OK || mod9_postings_pass(&p, &o, err) != GP_OK) {
+			return GP_EDEVICE;
+		}
+		out->docs = o.docs;
+		out->vstart = o.vstart;
+		out->combined = o.combined;
+		out->pos32 = o.pos32;
+		return GP_OK;
+	}
+	/* DOCS: at most a doc a word */
+	if (p.batch && (mod9_mark_firsts(blob_words, n, nw, &p.blobs_mem, &p.first, err) != GP_OK ||
+	                !(p.word_off = gp_cl_buffer(GP_B_WORD_VALUE_OFFSETS, ((size_t)nw + 1) * 4, err)))) {
+		return GP_EDEVICE;
+	}
+	if (!(out->docs32 = gp_cl_buffer(GP_B_OUT_32, (size_t)nw * 4, err)) || mod9_count(&p, 1, err) != GP_OK ||
+	    mod9_decode(&p, 1, out->docs32, err) != GP_OK) {
+		return GP_EDEVICE;
+	}
+	return GP_OK;
 }

@@ -60,20 +60,46 @@ static int qs_single(const uint8_t *blob, size_t len, const gp_qs_header *h, gp_
 	return gp_cl_tiled_finish(&t, out, h->n, 32, r, err);
 }
 
+/* Blob i's row of a batch's table, its payload from word `base` of the input. */
+static int qs_row(cl_uint *t, const uint8_t *blob, size_t len, cl_uint base, gp_error *err)
+{
+	gp_qs_header h;
+	if (gp_qs_check_header(blob, len, &h, err) != GP_OK) return GP_EFORMAT;
+	t[GP_BT_BASE] = base + GP_QS_HEADER / 4;
+	t[GP_BT_N] = h.n;
+	t[GP_BT_QS_L] = h.l;
+	t[GP_BT_QS_LAST] = h.last;
+	t[GP_BT_QS_LOWER] = (cl_uint)h.lower_words;
+	t[GP_BT_ITEMS] = (cl_uint)h.upper_words;
+	return GP_OK;
+}
+
+/* A batch's passes, its input and tables on the device: the values into *out (32-bit). */
+static int qs_batch_passes(const gp_cl_batch *b, cl_mem *out, gp_error *err)
+{
+	gp_cl_tile_sums s;
+	cl_mem starts;
+	if (gp_cl_blob_tiles(b->host_istart, b->n_blobs, gp_cl_qs_items(), 1, 256, GP_B_TILE_SUMS, GP_B_BLOCK_SUMS,
+	                     &s, &starts, err) != GP_OK ||
+	    !(*out = gp_cl_buffer(GP_B_OUT_32, (size_t)b->values * 4, err)) ||
+	    (s.tiles > 0 && qs_passes(b->input, b->table, starts, b->n_blobs, NULL, &s, *out, b->err, err) != GP_OK)) {
+		return GP_EDEVICE;
+	}
+	return GP_OK;
+}
+
 /* A batch: the blobs back to back, each with tiles of its own. */
 static int qs_batch(gp_cl_batch *b, const uint8_t *const *blobs, const size_t *lens,
                     gp_result *r, gp_error *err)
 {
-	gp_cl_tile_sums s;
-	cl_mem starts, out;
-	if (gp_cl_batch_upload(b, blobs, lens, err) != GP_OK ||
-	    gp_cl_blob_tiles(b->host_istart, b->n_blobs, gp_cl_qs_items(), 1, 256, GP_B_TILE_SUMS, GP_B_BLOCK_SUMS,
-	                     &s, &starts, err) != GP_OK ||
-	    !(out = gp_cl_buffer(GP_B_OUT_32, (size_t)b->values * 4, err)) ||
-	    (s.tiles > 0 && qs_passes(b->input, b->table, starts, b->n_blobs, NULL, &s, out, b->err, err) != GP_OK)) {
-		return GP_EDEVICE;
-	}
+	cl_mem out;
+	if (gp_cl_batch_upload(b, blobs, lens, err) != GP_OK || qs_batch_passes(b, &out, err) != GP_OK) return GP_EDEVICE;
 	return gp_cl_batch_download(b, out, 32, r, err);
+}
+
+int gp_cl_qs_resident(const gp_cl_resident_lists *in, cl_mem *docs, gp_error *err)
+{
+	return gp_cl_batch_resident(in, qs_row, qs_batch_passes, docs, err);
 }
 
 int gp_cl_qs_decode(const gp_batch_in *in, gp_result *r, gp_error *err)
@@ -94,14 +120,7 @@ int gp_cl_qs_decode(const gp_batch_in *in, gp_result *r, gp_error *err)
 	}
 	if (gp_cl_batch_init(&b, n_blobs, err) != GP_OK) return GP_EDEVICE;
 	for (size_t i = 0; i < n_blobs; i++) {
-		cl_uint *t = b.host_table + GP_BT_STRIDE * i;
-		if (gp_qs_check_header(blobs[i], lens[i], &h, err) != GP_OK) goto done;
-		t[GP_BT_BASE] = GP_QS_HEADER / 4;
-		t[GP_BT_N] = h.n;
-		t[GP_BT_QS_L] = h.l;
-		t[GP_BT_QS_LAST] = h.last;
-		t[GP_BT_QS_LOWER] = (cl_uint)h.lower_words;
-		t[GP_BT_ITEMS] = (cl_uint)h.upper_words;
+		if (qs_row(b.host_table + GP_BT_STRIDE * i, blobs[i], lens[i], 0, err) != GP_OK) goto done;
 	}
 	rc = qs_batch(&b, blobs, lens, r, err);
 done:

@@ -58,20 +58,45 @@ static int s9_single(const uint8_t *blob, size_t len, cl_uint n, cl_uint delta, 
 	return gp_cl_tiled_finish(&t, out, n, 64, r, err);
 }
 
+/* Blob i's row of a batch's table, its payload from word `base` of the input. */
+static int s9_row(cl_uint *t, const uint8_t *blob, size_t len, cl_uint base, gp_error *err)
+{
+	size_t n;
+	uint32_t delta;
+	if (gp_s9_check_header(blob, len, &n, &delta, err) != GP_OK) return GP_EFORMAT;
+	t[GP_BT_BASE] = base + GP_S9_HEADER / 4;
+	t[GP_BT_N] = (cl_uint)n;
+	t[GP_BT_S9_DELTA] = delta;
+	t[GP_BT_ITEMS] = (cl_uint)((len - GP_S9_HEADER) / 4);
+	return GP_OK;
+}
+
+/* A batch's passes, its input and tables on the device: the values into *out (64-bit). */
+static int s9_batch_passes(const gp_cl_batch *b, cl_mem *out, gp_error *err)
+{
+	gp_cl_tile_sums s;
+	cl_mem starts;
+	if (gp_cl_blob_tiles(b->host_istart, b->n_blobs, gp_cl_tile_items(), 4, 256, GP_B_TILE_SUMS, GP_B_BLOCK_SUMS,
+	                     &s, &starts, err) != GP_OK ||
+	    !(*out = gp_cl_buffer(GP_B_OUT_64, (size_t)b->values * 8, err)) ||
+	    (s.tiles > 0 && s9_passes(b->input, b->table, starts, b->n_blobs, 0, 0, 0, 0, &s, *out, b->err, err) != GP_OK)) {
+		return GP_EDEVICE;
+	}
+	return GP_OK;
+}
+
 /* A batch: the blobs back to back, each with tiles of its own. */
 static int s9_batch(gp_cl_batch *b, const uint8_t *const *blobs, const size_t *lens,
                     gp_result *r, gp_error *err)
 {
-	gp_cl_tile_sums s;
-	cl_mem starts, out;
-	if (gp_cl_batch_upload(b, blobs, lens, err) != GP_OK ||
-	    gp_cl_blob_tiles(b->host_istart, b->n_blobs, gp_cl_tile_items(), 4, 256, GP_B_TILE_SUMS, GP_B_BLOCK_SUMS,
-	                     &s, &starts, err) != GP_OK ||
-	    !(out = gp_cl_buffer(GP_B_OUT_64, (size_t)b->values * 8, err)) ||
-	    (s.tiles > 0 && s9_passes(b->input, b->table, starts, b->n_blobs, 0, 0, 0, 0, &s, out, b->err, err) != GP_OK)) {
-		return GP_EDEVICE;
-	}
+	cl_mem out;
+	if (gp_cl_batch_upload(b, blobs, lens, err) != GP_OK || s9_batch_passes(b, &out, err) != GP_OK) return GP_EDEVICE;
 	return gp_cl_batch_download(b, out, 64, r, err);
+}
+
+int gp_cl_s9_resident(const gp_cl_resident_lists *in, cl_mem *docs, gp_error *err)
+{
+	return gp_cl_batch_resident(in, s9_row, s9_batch_passes, docs, err);
 }
 
 int gp_cl_s9_decode(const gp_batch_in *in, gp_result *r, gp_error *err)
@@ -83,14 +108,7 @@ int gp_cl_s9_decode(const gp_batch_in *in, gp_result *r, gp_error *err)
 	int rc = GP_EDEVICE;
 	if (gp_cl_batch_init(&b, n_blobs, err) != GP_OK) return GP_EDEVICE;
 	for (size_t i = 0; i < n_blobs; i++) {
-		cl_uint *t = b.host_table + GP_BT_STRIDE * i;
-		size_t n;
-		uint32_t delta;
-		if (gp_s9_check_header(blobs[i], lens[i], &n, &delta, err) != GP_OK) goto done;
-		t[GP_BT_BASE] = GP_S9_HEADER / 4;
-		t[GP_BT_N] = (cl_uint)n;
-		t[GP_BT_S9_DELTA] = delta;
-		t[GP_BT_ITEMS] = (cl_uint)((lens[i] - GP_S9_HEADER) / 4);
+		if (s9_row(b.host_table + GP_BT_STRIDE * i, blobs[i], lens[i], 0, err) != GP_OK) goto done;
 	}
 	if (n_blobs == 1 && b.host_table[GP_BT_N] > 0) {
 		rc = s9_single(blobs[0], lens[0], b.host_table[GP_BT_N], b.host_table[GP_BT_S9_DELTA], r, err);

@@ -351,13 +351,29 @@ static int index_on_device(const gp_index *ix, uint64_t work, gp_placement place
 	return gp_would_use_device(work > SIZE_MAX ? SIZE_MAX : (size_t)work, ctx);
 }
 
-void gp_index_prepare(gp_index *ix, gp_placement place, const gp_ctx *ctx)
+void gp_index_prepare(gp_index *ix, gp_placement place, const gp_ctx *ctx, const uint8_t *image)
 {
 	gp_error err;
 	/* AUTO: an index whose lists together are under the threshold waits for a batch that
 	 * needs the device (a small index does not open the device, or build its kernels) */
 	if (ix->device || !index_on_device(ix, ix->n_postings, place, ctx)) return;
-	if (gp_cl_index_upload(ix, &err) != GP_OK) device_failed(&err);
+	if (gp_cl_index_upload(ix, image, &err) != GP_OK) device_failed(&err);
+}
+
+uint8_t *gp_index_image(size_t len, gp_placement place, const gp_ctx *ctx, void **handle)
+{
+	gp_error err;
+	*handle = NULL;
+	/* the postings are fewer than the file's words: AUTO's guess of what prepare will choose */
+	if (place == GP_PLACE_HOST || !(place == GP_PLACE_DEVICE ? gp_cl_available(ctx->device) : gp_would_use_device(len / 4, ctx))) {
+		return NULL;
+	}
+	return gp_cl_pinned_image(len + 1, handle, &err);
+}
+
+void gp_index_image_free(void *handle, uint8_t *image)
+{
+	gp_cl_pinned_image_free(handle, image);
 }
 
 int gp_index_search(gp_index *ix, const gp_query_batch *q, gp_placement place, const gp_ctx *ctx,
@@ -366,7 +382,7 @@ int gp_index_search(gp_index *ix, const gp_query_batch *q, gp_placement place, c
 	int rc;
 	memset(err, 0, sizeof(*err));
 	if (index_on_device(ix, gp_query_work(ix, q), place, ctx)) {
-		rc = ix->device ? GP_OK : gp_cl_index_upload(ix, err);
+		rc = ix->device ? GP_OK : gp_cl_index_upload(ix, NULL, err);
 		if (rc == GP_OK) rc = gp_cl_index_query(ix, q, &ctx->budget, out, err);
 		if (rc == GP_OK || rc == GP_ENOMEM) {
 			if (rc == GP_OK) last_backend = *backend = "opencl";

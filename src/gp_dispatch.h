@@ -45,8 +45,14 @@ typedef enum { GP_PLACE_AUTO, GP_PLACE_HOST, GP_PLACE_DEVICE } gp_placement;
 
 /* After a build or open: the lists made resident on the device now when its queries will run
  * there (DEVICE, or AUTO with a usable GPU and at least min_device_values postings), so that
- * the first query does not pay the upload. */
-void gp_index_prepare(gp_index *ix, gp_placement place, const gp_ctx *ctx);
+ * the first query does not pay the upload; `image`, when not NULL, the pinned file image
+ * (gp_index_image) the index was loaded from. */
+void gp_index_prepare(gp_index *ix, gp_placement place, const gp_ctx *ctx, const uint8_t *image);
+/* Pinned memory for open()'s file image of len bytes when its lists will go to a GPU (the
+ * upload then reads it directly); NULL otherwise (the caller allocates its own). Freed with
+ * gp_index_image_free. */
+uint8_t *gp_index_image(size_t len, gp_placement place, const gp_ctx *ctx, void **handle);
+void gp_index_image_free(void *handle, uint8_t *image);
 /* Answers a batch of queries where `place` and the batch's work say, falling back to the host
  * when the device fails; *backend says who answered. GP_ENOMEM when the answers pass the
  * budget. */

@@ -1,5 +1,5 @@
 --TEST--
-GpuPost\Index: random indexes and query logs, host and device answers equal a plain PHP reference (AND, OR, phrase; unknown and repeated terms; batches)
+GpuPost\Index: random indexes and query logs, host and device answers (lists resident decoded or compressed) equal a plain PHP reference (AND, OR, phrase; unknown and repeated terms; batches)
 --EXTENSIONS--
 gpupost
 --FILE--
@@ -66,10 +66,17 @@ $bad = 0;
 foreach ([[40, 300, 6], [25, 3000, 40], [8, 20, 3]] as [$nt, $nd, $mp]) {
     $lists = random_index($nt, $nd, $mp);
     $host = new GpuPost\Index($lists, GPUPOST_POSTINGS, ['device' => 'host']);
-    $dev = new GpuPost\Index($lists, GPUPOST_POSTINGS, ['device' => $device ? 'cpu' : 'host']);
-    $s9 = [];
-    foreach ($lists as $t => $l) $s9[$t] = gpu_encode_postings(array_keys($l), GPUPOST_S9, GPUPOST_VALUES, ['delta' => 1]);
-    $docsonly = new GpuPost\Index($s9, GPUPOST_S9, ['device' => $device ? 'cpu' : 'host']);
+    $on = ['device' => $device ? 'cpu' : 'host'];
+    $packed = $on + ['device_lists' => 'compressed'];
+    $dev = new GpuPost\Index($lists, GPUPOST_POSTINGS, $on);
+    $devc = new GpuPost\Index($lists, GPUPOST_POSTINGS, $packed);
+    $s9 = $qs = [];
+    foreach ($lists as $t => $l) {
+        $s9[$t] = gpu_encode_postings(array_keys($l), GPUPOST_S9, GPUPOST_VALUES, ['delta' => 1]);
+        $qs[$t] = gpu_encode_postings(array_keys($l), GPUPOST_QS);
+    }
+    $docsonly = new GpuPost\Index($s9, GPUPOST_S9, $on);
+    $docsonly_c = [new GpuPost\Index($s9, GPUPOST_S9, $packed), new GpuPost\Index($qs, GPUPOST_QS, $packed)];
     $queries = [];
     for ($q = 0; $q < 150; $q++) {
         $n = mt_rand(1, 4);
@@ -84,7 +91,13 @@ foreach ([[40, 300, 6], [25, 3000, 40], [8, 20, 3]] as [$nt, $nd, $mp]) {
         $opts = ['op' => $op];
         $batch_h = $host->searchBatch($queries, $opts);
         $batch_d = $dev->searchBatch($queries, $opts);
-        if ($op !== GPUPOST_PHRASE) $batch_s = $docsonly->searchBatch($queries, $opts);
+        if ($devc->searchBatch($queries, $opts) !== $batch_h) { echo "op $op: compressed MOD9 lists differ\n"; $bad++; }
+        if ($op !== GPUPOST_PHRASE) {
+            $batch_s = $docsonly->searchBatch($queries, $opts);
+            foreach ($docsonly_c as $c) {
+                if ($c->searchBatch($queries, $opts) !== $batch_h) { echo "op $op: compressed ", $c->info()['format'], " lists differ\n"; $bad++; }
+            }
+        }
         if (array_keys($batch_h) !== array_keys($queries)) { echo "keys lost\n"; $bad++; }
         foreach ($queries as $k => $terms) {
             $want = ref_query($lists, $terms, $op);
@@ -95,7 +108,12 @@ foreach ([[40, 300, 6], [25, 3000, 40], [8, 20, 3]] as [$nt, $nd, $mp]) {
             }
         }
     }
-    if ($device && $dev->info()['last_backend'] !== 'opencl') { echo "device index answered on ", $dev->info()['last_backend'], "\n"; $bad++; }
+    foreach ([$dev, $devc, ...$docsonly_c] as $ix) {
+        if ($device && $ix->info()['last_backend'] !== 'opencl') { echo "device index answered on ", $ix->info()['last_backend'], "\n"; $bad++; }
+    }
+    /* the default: decoded, as the device has room for it */
+    if ($devc->info()['device_lists'] !== 'compressed' || $dev->info()['device_lists'] !== ($device ? 'decoded' : 'auto')) { echo "device_lists\n"; $bad++; }
+    if ($device && $devc->info()['bytes_device'] >= $dev->info()['bytes_device']) { echo "compressed lists not smaller\n"; $bad++; }
     if ($host->info()['last_backend'] !== 'host') { echo "host index left the host\n"; $bad++; }
     if (count($host) !== $nt || $host->info()['postings'] !== array_sum(array_map('count', $lists))) { echo "counts\n"; $bad++; }
 }
@@ -119,15 +137,38 @@ putenv('GPUPOST_INDEX_CHUNK=40');
 [$out] = gp_child('mt_srand(7); $l = [];
     for ($t = 0; $t < 30; $t++) { $d = []; for ($i = 0; $i < 60; $i++) $d[mt_rand(0, 400)] = [mt_rand(1, 3)]; ksort($d); $l["t$t"] = $d; }
     $h = new GpuPost\Index($l, GPUPOST_POSTINGS, ["device" => "host"]);
-    $d = new GpuPost\Index($l, GPUPOST_POSTINGS, ["device" => gpu_info()["backend"] === "opencl" ? "cpu" : "host"]);
+    $on = ["device" => gpu_info()["backend"] === "opencl" ? "cpu" : "host"];
+    $d = new GpuPost\Index($l, GPUPOST_POSTINGS, $on);
+    $c = new GpuPost\Index($l, GPUPOST_POSTINGS, $on + ["device_lists" => "compressed"]);
     $q = []; for ($i = 0; $i < 300; $i++) $q[] = ["t" . mt_rand(0, 29), "t" . mt_rand(0, 29)];
     $same = true;
-    foreach ([GPUPOST_AND, GPUPOST_OR, GPUPOST_PHRASE] as $op) $same = $same && $h->searchBatch($q, ["op" => $op]) === $d->searchBatch($q, ["op" => $op]);
+    foreach ([GPUPOST_AND, GPUPOST_OR, GPUPOST_PHRASE] as $op) {
+        $want = $h->searchBatch($q, ["op" => $op]);
+        $same = $same && $want === $d->searchBatch($q, ["op" => $op]) && $want === $c->searchBatch($q, ["op" => $op]);
+    }
     echo $same ? "chunked batches equal" : "chunked batches DIFFER";', []);
 putenv('GPUPOST_INDEX_CHUNK');
 echo $out, "\n";
+
+/* lists whose decode merges equal docs in a row (Yioop's combined form can make them): the
+ * compressed device path takes those lists decoded from the host, beside lists it decodes */
+$p = fn(array $l) => gpu_encode_postings($l, GPUPOST_MOD9, GPUPOST_POSTINGS);
+$merged = [
+    'a' => $p([3 => [1]]) . $p([5 => [4, 9]]) . $p([5 => [2, 4]]) . $p([8 => [1, 2]]),
+    'b' => $p([2 => [7], 5 => [3, 10], 8 => [3]]),
+    'c' => $p([5 => [5, 11], 8 => [2]]) . $p([8 => [9]]),
+];
+$mq = [['a', 'b'], ['b', 'a'], ['a', 'b', 'c'], ['c', 'a'], ['b', 'c'], ['a'], ['c']];
+$mh = new GpuPost\Index($merged, GPUPOST_MOD9, ['device' => 'host']);
+$mc = new GpuPost\Index($merged, GPUPOST_MOD9, ['device' => $device ? 'cpu' : 'host', 'device_lists' => 'compressed']);
+foreach ([GPUPOST_AND, GPUPOST_OR, GPUPOST_PHRASE] as $op) {
+    $want = $mh->searchBatch($mq, ['op' => $op]);
+    if ($mc->searchBatch($mq, ['op' => $op]) !== $want) { echo "op $op: merged lists differ: ", json_encode($mc->searchBatch($mq, ['op' => $op])), " want ", json_encode($want), "\n"; $bad++; }
+}
+echo json_encode($mh->searchBatch($mq, ['op' => GPUPOST_PHRASE])), "\n";
 echo $bad ? "FAILED $bad\n" : "all equal\n";
 ?>
 --EXPECT--
 chunked batches equal
+[[5,8],[5],[5],[],[5],[3,5,8],[5,8]]
 all equal

@@ -33,9 +33,12 @@ foreach (['arrays' => [$lists, GPUPOST_POSTINGS], 'mod9' => [$mod9, GPUPOST_MOD9
     $path = "$dir/$name.gpix";
     $ix->save($path);
     $back = GpuPost\Index::open($path);
-    $same = true;
+    /* the file's lists kept compressed on the device (uploaded from the file image) */
+    $packed = GpuPost\Index::open($path, ['device' => gpu_info()['backend'] === 'opencl' ? 'cpu' : 'host', 'device_lists' => 'compressed']);
+    $same = $packed->info()['device_lists'] === 'compressed';
     foreach ([GPUPOST_AND, GPUPOST_OR] as $op) {
-        $same = $same && $back->searchBatch($queries, ['op' => $op]) === $ix->searchBatch($queries, ['op' => $op]);
+        $want = $ix->searchBatch($queries, ['op' => $op]);
+        $same = $same && $back->searchBatch($queries, ['op' => $op]) === $want && $packed->searchBatch($queries, ['op' => $op]) === $want;
     }
     $a = $ix->info(); $b = $back->info();
     foreach (['terms', 'docs', 'postings', 'positions', 'format', 'positional'] as $k) $same = $same && $a[$k] === $b[$k];

@@ -20,6 +20,7 @@ attempt(fn() => new GpuPost\Index(['x' => [1 => [2, 1]]], GPUPOST_POSTINGS));
 attempt(fn() => new GpuPost\Index(['x' => $ok], GPUPOST_WAH));
 attempt(fn() => new GpuPost\Index(['x' => $ok], GPUPOST_MOD9, ['colour' => 1]));
 attempt(fn() => new GpuPost\Index(['x' => $ok], GPUPOST_MOD9, ['device' => 'gpu:7']));
+attempt(fn() => new GpuPost\Index(['x' => $ok], GPUPOST_MOD9, ['device_lists' => 'zipped']));
 attempt(fn() => new GpuPost\Index(['x' => $ok], GPUPOST_MOD9, ['doc_lengths' => [3 => 10]]));
 
 /* unsorted docs in arrays are sorted for the user; an empty index answers nothing */
@@ -77,6 +78,7 @@ ValueError: GpuPost\Index::__construct(): Argument #1 ($lists) term 'x': doc 1 c
 ValueError: GpuPost\Index::__construct(): Argument #2 ($format) must be GPUPOST_MOD9, GPUPOST_S9, GPUPOST_QS or GPUPOST_POSTINGS
 ValueError: GpuPost\Index::__construct(): Argument #3 ($options) has an unknown option colour
 ValueError: GpuPost\Index::__construct(): Argument #3 ($options) option 'device' must be auto, gpu, cpu, host or P:D
+ValueError: GpuPost\Index::__construct(): Argument #3 ($options) option 'device_lists' must be 'auto', 'decoded' or 'compressed'
 ValueError: GpuPost\Index::__construct(): Argument #3 ($options) option 'doc_lengths' belongs to ranked retrieval, which this version does not have yet
 array(2)
 array(1)
