@@ -74,6 +74,8 @@ typedef struct index_options {
 	gp_placement place;
 	bool persistent;
 	int lists;              /* 'device_lists': GP_IX_LISTS_* */
+	HashTable *doc_lengths; /* 'doc_lengths' => [doc => tokens] */
+	double k1, b;
 	zend_long op, limit;
 } index_options;
 
@@ -99,6 +101,10 @@ static bool parse_build_options(HashTable *opts, bool open, index_options *o, ui
 	o->place = GP_PLACE_AUTO;
 	o->persistent = false;
 	o->lists = GP_IX_LISTS_AUTO;
+	o->doc_lengths = NULL;
+	o->k1 = 1.2;
+	o->b = 0.75;
+	bool k1_or_b = false;
 	if (!opts) return true;
 	ZEND_HASH_FOREACH_STR_KEY_VAL(opts, key, v) {
 		ZVAL_DEREF(v);
@@ -120,15 +126,34 @@ static bool parse_build_options(HashTable *opts, bool open, index_options *o, ui
 				return false;
 			}
 			o->persistent = Z_TYPE_P(v) == IS_TRUE;
-		} else if (key && (zend_string_equals_literal(key, "doc_lengths") || zend_string_equals_literal(key, "k1") ||
-		                   zend_string_equals_literal(key, "b"))) {
-			zend_argument_value_error(arg, "option '%s' belongs to ranked retrieval, which this version does not have yet", ZSTR_VAL(key));
-			return false;
+		} else if (key && !open && zend_string_equals_literal(key, "doc_lengths")) {
+			if (Z_TYPE_P(v) != IS_ARRAY) {
+				zend_argument_type_error(arg, "option 'doc_lengths' must be of type array, %s given", zend_zval_type_name(v));
+				return false;
+			}
+			o->doc_lengths = Z_ARRVAL_P(v);
+		} else if (key && !open && (zend_string_equals_literal(key, "k1") || zend_string_equals_literal(key, "b"))) {
+			bool is_k1 = ZSTR_VAL(key)[0] == 'k';
+			double x = Z_TYPE_P(v) == IS_DOUBLE ? Z_DVAL_P(v) : Z_TYPE_P(v) == IS_LONG ? (double)Z_LVAL_P(v) : NAN;
+			if (Z_TYPE_P(v) != IS_DOUBLE && Z_TYPE_P(v) != IS_LONG) {
+				zend_argument_type_error(arg, "option '%s' must be of type float, %s given", ZSTR_VAL(key), zend_zval_type_name(v));
+				return false;
+			}
+			if (!(x >= 0.0) || !zend_finite(x) || (!is_k1 && x > 1.0)) {
+				zend_argument_value_error(arg, "option '%s' must be %s", ZSTR_VAL(key), is_k1 ? "a finite number >= 0" : "between 0 and 1");
+				return false;
+			}
+			*(is_k1 ? &o->k1 : &o->b) = x;
+			k1_or_b = true;
 		} else {
 			zend_argument_value_error(arg, "has an unknown option%s%s", key ? " " : "", key ? ZSTR_VAL(key) : "");
 			return false;
 		}
 	} ZEND_HASH_FOREACH_END();
+	if (k1_or_b && !o->doc_lengths) {
+		zend_argument_value_error(arg, "options 'k1' and 'b' need 'doc_lengths' (they shape BM25's ranking)");
+		return false;
+	}
 	return true;
 }
 
@@ -166,10 +191,15 @@ static bool parse_query_options(HashTable *opts, const gp_index *ix, index_optio
 		zend_argument_value_error(arg, "option 'limit' must be 0 (every match) or a positive number of best documents");
 		return false;
 	}
-	if (o->limit > 0) {
-		zend_throw_exception_ex(gpupost_exception_ce, 0, "ranked queries ('limit' > 0) are not available in this version yet: use 'limit' => 0");
+	if (o->limit > 0 && o->op == GP_OP_PHRASE) {
+		zend_argument_value_error(arg, "option 'limit' ranks AND and OR queries, not phrases");
 		return false;
 	}
+	if (o->limit > 0 && !ix->doc_len) {
+		zend_argument_value_error(arg, "option 'limit' needs doc lengths: build the index with 'doc_lengths' => [doc => tokens]");
+		return false;
+	}
+	if (o->limit > UINT32_MAX) o->limit = UINT32_MAX;   /* more than any index's docs */
 	return true;
 }
 
@@ -272,6 +302,40 @@ done:
 	return ok;
 }
 
+/* 'doc_lengths' => [doc => tokens] into the index (BM25's lengths). */
+static bool set_lengths(gp_index *ix, HashTable *lengths, double k1, double b, const gp_ctx *ctx)
+{
+	size_t n = zend_hash_num_elements(lengths), i = 0;
+	zend_string *key;
+	zend_ulong doc;
+	zval *v;
+	uint32_t *docs = safe_emalloc(n + 1, 2 * sizeof(uint32_t), 0), *lens = docs + n + 1;
+	ZEND_HASH_FOREACH_KEY_VAL(lengths, doc, key, v) {
+		ZVAL_DEREF(v);
+		if (key || doc >= UINT32_MAX) {
+			zend_argument_value_error(3, "option 'doc_lengths' must be keyed by docs (ints 0 to 2^32 - 2)");
+			efree(docs);
+			return false;
+		}
+		if (Z_TYPE_P(v) != IS_LONG || Z_LVAL_P(v) < 0 || Z_LVAL_P(v) >= (zend_long)UINT32_MAX) {
+			zend_argument_value_error(3, "option 'doc_lengths' must map doc " ZEND_ULONG_FMT " to its tokens (an int 0 to 2^32 - 2)", doc);
+			efree(docs);
+			return false;
+		}
+		docs[i] = (uint32_t)doc;
+		lens[i++] = (uint32_t)Z_LVAL_P(v);
+	} ZEND_HASH_FOREACH_END();
+	gp_error err;
+	int rc = gp_index_set_lengths(ix, docs, lens, n, k1, b, &ctx->budget, &err);
+	efree(docs);
+	if (rc == GP_EVALUE) {
+		zend_argument_value_error(3, "option 'doc_lengths': %s", err.rule);
+	} else if (rc != GP_OK) {
+		gpupost_throw(&err, NULL);
+	}
+	return rc == GP_OK;
+}
+
 PHP_METHOD(GpuPost_Index, __construct)
 {
 	HashTable *lists, *opts = NULL;
@@ -296,6 +360,11 @@ PHP_METHOD(GpuPost_Index, __construct)
 	if (!parse_build_options(opts, false, &io, 3)) RETURN_THROWS();
 	call_ctx(&ctx, 1);
 	if (!build_index(o, lists, format, &ctx)) RETURN_THROWS();
+	if (io.doc_lengths && !set_lengths(o->ix, io.doc_lengths, io.k1, io.b, &ctx)) {
+		gp_index_unref(o->ix);
+		o->ix = NULL;
+		RETURN_THROWS();
+	}
 	o->place = io.place;
 	o->ix->device_lists = io.lists;
 	gp_index_prepare(o->ix, o->place, &ctx, NULL);
@@ -490,7 +559,7 @@ static bool run_queries(index_obj *o, HashTable **queries, size_t n, const index
 		}
 		at[q + 1] = at[q] + zend_hash_num_elements(queries[q]);
 	}
-	gp_query_batch batch = {(int)io->op, n, terms, at, count_only};
+	gp_query_batch batch = {(int)io->op, n, terms, at, count_only, (uint32_t)io->limit};
 	uint64_t device_before = o->ix->device_bytes;
 	int rc = gp_index_search(o->ix, &batch, o->place, &ctx, ans, &o->last_backend, &err);
 	if (o->persistent && o->ix->device_bytes != device_before) {
@@ -506,6 +575,18 @@ static bool run_queries(index_obj *o, HashTable **queries, size_t n, const index
 	return true;
 }
 
+/* Query q's answer: its docs, increasing, or (ranked) [doc => score], best first. */
+static void answer_array(zval *rv, const gp_answers *a, size_t q)
+{
+	size_t from = (size_t)a->at[q], n = (size_t)(a->at[q + 1] - a->at[q]);
+	if (!a->scores) {
+		packed_from_u32(rv, a->docs + from, n);
+		return;
+	}
+	array_init_size(rv, (uint32_t)n);
+	for (size_t i = from; i < from + n; i++) add_index_double(rv, (zend_ulong)a->docs[i], a->scores[i]);
+}
+
 PHP_METHOD(GpuPost_Index, search)
 {
 	HashTable *terms, *opts = NULL;
@@ -519,7 +600,7 @@ PHP_METHOD(GpuPost_Index, search)
 	index_obj *o = THIS_INDEX();
 	if (!index_of(o) || !parse_query_options(opts, o->ix, &io, 2)) RETURN_THROWS();
 	if (!run_queries(o, &terms, 1, &io, 0, &ans, 1)) RETURN_THROWS();
-	packed_from_u32(return_value, ans.docs, (size_t)ans.total);
+	answer_array(return_value, &ans, 0);
 	gp_answers_free(&ans);
 }
 
@@ -556,7 +637,7 @@ PHP_METHOD(GpuPost_Index, searchBatch)
 	array_init_size(return_value, (uint32_t)n);
 	i = 0;
 	ZEND_HASH_FOREACH_KEY(queries, ikey, key) {
-		packed_from_u32(&list, ans.docs + ans.at[i], (size_t)(ans.at[i + 1] - ans.at[i]));
+		answer_array(&list, &ans, i);
 		if (key) zend_hash_add_new(Z_ARRVAL_P(return_value), key, &list);
 		else zend_hash_index_add_new(Z_ARRVAL_P(return_value), ikey, &list);
 		i++;
@@ -578,8 +659,10 @@ PHP_METHOD(GpuPost_Index, count)
 	if (!index_of(o)) RETURN_THROWS();
 	if (!terms || zend_hash_num_elements(terms) == 0) RETURN_LONG((zend_long)o->ix->n_terms);
 	if (!parse_query_options(opts, o->ix, &io, 2)) RETURN_THROWS();
+	zend_long limit = io.limit;   /* what search() would return: the matches, at most the limit */
+	io.limit = 0;
 	if (!run_queries(o, &terms, 1, &io, 1, &ans, 1)) RETURN_THROWS();
-	RETVAL_LONG((zend_long)ans.total);
+	RETVAL_LONG(limit > 0 && (uint64_t)limit < ans.total ? limit : (zend_long)ans.total);
 	gp_answers_free(&ans);
 }
 

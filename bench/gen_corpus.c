@@ -8,7 +8,8 @@
  * twice from one seed (counting, then placing), so memory is 8 bytes per token. Queries: 10,000
  * AND queries of 2-4 terms, each the term of a random token (so drawn by frequency) outside the
  * 100 most frequent terms (the stop words a search engine's users leave out), and 10,000
- * phrases: 2-3 consecutive tokens at a random place of a random doc (stop words included). */
+ * phrases: 2-3 consecutive tokens at a random place of a random doc (stop words included). The
+ * index file holds each doc's length (BM25's, for ranked queries). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,6 +172,19 @@ int main(int argc, char **argv)
 		fprintf(stderr, "gen_corpus: %s\n", err.rule);
 		return 1;
 	}
+	/* each doc's length in tokens, for BM25 (ranked queries): the docs regenerated */
+	uint32_t *doc_ids = must(malloc(((size_t)docs + 1) * sizeof(uint32_t))), *doc_lens = must(malloc(((size_t)docs + 1) * sizeof(uint32_t)));
+	for (uint32_t d = 0; d < docs; d++) {
+		doc_seed(seed, d);
+		doc_ids[d] = d;
+		doc_lens[d] = doc_len(mean);
+	}
+	if (gp_index_set_lengths(ix, doc_ids, doc_lens, docs, 1.2, 0.75, NULL, &err) != GP_OK) {
+		fprintf(stderr, "gen_corpus: %s\n", err.rule);
+		return 1;
+	}
+	free(doc_ids);
+	free(doc_lens);
 	FILE *f = fopen(argv[4], "wb");
 	if (!f || gp_index_save(ix, write_file, f, &err) != GP_OK || fclose(f) != 0) {
 		perror(argv[4]);

@@ -11,7 +11,9 @@
  *   php bench/index_bench.php NAME.gpix QUERIES OUT [SECONDS] [TEXT]   a gen_corpus corpus (or any
  *                                                             index with a query log in its format)
  *
- * SECONDS bounds each one-query-a-call row (default 10): slow rows run a prefix of the log. */
+ * SECONDS bounds each one-query-a-call row (default 10): slow rows run a prefix of the log.
+ * Ranked rows ("and10", "or10"): the AND log's terms, AND or OR, the 10 best by BM25 (FTS5's
+ * bm25() ORDER BY ... LIMIT 10 beside; Xapian's BM25Weight, its own variant, not compared). */
 require __DIR__ . '/../demo/corpus.php';
 
 $argv = $_SERVER['argv'];
@@ -36,7 +38,7 @@ $dtype = gpu_info()['device']['type'] ?? 'none';
 /* --- the corpus, its index and its query log --- */
 $t0 = hrtime(true);
 if ($build_demo) {
-    [$files, $lists] = demo_corpus();
+    [$files, $lists, , , $lengths] = demo_corpus();
     $text = "$out/demo-text.txt";
     $fh = fopen($text, 'w');
     $docs_tokens = [];
@@ -67,7 +69,7 @@ if ($build_demo) {
     }
     file_put_contents($qfile, implode("\n", $q) . "\n");
     $ixfile = "$out/demo.gpix";
-    (new GpuPost\Index($lists, GPUPOST_POSTINGS))->save($ixfile);
+    (new GpuPost\Index($lists, GPUPOST_POSTINGS, ['doc_lengths' => $lengths]))->save($ixfile);
     unset($lists, $all, $docs_tokens);
 }
 $load = hrtime(true);
@@ -167,6 +169,42 @@ function php_query(array $terms, bool $phrase, array $blobs): array
     return $out;
 }
 
+/* The same ranked, as a PHP user would: the lists decoded with their positions, BM25 as SQLite
+ * FTS5's bm25() computes it, the 10 best (ties: the smaller doc). */
+function php_ranked(array $terms, bool $or, array $blobs, array $len, int $n, float $avg): array
+{
+    $lists = [];
+    foreach (array_unique($terms) as $t) {
+        if (!isset($blobs[$t])) {
+            if (!$or) return [];
+            continue;
+        }
+        $lists[$t] = $blobs[$t];
+    }
+    if (!$lists) return [];
+    $dec = gpu_decode_postings_batch($lists, GPUPOST_MOD9, GPUPOST_POSTINGS);
+    $docs = null;
+    foreach ($dec as $l) $docs = $docs === null ? $l : ($or ? $docs + $l : array_intersect_key($docs, $l));
+    $k1 = 1.2;
+    $b = 0.75;
+    $scores = [];
+    foreach ($docs as $d => $_) {
+        $s = 0.0;
+        foreach ($terms as $t) {
+            if (!isset($dec[$t][$d])) continue;
+            $df = count($dec[$t]);
+            $idf = log(($n - $df + 0.5) / ($df + 0.5));
+            if ($idf <= 0.0) $idf = 1e-6;
+            $tf = count($dec[$t][$d]);
+            $s += $idf * (($tf * ($k1 + 1.0)) / ($tf + $k1 * (1 - $b + $b * $len[$d] / $avg)));
+        }
+        $scores[$d] = $s;
+    }
+    $ids = array_keys($scores);
+    array_multisort($scores, SORT_DESC, $ids, SORT_ASC);
+    return array_slice($ids, 0, 10);
+}
+
 $blobs = null;
 $fts = null;
 if ($text !== null && class_exists('SQLite3')) {
@@ -198,35 +236,56 @@ if ($text !== null && is_executable($xbin)) {
 }
 
 $rows = [];
-foreach (['and' => GPUPOST_AND, 'phrase' => GPUPOST_PHRASE] as $opname => $op) {
-    $qs = $queries[$opname];
-    $o = ['op' => $op];
+/* the ranked rows (the AND log's terms, AND or OR, 10 best): what a user sees are the docs */
+$keys = fn(array $r) => array_map('array_keys', $r);
+foreach (['and' => [GPUPOST_AND, 0], 'phrase' => [GPUPOST_PHRASE, 0], 'and10' => [GPUPOST_AND, 10], 'or10' => [GPUPOST_OR, 10]]
+         as $opname => [$op, $limit]) {
+    $qs = $queries[$limit ? 'and' : $opname];
+    $o = ['op' => $op, 'limit' => $limit];
+    $batch = fn(GpuPost\Index $ix) => $limit ? fn($c) => $keys($ix->searchBatch($c, $o)) : fn($c) => $ix->searchBatch($c, $o);
+    $single = fn(GpuPost\Index $ix) => $limit ? fn($t) => array_keys($ix->search($t, $o)) : fn($t) => $ix->search($t, $o);
     /* the reference: gpupost's answers per query (the device's where there is one: the suite
      * checks it against the host's), for the prefix checks */
     $ref_m = $ref_s = [0];
-    foreach (array_merge(...array_map(fn($c) => ($dev ?? $host)->searchBatch($c, $o), array_chunk($qs, 1000))) as $docs) {
+    foreach (array_merge(...array_map($batch($dev ?? $host), array_chunk($qs, 1000))) as $docs) {
         $ref_m[] = end($ref_m) + count($docs);
         $ref_s[] = end($ref_s) + array_sum($docs);
     }
     $r = [];
     if ($dev) {
         $dev->searchBatch(array_slice($qs, 0, 10), $o);   /* kernels compiled (PoCL compiles at first launch) */
-        $r['gpupost device, 10,000 a call'] = batched($qs, 10000, fn($c) => $dev->searchBatch($c, $o), $seconds);
-        $r['gpupost device, 1,000 a call'] = batched($qs, 1000, fn($c) => $dev->searchBatch($c, $o), $seconds);
-        $r['gpupost device, one a call'] = one_by_one($qs, $seconds, fn($t) => $dev->search($t, $o));
+        $r['gpupost device, 10,000 a call'] = batched($qs, 10000, $batch($dev), $seconds);
+        $r['gpupost device, 1,000 a call'] = batched($qs, 1000, $batch($dev), $seconds);
+        $r['gpupost device, one a call'] = one_by_one($qs, $seconds, $single($dev));
+    }
+    if ($dev && !$limit) {
         $dev_packed->searchBatch(array_slice($qs, 0, 10), $o);
         $r['gpupost device, compressed lists, 10,000 a call'] = batched($qs, 10000, fn($c) => $dev_packed->searchBatch($c, $o), $seconds);
         $r['gpupost device, compressed lists, 1,000 a call'] = batched($qs, 1000, fn($c) => $dev_packed->searchBatch($c, $o), $seconds);
         $r['gpupost device, compressed lists, one a call'] = one_by_one($qs, $seconds, fn($t) => $dev_packed->search($t, $o));
     }
-    $r['gpupost host C, 1,000 a call'] = batched($qs, 1000, fn($c) => $host->searchBatch($c, $o), $seconds);
-    $r['gpupost host C, one a call'] = one_by_one($qs, $seconds, fn($t) => $host->search($t, $o));
+    $r['gpupost host C, 1,000 a call'] = batched($qs, 1000, $batch($host), $seconds);
+    $r['gpupost host C, one a call'] = one_by_one($qs, $seconds, $single($host));
     if ($blobs === null) {
         /* the lists as a PHP user holds them: one MOD9 blob per term, from the index file */
-        $blobs = read_blobs($ixfile);
+        [$blobs, $doc_len] = read_blobs($ixfile);
+        $avgdl = $doc_len ? array_sum($doc_len) / count($doc_len) : 0.0;
     }
-    $r['PHP: decode + array_intersect_key'] = one_by_one($qs, $seconds, fn($t) => php_query($t, $op === GPUPOST_PHRASE, $blobs));
-    if ($fts) {
+    if ($limit) {
+        $r['PHP: decode + BM25 in PHP'] = one_by_one($qs, $seconds, fn($t) => php_ranked($t, $op === GPUPOST_OR, $blobs, $doc_len, count($doc_len), $avgdl));
+    } else {
+        $r['PHP: decode + array_intersect_key'] = one_by_one($qs, $seconds, fn($t) => php_query($t, $op === GPUPOST_PHRASE, $blobs));
+    }
+    if ($fts && $limit) {
+        $st = $fts->prepare('SELECT rowid - 1 FROM docs WHERE docs MATCH :q ORDER BY bm25(docs), rowid LIMIT 10');
+        $r['SQLite FTS5, bm25() LIMIT 10'] = one_by_one($qs, $seconds, function ($t) use ($st, $op) {
+            $st->bindValue(':q', demo_fts5_match($t, false, $op === GPUPOST_OR), SQLITE3_TEXT);
+            $res = $st->execute();
+            $d = [];
+            while ($row = $res->fetchArray(SQLITE3_NUM)) $d[] = $row[0];
+            return $d;
+        });
+    } elseif ($fts) {
         $st = $fts->prepare('SELECT rowid - 1 FROM docs WHERE docs MATCH :q ORDER BY rowid');
         $r['SQLite FTS5'] = one_by_one($qs, $seconds, function ($t) use ($st, $op) {
             $st->bindValue(':q', demo_fts5_match($t, $op === GPUPOST_PHRASE), SQLITE3_TEXT);
@@ -236,11 +295,12 @@ foreach (['and' => GPUPOST_AND, 'phrase' => GPUPOST_PHRASE] as $opname => $op) {
             return $d;
         });
     }
-    if (isset($xapian[$opname])) $r['Xapian (C++, BoolWeight)'] = $xapian[$opname];
+    if (isset($xapian[$opname])) $r[$limit ? 'Xapian (C++, BM25Weight, 10 best)' : 'Xapian (C++, BoolWeight)'] = $xapian[$opname];
     echo "\n## $opname ($name corpus, " . count($qs) . " queries in the log)\n\n";
     echo "| row | queries run | queries/s | p50 ms | p99 ms | same matches as gpupost |\n|---|---|---|---|---|---|\n";
     foreach ($r as $label => [$n, $qps, $p50, $p99, $m, $s]) {
         $same = $m === $ref_m[$n] && $s === $ref_s[$n] ? 'yes' : "NO ($m vs {$ref_m[$n]})";
+        if ($limit && str_starts_with($label, 'Xapian')) $same = 'n/a (its own BM25)';
         $lat = str_contains($label, 'a call') && !str_contains($label, 'one a call') ? ' (a call)' : '';
         printf("| %s | %d | %s | %.3f%s | %.3f%s | %s |\n", $label, $n, number_format($qps, 0, '.', ','), $p50, $lat, $p99, $lat, $same);
         $rows[] = sprintf("\"%s\" %s %.1f %.4f %.4f", $label, $opname, $qps, $p50, $p99);
@@ -249,7 +309,8 @@ foreach (['and' => GPUPOST_AND, 'phrase' => GPUPOST_PHRASE] as $opname => $op) {
 file_put_contents("$out/index-$name.dat", "# label op qps p50_ms p99_ms\n" . implode("\n", $rows) . "\n");
 file_put_contents("$out/index-$name.head", $head . "\n");
 
-/* The index file's lists as a PHP user would keep them: [term => MOD9 blob] (FORMATS.md 5). */
+/* The index file's lists as a PHP user would keep them: [term => MOD9 blob], and its doc lengths
+ * [doc => tokens] (FORMATS.md 5). */
 function read_blobs(string $path): array
 {
     $f = file_get_contents($path);
@@ -266,5 +327,12 @@ function read_blobs(string $path): array
     for ($t = 1; $t <= $n; $t++) {
         $blobs[substr($f, $sec[2][0] + $tat[$t], $tat[$t + 1] - $tat[$t])] = substr($f, $sec[4][0] + $bat[$t], $bat[$t + 1] - $bat[$t]);
     }
-    return $blobs;
+    $len = [];
+    if (isset($sec[5])) {
+        $m = unpack('V', $f, $sec[5][0] + 16)[1];
+        foreach (array_values(unpack("V$m", $f, $sec[5][0] + 24)) as $d => $l) {
+            if ($l !== 0xFFFFFFFF) $len[$d] = $l;
+        }
+    }
+    return [$blobs, $len];
 }

@@ -13,6 +13,7 @@ typedef struct gp_device_info {
 	unsigned long long global_mem, max_alloc;
 	size_t max_work_group;
 	int platform_index, device_index;
+	int fp64;                   /* doubles in kernels (cl_khr_fp64): the index's ranked queries */
 } gp_device_info;
 
 /* The launch shapes chosen for the device when its program was built (opencl/gp_cl_tuning.c). */

@@ -3,7 +3,7 @@
  * texts every Debian machine has (/usr/share/common-licenses and each package's copyright file),
  * tokenized as lowercase runs of [a-z0-9] numbered from 1 (as Yioop numbers positions). */
 
-/** @return array{0: list<string>, 1: array<string, array<int, list<int>>>, 2: int, 3: int} files, [term => [doc => positions]], bytes, tokens */
+/** @return array{0: list<string>, 1: array<string, array<int, list<int>>>, 2: int, 3: int, 4: array<int, int>} files, [term => [doc => positions]], bytes, tokens, [doc => tokens] */
 function demo_corpus(int $limit = 0): array
 {
     $files = array_merge(glob('/usr/share/common-licenses/*') ?: [], glob('/usr/share/doc/*/copyright') ?: []);
@@ -11,7 +11,7 @@ function demo_corpus(int $limit = 0): array
     if ($limit > 0) {
         $files = array_slice($files, 0, $limit);
     }
-    $index = [];
+    $index = $lengths = [];
     $bytes = $tokens = 0;
     foreach ($files as $doc => $path) {
         $words = demo_tokens((string)file_get_contents($path));
@@ -20,8 +20,9 @@ function demo_corpus(int $limit = 0): array
             $index[$w][$doc][] = $i + 1;
         }
         $tokens += count($words);
+        $lengths[$doc] = count($words);   /* BM25's doc length, as FTS5 counts the row's tokens */
     }
-    return [$files, $index, $bytes, $tokens];
+    return [$files, $index, $bytes, $tokens, $lengths];
 }
 
 /** @return list<string> */
@@ -47,12 +48,26 @@ function demo_fts5(array $files): SQLite3
     return $db;
 }
 
-/* An FTS5 MATCH expression: AND of the terms, or the terms as one phrase (each quoted, so that
- * words like "and" or "near" are terms). */
-function demo_fts5_match(array $terms, bool $phrase): string
+/* An FTS5 MATCH expression: AND (or OR) of the terms, or the terms as one phrase (each quoted,
+ * so that words like "and" or "near" are terms). */
+function demo_fts5_match(array $terms, bool $phrase, bool $or = false): string
 {
     $q = array_map(fn($t) => '"' . $t . '"', $terms);
-    return $phrase ? '"' . implode(' ', $terms) . '"' : implode(' AND ', $q);
+    return $phrase ? '"' . implode(' ', $terms) . '"' : implode($or ? ' OR ' : ' AND ', $q);
+}
+
+/** @return array<int, float> FTS5's $k best docs by bm25() for the AND (or OR) of the terms, [doc => score] best first (ties: the smaller doc), scores positive as gpupost gives them */
+function demo_fts5_top(SQLite3 $db, array $terms, bool $or, int $k): array
+{
+    $st = $db->prepare('SELECT rowid - 1, bm25(docs) FROM docs WHERE docs MATCH :q ORDER BY bm25(docs), rowid LIMIT :k');
+    $st->bindValue(':q', demo_fts5_match($terms, false, $or), SQLITE3_TEXT);
+    $st->bindValue(':k', $k, SQLITE3_INTEGER);
+    $r = $st->execute();
+    $out = [];
+    while ($row = $r->fetchArray(SQLITE3_NUM)) {
+        $out[$row[0]] = -$row[1];
+    }
+    return $out;
 }
 
 /** @return list<int> the matching docs, increasing */

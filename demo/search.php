@@ -44,7 +44,7 @@ function ms(int $t0): string
 
 /* 1. The corpus: /usr/share/common-licenses and every package's copyright file. */
 $t0 = hrtime(true);
-[$files, $index, $bytes, $tokens] = demo_corpus($limit);   /* term => [doc => [positions]] */
+[$files, $index, $bytes, $tokens, $lengths] = demo_corpus($limit);   /* term => [doc => [positions]], doc => tokens */
 printf("corpus: %d documents, %.1f MB, %d tokens, %d terms (read and tokenized in %s)\n",
     count($files), $bytes / 1e6, $tokens, count($index), ms($t0));
 
@@ -73,7 +73,7 @@ printf("device: %s\n", $info['device'] ? "{$info['device']['name']} ({$info['dev
 
 /* 3. The index: the lists resident (on the device where there is one), queries answered there. */
 $t0 = hrtime(true);
-$ix = new GpuPost\Index($blobs, $format);
+$ix = new GpuPost\Index($blobs, $format, ['doc_lengths' => $lengths]);   /* lengths: BM25 ranking */
 $ii = $ix->info();
 printf("GpuPost\\Index: %d terms, %d docs, %d postings; %.2f MB on the host, %.2f MB on the device; built in %s\n",
     $ii['terms'], $ii['docs'], $ii['postings'], $ii['bytes_host'] / 1e6, $ii['bytes_device'] / 1e6, ms($t0));
@@ -99,8 +99,15 @@ foreach ($queries as $q) {
         }
     }
     echo "\n";
-    foreach (array_slice($hits, 0, 3) as $doc) {
-        printf("  doc %5d  %s\n", $doc, $files[$doc]);
+    /* the best three by BM25 (gpupost's scores are SQLite FTS5's -bm25()), FTS5's beside */
+    $top = $ix->search($terms, ['limit' => 3]);
+    $ftop = $fts ? demo_fts5_top($fts, $terms, false, 3) : [];
+    foreach ($top as $doc => $score) {
+        printf("  BM25 %-11.6g%s  doc %5d  %s\n", $score, $fts ? sprintf(" (FTS5 %-11.6g)", $ftop[$doc] ?? NAN) : '', $doc, $files[$doc]);
+    }
+    if ($fts && array_keys($ftop) !== array_keys($top)) {
+        echo "  FTS5's best three are DIFFERENT: ", json_encode($ftop), "\n";
+        exit(1);
     }
 }
 
@@ -148,11 +155,15 @@ foreach (['host' => PHP_INT_MAX, 'device' => 0] as $path => $threshold) {
 /* the queries as one batch through the index, on each path */
 foreach (['host' => 'host', 'device' => 'auto'] as $path => $device) {
     ini_set('gpupost.min_device_values', $path === 'host' ? (string)PHP_INT_MAX : '0');
-    $one = new GpuPost\Index($blobs, $format, ['device' => $device]);
+    $one = new GpuPost\Index($blobs, $format, ['device' => $device, 'doc_lengths' => $lengths]);
     $t0 = hrtime(true);
     $r = $one->searchBatch($parsed);
     printf("  %-6s %-8s %s on %s\n", $path, 'queries', ms($t0), $one->info()['last_backend']);
     $results['queries'][$path] = $r;
+    $t0 = hrtime(true);
+    $r = $one->searchBatch($parsed, ['op' => GPUPOST_OR, 'limit' => 10]);
+    printf("  %-6s %-8s %s on %s\n", $path, 'OR top10', ms($t0), $one->info()['last_backend']);
+    $results['BM25 OR top 10'][$path] = $r;
 }
 ini_restore('gpupost.min_device_values');
 foreach ($results as $name => $r) {

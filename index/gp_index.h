@@ -59,8 +59,17 @@ typedef struct gp_index {
 	                           * what a batch needs */
 	uint64_t image_blobs_at;  /* open(): where its blobs (the same bytes) begin in the file image */
 
+	/* ranked retrieval (gp_index_rank.c): BM25 as SQLite FTS5's bm25(), from doc lengths given
+	 * at build (NULL doc_len: none, ranked queries refused) */
+	uint32_t *doc_len;        /* by doc, len_docs of them; GP_IX_NO_LENGTH where none was given */
+	uint32_t len_docs;
+	uint64_t n_len, total_len;   /* N: the docs given a length; their tokens */
+	double k1, b, avgdl;
+
 	int refs;                 /* holders (a PHP object each, the persistent registry) */
 } gp_index;
+
+#define GP_IX_NO_LENGTH UINT32_MAX
 
 /* Builds an index from n lists (terms[i] of term_lens[i] bytes, blobs[i] of lens[i] bytes) in
  * `format`, each blob validated whole and decoded. The dictionary, blobs and decoded lists are
@@ -96,6 +105,7 @@ typedef struct gp_query_batch {
 	const uint32_t *terms;
 	const uint64_t *at;       /* n_queries + 1 */
 	int count_only;           /* only the counts (gp_answers.at), no docs */
+	uint32_t limit;           /* > 0: the `limit` best docs by BM25 (AND, OR), best first */
 } gp_query_batch;
 
 /* The answers: query q's docs are docs[at[q] .. at[q + 1]), increasing. docs and at are malloc'd
@@ -105,6 +115,7 @@ typedef struct gp_answers {
 	uint64_t total;
 	uint32_t *docs;
 	uint64_t *at;
+	double *scores;           /* ranked batches: each doc's score (docs best first) */
 } gp_answers;
 
 void gp_answers_free(gp_answers *a);
@@ -121,6 +132,34 @@ size_t gp_query_plan(const gp_index *ix, const gp_query_batch *q, size_t query, 
  * budget (each answer counted as a PHP int in a list and its 4 C bytes). */
 int gp_index_query_host(const gp_index *ix, const gp_query_batch *q, const gp_budget *budget,
                         gp_answers *out, gp_error *err);
+
+/* --- ranked retrieval (gp_index_rank.c) --- */
+
+/* Doc lengths in tokens (docs[i] has lens[i]; every doc of the lists needs one), and BM25's k1
+ * and b. GP_EVALUE names a doc given twice, a length of 2^32 - 1 or more, or a doc of the lists
+ * without a length; GP_ENOMEM when the table (4 bytes a doc up to the largest) passes the
+ * budget. */
+int gp_index_set_lengths(gp_index *ix, const uint32_t *docs, const uint32_t *lens, size_t n, double k1,
+                         double b, const gp_budget *budget, gp_error *err);
+/* The same from a table already by doc (len_docs entries, GP_IX_NO_LENGTH where none): the
+ * file's form. The index takes `table` (malloc'd) on success. */
+int gp_index_adopt_lengths(gp_index *ix, uint32_t *table, uint32_t len_docs, double k1, double b,
+                           gp_error *err);
+
+/* BM25 as SQLite FTS5's bm25() computes it (ext/fts5/fts5_aux.c): a term's IDF over N docs, n of
+ * them holding it (non-positive IDF taken as 1e-6), and the part of a doc's score that a query
+ * place with tf occurrences adds in a doc of D tokens. The device's kernels compute the same
+ * expressions in the same order. */
+double gp_bm25_idf(uint64_t n_docs, uint64_t df);
+static inline double gp_bm25_part(double idf, double tf, double k1, double b, double dl, double avgdl)
+{
+	return idf * ((tf * (k1 + 1.0)) / (tf + k1 * (1 - b + b * dl / avgdl)));
+}
+/* A posting's tf: its position count, 1 without positions. */
+static inline uint32_t gp_index_tf(const gp_index *ix, uint32_t posting)
+{
+	return ix->positional ? ix->pos_at[posting + 1] - ix->pos_at[posting] : 1;
+}
 
 /* --- the file (gp_index_file.c, docs/FORMATS.md section 5) --- */
 

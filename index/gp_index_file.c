@@ -11,7 +11,9 @@
 #define IX_VERSION 1
 #define IX_HEADER 64
 #define IX_SECTION 24
-enum { SEC_TERM_AT = 1, SEC_TERMS = 2, SEC_BLOB_AT = 3, SEC_BLOBS = 4, SEC_REQUIRED = 4 };
+enum { SEC_TERM_AT = 1, SEC_TERMS = 2, SEC_BLOB_AT = 3, SEC_BLOBS = 4, SEC_REQUIRED = 4, SEC_LENGTHS = 5, SEC_KNOWN = 5 };
+/* the doc lengths section: k1, b (f64), the table's entries (u32), 4 zero bytes, the table */
+#define IX_LENGTHS_HEAD 24
 
 static uint32_t crc_table[8][256];
 
@@ -64,28 +66,63 @@ static uint8_t *offsets_le(const uint64_t *at, uint32_t n)
 	return b;
 }
 
+static void store_f64(uint8_t *p, double x)
+{
+	uint64_t u;
+	memcpy(&u, &x, 8);
+	gp_store_le64(p, u);
+}
+
+static double load_f64(const uint8_t *p)
+{
+	uint64_t u = gp_load_le64(p);
+	double x;
+	memcpy(&x, &u, 8);
+	return x;
+}
+
+/* The doc lengths section's bytes (NULL without lengths: no section). */
+static uint8_t *lengths_le(const gp_index *ix, uint64_t *len)
+{
+	*len = IX_LENGTHS_HEAD + (uint64_t)ix->len_docs * 4;
+	uint8_t *b = malloc((size_t)*len);
+	if (!b) return NULL;
+	store_f64(b, ix->k1);
+	store_f64(b + 8, ix->b);
+	gp_store_le32(b + 16, ix->len_docs);
+	gp_store_le32(b + 20, 0);
+	for (uint32_t d = 0; d < ix->len_docs; d++) gp_store_le32(b + IX_LENGTHS_HEAD + 4 * (size_t)d, ix->doc_len[d]);
+	return b;
+}
+
 int gp_index_save(const gp_index *ix, gp_index_writer write, void *ctx, gp_error *err)
 {
-	uint8_t header[IX_HEADER] = {0}, table[IX_SECTION * SEC_REQUIRED], zeros[8] = {0};
+	uint8_t header[IX_HEADER] = {0}, table[IX_SECTION * SEC_KNOWN], zeros[8] = {0};
 	uint8_t *term_at = offsets_le(ix->term_at, ix->n_terms), *blob_at = offsets_le(ix->blob_at, ix->n_terms);
+	uint64_t lengths_len = 0;
+	uint8_t *lengths = ix->doc_len ? lengths_le(ix, &lengths_len) : NULL;
+	const int n_sec = SEC_REQUIRED + (ix->doc_len != NULL);
+	const size_t table_len = (size_t)IX_SECTION * n_sec;
 	int rc = GP_OK;
 	memset(err, 0, sizeof(*err));
-	if (!term_at || !blob_at) {
+	if (!term_at || !blob_at || (ix->doc_len && !lengths)) {
 		free(term_at);
 		free(blob_at);
+		free(lengths);
 		err->code = GP_ENOMEM;
 		err->format = "memory";
 		snprintf(err->rule, sizeof(err->rule), "the host could not allocate the file's tables");
 		return GP_ENOMEM;
 	}
-	section s[SEC_REQUIRED] = {
+	section s[SEC_KNOWN] = {
 		{SEC_TERM_AT, term_at, ((uint64_t)ix->n_terms + 1) * 8},
 		{SEC_TERMS, (const uint8_t *)ix->terms, ix->term_at[ix->n_terms]},
 		{SEC_BLOB_AT, blob_at, ((uint64_t)ix->n_terms + 1) * 8},
 		{SEC_BLOBS, ix->blobs, ix->blob_at[ix->n_terms]},
+		{SEC_LENGTHS, lengths, lengths_len},
 	};
-	uint64_t at = IX_HEADER + sizeof(table);
-	for (int i = 0; i < SEC_REQUIRED; i++) {
+	uint64_t at = IX_HEADER + table_len;
+	for (int i = 0; i < n_sec; i++) {
 		uint8_t *e = table + IX_SECTION * i;
 		gp_store_le32(e, s[i].id);
 		gp_store_le32(e + 4, gp_crc32(0, s[i].data, (size_t)s[i].len));
@@ -102,11 +139,11 @@ int gp_index_save(const gp_index *ix, gp_index_writer write, void *ctx, gp_error
 	gp_store_le32(header + 32, ix->n_postings);
 	gp_store_le32(header + 36, ix->n_positions);
 	gp_store_le32(header + 40, ix->max_doc);
-	gp_store_le32(header + 44, SEC_REQUIRED);
-	gp_store_le32(header + 48, gp_crc32(0, table, sizeof(table)));
+	gp_store_le32(header + 44, (uint32_t)n_sec);
+	gp_store_le32(header + 48, gp_crc32(0, table, table_len));
 	gp_store_le32(header + 60, gp_crc32(0, header, 60));
-	if (write(ctx, header, sizeof(header)) || write(ctx, table, sizeof(table))) rc = GP_EVALUE;
-	for (int i = 0; rc == GP_OK && i < SEC_REQUIRED; i++) {
+	if (write(ctx, header, sizeof(header)) || write(ctx, table, table_len)) rc = GP_EVALUE;
+	for (int i = 0; rc == GP_OK && i < n_sec; i++) {
 		if ((s[i].len && write(ctx, s[i].data, (size_t)s[i].len)) ||
 		    (pad8(s[i].len) != s[i].len && write(ctx, zeros, (size_t)(pad8(s[i].len) - s[i].len)))) {
 			rc = GP_EVALUE;
@@ -114,6 +151,7 @@ int gp_index_save(const gp_index *ix, gp_index_writer write, void *ctx, gp_error
 	}
 	free(term_at);
 	free(blob_at);
+	free(lengths);
 	if (rc != GP_OK) {
 		err->code = GP_EVALUE;
 		err->format = "index file";
@@ -143,11 +181,39 @@ static int check_offsets(const section *s, uint64_t table_at, uint64_t data_at, 
 	return GP_OK;
 }
 
+/* The doc lengths section (at byte `off` of the file) into ix. */
+static int load_lengths(gp_index *ix, const section *s, uint64_t off, const gp_budget *budget, gp_error *err)
+{
+	if (s->len < IX_LENGTHS_HEAD) return BAD(off, "the doc lengths section holds %llu bytes, fewer than its %d-byte head", (unsigned long long)s->len, IX_LENGTHS_HEAD);
+	double k1 = load_f64(s->data), b = load_f64(s->data + 8);
+	uint32_t n = gp_load_le32(s->data + 16);
+	if (!(k1 >= 0.0 && k1 <= 1e300) || !(b >= 0.0 && b <= 1.0)) return BAD(off, "BM25's k1 %g or b %g is out of range", k1, b);
+	if (gp_load_le32(s->data + 20) != 0 || s->len != IX_LENGTHS_HEAD + (uint64_t)n * 4) {
+		return BAD(off + 16, "the doc lengths section holds %llu bytes, not %d + 4 x %u docs", (unsigned long long)s->len, IX_LENGTHS_HEAD, n);
+	}
+	if (gp_budget_check(budget, 0, (uint64_t)n * 4, "the doc lengths", err) != GP_OK) return GP_ENOMEM;
+	uint32_t *table = malloc(((size_t)n + 1) * sizeof(uint32_t));
+	if (!table) {
+		err->code = GP_ENOMEM;
+		err->format = "memory";
+		snprintf(err->rule, sizeof(err->rule), "the host could not allocate the doc lengths");
+		return GP_ENOMEM;
+	}
+	for (uint32_t d = 0; d < n; d++) table[d] = gp_load_le32(s->data + IX_LENGTHS_HEAD + 4 * (size_t)d);
+	gp_error why;
+	memset(&why, 0, sizeof(why));
+	if (gp_index_adopt_lengths(ix, table, n, k1, b, &why) != GP_OK) {
+		free(table);
+		return BAD(off + IX_LENGTHS_HEAD, "%s", why.rule);
+	}
+	return GP_OK;
+}
+
 int gp_index_load(const uint8_t *file, size_t len, const gp_budget *budget, gp_index **out,
                   gp_error *err)
 {
-	section sec[SEC_REQUIRED + 1] = {{0}};
-	uint64_t sec_at[SEC_REQUIRED + 1] = {0}, sec_off[SEC_REQUIRED + 1] = {0};
+	section sec[SEC_KNOWN + 1] = {{0}};
+	uint64_t sec_at[SEC_KNOWN + 1] = {0}, sec_off[SEC_KNOWN + 1] = {0};
 	memset(err, 0, sizeof(*err));
 	*out = NULL;
 	if (len < IX_HEADER) return BAD(0, "%zu bytes: shorter than the 64-byte header", len);
@@ -175,7 +241,7 @@ int gp_index_load(const uint8_t *file, size_t len, const gp_budget *budget, gp_i
 		                                            (unsigned long long)n, (unsigned long long)off, len);
 		if (off < IX_HEADER + (uint64_t)n_sections * IX_SECTION) return BAD(at + 8, "section %u overlaps the header or the table", id);
 		if (gp_crc32(0, file + off, (size_t)n) != crc) return BAD(at + 4, "section %u's checksum does not match", id);
-		if (id >= 1 && id <= SEC_REQUIRED) {
+		if (id >= 1 && id <= SEC_KNOWN) {
 			if (sec[id].data) return BAD(at, "section %u appears twice", id);
 			sec[id] = (section){id, file + off, n};
 			sec_at[id] = at;
@@ -229,6 +295,10 @@ int gp_index_load(const uint8_t *file, size_t len, const gp_budget *budget, gp_i
 			rc = BAD(24, "the header's counts (docs, postings, positions, largest doc) are not the lists'");
 		} else {
 			(*out)->image_blobs_at = sec_off[SEC_BLOBS];
+			if (sec[SEC_LENGTHS].data && (rc = load_lengths(*out, &sec[SEC_LENGTHS], sec_off[SEC_LENGTHS], budget, err)) != GP_OK) {
+				gp_index_unref(*out);
+				*out = NULL;
+			}
 		}
 	}
 done:

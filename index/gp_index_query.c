@@ -7,11 +7,13 @@
 #include <string.h>
 
 #include "gp_index.h"
+#include "gp_index_rank.h"
 
 void gp_answers_free(gp_answers *a)
 {
 	free(a->docs);
 	free(a->at);
+	free(a->scores);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -118,7 +120,7 @@ static int phrase_match(const gp_index *ix, const uint32_t *post, size_t places)
 typedef struct sink {
 	gp_answers *a;
 	size_t cap;
-	int count_only;
+	int count_only, ranked;
 	const gp_budget *budget;
 	gp_error *err;
 } sink;
@@ -130,10 +132,15 @@ static int sink_reserve(sink *s, uint64_t more)
 	uint64_t want = s->a->total + more, cap = s->cap ? s->cap : 1024;
 	while (cap < want) cap *= 2;
 	if (cap > want + ((uint64_t)16 << 20)) cap = want + ((uint64_t)16 << 20);
-	if (gp_budget_check(s->budget, 0, cap * 4, "the answers", s->err) != GP_OK) return GP_ENOMEM;
+	if (gp_budget_check(s->budget, 0, cap * (s->ranked ? 12 : 4), "the answers", s->err) != GP_OK) return GP_ENOMEM;
 	uint32_t *d = realloc(s->a->docs, (size_t)cap * sizeof(uint32_t));
 	if (!d) return GP_ENOMEM;
 	s->a->docs = d;
+	if (s->ranked) {
+		double *sc = realloc(s->a->scores, (size_t)cap * sizeof(double));
+		if (!sc) return GP_ENOMEM;
+		s->a->scores = sc;
+	}
 	s->cap = (size_t)cap;
 	return GP_OK;
 }
@@ -145,10 +152,11 @@ static inline void sink_put(sink *s, uint32_t doc)
 }
 
 /* AND (and a phrase's candidates) of the k distinct lists ids[], shortest first. A phrase's
- * places[] name, for each place, its term's index in ids[]. lists and lens: room for k. */
+ * places[] name, for each place, its term's index in ids[]. lists and lens: room for k. With
+ * r, each match is scored for the top k instead of listed. */
 static void query_and(const gp_index *ix, const uint32_t *ids, size_t k, const uint32_t *places,
                       size_t n_places, size_t *cur, uint32_t *post, const uint32_t **lists,
-                      size_t *lens, sink *s)
+                      size_t *lens, gp_rank *r, sink *s)
 {
 	for (size_t j = 0; j < k; j++) {
 		lists[j] = ix->docs + ix->list_at[ids[j]];
@@ -170,12 +178,20 @@ static void query_and(const gp_index *ix, const uint32_t *ids, size_t k, const u
 			for (size_t p = 0; p < n_places; p++) post[p] = ix->list_at[ids[places[p]]] + (uint32_t)cur[places[p]];
 			if (!phrase_match(ix, post, n_places)) continue;
 		}
+		if (r) {
+			cur[0] = i;
+			for (size_t j = 0; j < k; j++) r->tf[j] = gp_index_tf(ix, ix->list_at[ids[j]] + (uint32_t)cur[j]);
+			gp_rank_doc(r, x);
+			continue;
+		}
 		sink_put(s, x);
 	}
 }
 
-/* OR: a heap of the lists' cursors on their current docs. */
-static void query_or(const gp_index *ix, const uint32_t *ids, size_t k, size_t *cur, uint32_t *heap, sink *s)
+/* OR: a heap of the lists' cursors on their current docs; with r, each doc scored for the top k
+ * from the tf of the lists that hold it. */
+static void query_or(const gp_index *ix, const uint32_t *ids, size_t k, size_t *cur, uint32_t *heap,
+                     gp_rank *r, sink *s)
 {
 	size_t h = 0;
 #define HEAD(j) (ix->docs[ix->list_at[ids[j]] + cur[j]])
@@ -190,11 +206,12 @@ static void query_or(const gp_index *ix, const uint32_t *ids, size_t k, size_t *
 	}
 	while (h > 0) {
 		uint32_t j, x = HEAD(heap[0]);
-		sink_put(s, x);   /* once: every list whose head is x moves on below */
+		if (!r) sink_put(s, x);   /* once: every list whose head is x moves on below */
 		uint32_t last = x;
 		/* advance every list whose head is x */
 		while (h > 0 && HEAD(heap[0]) == last) {
 			j = heap[0];
+			if (r) r->tf[j] = gp_index_tf(ix, ix->list_at[ids[j]] + (uint32_t)cur[j]);
 			if (++cur[j] == gp_index_df(ix, ids[j])) heap[0] = heap[--h];
 			size_t c = 0;
 			for (;;) {
@@ -205,6 +222,10 @@ static void query_or(const gp_index *ix, const uint32_t *ids, size_t k, size_t *
 				uint32_t t = heap[c]; heap[c] = heap[m]; heap[m] = t;
 				c = m;
 			}
+		}
+		if (r) {
+			gp_rank_doc(r, x);
+			memset(r->tf, 0, k * sizeof(uint32_t));
 		}
 	}
 #undef HEAD
@@ -229,9 +250,12 @@ int gp_index_query_host(const gp_index *ix, const gp_query_batch *q, const gp_bu
 	size_t *cur = malloc((max_terms + 1) * sizeof(size_t));
 	size_t *lens = malloc((max_terms + 1) * sizeof(size_t));
 	const uint32_t **lists = malloc((max_terms + 1) * sizeof(uint32_t *));
-	sink s = {out, 1, q->count_only, budget, err};
+	const int ranked = q->limit > 0 && q->op != GP_IX_PHRASE;
+	sink s = {out, 1, q->count_only, ranked, budget, err};
+	gp_rank rank = {0}, *r = ranked ? &rank : NULL;
 	int rc = GP_OK;
-	if (!out->at || !out->docs || !keys || !ids || !places || !post || !cur || !lens || !lists) {
+	if (ranked) out->scores = malloc(sizeof(double));
+	if (!out->at || !out->docs || (ranked && !out->scores) || !keys || !ids || !places || !post || !cur || !lens || !lists) {
 		rc = GP_ENOMEM;
 		goto done;
 	}
@@ -244,11 +268,13 @@ int gp_index_query_host(const gp_index *ix, const gp_query_batch *q, const gp_bu
 			bound = q->op == GP_IX_OR ? bound + (keys[j] >> 32) : (j == 0 ? keys[0] >> 32 : bound);
 		}
 		if (q->op == GP_IX_OR && bound > ix->n_docs) bound = ix->n_docs;
+		if (r && bound > q->limit) bound = q->limit;
 		if (k > 0 && (rc = sink_reserve(&s, bound)) != GP_OK) goto done;
+		if (r && k > 0 && (rc = gp_rank_begin(r, ix, q, qi, ids, k, bound)) != GP_OK) goto done;
 		if (k == 0) {
 			/* nothing matches */
 		} else if (q->op == GP_IX_OR) {
-			query_or(ix, ids, k, cur, places, &s);
+			query_or(ix, ids, k, cur, places, r, &s);
 		} else if (q->op == GP_IX_PHRASE && ix->positional) {
 			size_t n_places = (size_t)(q->at[qi + 1] - q->at[qi]);
 			for (size_t p = 0; p < n_places; p++) {
@@ -257,9 +283,14 @@ int gp_index_query_host(const gp_index *ix, const gp_query_batch *q, const gp_bu
 				while (ids[j] != t) j++;
 				places[p] = (uint32_t)j;
 			}
-			query_and(ix, ids, k, places, n_places, cur, post, lists, lens, &s);
+			query_and(ix, ids, k, places, n_places, cur, post, lists, lens, NULL, &s);
 		} else if (q->op != GP_IX_PHRASE) {
-			query_and(ix, ids, k, NULL, 0, cur, post, lists, lens, &s);
+			query_and(ix, ids, k, NULL, 0, cur, post, lists, lens, r, &s);
+		}
+		if (r && k > 0) {
+			size_t n = gp_rank_finish(r, out->docs + out->total, out->scores + out->total);
+			if (q->count_only) n = 0;
+			out->total += n;
 		}
 		out->at[qi + 1] = out->total;
 		if (!q->count_only && gp_budget_check(budget, gp_php_lists_floor(out->total, q->n_queries),
@@ -269,6 +300,7 @@ int gp_index_query_host(const gp_index *ix, const gp_query_batch *q, const gp_bu
 		}
 	}
 done:
+	gp_rank_free(&rank);
 	free(keys);
 	free(ids);
 	free(places);

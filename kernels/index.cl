@@ -58,14 +58,15 @@ __kernel void index_and(__global const uint *docs, __global const uint *list_at,
                         __global const uint *pos_at, __global const int *positions,
                         __global const uint *qt, const uint queries_off, const uint terms_off,
                         const uint places_off, const uint starts_off, const uint n_queries,
-                        const uint n_items, __global uint *cand, __global uint *keep)
+                        const uint n_items, const uint phrase, __global uint *cand,
+                        __global uint *keep)
 {
 	uint i = get_global_id(0);
 	if (i >= n_items) return;
 	uint q = ix_segment_of(qt + starts_off, n_queries, i);
 	__global const uint *info = qt + queries_off + 4 * q;
 	__global const uint *ids = qt + terms_off + info[0];
-	uint k = info[1], n_places = info[3];
+	uint k = info[1], n_places = phrase ? info[3] : 0u;   /* a ranked AND's places are for its scores */
 	uint at = list_at[ids[0]] + (i - qt[starts_off + q]);
 	uint x = docs[at], ok = 1;
 	for (uint j = 1; j < k && ok; j++) {
@@ -227,4 +228,143 @@ __kernel void index_list_positions(__global const uint *pos32, __global const ui
 		uint from = lt[sent_pos_at_off + p - n_decoded];
 		for (uint j = 0; j < m; j++) positions[to + j] = (int)lt[sent_positions_off + from + j];
 	}
+}
+
+/* Ranked queries (BM25 as SQLite FTS5's bm25(); index/gp_index_rank.c computes the same on
+ * the host, in the same order): each kept candidate scored into a 64-bit key (a positive
+ * double's bits order as the double does; 0: not a match), then each query's best selected by
+ * one work-group. The query tables add, per place, its IDF (two uints, low first) at idf_off,
+ * and per query the first of its rows in the output (n_queries + 1) at rows_off. */
+#ifdef cl_khr_fp64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL FP_CONTRACT OFF
+#endif
+
+__kernel void index_score(__global const uint *cand, __global const uint *keep, __global const uint *docs,
+                          __global const uint *list_at, __global const uint *pos_at,
+                          __global const uint *doc_len, __global const uint *qt, const uint queries_off,
+                          const uint terms_off, const uint places_off, const uint idf_off,
+                          const uint starts_off, const uint n_queries, const uint n_items,
+                          const uint positional, const ulong k1_bits, const ulong b_bits,
+                          const ulong avgdl_bits, __global ulong *keys)
+{
+	uint i = get_global_id(0);
+	if (i >= n_items) return;
+	ulong key = 0;
+#ifdef cl_khr_fp64
+	if (keep[i]) {
+		uint q = ix_segment_of(qt + starts_off, n_queries, i);
+		__global const uint *info = qt + queries_off + 4 * q;
+		__global const uint *ids = qt + terms_off + info[0];
+		__global const uint *places = qt + places_off + info[2];
+		uint x = cand[i];
+		double k1 = as_double(k1_bits), b = as_double(b_bits), avgdl = as_double(avgdl_bits);
+		double dl = (double)doc_len[x], score = 0.0;
+		for (uint p = 0; p < info[3]; p++) {
+			uint t = ids[places[p]], lo = list_at[t], hi = list_at[t + 1];
+			uint at = ix_lower_bound(docs, lo, hi, x);
+			if (at == hi || docs[at] != x) continue;
+			double tf = positional ? (double)(pos_at[at + 1] - pos_at[at]) : 1.0;
+			uint w = idf_off + 2 * (info[2] + p);
+			double idf = as_double(upsample(qt[w + 1], qt[w]));
+			score += idf * ((tf * (k1 + 1.0)) / (tf + k1 * (1 - b + b * dl / avgdl)));
+		}
+		key = as_ulong(score);
+	}
+#endif
+	keys[i] = key;
+}
+
+/* The exclusive prefix sum of x over the work-group (s: one uint an item), its total in *total. */
+static uint ix_group_scan(__local uint *s, uint x, uint *total)
+{
+	uint lid = get_local_id(0), wg = get_local_size(0);
+	s[lid] = x;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (uint d = 1; d < wg; d <<= 1) {
+		uint y = lid >= d ? s[lid - d] : 0u;
+		barrier(CLK_LOCAL_MEM_FENCE);
+		s[lid] += y;
+		barrier(CLK_LOCAL_MEM_FENCE);
+	}
+	uint incl = s[lid];
+	*total = s[wg - 1];
+	barrier(CLK_LOCAL_MEM_FENCE);
+	return incl - x;
+}
+
+#define IX_RADIX_BITS 11
+#define IX_RADIX_BINS (1u << IX_RADIX_BITS)
+
+/* A query's best keys (work-group q): a radix select from the top bits finds the key T of the
+ * rows-th best and how many of the keys equal to it belong in (the first in item order: the
+ * smaller docs); then every key above T and those are written, in item order, to the query's
+ * rows (out_doc, out_key; out_n[q] of them). hist: IX_RADIX_BINS uints; scan: one an item. */
+__kernel void index_top_k(__global const ulong *keys, __global const uint *cand, __global const uint *qt,
+                          const uint starts_off, const uint rows_off, const uint n_queries,
+                          __global uint *out_doc, __global ulong *out_key, __global uint *out_n,
+                          __local uint *hist, __local uint *scan)
+{
+	uint q = get_group_id(0), lid = get_local_id(0), wg = get_local_size(0);
+	if (q >= n_queries) return;
+	uint lo = qt[starts_off + q], hi = qt[starts_off + q + 1];
+	uint row0 = qt[rows_off + q], rows = qt[rows_off + q + 1] - row0;
+	__local ulong prefix_l, mask_l;
+	__local uint need_l, all_l;
+	if (lid == 0) {
+		prefix_l = 0;
+		mask_l = 0;
+		need_l = rows;
+		all_l = 0;
+	}
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (int shift = 64 - IX_RADIX_BITS; rows > 0; shift -= IX_RADIX_BITS) {
+		uint sh = shift < 0 ? 0u : (uint)shift, bits = shift < 0 ? (uint)(IX_RADIX_BITS + shift) : IX_RADIX_BITS;
+		ulong prefix = prefix_l, mask = mask_l;
+		for (uint b = lid; b < IX_RADIX_BINS; b += wg) hist[b] = 0;
+		barrier(CLK_LOCAL_MEM_FENCE);
+		for (uint i = lo + lid; i < hi; i += wg) {
+			ulong k = keys[i];
+			if (k != 0 && (k & mask) == prefix) atomic_inc(&hist[(uint)(k >> sh) & ((1u << bits) - 1u)]);
+		}
+		barrier(CLK_LOCAL_MEM_FENCE);
+		if (lid == 0) {
+			uint above = 0, d = 1u << bits, need = need_l, found = 0;
+			while (d > 0) {
+				d--;
+				if (above + hist[d] >= need) {
+					found = 1;
+					break;
+				}
+				above += hist[d];
+			}
+			if (!found) {
+				all_l = 1;   /* fewer matches than rows: every one */
+			} else {
+				need_l = need - above;
+				prefix_l = prefix | ((ulong)d << sh);
+				mask_l = mask | ((ulong)((1u << bits) - 1u) << sh);
+			}
+		}
+		barrier(CLK_LOCAL_MEM_FENCE);
+		if (all_l || sh == 0) break;
+	}
+	const ulong t = prefix_l;
+	const uint all = all_l || rows == 0, need = need_l;
+	uint written = 0, ties = 0;
+	for (uint c = lo; c < hi; c += wg) {
+		uint i = c + lid, total;
+		ulong k = i < hi ? keys[i] : 0;
+		uint eq = !all && k != 0 && k == t;
+		uint before = ix_group_scan(scan, eq, &total);
+		uint take = all ? (k != 0 && rows > 0) : (k > t || (eq && ties + before < need));
+		ties += total;
+		uint at = ix_group_scan(scan, take, &total);
+		if (take) {
+			out_doc[row0 + written + at] = cand[i];
+			out_key[row0 + written + at] = k;
+		}
+		written += total;
+	}
+	if (lid == 0) out_n[q] = written;
 }

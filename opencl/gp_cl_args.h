@@ -52,6 +52,8 @@
 	X(INDEX_GATHER_WORDS, index_gather_words) \
 	X(INDEX_LIST_DOCS, index_list_docs) \
 	X(INDEX_LIST_POSITIONS, index_list_positions) \
+	X(INDEX_SCORE, index_score) \
+	X(INDEX_TOP_K, index_top_k) \
 
 /* Each kernel's parameters in order: BUF(name) a __global buffer, VAL(C type, name) a value,
  * LOC(name) a __local array. */
@@ -215,7 +217,7 @@
 #define GP_KARGS_index_and(BUF, VAL, LOC) \
 	BUF(docs) BUF(list_at) BUF(pos_at) BUF(positions) BUF(qt) VAL(cl_uint, queries_off) \
 	VAL(cl_uint, terms_off) VAL(cl_uint, places_off) VAL(cl_uint, starts_off) \
-	VAL(cl_uint, n_queries) VAL(cl_uint, n_items) BUF(cand) BUF(keep)
+	VAL(cl_uint, n_queries) VAL(cl_uint, n_items) VAL(cl_uint, phrase) BUF(cand) BUF(keep)
 
 #define GP_KARGS_index_or_merge(BUF, VAL, LOC) \
 	BUF(docs) BUF(list_at) BUF(qt) VAL(cl_uint, queries_off) VAL(cl_uint, terms_off) \
@@ -245,5 +247,16 @@
 	BUF(pos32) BUF(vstart) BUF(combined) BUF(lt) VAL(cl_uint, sent_pos_at_off) \
 	VAL(cl_uint, sent_positions_off) VAL(cl_uint, n_decoded) VAL(cl_uint, n) BUF(pos_at) \
 	BUF(positions)
+
+#define GP_KARGS_index_score(BUF, VAL, LOC) \
+	BUF(cand) BUF(keep) BUF(docs) BUF(list_at) BUF(pos_at) BUF(doc_len) BUF(qt) \
+	VAL(cl_uint, queries_off) VAL(cl_uint, terms_off) VAL(cl_uint, places_off) \
+	VAL(cl_uint, idf_off) VAL(cl_uint, starts_off) VAL(cl_uint, n_queries) VAL(cl_uint, n_items) \
+	VAL(cl_uint, positional) VAL(cl_ulong, k1_bits) VAL(cl_ulong, b_bits) \
+	VAL(cl_ulong, avgdl_bits) BUF(keys)
+
+#define GP_KARGS_index_top_k(BUF, VAL, LOC) \
+	BUF(keys) BUF(cand) BUF(qt) VAL(cl_uint, starts_off) VAL(cl_uint, rows_off) \
+	VAL(cl_uint, n_queries) BUF(out_doc) BUF(out_key) BUF(out_n) LOC(hist) LOC(scan)
 
 #endif

@@ -81,6 +81,8 @@ static void gp_cl_fill_info(int pi, int di)
 	in->global_mem = mem;
 	in->max_alloc = alloc;
 	in->max_work_group = wg;
+	cl_device_fp_config fp = 0;
+	in->fp64 = clGetDeviceInfo(gp_cl.device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof(fp), &fp, NULL) == CL_SUCCESS && fp != 0;
 	in->platform_index = pi;
 	in->device_index = di;
 }

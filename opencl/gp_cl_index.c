@@ -13,6 +13,7 @@
  * distinct lists and their places in its own list table). */
 typedef struct index_device {
 	cl_mem docs, list_at, pos_at, positions;
+	cl_mem doc_len;     /* BM25's doc lengths (ranked queries), when the index has them */
 	cl_mem blobs;
 	cl_uint *word_at;
 	uint32_t *mark, *local, epoch;
@@ -25,6 +26,7 @@ static void index_device_free(void *p)
 	gp_cl_resident_release(d->list_at);
 	gp_cl_resident_release(d->pos_at);
 	gp_cl_resident_release(d->positions);
+	gp_cl_resident_release(d->doc_len);
 	gp_cl_resident_release(d->blobs);
 	free(d->word_at);
 	free(d->mark);
@@ -92,6 +94,13 @@ int gp_cl_index_upload(gp_index *ix, const uint8_t *image, gp_error *err)
 		}
 		ix->device_bytes = docs + lists + pos_at + positions;
 	}
+	if (ix->doc_len) {
+		if (!(d->doc_len = gp_cl_resident(ix->doc_len, (size_t)ix->len_docs * 4, err))) {
+			index_device_free(d);
+			return GP_EDEVICE;
+		}
+		ix->device_bytes += (uint64_t)ix->len_docs * 4;
+	}
 	ix->device = d;
 	ix->device_free = index_device_free;
 	return GP_OK;
@@ -101,8 +110,8 @@ int gp_cl_index_upload(gp_index *ix, const uint8_t *image, gp_error *err)
 typedef struct query_tables {
 	cl_uint *t;
 	size_t len, cap;
-	cl_uint queries, terms, places, starts, segs, seg_query, seg_term, n_segs;
-	uint64_t items;
+	cl_uint queries, terms, places, starts, segs, seg_query, seg_term, n_segs, idf, rows;
+	uint64_t items, n_rows;
 } query_tables;
 
 static int tables_room(query_tables *qt, size_t more)
@@ -168,7 +177,8 @@ static int build_tables(const gp_index *ix, const gp_query_batch *sub, const bat
                         size_t q0, query_tables *qt)
 {
 	size_t nq = sub->n_queries, total_terms = (size_t)(sub->at[nq] - sub->at[0]);
-	if (tables_room(qt, 4 * nq + 5 * total_terms + (nq + 1) + 8) != GP_OK) return GP_ENOMEM;
+	const int ranked = sub->limit > 0 && sub->op != GP_IX_PHRASE;
+	if (tables_room(qt, 4 * nq + 7 * total_terms + 2 * (nq + 1) + 8) != GP_OK) return GP_ENOMEM;
 	/* queries first, filled as the terms and places are laid out after them */
 	qt->queries = 0;
 	qt->terms = (cl_uint)(4 * nq);
@@ -182,15 +192,32 @@ static int build_tables(const gp_index *ix, const gp_query_batch *sub, const bat
 	}
 	qt->places = (cl_uint)qt->len;
 	for (size_t i = 0; i < nq; i++) {
-		cl_uint k = qt->t[4 * i + 1];
-		size_t n_places = sub->op == GP_IX_PHRASE && k ? (size_t)(sub->at[i + 1] - sub->at[i]) : 0;
+		/* a phrase's places, or a ranked query's (its terms in order, those the index lacks
+		 * left out: they add nothing to a score) */
+		cl_uint k = qt->t[4 * i + 1], n_places = 0;
+		size_t n_terms = (sub->op == GP_IX_PHRASE || ranked) && k ? (size_t)(sub->at[i + 1] - sub->at[i]) : 0;
 		const cl_uint *ids = qt->t + qt->terms + qt->t[4 * i];
 		qt->t[4 * i + 2] = (cl_uint)(qt->len - qt->places);
-		qt->t[4 * i + 3] = (cl_uint)n_places;
-		for (size_t p = 0; p < n_places; p++) {
+		for (size_t p = 0; p < n_terms; p++) {
 			cl_uint t = sub->terms[sub->at[i] + p], j = 0;
-			while (ids[j] != t) j++;
+			while (j < k && ids[j] != t) j++;
+			if (j == k) continue;
 			qt->t[qt->len++] = j;
+			n_places++;
+		}
+		qt->t[4 * i + 3] = n_places;
+	}
+	if (ranked) {   /* each place's IDF, two uints (low first) */
+		qt->idf = (cl_uint)qt->len;
+		for (size_t i = 0; i < nq; i++) {
+			const cl_uint *ids = qt->t + qt->terms + qt->t[4 * i];
+			for (cl_uint p = 0; p < qt->t[4 * i + 3]; p++) {
+				double idf = gp_bm25_idf(ix->n_len, gp_index_df(ix, ids[qt->t[qt->places + qt->t[4 * i + 2] + p]]));
+				uint64_t bits;
+				memcpy(&bits, &idf, 8);
+				qt->t[qt->len++] = (cl_uint)bits;
+				qt->t[qt->len++] = (cl_uint)(bits >> 32);
+			}
 		}
 	}
 	qt->starts = (cl_uint)qt->len;
@@ -201,6 +228,16 @@ static int build_tables(const gp_index *ix, const gp_query_batch *sub, const bat
 		if (qt->items >= UINT32_MAX) break;
 	}
 	qt->t[qt->len++] = (cl_uint)qt->items;
+	if (ranked) {   /* each query's first row: at most `limit` a query, and its items */
+		qt->rows = (cl_uint)qt->len;
+		qt->n_rows = 0;
+		for (size_t i = 0; i < nq; i++) {
+			qt->t[qt->len++] = (cl_uint)qt->n_rows;
+			qt->n_rows += plan->items[q0 + i] < sub->limit ? plan->items[q0 + i] : sub->limit;
+			if (qt->n_rows >= UINT32_MAX) break;
+		}
+		qt->t[qt->len++] = (cl_uint)qt->n_rows;
+	}
 	if (sub->op == GP_IX_OR) {
 		/* segments: each (query, term) with its items */
 		size_t segs = (size_t)(plan->at[q0 + nq] - plan->at[q0]);
@@ -231,10 +268,20 @@ static int set_failed(gp_error *err, const char *kernel)
 
 /* The launches: candidates and their marks, the marks' running count, the answers compacted and
  * each query's bounds. */
-static int launch(const index_device *d, const gp_query_batch *q, const query_tables *qt, cl_mem tables,
-                  cl_mem cand, cl_mem kept, cl_mem answers, cl_mem bounds, gp_error *err)
+/* A chunk's device buffers: the candidates and their marks; unranked, the answers and each
+ * query's bounds; ranked, each candidate's key and the rows (docs, keys) with their counts. */
+typedef struct chunk_buffers {
+	cl_mem tables, cand, kept, answers, bounds, keys, row_keys;
+} chunk_buffers;
+
+/* The launches: candidates and their marks; then either the marks' running count, the answers
+ * compacted and each query's bounds, or (ranked) the candidates scored and each query's best
+ * selected. */
+static int launch(const gp_index *ix, const index_device *d, const gp_query_batch *q, const query_tables *qt,
+                  const chunk_buffers *cb, gp_error *err)
 {
 	cl_uint n_items = (cl_uint)qt->items, nq = (cl_uint)q->n_queries;
+	cl_mem tables = cb->tables, cand = cb->cand, kept = cb->kept;
 	if (q->op == GP_IX_OR) {
 		cl_kernel m = gp_cl_kernel(GP_K_INDEX_OR_MERGE), u = gp_cl_kernel(GP_K_INDEX_OR_UNIQUE);
 		gp_args_index_or_merge am = {
@@ -255,15 +302,39 @@ static int launch(const index_device *d, const gp_query_batch *q, const query_ta
 		gp_args_index_and aa = {
 			.docs = d->docs, .list_at = d->list_at, .pos_at = d->pos_at, .positions = d->positions,
 			.qt = tables, .queries_off = qt->queries, .terms_off = qt->terms, .places_off = qt->places,
-			.starts_off = qt->starts, .n_queries = nq, .n_items = n_items, .cand = cand, .keep = kept,
+			.starts_off = qt->starts, .n_queries = nq, .n_items = n_items, .phrase = q->op == GP_IX_PHRASE,
+			.cand = cand, .keep = kept,
 		};
 		if (gp_set_index_and(a, &aa) != CL_SUCCESS) return set_failed(err, "clSetKernelArg(index_and)");
 		if (gp_cl_run(a, n_items, err) != GP_OK) return GP_EDEVICE;
 	}
+	if (cb->keys) {
+		cl_kernel sc = gp_cl_kernel(GP_K_INDEX_SCORE), tk = gp_cl_kernel(GP_K_INDEX_TOP_K);
+		uint64_t k1, b, avgdl;
+		memcpy(&k1, &ix->k1, 8);
+		memcpy(&b, &ix->b, 8);
+		memcpy(&avgdl, &ix->avgdl, 8);
+		gp_args_index_score as = {
+			.cand = cand, .keep = kept, .docs = d->docs, .list_at = d->list_at, .pos_at = d->pos_at,
+			.doc_len = d->doc_len, .qt = tables, .queries_off = qt->queries, .terms_off = qt->terms,
+			.places_off = qt->places, .idf_off = qt->idf, .starts_off = qt->starts, .n_queries = nq,
+			.n_items = n_items, .positional = ix->positional != 0, .k1_bits = k1, .b_bits = b,
+			.avgdl_bits = avgdl, .keys = cb->keys,
+		};
+		gp_args_index_top_k at = {
+			.keys = cb->keys, .cand = cand, .qt = tables, .starts_off = qt->starts, .rows_off = qt->rows,
+			.n_queries = nq, .out_doc = cb->answers, .out_key = cb->row_keys, .out_n = cb->bounds,
+			.hist_bytes = (size_t)4 << 11, .scan_bytes = gp_cl_wg() * 4,
+		};
+		if (gp_set_index_score(sc, &as) != CL_SUCCESS) return set_failed(err, "clSetKernelArg(index_score)");
+		if (gp_set_index_top_k(tk, &at) != CL_SUCCESS) return set_failed(err, "clSetKernelArg(index_top_k)");
+		if (gp_cl_run(sc, n_items, err) != GP_OK || gp_cl_run(tk, (size_t)nq * gp_cl_wg(), err) != GP_OK) return GP_EDEVICE;
+		return GP_OK;
+	}
 	if (gp_cl_scan_u32(kept, kept, n_items, 1, err) != GP_OK) return GP_EDEVICE;
 	cl_kernel c = gp_cl_kernel(GP_K_INDEX_COMPACT), b = gp_cl_kernel(GP_K_INDEX_BOUNDS);
-	gp_args_index_compact ac = {.cand = cand, .kept = kept, .n_items = n_items, .out = answers};
-	gp_args_index_bounds ab = {.kept = kept, .qt = tables, .starts_off = qt->starts, .n_queries = nq, .bounds = bounds};
+	gp_args_index_compact ac = {.cand = cand, .kept = kept, .n_items = n_items, .out = cb->answers};
+	gp_args_index_bounds ab = {.kept = kept, .qt = tables, .starts_off = qt->starts, .n_queries = nq, .bounds = cb->bounds};
 	if (gp_set_index_compact(c, &ac) != CL_SUCCESS) return set_failed(err, "clSetKernelArg(index_compact)");
 	if (gp_set_index_bounds(b, &ab) != CL_SUCCESS) return set_failed(err, "clSetKernelArg(index_bounds)");
 	if (gp_cl_run(c, n_items, err) != GP_OK || gp_cl_run(b, (size_t)nq + 1, err) != GP_OK) return GP_EDEVICE;
@@ -316,7 +387,8 @@ static int decode_lists(const gp_index *ix, const gp_query_batch *sub, const bat
                         query_tables *qt, index_device *view, const gp_budget *budget, gp_error *err)
 {
 	index_device *d = ix->device;
-	const int with_pos = sub->op == GP_IX_PHRASE && ix->positional;
+	/* positions for a phrase; their counts (tf) for a ranked query */
+	const int with_pos = (sub->op == GP_IX_PHRASE || sub->limit > 0) && ix->positional;
 	const uint32_t e = next_epoch(d, ix->n_terms);
 	uint64_t from = plan->at[q0], to = plan->at[q0 + sub->n_queries];
 	size_t n = 0, n_dec = 0, n_sent = 0;
@@ -477,6 +549,77 @@ done:
 	return rc;
 }
 
+/* Room for out->total answers (with scores when ranked), checked against the budget. */
+static int answers_room(gp_answers *out, size_t *cap, int ranked, const gp_budget *budget, size_t nq_all,
+                        gp_error *err)
+{
+	if (gp_budget_check(budget, gp_php_lists_floor(out->total, nq_all), out->total * (ranked ? 12 : 4), "the answers", err) != GP_OK) {
+		return GP_ENOMEM;
+	}
+	if (out->total <= *cap) return GP_OK;
+	size_t want = (size_t)out->total + (size_t)out->total / 2;
+	uint32_t *d = realloc(out->docs, want * 4);
+	if (d) out->docs = d;
+	double *sc = ranked ? realloc(out->scores, want * sizeof(double)) : NULL;
+	if (sc) out->scores = sc;
+	if (!d || (ranked && !sc)) return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "the answers");
+	*cap = want;
+	return GP_OK;
+}
+
+typedef struct ranked_row {
+	uint64_t key;
+	uint32_t doc;
+} ranked_row;
+
+/* Best first: the larger score (its key orders as it does), then the smaller doc. */
+static int row_order(const void *a, const void *b)
+{
+	const ranked_row *x = a, *y = b;
+	if (x->key != y->key) return x->key > y->key ? -1 : 1;
+	return x->doc < y->doc ? -1 : x->doc > y->doc;
+}
+
+/* A ranked chunk's rows (n[i] of query i, from its first row in the tables), each query's
+ * sorted best first, appended to out with their scores. */
+static int ranked_rows(const query_tables *qt, const chunk_buffers *cb, const cl_uint *n, size_t q0, size_t nq,
+                       size_t nq_all, int count_only, const gp_budget *budget, gp_answers *out, size_t *cap,
+                       gp_error *err)
+{
+	size_t rows = (size_t)qt->n_rows;
+	uint32_t *docs = malloc((rows + 1) * 4);
+	uint64_t *keys = malloc((rows + 1) * 8);
+	ranked_row *r = malloc((rows + 1) * sizeof(*r));
+	int rc = GP_OK;
+	if (!docs || !keys || !r) {
+		rc = gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "the ranked rows");
+		goto done;
+	}
+	if (rows && ((rc = gp_cl_read(cb->answers, rows * 4, docs, err)) != GP_OK ||
+	             (rc = gp_cl_read(cb->row_keys, rows * 8, keys, err)) != GP_OK)) {
+		goto done;
+	}
+	for (size_t i = 0; i < nq; i++) {
+		size_t from = qt->t[qt->rows + i], m = count_only ? 0 : n[i];
+		for (size_t j = 0; j < m; j++) r[j] = (ranked_row){keys[from + j], docs[from + j]};
+		qsort(r, m, sizeof(*r), row_order);
+		uint64_t base = out->total;
+		out->total += m;
+		out->at[q0 + i + 1] = out->total;
+		if (m == 0) continue;
+		if ((rc = answers_room(out, cap, 1, budget, nq_all, err)) != GP_OK) goto done;
+		for (size_t j = 0; j < m; j++) {
+			out->docs[base + j] = r[j].doc;
+			memcpy(&out->scores[base + j], &r[j].key, 8);
+		}
+	}
+done:
+	free(docs);
+	free(keys);
+	free(r);
+	return rc;
+}
+
 /* Queries [q0, q0 + sub->n_queries) of a batch: their answers appended to out (out->at[q0] set
  * on entry). */
 static int query_chunk(const gp_index *ix, const gp_query_batch *sub, const batch_plan *plan,
@@ -506,36 +649,34 @@ static int query_chunk(const gp_index *ix, const gp_query_batch *sub, const batc
 	if (ix->device_compressed && (rc = decode_lists(ix, sub, plan, q0, &qt, &lists, budget, err)) != GP_OK) goto done;
 	const uint8_t *part = (const uint8_t *)qt.t;
 	size_t bytes = qt.len * sizeof(cl_uint);
-	cl_mem tables = gp_cl_upload(GP_B_IX_QUERY_TABLES, &part, &bytes, 1, bytes, err), cand, kept, answers, bounds;
-	if (!tables || !(cand = gp_cl_buffer(GP_B_IX_CANDIDATES, (size_t)qt.items * 4, err)) ||
-	    !(kept = gp_cl_buffer(GP_B_IX_KEPT, (size_t)qt.items * 4, err)) ||
-	    !(answers = gp_cl_buffer(GP_B_IX_ANSWERS, (size_t)qt.items * 4, err)) ||
-	    !(bounds = gp_cl_buffer(GP_B_IX_BOUNDS, (nq + 1) * 4, err))) {
+	const int ranked = sub->limit > 0 && sub->op != GP_IX_PHRASE;
+	chunk_buffers cb = {0};
+	if (!(cb.tables = gp_cl_upload(GP_B_IX_QUERY_TABLES, &part, &bytes, 1, bytes, err)) ||
+	    !(cb.cand = gp_cl_buffer(GP_B_IX_CANDIDATES, (size_t)qt.items * 4, err)) ||
+	    !(cb.kept = gp_cl_buffer(GP_B_IX_KEPT, (size_t)qt.items * 4, err)) ||
+	    !(cb.answers = gp_cl_buffer(GP_B_IX_ANSWERS, (size_t)qt.items * 4, err)) ||
+	    !(cb.bounds = gp_cl_buffer(GP_B_IX_BOUNDS, (nq + 1) * 4, err)) ||
+	    (ranked && (!(cb.keys = gp_cl_buffer(GP_B_IX_KEYS, (size_t)qt.items * 8, err)) ||
+	                !(cb.row_keys = gp_cl_buffer(GP_B_IX_ROW_KEYS, (size_t)qt.n_rows * 8 + 8, err))))) {
 		rc = GP_EDEVICE;
 		goto done;
 	}
-	if ((rc = launch(&lists, sub, &qt, tables, cand, kept, answers, bounds, err)) != GP_OK) goto done;
+	if ((rc = launch(ix, &lists, sub, &qt, &cb, err)) != GP_OK) goto done;
 	if (!(b = malloc((nq + 1) * sizeof(cl_uint)))) {
 		rc = gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "the answers' bounds");
 		goto done;
 	}
-	if ((rc = gp_cl_read(bounds, (nq + 1) * 4, b, err)) != GP_OK) goto done;
+	if ((rc = gp_cl_read(cb.bounds, (nq + 1) * 4, b, err)) != GP_OK) goto done;
+	if (ranked) {
+		rc = ranked_rows(&qt, &cb, b, q0, nq, nq_all, sub->count_only, budget, out, cap, err);
+		goto done;
+	}
 	uint64_t base = out->at[q0], n = b[nq];
 	for (size_t i = 1; i <= nq; i++) out->at[q0 + i] = base + b[i];
 	out->total = base + n;
 	if (!sub->count_only && n > 0) {
-		if ((rc = gp_budget_check(budget, gp_php_lists_floor(out->total, nq_all), out->total * 4, "the answers", err)) != GP_OK) goto done;
-		if (out->total > *cap) {
-			size_t want = (size_t)out->total + (size_t)out->total / 2;
-			uint32_t *d = realloc(out->docs, want * 4);
-			if (!d) {
-				rc = gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "the answers");
-				goto done;
-			}
-			out->docs = d;
-			*cap = want;
-		}
-		if ((rc = gp_cl_read(answers, (size_t)n * 4, out->docs + base, err)) != GP_OK) goto done;
+		if ((rc = answers_room(out, cap, 0, budget, nq_all, err)) != GP_OK) goto done;
+		if ((rc = gp_cl_read(cb.answers, (size_t)n * 4, out->docs + base, err)) != GP_OK) goto done;
 	}
 	rc = GP_OK;
 done:
@@ -553,7 +694,9 @@ int gp_cl_index_query(const gp_index *ix, const gp_query_batch *q, const gp_budg
 	memset(out, 0, sizeof(*out));
 	out->n_queries = nq;
 	out->docs = malloc(sizeof(uint32_t));
-	if (!out->docs || !(out->at = calloc(nq + 1, sizeof(uint64_t))) || plan_batch(ix, q, &plan) != GP_OK) {
+	if (q->limit > 0 && q->op != GP_IX_PHRASE) out->scores = malloc(sizeof(double));
+	if (!out->docs || !(out->at = calloc(nq + 1, sizeof(uint64_t))) || plan_batch(ix, q, &plan) != GP_OK ||
+	    (q->limit > 0 && q->op != GP_IX_PHRASE && !out->scores)) {
 		gp_answers_free(out);
 		return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "the batch's plan");
 	}
@@ -561,7 +704,7 @@ int gp_cl_index_query(const gp_index *ix, const gp_query_batch *q, const gp_budg
 	 * candidates (or one query), to bound the device buffers */
 	uint64_t chunk = gp_cl_index_chunk_items();
 	index_device *d = ix->device;
-	const int with_pos = q->op == GP_IX_PHRASE && ix->positional, compressed = ix->device_compressed;
+	const int with_pos = (q->op == GP_IX_PHRASE || q->limit > 0) && ix->positional, compressed = ix->device_compressed;
 	for (size_t q0 = 0, q1; q0 < nq && rc == GP_OK; q0 = q1) {
 		/* compressed lists: also at most `chunk` entries of distinct lists decoded a chunk */
 		uint32_t e = compressed ? next_epoch(d, ix->n_terms) : 0;
@@ -574,7 +717,7 @@ int gp_cl_index_query(const gp_index *ix, const gp_query_batch *q, const gp_budg
 			}
 			items += plan.items[q1];
 		}
-		gp_query_batch sub = {q->op, q1 - q0, q->terms, q->at + q0, q->count_only};
+		gp_query_batch sub = {q->op, q1 - q0, q->terms, q->at + q0, q->count_only, q->limit};
 		rc = query_chunk(ix, &sub, &plan, q0, nq, budget, out, &cap, err);
 	}
 	plan_free(&plan);

@@ -122,6 +122,8 @@ typedef enum {
 	GP_B_IX_KEPT,                 /* index: which items are answers, then their running count */
 	GP_B_IX_ANSWERS,              /* index: the answers, query after query */
 	GP_B_IX_BOUNDS,               /* index: each query's first answer, and the total */
+	GP_B_IX_KEYS,                 /* index, ranked: each candidate's score as a key (0: none) */
+	GP_B_IX_ROW_KEYS,             /* index, ranked: the selected rows' keys */
 	GP_B_IX_LISTS,                /* index, compressed lists: a batch's list table */
 	GP_B_IX_DOCS,                 /* index, compressed lists: a batch's lists' docs */
 	GP_B_IX_POS_AT,               /* index, compressed lists: their postings' first positions */

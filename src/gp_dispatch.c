@@ -381,7 +381,8 @@ int gp_index_search(gp_index *ix, const gp_query_batch *q, gp_placement place, c
 {
 	int rc;
 	memset(err, 0, sizeof(*err));
-	if (index_on_device(ix, gp_query_work(ix, q), place, ctx)) {
+	/* ranked batches need doubles in the kernels */
+	if (index_on_device(ix, gp_query_work(ix, q), place, ctx) && (q->limit == 0 || (gp_cl_info() && gp_cl_info()->fp64))) {
 		rc = ix->device ? GP_OK : gp_cl_index_upload(ix, NULL, err);
 		if (rc == GP_OK) rc = gp_cl_index_query(ix, q, &ctx->budget, out, err);
 		if (rc == GP_OK || rc == GP_ENOMEM) {

@@ -79,7 +79,7 @@ ValueError: GpuPost\Index::__construct(): Argument #2 ($format) must be GPUPOST_
 ValueError: GpuPost\Index::__construct(): Argument #3 ($options) has an unknown option colour
 ValueError: GpuPost\Index::__construct(): Argument #3 ($options) option 'device' must be auto, gpu, cpu, host or P:D
 ValueError: GpuPost\Index::__construct(): Argument #3 ($options) option 'device_lists' must be 'auto', 'decoded' or 'compressed'
-ValueError: GpuPost\Index::__construct(): Argument #3 ($options) option 'doc_lengths' belongs to ranked retrieval, which this version does not have yet
+ValueError: GpuPost\Index::__construct(): Argument #3 ($options) option 'doc_lengths': doc 9 (of list 0) has no length
 array(2)
 array(1)
 array(1)
@@ -89,7 +89,7 @@ array(2)
 TypeError: GpuPost\Index::search(): Argument #1 ($terms) must hold terms as strings, float given
 ValueError: GpuPost\Index::search(): Argument #2 ($options) option 'op' must be GPUPOST_AND, GPUPOST_OR or GPUPOST_PHRASE
 TypeError: GpuPost\Index::search(): Argument #2 ($options) option 'op' must be of type int, string given
-GpuPost\Exception: ranked queries ('limit' > 0) are not available in this version yet: use 'limit' => 0
+ValueError: GpuPost\Index::search(): Argument #2 ($options) option 'limit' needs doc lengths: build the index with 'doc_lengths' => [doc => tokens]
 ValueError: GpuPost\Index::search(): Argument #2 ($options) option 'limit' must be 0 (every match) or a positive number of best documents
 TypeError: GpuPost\Index::searchBatch(): Argument #1 ($queries) must hold queries as arrays of terms, string given
 3

@@ -1,0 +1,198 @@
+/* Ranked retrieval: doc lengths, BM25 as SQLite FTS5's bm25(), and the host's top k. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gp_index_rank.h"
+
+double gp_bm25_idf(uint64_t n_docs, uint64_t df)
+{
+	double idf = log(((double)n_docs - (double)df + 0.5) / ((double)df + 0.5));
+	return idf <= 0.0 ? 1e-6 : idf;
+}
+
+static int bad_value(gp_error *err, const char *fmt, unsigned long long a, unsigned long long b)
+{
+	err->code = GP_EVALUE;
+	err->format = "doc lengths";
+	snprintf(err->rule, sizeof(err->rule), fmt, a, b);
+	return GP_EVALUE;
+}
+
+int gp_index_adopt_lengths(gp_index *ix, uint32_t *table, uint32_t len_docs, double k1, double b,
+                           gp_error *err)
+{
+	uint64_t n = 0, total = 0;
+	for (uint32_t d = 0; d < len_docs; d++) {
+		if (table[d] == GP_IX_NO_LENGTH) continue;
+		n++;
+		total += table[d];
+	}
+	/* every doc of the lists needs its length */
+	for (uint32_t t = 0; t < ix->n_terms; t++) {
+		for (uint32_t p = ix->list_at[t]; p < ix->list_at[t + 1]; p++) {
+			uint32_t d = ix->docs[p];
+			if (d >= len_docs || table[d] == GP_IX_NO_LENGTH) {
+				err->blob = t;
+				return bad_value(err, "doc %llu (of list %llu) has no length", d, t);
+			}
+		}
+	}
+	free(ix->doc_len);
+	ix->doc_len = table;
+	ix->len_docs = len_docs;
+	ix->n_len = n;
+	ix->total_len = total;
+	ix->k1 = k1;
+	ix->b = b;
+	ix->avgdl = n ? (double)total / (double)n : 0.0;
+	return GP_OK;
+}
+
+int gp_index_set_lengths(gp_index *ix, const uint32_t *docs, const uint32_t *lens, size_t n, double k1,
+                         double b, const gp_budget *budget, gp_error *err)
+{
+	uint64_t len_docs = 0;
+	memset(err, 0, sizeof(*err));
+	for (size_t i = 0; i < n; i++) {
+		if (docs[i] == UINT32_MAX) return bad_value(err, "doc %llu is past the largest an index holds%.0llu", docs[i], 0);
+		if ((uint64_t)docs[i] + 1 > len_docs) len_docs = (uint64_t)docs[i] + 1;
+		if (lens[i] == GP_IX_NO_LENGTH) return bad_value(err, "doc %llu: length %llu is 2^32 - 1 or more", docs[i], lens[i]);
+	}
+	if (gp_budget_check(budget, 0, len_docs * 4, "the doc lengths", err) != GP_OK) return GP_ENOMEM;
+	uint32_t *table = malloc((size_t)(len_docs + 1) * sizeof(uint32_t));
+	if (!table) {
+		err->code = GP_ENOMEM;
+		err->format = "memory";
+		snprintf(err->rule, sizeof(err->rule), "the host could not allocate the doc lengths");
+		return GP_ENOMEM;
+	}
+	memset(table, 0xFF, (size_t)(len_docs + 1) * sizeof(uint32_t));
+	for (size_t i = 0; i < n; i++) {
+		if (table[docs[i]] != GP_IX_NO_LENGTH) {
+			free(table);
+			return bad_value(err, "doc %llu is given twice%.0llu", docs[i], 0);
+		}
+		table[docs[i]] = lens[i];
+	}
+	int rc = gp_index_adopt_lengths(ix, table, (uint32_t)len_docs, k1, b, err);
+	if (rc != GP_OK) free(table);
+	return rc;
+}
+
+/* --- the host's top k --- */
+
+static void *grow(void *p, size_t *cap, size_t want, size_t elem)
+{
+	if (want <= *cap) return p;
+	size_t c = *cap ? *cap : 16;
+	while (c < want) c *= 2;
+	void *q = realloc(p, c * elem);
+	if (q) *cap = c;
+	return q;
+}
+
+int gp_rank_begin(gp_rank *r, const gp_index *ix, const gp_query_batch *q, size_t query,
+                  const uint32_t *ids, size_t k, uint64_t most)
+{
+	size_t places = (size_t)(q->at[query + 1] - q->at[query]), cp = r->cap_places, ct = r->cap_terms;
+	uint32_t *pt = grow(r->place_term, &cp, places + 1, sizeof(uint32_t));
+	if (pt) r->place_term = pt;
+	double *idf = grow(r->idf, &r->cap_places, places + 1, sizeof(double));
+	if (idf) r->idf = idf;
+	uint32_t *tf = grow(r->tf, &ct, k + 1, sizeof(uint32_t));
+	if (tf) r->tf = tf;
+	r->cap_terms = ct;
+	if (!pt || !idf || !tf) return GP_ENOMEM;
+	size_t heap = q->limit < most ? q->limit : (size_t)most, hc = r->h_cap;
+	double *hs = grow(r->h_score, &hc, heap + 1, sizeof(double));
+	if (hs) r->h_score = hs;
+	uint32_t *hd = grow(r->h_doc, &r->h_cap, heap + 1, sizeof(uint32_t));
+	if (hd) r->h_doc = hd;
+	if (!hs || !hd) return GP_ENOMEM;
+	r->ix = ix;
+	r->k = (uint32_t)heap;
+	r->h_n = 0;
+	r->n_places = 0;
+	for (size_t p = 0; p < places; p++) {
+		uint32_t t = q->terms[q->at[query] + p];
+		size_t j = 0;
+		while (j < k && ids[j] != t) j++;
+		if (j == k) continue;   /* a term the index lacks (OR): adds nothing */
+		r->place_term[r->n_places] = (uint32_t)j;
+		r->idf[r->n_places++] = gp_bm25_idf(ix->n_len, gp_index_df(ix, t));
+	}
+	memset(r->tf, 0, (k + 1) * sizeof(uint32_t));
+	return GP_OK;
+}
+
+/* Whether (s, d) ranks below (t, e): a lower score, or the same score and a larger doc. */
+static inline int worse(double s, uint32_t d, double t, uint32_t e)
+{
+	return s < t || (s == t && d > e);
+}
+
+static void sift_down(gp_rank *r, size_t c)
+{
+	for (;;) {
+		size_t l = 2 * c + 1, m = c;
+		if (l < r->h_n && worse(r->h_score[l], r->h_doc[l], r->h_score[m], r->h_doc[m])) m = l;
+		if (l + 1 < r->h_n && worse(r->h_score[l + 1], r->h_doc[l + 1], r->h_score[m], r->h_doc[m])) m = l + 1;
+		if (m == c) return;
+		double s = r->h_score[c]; r->h_score[c] = r->h_score[m]; r->h_score[m] = s;
+		uint32_t d = r->h_doc[c]; r->h_doc[c] = r->h_doc[m]; r->h_doc[m] = d;
+		c = m;
+	}
+}
+
+void gp_rank_doc(gp_rank *r, uint32_t doc)
+{
+	const gp_index *ix = r->ix;
+	double score = 0.0, dl = (double)ix->doc_len[doc];
+	for (size_t p = 0; p < r->n_places; p++) {
+		uint32_t tf = r->tf[r->place_term[p]];
+		if (tf) score += gp_bm25_part(r->idf[p], (double)tf, ix->k1, ix->b, dl, ix->avgdl);
+	}
+	if (r->k == 0) return;
+	if (r->h_n < r->k) {   /* room: sift up */
+		size_t c = r->h_n++;
+		r->h_score[c] = score;
+		r->h_doc[c] = doc;
+		while (c > 0 && worse(r->h_score[c], r->h_doc[c], r->h_score[(c - 1) / 2], r->h_doc[(c - 1) / 2])) {
+			size_t up = (c - 1) / 2;
+			double s = r->h_score[c]; r->h_score[c] = r->h_score[up]; r->h_score[up] = s;
+			uint32_t d = r->h_doc[c]; r->h_doc[c] = r->h_doc[up]; r->h_doc[up] = d;
+			c = up;
+		}
+	} else if (worse(r->h_score[0], r->h_doc[0], score, doc)) {
+		r->h_score[0] = score;
+		r->h_doc[0] = doc;
+		sift_down(r, 0);
+	}
+}
+
+size_t gp_rank_finish(gp_rank *r, uint32_t *docs, double *scores)
+{
+	size_t n = r->h_n;
+	/* the worst out first, into the last free place */
+	while (r->h_n > 0) {
+		size_t last = --r->h_n;
+		docs[last] = r->h_doc[0];
+		scores[last] = r->h_score[0];
+		r->h_score[0] = r->h_score[last];
+		r->h_doc[0] = r->h_doc[last];
+		sift_down(r, 0);
+	}
+	return n;
+}
+
+void gp_rank_free(gp_rank *r)
+{
+	free(r->place_term);
+	free(r->idf);
+	free(r->tf);
+	free(r->h_score);
+	free(r->h_doc);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,31 @@
+/* The top k of one ranked query on the host (gp_index_rank.c, used by gp_index_query.c): each
+ * candidate doc scored from its tf per distinct term, a heap of the best so far. */
+#ifndef GP_INDEX_RANK_H
+#define GP_INDEX_RANK_H
+
+#include "gp_index.h"
+
+typedef struct gp_rank {
+	const gp_index *ix;
+	uint32_t k;
+	size_t n_places;
+	uint32_t *place_term;     /* per place (the query's terms in order, unknown ones left out):
+	                           * its term's index among the query's distinct terms */
+	double *idf;              /* per place */
+	uint32_t *tf;             /* per distinct term: the current doc's tf, 0 when absent */
+	double *h_score;          /* the heap: the worst of the best on top */
+	uint32_t *h_doc;
+	size_t h_n, h_cap, cap_places, cap_terms;
+} gp_rank;
+
+/* Sets r up for query `query` of q whose distinct terms are ids[0..k) (gp_query_plan's order);
+ * GP_ENOMEM when its tables cannot grow. */
+int gp_rank_begin(gp_rank *r, const gp_index *ix, const gp_query_batch *q, size_t query,
+                  const uint32_t *ids, size_t k, uint64_t most);
+/* Scores doc from r->tf and keeps it if it is among the best so far. */
+void gp_rank_doc(gp_rank *r, uint32_t doc);
+/* The best docs, best first (ties: the smaller doc), into docs and scores; returns how many. */
+size_t gp_rank_finish(gp_rank *r, uint32_t *docs, double *scores);
+void gp_rank_free(gp_rank *r);
+
+#endif
