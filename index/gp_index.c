@@ -36,7 +36,8 @@ uint64_t gp_index_host_bytes(const gp_index *ix)
 	uint64_t n = ix->n_terms;
 	return ix->term_at[n] + (n + 1) * 8 + (ix->slot_mask + 1) * 4 + ix->blob_at[n] + (n + 1) * 8 +
 	       (n + 1) * 4 + (uint64_t)ix->n_postings * 4 +
-	       (ix->positional ? ((uint64_t)ix->n_postings + 1) * 4 + (uint64_t)ix->n_positions * 4 : 0) + n;
+	       (ix->positional ? ((uint64_t)ix->n_postings + 1) * 4 + (uint64_t)ix->n_positions * 4 : 0) + n +
+	       (ix->doc_len ? (uint64_t)ix->len_docs * 4 + (n + 1) * 8 : 0);
 }
 
 void gp_index_ref(gp_index *ix)
@@ -57,6 +58,8 @@ static void index_free(gp_index *ix)
 	free(ix->pos_at);
 	free(ix->positions);
 	free(ix->merged);
+	free(ix->doc_len);
+	free(ix->max_frac);
 	free(ix);
 }
 

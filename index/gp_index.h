@@ -65,6 +65,9 @@ typedef struct gp_index {
 	uint32_t len_docs;
 	uint64_t n_len, total_len;   /* N: the docs given a length; their tokens */
 	double k1, b, avgdl;
+	double *max_frac;         /* per term, filled on first use (< 0: not yet): the largest
+	                           * tf (k1 + 1) / (tf + k1 (1 - b + b dl / avgdl)) of its postings,
+	                           * the bound MaxScore prunes OR queries with on the host */
 
 	int refs;                 /* holders (a PHP object each, the persistent registry) */
 } gp_index;

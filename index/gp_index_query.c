@@ -231,6 +231,75 @@ static void query_or(const gp_index *ix, const uint32_t *ids, size_t k, size_t *
 #undef HEAD
 }
 
+/* Whether a doc whose score is at most `bound` cannot enter the top k. The slack covers the
+ * rounding of bounds summed in another order than the score. */
+static inline int pruned(const gp_rank *r, double bound)
+{
+	return gp_rank_full(r) && bound * (1.0 + 1e-9) <= gp_rank_threshold(r);
+}
+
+/* OR, ranked, by MaxScore (Turtle and Flood): the lists in increasing order of the most they add
+ * to a score; those whose bounds together cannot lift a doc into the top k are not merged but
+ * searched (galloping) for the docs the others bring, and only while the doc can still enter.
+ * The top k is exactly the exhaustive merge's: docs come in increasing order, so a doc that only
+ * ties the k-th score loses to it. ord, ub, pre: room for k + 1. */
+static void query_or_maxscore(const gp_index *ix, const uint32_t *ids, size_t k, size_t *cur, uint32_t *ord,
+                              double *ub, double *pre, gp_rank *r)
+{
+	for (size_t j = 0; j < k; j++) {
+		cur[j] = 0;
+		ub[j] = gp_rank_term_bound(r, (uint32_t)j, ids[j]);
+		ord[j] = (uint32_t)j;
+	}
+	for (size_t i = 1; i < k; i++) {   /* by bound, increasing (k is a query's terms: few) */
+		uint32_t x = ord[i];
+		size_t m = i;
+		for (; m > 0 && ub[ord[m - 1]] > ub[x]; m--) ord[m] = ord[m - 1];
+		ord[m] = x;
+	}
+	pre[0] = 0.0;
+	for (size_t i = 0; i < k; i++) pre[i + 1] = pre[i] + ub[ord[i]];
+	size_t lazy = 0;   /* ord[0 .. lazy): searched, not merged */
+#define AT(j) (ix->list_at[ids[j]] + (uint32_t)cur[j])
+#define DONE(j) (cur[j] == gp_index_df(ix, ids[j]))
+	for (;;) {
+		uint32_t d = UINT32_MAX;
+		int any = 0;
+		for (size_t i = lazy; i < k; i++) {
+			uint32_t j = ord[i];
+			if (!DONE(j) && (!any || ix->docs[AT(j)] < d)) {
+				d = ix->docs[AT(j)];
+				any = 1;
+			}
+		}
+		if (!any) break;
+		double dl = (double)ix->doc_len[d], bound = pre[lazy];
+		for (size_t i = lazy; i < k; i++) {
+			uint32_t j = ord[i];
+			if (!DONE(j) && ix->docs[AT(j)] == d) {
+				r->tf[j] = gp_index_tf(ix, AT(j));
+				bound += gp_rank_term_part(r, j, r->tf[j], dl);
+				cur[j]++;
+			}
+		}
+		int skip = pruned(r, bound);
+		for (size_t i = lazy; i-- > 0 && !skip;) {   /* the searched lists, largest bound first */
+			uint32_t j = ord[i];
+			cur[j] = gallop(ix->docs + ix->list_at[ids[j]], cur[j], gp_index_df(ix, ids[j]), d);
+			if (!DONE(j) && ix->docs[AT(j)] == d) r->tf[j] = gp_index_tf(ix, AT(j));
+			bound += gp_rank_term_part(r, j, r->tf[j], dl) - ub[j];
+			skip = pruned(r, bound);
+		}
+		if (!skip) {
+			gp_rank_doc(r, d);
+			while (lazy < k && pruned(r, pre[lazy + 1])) lazy++;
+		}
+		memset(r->tf, 0, k * sizeof(uint32_t));
+	}
+#undef AT
+#undef DONE
+}
+
 int gp_index_query_host(const gp_index *ix, const gp_query_batch *q, const gp_budget *budget,
                         gp_answers *out, gp_error *err)
 {
@@ -250,12 +319,13 @@ int gp_index_query_host(const gp_index *ix, const gp_query_batch *q, const gp_bu
 	size_t *cur = malloc((max_terms + 1) * sizeof(size_t));
 	size_t *lens = malloc((max_terms + 1) * sizeof(size_t));
 	const uint32_t **lists = malloc((max_terms + 1) * sizeof(uint32_t *));
+	double *ub = malloc((max_terms + 1) * sizeof(double)), *pre = malloc((max_terms + 2) * sizeof(double));
 	const int ranked = q->limit > 0 && q->op != GP_IX_PHRASE;
 	sink s = {out, 1, q->count_only, ranked, budget, err};
 	gp_rank rank = {0}, *r = ranked ? &rank : NULL;
 	int rc = GP_OK;
 	if (ranked) out->scores = malloc(sizeof(double));
-	if (!out->at || !out->docs || (ranked && !out->scores) || !keys || !ids || !places || !post || !cur || !lens || !lists) {
+	if (!out->at || !out->docs || (ranked && !out->scores) || !ub || !pre || !keys || !ids || !places || !post || !cur || !lens || !lists) {
 		rc = GP_ENOMEM;
 		goto done;
 	}
@@ -273,6 +343,8 @@ int gp_index_query_host(const gp_index *ix, const gp_query_batch *q, const gp_bu
 		if (r && k > 0 && (rc = gp_rank_begin(r, ix, q, qi, ids, k, bound)) != GP_OK) goto done;
 		if (k == 0) {
 			/* nothing matches */
+		} else if (q->op == GP_IX_OR && r && k > 1) {
+			query_or_maxscore(ix, ids, k, cur, places, ub, pre, r);
 		} else if (q->op == GP_IX_OR) {
 			query_or(ix, ids, k, cur, places, r, &s);
 		} else if (q->op == GP_IX_PHRASE && ix->positional) {
@@ -301,6 +373,8 @@ int gp_index_query_host(const gp_index *ix, const gp_query_batch *q, const gp_bu
 	}
 done:
 	gp_rank_free(&rank);
+	free(ub);
+	free(pre);
 	free(keys);
 	free(ids);
 	free(places);

@@ -39,7 +39,17 @@ int gp_index_adopt_lengths(gp_index *ix, uint32_t *table, uint32_t len_docs, dou
 			}
 		}
 	}
+	double *max_frac = malloc(((size_t)ix->n_terms + 1) * sizeof(double));
+	if (!max_frac) {
+		err->code = GP_ENOMEM;
+		err->format = "memory";
+		snprintf(err->rule, sizeof(err->rule), "the host could not allocate the terms' score bounds");
+		return GP_ENOMEM;
+	}
+	for (uint32_t t = 0; t <= ix->n_terms; t++) max_frac[t] = -1.0;
 	free(ix->doc_len);
+	free(ix->max_frac);
+	ix->max_frac = max_frac;
 	ix->doc_len = table;
 	ix->len_docs = len_docs;
 	ix->n_len = n;
@@ -125,6 +135,38 @@ int gp_rank_begin(gp_rank *r, const gp_index *ix, const gp_query_batch *q, size_
 	}
 	memset(r->tf, 0, (k + 1) * sizeof(uint32_t));
 	return GP_OK;
+}
+
+/* The largest part of a score term t's postings give (per unit of IDF), computed once. */
+static double max_frac(const gp_index *ix, uint32_t t)
+{
+	if (ix->max_frac[t] >= 0.0) return ix->max_frac[t];
+	double m = 0.0;
+	for (uint32_t p = ix->list_at[t]; p < ix->list_at[t + 1]; p++) {
+		double f = gp_bm25_part(1.0, (double)gp_index_tf(ix, p), ix->k1, ix->b, (double)ix->doc_len[ix->docs[p]], ix->avgdl);
+		if (f > m) m = f;
+	}
+	ix->max_frac[t] = m;   /* a cache in the shared index: filled the same by any query */
+	return m;
+}
+
+double gp_rank_term_bound(gp_rank *r, uint32_t j, uint32_t t)
+{
+	double ub = 0.0, m = max_frac(r->ix, t);
+	for (size_t p = 0; p < r->n_places; p++) {
+		if (r->place_term[p] == j) ub += r->idf[p] * m;
+	}
+	return ub;
+}
+
+double gp_rank_term_part(const gp_rank *r, uint32_t j, uint32_t tf, double dl)
+{
+	const gp_index *ix = r->ix;
+	double s = 0.0;
+	for (size_t p = 0; tf && p < r->n_places; p++) {
+		if (r->place_term[p] == j) s += gp_bm25_part(r->idf[p], (double)tf, ix->k1, ix->b, dl, ix->avgdl);
+	}
+	return s;
 }
 
 /* Whether (s, d) ranks below (t, e): a lower score, or the same score and a larger doc. */

@@ -22,6 +22,19 @@ typedef struct gp_rank {
  * GP_ENOMEM when its tables cannot grow. */
 int gp_rank_begin(gp_rank *r, const gp_index *ix, const gp_query_batch *q, size_t query,
                   const uint32_t *ids, size_t k, uint64_t most);
+/* MaxScore's pieces (OR on the host): distinct term j's (index id t) bound on what it adds to a
+ * score, and what it adds with tf in a doc of dl tokens; whether the heap is full, and then the
+ * score a doc must pass to enter it (a doc with an equal score and a larger doc does not). */
+double gp_rank_term_bound(gp_rank *r, uint32_t j, uint32_t t);
+double gp_rank_term_part(const gp_rank *r, uint32_t j, uint32_t tf, double dl);
+static inline int gp_rank_full(const gp_rank *r)
+{
+	return r->k > 0 && r->h_n == r->k;
+}
+static inline double gp_rank_threshold(const gp_rank *r)
+{
+	return r->h_score[0];
+}
 /* Scores doc from r->tf and keeps it if it is among the best so far. */
 void gp_rank_doc(gp_rank *r, uint32_t doc);
 /* The best docs, best first (ties: the smaller doc), into docs and scores; returns how many. */
