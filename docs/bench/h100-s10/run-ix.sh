@@ -21,7 +21,7 @@ if [ "$1" = ix3 ]; then
 	NO_INTERACTION=1 php -n run-tests.php -q -n -d extension_dir=/tmp/testmod -d extension=gpupost.so \
 		--show-diff tests/ > "$out/phpt.log" 2>&1
 	grep -E "^(FAIL|SKIP)|Tests (passed|failed|skipped)|Time taken" "$out/phpt.log"
-	$php -d extension=$GPUPOST_TEST_SQLITE3 bench/index_bench.php demo "$out" 10 2>&1 | tee "$out/index-demo.txt"
+	$php -d extension=$GPUPOST_TEST_SQLITE3 bench/index_bench.php demo "$out" ${SECS:-10} 2>&1 | tee "$out/index-demo.txt"
 	rm -f "$out/demo-text.txt"
 fi
 if [ "$1" = ix2 ]; then
