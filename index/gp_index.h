@@ -158,6 +158,9 @@ static inline double gp_bm25_part(double idf, double tf, double k1, double b, do
 {
 	return idf * ((tf * (k1 + 1.0)) / (tf + k1 * (1 - b + b * dl / avgdl)));
 }
+/* The largest part of a score term t's postings give, per unit of IDF: what MaxScore bounds a
+ * term's part by (computed on first use, kept in ix->max_frac). */
+double gp_index_max_frac(const gp_index *ix, uint32_t t);
 /* A posting's tf: its position count, 1 without positions. */
 static inline uint32_t gp_index_tf(const gp_index *ix, uint32_t posting)
 {

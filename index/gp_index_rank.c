@@ -137,8 +137,7 @@ int gp_rank_begin(gp_rank *r, const gp_index *ix, const gp_query_batch *q, size_
 	return GP_OK;
 }
 
-/* The largest part of a score term t's postings give (per unit of IDF), computed once. */
-static double max_frac(const gp_index *ix, uint32_t t)
+double gp_index_max_frac(const gp_index *ix, uint32_t t)
 {
 	if (ix->max_frac[t] >= 0.0) return ix->max_frac[t];
 	double m = 0.0;
@@ -152,7 +151,7 @@ static double max_frac(const gp_index *ix, uint32_t t)
 
 double gp_rank_term_bound(gp_rank *r, uint32_t j, uint32_t t)
 {
-	double ub = 0.0, m = max_frac(r->ix, t);
+	double ub = 0.0, m = gp_index_max_frac(r->ix, t);
 	for (size_t p = 0; p < r->n_places; p++) {
 		if (r->place_term[p] == j) ub += r->idf[p] * m;
 	}

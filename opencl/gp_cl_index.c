@@ -133,6 +133,7 @@ typedef struct batch_plan {
 	cl_uint *ids;
 	uint64_t *at;      /* n_queries + 1 into ids */
 	uint64_t *items;   /* n_queries */
+	cl_uint *merged;   /* pruned OR: the first merged[i] of query i's ids make its candidates */
 } batch_plan;
 
 static void plan_free(batch_plan *p)
@@ -140,34 +141,82 @@ static void plan_free(batch_plan *p)
 	free(p->ids);
 	free(p->at);
 	free(p->items);
+	free(p->merged);
 }
 
-static int plan_batch(const gp_index *ix, const gp_query_batch *q, batch_plan *p)
+/* A ranked OR query's lists whose docs cannot reach the score `theta` (the k-th best of its AND:
+ * those docs hold every term, so the k-th best of the OR is at least theta) however they
+ * combine: MaxScore's bounds (each term's IDF times its places times its largest part) in
+ * increasing order, the longest prefix whose sum stays below theta. They are moved after the
+ * others in ids[0..k) (keys: their (df << 32 | id)); returns how many others remain, whose docs
+ * are the query's candidates (the scores still read every list). */
+static size_t prune_or(const gp_index *ix, const gp_query_batch *q, size_t i, uint64_t *keys, size_t k,
+                       double theta, double *ub)
+{
+	if (k < 2 || !(theta > 0.0)) return k;
+	for (size_t j = 0; j < k; j++) {
+		uint32_t t = (uint32_t)keys[j], m = 0;
+		for (uint64_t p = q->at[i]; p < q->at[i + 1]; p++) m += q->terms[p] == t;
+		ub[j] = m * gp_bm25_idf(ix->n_len, gp_index_df(ix, t)) * gp_index_max_frac(ix, t);
+	}
+	for (size_t a = 1; a < k; a++) {   /* by bound, increasing, the keys alongside */
+		double u = ub[a];
+		uint64_t key = keys[a];
+		size_t m = a;
+		for (; m > 0 && ub[m - 1] > u; m--) {
+			ub[m] = ub[m - 1];
+			keys[m] = keys[m - 1];
+		}
+		ub[m] = u;
+		keys[m] = key;
+	}
+	double sum = 0.0;
+	size_t lazy = 0;   /* the slack covers the rounding of bounds summed apart */
+	while (lazy + 1 < k && (sum + ub[lazy]) * (1.0 + 1e-9) < theta * (1.0 - 1e-9)) sum += ub[lazy++];
+	/* the merged lists first (rotated: the pruned prefix to the end) */
+	for (size_t r = 0; r < lazy; r++) {
+		uint64_t first = keys[0];
+		memmove(keys, keys + 1, (k - 1) * sizeof(uint64_t));
+		keys[k - 1] = first;
+	}
+	return k - lazy;
+}
+
+/* theta (ranked OR, or NULL): each query's score its top k reaches at least (prune_or);
+ * shortest: each query's candidates only its shortest list's docs (scored on all its lists). */
+static int plan_batch(const gp_index *ix, const gp_query_batch *q, const double *theta, int shortest,
+                      batch_plan *p)
 {
 	size_t nq = q->n_queries, max_terms = 0;
 	for (size_t i = 0; i < nq; i++) {
 		if (q->at[i + 1] - q->at[i] > max_terms) max_terms = (size_t)(q->at[i + 1] - q->at[i]);
 	}
 	uint64_t *keys = malloc((max_terms + 1) * sizeof(uint64_t));
+	double *ub = malloc((max_terms + 1) * sizeof(double));
 	p->ids = malloc(((size_t)(q->at[nq] - q->at[0]) + 1) * sizeof(cl_uint));
 	p->at = malloc((nq + 1) * sizeof(uint64_t));
 	p->items = malloc((nq + 1) * sizeof(uint64_t));
-	if (!keys || !p->ids || !p->at || !p->items) {
+	if (theta || shortest) p->merged = malloc((nq + 1) * sizeof(cl_uint));
+	if (!keys || !ub || !p->ids || !p->at || !p->items || ((theta || shortest) && !p->merged)) {
 		free(keys);
+		free(ub);
 		plan_free(p);
 		return GP_ENOMEM;
 	}
 	p->at[0] = 0;
 	for (size_t i = 0; i < nq; i++) {
 		size_t k = q->op == GP_IX_PHRASE && !ix->positional ? 0 : gp_query_plan(ix, q, i, keys);
+		size_t merged = shortest ? (k > 0) : theta ? prune_or(ix, q, i, keys, k, theta[i], ub) : k;
 		p->items[i] = 0;
 		for (size_t j = 0; j < k; j++) {
 			p->ids[p->at[i] + j] = (cl_uint)keys[j];
-			if (j == 0 || q->op == GP_IX_OR) p->items[i] += keys[j] >> 32;
+			if (j == 0 || (q->op == GP_IX_OR && j < merged)) p->items[i] += keys[j] >> 32;
 		}
+		if (p->merged) p->merged[i] = (cl_uint)merged;
 		p->at[i + 1] = p->at[i] + k;
 	}
 	free(keys);
+	free(ub);
 	return GP_OK;
 }
 
@@ -186,7 +235,7 @@ static int build_tables(const gp_index *ix, const gp_query_batch *sub, const bat
 	for (size_t i = 0; i < nq; i++) {
 		uint64_t from = plan->at[q0 + i], k = plan->at[q0 + i + 1] - from;
 		qt->t[4 * i] = (cl_uint)(qt->len - qt->terms);
-		qt->t[4 * i + 1] = (cl_uint)k;
+		qt->t[4 * i + 1] = plan->merged ? plan->merged[q0 + i] : (cl_uint)k;   /* the merged lists */
 		memcpy(qt->t + qt->len, plan->ids + from, (size_t)k * sizeof(cl_uint));
 		qt->len += (size_t)k;
 	}
@@ -194,7 +243,7 @@ static int build_tables(const gp_index *ix, const gp_query_batch *sub, const bat
 	for (size_t i = 0; i < nq; i++) {
 		/* a phrase's places, or a ranked query's (its terms in order, those the index lacks
 		 * left out: they add nothing to a score) */
-		cl_uint k = qt->t[4 * i + 1], n_places = 0;
+		cl_uint k = (cl_uint)(plan->at[q0 + i + 1] - plan->at[q0 + i]), n_places = 0;
 		size_t n_terms = (sub->op == GP_IX_PHRASE || ranked) && k ? (size_t)(sub->at[i + 1] - sub->at[i]) : 0;
 		const cl_uint *ids = qt->t + qt->terms + qt->t[4 * i];
 		qt->t[4 * i + 2] = (cl_uint)(qt->len - qt->places);
@@ -239,8 +288,9 @@ static int build_tables(const gp_index *ix, const gp_query_batch *sub, const bat
 		qt->t[qt->len++] = (cl_uint)qt->n_rows;
 	}
 	if (sub->op == GP_IX_OR) {
-		/* segments: each (query, term) with its items */
-		size_t segs = (size_t)(plan->at[q0 + nq] - plan->at[q0]);
+		/* segments: each (query, merged term) with its items */
+		size_t segs = 0;
+		for (size_t i = 0; i < nq; i++) segs += qt->t[4 * i + 1];
 		qt->segs = (cl_uint)qt->len;
 		qt->seg_query = qt->segs + (cl_uint)segs + 1;
 		qt->seg_term = qt->seg_query + (cl_uint)segs;
@@ -685,8 +735,48 @@ done:
 	return rc;
 }
 
+static int index_query(const gp_index *ix, const gp_query_batch *q, const gp_budget *budget, const double *theta,
+                       int shortest, gp_answers *out, gp_error *err);
+
+/* A ranked OR batch's pruning thresholds: each query's top k among the docs of its shortest list
+ * (its rarest term: few candidates, high scores), scored exactly on all its lists, so that the
+ * k-th of them (0 when fewer) is a score the query's top k reaches; under it, the lists that
+ * cannot lift a doc are left out of its candidates (prune_or). */
+static int or_thresholds(const gp_index *ix, const gp_query_batch *q, const gp_budget *budget, double **theta,
+                         gp_error *err)
+{
+	gp_query_batch probe = *q;
+	gp_answers a;
+	probe.count_only = 0;
+	int rc = index_query(ix, &probe, budget, NULL, 1, &a, err);
+	if (rc != GP_OK) return rc;
+	*theta = malloc((q->n_queries + 1) * sizeof(double));
+	if (!*theta) {
+		gp_answers_free(&a);
+		return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "the batch's thresholds");
+	}
+	for (size_t i = 0; i < q->n_queries; i++) {
+		(*theta)[i] = a.at[i + 1] - a.at[i] == q->limit ? a.scores[a.at[i + 1] - 1] : 0.0;
+	}
+	gp_answers_free(&a);
+	return GP_OK;
+}
+
 int gp_cl_index_query(const gp_index *ix, const gp_query_batch *q, const gp_budget *budget,
                       gp_answers *out, gp_error *err)
+{
+	double *theta = NULL;
+	if (q->op == GP_IX_OR && q->limit > 0) {
+		int rc = or_thresholds(ix, q, budget, &theta, err);
+		if (rc != GP_OK) return rc;
+	}
+	int rc = index_query(ix, q, budget, theta, 0, out, err);
+	free(theta);
+	return rc;
+}
+
+static int index_query(const gp_index *ix, const gp_query_batch *q, const gp_budget *budget, const double *theta,
+                       int shortest, gp_answers *out, gp_error *err)
 {
 	size_t nq = q->n_queries, cap = 1;
 	batch_plan plan = {0};
@@ -695,7 +785,7 @@ int gp_cl_index_query(const gp_index *ix, const gp_query_batch *q, const gp_budg
 	out->n_queries = nq;
 	out->docs = malloc(sizeof(uint32_t));
 	if (q->limit > 0 && q->op != GP_IX_PHRASE) out->scores = malloc(sizeof(double));
-	if (!out->docs || !(out->at = calloc(nq + 1, sizeof(uint64_t))) || plan_batch(ix, q, &plan) != GP_OK ||
+	if (!out->docs || !(out->at = calloc(nq + 1, sizeof(uint64_t))) || plan_batch(ix, q, theta, shortest, &plan) != GP_OK ||
 	    (q->limit > 0 && q->op != GP_IX_PHRASE && !out->scores)) {
 		gp_answers_free(out);
 		return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "the batch's plan");

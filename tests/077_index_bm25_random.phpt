@@ -116,6 +116,32 @@ foreach ([[30, 400, 6], [12, 3000, 3]] as [$nt, $nd, $mp]) {
     }
 }
 
+/* OR where the device prunes (lists whose bounds cannot lift a doc past the AND's k-th best):
+ * a rare pair in 40 docs, terms of every frequency beside it, some of whose docs alone score
+ * near the pair's */
+$l = $len = [];
+for ($d = 0; $d < 3000; $d++) $len[$d] = mt_rand(5, 200);
+for ($d = 0; $d < 40; $d++) { $l['r1'][$d * 7] = [1]; $l['r2'][$d * 7] = [2, 3]; }
+foreach (['m1' => 60, 'm2' => 150, 'c1' => 600, 'c2' => 1500] as $t => $df) {
+    $docs = array_rand(array_fill(0, 3000, 0), $df);
+    foreach ($docs as $d) $l[$t][$d] = range(1, mt_rand(1, 6));
+}
+foreach ($l as &$list) ksort($list);
+unset($list);
+$pq = [['r1', 'r2', 'm1'], ['r1', 'r2', 'c1'], ['r1', 'r2', 'm2', 'c2'], ['r2', 'r1', 'c1', 'c2'], ['m1', 'r1', 'r2'], ['r1', 'r2']];
+$ph = new GpuPost\Index($l, GPUPOST_POSTINGS, ['doc_lengths' => $len, 'device' => 'host']);
+$pd = new GpuPost\Index($l, GPUPOST_POSTINGS, ['doc_lengths' => $len] + $on);
+foreach ([1, 10, 30] as $k) {
+    $o = ['op' => GPUPOST_OR, 'limit' => $k];
+    $dev = $pd->searchBatch($pq, $o);
+    foreach ($pq as $i => $terms) {
+        $want = ref_top($l, $len, $terms, true, $k);
+        if (!close_to($dev[$i], $want) || $ph->search($terms, $o) !== $dev[$i]) {
+            if ($bad++ < 5) echo "pruned OR k $k ", json_encode($terms), ": device ", json_encode($dev[$i]), " want ", json_encode($want), "\n";
+        }
+    }
+}
+
 /* k1 and b, saved with the lengths; a batch split into launches */
 $l = ['a' => [1 => [1, 2, 3], 4 => [7], 9 => [1, 5]], 'b' => [4 => [2, 3], 9 => [9], 11 => [1]]];
 $len = [1 => 30, 4 => 5, 9 => 12, 11 => 8, 20 => 100];
