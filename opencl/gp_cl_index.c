@@ -766,7 +766,7 @@ int gp_cl_index_query(const gp_index *ix, const gp_query_batch *q, const gp_budg
                       gp_answers *out, gp_error *err)
 {
 	double *theta = NULL;
-	if (q->op == GP_IX_OR && q->limit > 0) {
+	if (q->op == GP_IX_OR && q->limit > 0 && gp_cl_index_prune()) {
 		int rc = or_thresholds(ix, q, budget, &theta, err);
 		if (rc != GP_OK) return rc;
 	}

@@ -160,6 +160,8 @@ size_t gp_cl_tile_items(void);
 size_t gp_cl_wah_items(void);
 /* Most candidates one launch sequence of an index batch takes (GPUPOST_INDEX_CHUNK overrides). */
 size_t gp_cl_index_chunk_items(void);
+/* Whether ranked OR batches are pruned (GPUPOST_INDEX_NO_PRUNE=1 turns it off, for benchmarks). */
+int gp_cl_index_prune(void);
 /* Enqueues `kernel` over at least `items` work-items. */
 int gp_cl_run(cl_kernel kernel, size_t items, gp_error *err);
 /* Records a failed OpenCL call in err (GP_EDEVICE) and returns GP_EDEVICE. */

@@ -26,6 +26,7 @@ typedef struct gp_cl_knobs {
 	char cl_options[256];             /* GPUPOST_CL_OPTIONS, appended to the build options */
 	size_t upload_threads, upload_first_kb, upload_piece_kb;   /* GPUPOST_UPLOAD_* */
 	size_t index_chunk_items;         /* GPUPOST_INDEX_CHUNK: candidates of one index launch */
+	unsigned index_no_prune;          /* GPUPOST_INDEX_NO_PRUNE=1: ranked OR batches unpruned */
 } gp_cl_knobs;
 
 /* One per process: php-fpm and Apache fork after start-up, so nothing is opened before the

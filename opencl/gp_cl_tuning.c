@@ -48,6 +48,12 @@ void gp_cl_knobs_read(gp_cl_knobs *k)
 	k->upload_first_kb = env_uint("GPUPOST_UPLOAD_FIRST");
 	k->upload_piece_kb = env_uint("GPUPOST_UPLOAD_PIECE");
 	k->index_chunk_items = env_uint("GPUPOST_INDEX_CHUNK");
+	k->index_no_prune = env_uint("GPUPOST_INDEX_NO_PRUNE");
+}
+
+int gp_cl_index_prune(void)
+{
+	return gp_cl.knobs.index_no_prune == 0;
 }
 
 size_t gp_cl_index_chunk_items(void)
