@@ -15,7 +15,8 @@ $n = (int)($argv[3] ?? 10000);
 $b = (int)($argv[4] ?? 10000);
 if (getenv('GPUPOST_RANKED_CHILD') === false) {
     $so = getenv('GPUPOST_SO') ?: dirname(__DIR__) . '/modules/gpupost.so';
-    $php = escapeshellarg(PHP_BINARY) . ' -n -d memory_limit=-1 -d gpupost.min_device_values=0 -d extension=' . escapeshellarg($so);
+    $php = escapeshellarg(PHP_BINARY) . ' -n -d memory_limit=-1 -d gpupost.min_device_values=0 -d gpupost.max_result_bytes='
+         . escapeshellarg((string)ini_get('gpupost.max_result_bytes')) . ' -d extension=' . escapeshellarg($so);
     foreach (['pruned' => '', 'unpruned' => 'GPUPOST_INDEX_NO_PRUNE=1 '] as $way => $env) {
         echo "$way: ", trim((string)shell_exec("GPUPOST_RANKED_CHILD=1 $env$php " . implode(' ', array_map('escapeshellarg', [__FILE__, $file, $qfile, $n, $b])))), "\n";
     }

@@ -65,9 +65,9 @@ typedef struct gp_index {
 	uint32_t len_docs;
 	uint64_t n_len, total_len;   /* N: the docs given a length; their tokens */
 	double k1, b, avgdl;
-	double *max_frac;         /* per term, filled on first use (< 0: not yet): the largest
-	                           * tf (k1 + 1) / (tf + k1 (1 - b + b dl / avgdl)) of its postings,
-	                           * the bound MaxScore prunes OR queries with on the host */
+	double *max_frac;         /* per term: the largest tf (k1 + 1) / (tf + k1 (1 - b + b dl /
+	                           * avgdl)) of its postings, what MaxScore bounds its part of a
+	                           * score by (OR, host and device) */
 
 	int refs;                 /* holders (a PHP object each, the persistent registry) */
 } gp_index;
@@ -158,9 +158,6 @@ static inline double gp_bm25_part(double idf, double tf, double k1, double b, do
 {
 	return idf * ((tf * (k1 + 1.0)) / (tf + k1 * (1 - b + b * dl / avgdl)));
 }
-/* The largest part of a score term t's postings give, per unit of IDF: what MaxScore bounds a
- * term's part by (computed on first use, kept in ix->max_frac). */
-double gp_index_max_frac(const gp_index *ix, uint32_t t);
 /* A posting's tf: its position count, 1 without positions. */
 static inline uint32_t gp_index_tf(const gp_index *ix, uint32_t posting)
 {

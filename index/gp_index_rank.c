@@ -46,7 +46,6 @@ int gp_index_adopt_lengths(gp_index *ix, uint32_t *table, uint32_t len_docs, dou
 		snprintf(err->rule, sizeof(err->rule), "the host could not allocate the terms' score bounds");
 		return GP_ENOMEM;
 	}
-	for (uint32_t t = 0; t <= ix->n_terms; t++) max_frac[t] = -1.0;
 	free(ix->doc_len);
 	free(ix->max_frac);
 	ix->max_frac = max_frac;
@@ -57,6 +56,15 @@ int gp_index_adopt_lengths(gp_index *ix, uint32_t *table, uint32_t len_docs, dou
 	ix->k1 = k1;
 	ix->b = b;
 	ix->avgdl = n ? (double)total / (double)n : 0.0;
+	/* each term's bound for MaxScore, once: a pass over the postings */
+	for (uint32_t t = 0; t < ix->n_terms; t++) {
+		double m = 0.0;
+		for (uint32_t p = ix->list_at[t]; p < ix->list_at[t + 1]; p++) {
+			double f = gp_bm25_part(1.0, (double)gp_index_tf(ix, p), k1, b, (double)table[ix->docs[p]], ix->avgdl);
+			if (f > m) m = f;
+		}
+		max_frac[t] = m;
+	}
 	return GP_OK;
 }
 
@@ -137,21 +145,9 @@ int gp_rank_begin(gp_rank *r, const gp_index *ix, const gp_query_batch *q, size_
 	return GP_OK;
 }
 
-double gp_index_max_frac(const gp_index *ix, uint32_t t)
-{
-	if (ix->max_frac[t] >= 0.0) return ix->max_frac[t];
-	double m = 0.0;
-	for (uint32_t p = ix->list_at[t]; p < ix->list_at[t + 1]; p++) {
-		double f = gp_bm25_part(1.0, (double)gp_index_tf(ix, p), ix->k1, ix->b, (double)ix->doc_len[ix->docs[p]], ix->avgdl);
-		if (f > m) m = f;
-	}
-	ix->max_frac[t] = m;   /* a cache in the shared index: filled the same by any query */
-	return m;
-}
-
 double gp_rank_term_bound(gp_rank *r, uint32_t j, uint32_t t)
 {
-	double ub = 0.0, m = gp_index_max_frac(r->ix, t);
+	double ub = 0.0, m = r->ix->max_frac[t];
 	for (size_t p = 0; p < r->n_places; p++) {
 		if (r->place_term[p] == j) ub += r->idf[p] * m;
 	}
