@@ -24,9 +24,28 @@ if [ "$1" = ix3 ]; then
 	$php -d extension=$GPUPOST_TEST_SQLITE3 bench/index_bench.php demo "$out" ${SECS:-10} 2>&1 | tee "$out/index-demo.txt"
 	rm -f "$out/demo-text.txt"
 fi
+if [ "$1" = ix6 ]; then
+	mkdir -p /tmp/testmod && cp .gpu-old/test/gpupost.so /tmp/testmod/
+	NO_INTERACTION=1 php -n run-tests.php -q -n -d extension_dir=/tmp/testmod -d extension=gpupost.so \
+		--show-diff tests/ > "$out/phpt.log" 2>&1
+	grep -E "^(FAIL|SKIP)|Tests (passed|failed|skipped)|Time taken" "$out/phpt.log"
+	t0=$(date +%s)
+	./bench/gen_corpus ${SYN:-5000000 130 2000000} /tmp/synthetic.gpix /tmp/synthetic-queries.txt
+	cp /tmp/synthetic-queries.txt "$out/"
+	echo "generated in $(( $(date +%s) - t0 )) s"
+	for b in 10000 1000; do $php bench/ranked_device.php /tmp/synthetic.gpix /tmp/synthetic-queries.txt 10000 $b; done 2>&1 | tee "$out/ranked-device.txt"
+	echo "total $(( $(date +%s) - t0 )) s"
+fi
+if [ "$1" = ix7 ]; then
+	for b in 10000 1000; do $php bench/ranked_device.php /tmp/synthetic.gpix /tmp/synthetic-queries.txt 10000 $b; done 2>&1 | tee "$out/ranked-device.txt"
+fi
 if [ "$1" = ix2 ]; then
 	t0=$(date +%s)
-	./bench/gen_corpus ${SYN:-5000000 130 2000000} /tmp/synthetic.gpix "$out/synthetic-queries.txt"
+	if [ -f /tmp/synthetic.gpix ] && [ -f /tmp/synthetic-queries.txt ]; then
+		cp /tmp/synthetic-queries.txt "$out/synthetic-queries.txt"
+	else
+		./bench/gen_corpus ${SYN:-5000000 130 2000000} /tmp/synthetic.gpix "$out/synthetic-queries.txt"
+	fi
 	echo "generated in $(( $(date +%s) - t0 )) s"; ls -la /tmp/synthetic.gpix
 	$php bench/index_bench.php /tmp/synthetic.gpix "$out/synthetic-queries.txt" "$out" ${SECS:-10} 2>&1 | tee "$out/index-synthetic.txt"
 	echo "total $(( $(date +%s) - t0 )) s"
