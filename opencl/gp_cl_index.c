@@ -694,7 +694,9 @@ static int query_chunk(const gp_index *ix, const gp_query_batch *sub, const batc
 		goto done;
 	}
 	/* the device's own buffers beside the answers (checked again once their count is known) */
-	if ((rc = gp_budget_check(budget, 0, qt.items * 12 + qt.len * 4, "the batch's device buffers", err)) != GP_OK) goto done;
+	/* ranked: each candidate's key, the rows' keys and the host's copy of the rows */
+	if ((rc = gp_budget_check(budget, 0, qt.items * (sub->limit ? 20 : 12) + qt.n_rows * 28 + qt.len * 4,
+	                          "the batch's device buffers", err)) != GP_OK) goto done;
 	index_device lists = *(const index_device *)ix->device;
 	if (ix->device_compressed && (rc = decode_lists(ix, sub, plan, q0, &qt, &lists, budget, err)) != GP_OK) goto done;
 	const uint8_t *part = (const uint8_t *)qt.t;
