@@ -37,6 +37,10 @@ int gp_index_adopt_lengths(gp_index *ix, uint32_t *table, uint32_t len_docs, dou
 				err->blob = t;
 				return bad_value(err, "doc %llu (of list %llu) has no length", d, t);
 			}
+			if (table[d] == 0) {   /* a doc that holds a term holds a token */
+				err->blob = t;
+				return bad_value(err, "doc %llu (of list %llu) has length 0", d, t);
+			}
 		}
 	}
 	double *max_frac = malloc(((size_t)ix->n_terms + 1) * sizeof(double));

@@ -178,6 +178,7 @@ foreach ([
     fn() => new GpuPost\Index($l, GPUPOST_POSTINGS, ['doc_lengths' => ['x' => 3]]),
     fn() => new GpuPost\Index($l, GPUPOST_POSTINGS, ['doc_lengths' => [1 => -3]]),
     fn() => new GpuPost\Index($l, GPUPOST_POSTINGS, ['doc_lengths' => $len + [4000000000 => 1]]),
+    fn() => new GpuPost\Index($l, GPUPOST_POSTINGS, ['doc_lengths' => [4 => 0] + $len]),
 ] as $f) {
     try { $f(); echo "accepted!\n"; } catch (Throwable $e) { echo get_class($e), ': ', $e->getMessage(), "\n"; }
 }
@@ -195,4 +196,5 @@ ValueError: GpuPost\Index::__construct(): Argument #3 ($options) options 'k1' an
 ValueError: GpuPost\Index::__construct(): Argument #3 ($options) option 'doc_lengths' must be keyed by docs (ints 0 to 2^32 - 2)
 ValueError: GpuPost\Index::__construct(): Argument #3 ($options) option 'doc_lengths' must map doc 1 to its tokens (an int 0 to 2^32 - 2)
 GpuPost\Exception: the doc lengths would need 16000000004 bytes, more than gpupost.max_result_bytes (1073741824)
+ValueError: GpuPost\Index::__construct(): Argument #3 ($options) option 'doc_lengths': doc 4 (of list 0) has length 0
 all equal
