@@ -1,8 +1,8 @@
 /* GpuPost\Index's core: a term dictionary, each term's list as it was given (MOD9 postings, S9
- * or QS docID lists: what a saved file holds) and the same lists decoded once (increasing docs,
- * and the positions of MOD9 postings: what queries read, on the host here and on the device from
- * a resident copy). No PHP and no OpenCL, so that the builder and the file reader can be fuzzed
- * on their own.
+ * or QS docID lists: what a saved file holds), the same lists decoded once (increasing docs,
+ * and the positions of MOD9 postings: what queries read on the host, and on the device from a
+ * resident copy of either form) and, for ranked queries, the docs' lengths. No PHP and no
+ * OpenCL, so that the builder and the file reader can be fuzzed on their own.
  *
  * Limits of one index: fewer than 2^32 postings and 2^32 positions, docs below 2^32, positions
  * within 32-bit signed integers (offsets are 32-bit on the host and the device alike). */

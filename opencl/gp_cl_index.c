@@ -1,6 +1,7 @@
-/* Launcher of kernels/index.cl: an index's decoded lists resident on the device, and a batch of
- * queries answered there in one upload of its tables, one sequence of launches and two reads
- * (each query's answer count, then the answers). */
+/* Launcher of kernels/index.cl: an index's lists resident on the device (decoded, or compressed
+ * and decoded batch by batch), and a batch of queries answered there in one upload of its tables,
+ * one sequence of launches and two reads (each query's answer count, then the answers; ranked:
+ * each query's row count, then its k best rows). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -424,11 +425,6 @@ static uint64_t query_entries(const gp_index *ix, index_device *d, const batch_p
 	return n;
 }
 
-static int run_failed(cl_int st, gp_error *err, const char *what)
-{
-	return gp_cl_fail(err, st, what);
-}
-
 /* The lists of a chunk's queries, kept compressed on the device, decoded by the formats' own
  * passes into view's docs (and pos_at and positions for a phrase); view->list_at is the
  * chunk's list table, whose lists the query tables' term ids are remapped to. Lists whose
@@ -534,7 +530,7 @@ static int decode_lists(const gp_index *ix, const gp_query_batch *sub, const bat
 			.n_blobs = (cl_uint)n_dec, .n_words = (cl_uint)words, .words = w});
 		if (st != CL_SUCCESS || gp_cl_run(g, (size_t)words, err) != GP_OK ||
 		    gp_cl_mod9_resident(w, lt + dst_off, n_dec, with_pos, (size_t)values, &o, err) != GP_OK) {
-			rc = st != CL_SUCCESS ? run_failed(st, err, "clSetKernelArg(index_gather_words)") : GP_EDEVICE;
+			rc = st != CL_SUCCESS ? gp_cl_fail(err, st, "clSetKernelArg(index_gather_words)") : GP_EDEVICE;
 			goto done;
 		}
 		d32 = o.docs32;
@@ -563,7 +559,7 @@ static int decode_lists(const gp_index *ix, const gp_query_batch *sub, const bat
 		.sent_docs_off = (cl_uint)sent_docs_off, .sent_pos_at_off = (cl_uint)sent_pos_at_off,
 		.n_decoded = (cl_uint)np_dec, .n = (cl_uint)np, .docs = docs, .counts = pos_at});
 	if (st != CL_SUCCESS) {
-		rc = run_failed(st, err, "clSetKernelArg(index_list_docs)");
+		rc = gp_cl_fail(err, st, "clSetKernelArg(index_list_docs)");
 		goto done;
 	}
 	if (gp_cl_run(k, (size_t)np + 1, err) != GP_OK) {
@@ -582,7 +578,7 @@ static int decode_lists(const gp_index *ix, const gp_query_batch *sub, const bat
 		.sent_pos_at_off = (cl_uint)sent_pos_at_off, .sent_positions_off = (cl_uint)sent_positions_off,
 		.n_decoded = (cl_uint)np_dec, .n = (cl_uint)np, .pos_at = pos_at, .positions = positions});
 	if (st != CL_SUCCESS) {
-		rc = run_failed(st, err, "clSetKernelArg(index_list_positions)");
+		rc = gp_cl_fail(err, st, "clSetKernelArg(index_list_positions)");
 		goto done;
 	}
 	if (gp_cl_run(k, (size_t)np, err) != GP_OK) {
