@@ -105,34 +105,30 @@ int gp_index_set_lengths(gp_index *ix, const uint32_t *docs, const uint32_t *len
 
 /* --- the host's top k --- */
 
-static void *grow(void *p, size_t *cap, size_t want, size_t elem)
+/* Room for `want` entries in two arrays of one capacity (b may be NULL). */
+static int grow(void **a, size_t ea, void **b, size_t eb, size_t *cap, size_t want)
 {
-	if (want <= *cap) return p;
+	if (want <= *cap) return GP_OK;
 	size_t c = *cap ? *cap : 16;
 	while (c < want) c *= 2;
-	void *q = realloc(p, c * elem);
-	if (q) *cap = c;
-	return q;
+	void *pa = realloc(*a, c * ea), *pb = NULL;
+	if (pa) *a = pa;
+	if (b && (pb = realloc(*b, c * eb))) *b = pb;
+	if (!pa || (b && !pb)) return GP_ENOMEM;
+	*cap = c;
+	return GP_OK;
 }
 
 int gp_rank_begin(gp_rank *r, const gp_index *ix, const gp_query_batch *q, size_t query,
                   const uint32_t *ids, size_t k, uint64_t most)
 {
-	size_t places = (size_t)(q->at[query + 1] - q->at[query]), cp = r->cap_places, ct = r->cap_terms;
-	uint32_t *pt = grow(r->place_term, &cp, places + 1, sizeof(uint32_t));
-	if (pt) r->place_term = pt;
-	double *idf = grow(r->idf, &r->cap_places, places + 1, sizeof(double));
-	if (idf) r->idf = idf;
-	uint32_t *tf = grow(r->tf, &ct, k + 1, sizeof(uint32_t));
-	if (tf) r->tf = tf;
-	r->cap_terms = ct;
-	if (!pt || !idf || !tf) return GP_ENOMEM;
-	size_t heap = q->limit < most ? q->limit : (size_t)most, hc = r->h_cap;
-	double *hs = grow(r->h_score, &hc, heap + 1, sizeof(double));
-	if (hs) r->h_score = hs;
-	uint32_t *hd = grow(r->h_doc, &r->h_cap, heap + 1, sizeof(uint32_t));
-	if (hd) r->h_doc = hd;
-	if (!hs || !hd) return GP_ENOMEM;
+	size_t places = (size_t)(q->at[query + 1] - q->at[query]);
+	size_t heap = q->limit < most ? q->limit : (size_t)most;
+	if (grow((void **)&r->place_term, sizeof(uint32_t), (void **)&r->idf, sizeof(double), &r->cap_places, places + 1) != GP_OK ||
+	    grow((void **)&r->tf, sizeof(uint32_t), NULL, 0, &r->cap_terms, k + 1) != GP_OK ||
+	    grow((void **)&r->h_score, sizeof(double), (void **)&r->h_doc, sizeof(uint32_t), &r->h_cap, heap + 1) != GP_OK) {
+		return GP_ENOMEM;
+	}
 	r->ix = ix;
 	r->k = (uint32_t)heap;
 	r->h_n = 0;

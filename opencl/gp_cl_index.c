@@ -145,11 +145,10 @@ static void plan_free(batch_plan *p)
 	free(p->merged);
 }
 
-/* A ranked OR query's lists whose docs cannot reach the score `theta` (the k-th best of its AND:
- * those docs hold every term, so the k-th best of the OR is at least theta) however they
- * combine: MaxScore's bounds (each term's IDF times its places times its largest part) in
- * increasing order, the longest prefix whose sum stays below theta. They are moved after the
- * others in ids[0..k) (keys: their (df << 32 | id)); returns how many others remain, whose docs
+/* A ranked OR query's lists whose docs cannot reach the score `theta` (a score its top k is
+ * known to reach) however they combine: MaxScore's bounds (each term's IDF times its places times
+ * its largest part), the smallest ones whose sum stays below theta. ids[0..k) (keys: their
+ * (df << 32 | id)) are put in decreasing order of bound; returns how many come first whose docs
  * are the query's candidates (the scores still read every list). */
 static size_t prune_or(const gp_index *ix, const gp_query_batch *q, size_t i, uint64_t *keys, size_t k,
                        double theta, double *ub)
@@ -160,11 +159,11 @@ static size_t prune_or(const gp_index *ix, const gp_query_batch *q, size_t i, ui
 		for (uint64_t p = q->at[i]; p < q->at[i + 1]; p++) m += q->terms[p] == t;
 		ub[j] = m * gp_bm25_idf(ix->n_len, gp_index_df(ix, t)) * ix->max_frac[t];
 	}
-	for (size_t a = 1; a < k; a++) {   /* by bound, increasing, the keys alongside */
+	for (size_t a = 1; a < k; a++) {   /* by bound, decreasing, the keys alongside (k is small) */
 		double u = ub[a];
 		uint64_t key = keys[a];
 		size_t m = a;
-		for (; m > 0 && ub[m - 1] > u; m--) {
+		for (; m > 0 && ub[m - 1] < u; m--) {
 			ub[m] = ub[m - 1];
 			keys[m] = keys[m - 1];
 		}
@@ -172,15 +171,9 @@ static size_t prune_or(const gp_index *ix, const gp_query_batch *q, size_t i, ui
 		keys[m] = key;
 	}
 	double sum = 0.0;
-	size_t lazy = 0;   /* the slack covers the rounding of bounds summed apart */
-	while (lazy + 1 < k && (sum + ub[lazy]) * (1.0 + 1e-9) < theta * (1.0 - 1e-9)) sum += ub[lazy++];
-	/* the merged lists first (rotated: the pruned prefix to the end) */
-	for (size_t r = 0; r < lazy; r++) {
-		uint64_t first = keys[0];
-		memmove(keys, keys + 1, (k - 1) * sizeof(uint64_t));
-		keys[k - 1] = first;
-	}
-	return k - lazy;
+	size_t merged = k;   /* the slack covers the rounding of bounds summed apart */
+	while (merged > 1 && (sum + ub[merged - 1]) * (1.0 + 1e-9) < theta * (1.0 - 1e-9)) sum += ub[--merged];
+	return merged;
 }
 
 /* theta (ranked OR, or NULL): each query's score its top k reaches at least (prune_or);
@@ -433,8 +426,9 @@ static int decode_lists(const gp_index *ix, const gp_query_batch *sub, const bat
                         query_tables *qt, index_device *view, const gp_budget *budget, gp_error *err)
 {
 	index_device *d = ix->device;
-	/* positions for a phrase; their counts (tf) for a ranked query */
+	/* positions for a phrase; only their counts (tf, pos_at) for a ranked query */
 	const int with_pos = (sub->op == GP_IX_PHRASE || sub->limit > 0) && ix->positional;
+	const int phrase = sub->op == GP_IX_PHRASE && ix->positional;
 	const uint32_t e = next_epoch(d, ix->n_terms);
 	uint64_t from = plan->at[q0], to = plan->at[q0 + sub->n_queries];
 	size_t n = 0, n_dec = 0, n_sent = 0;
@@ -462,7 +456,7 @@ static int decode_lists(const gp_index *ix, const gp_query_batch *sub, const bat
 			} else if (c == 1) {
 				n_sent++;
 				np_sent += df;
-				if (with_pos) pos_sent += list_entries(ix, t, 1) - df;
+				if (phrase) pos_sent += list_entries(ix, t, 1) - df;
 			}
 		}
 	}
@@ -500,7 +494,7 @@ static int decode_lists(const gp_index *ix, const gp_query_batch *sub, const bat
 			memcpy(lt + sent_docs_off + sd, ix->docs + a, (size_t)df * 4);
 			for (uint32_t p = 0; with_pos && p < df; p++, sd++) {
 				uint32_t pa = ix->pos_at[a + p], m = ix->pos_at[a + p + 1] - pa;
-				memcpy(lt + sent_positions_off + sp, ix->positions + pa, (size_t)m * 4);
+				if (phrase) memcpy(lt + sent_positions_off + sp, ix->positions + pa, (size_t)m * 4);
 				sp += m;
 				lt[sent_pos_at_off + sd + 1] = (cl_uint)sp;
 			}
@@ -548,8 +542,8 @@ static int decode_lists(const gp_index *ix, const gp_query_batch *sub, const bat
 		goto done;
 	}
 	cl_mem docs = gp_cl_buffer(GP_B_IX_DOCS, (size_t)np * 4 + 4, err), pos_at = NULL, positions = NULL;
-	if (!docs || (with_pos && (!(pos_at = gp_cl_buffer(GP_B_IX_POS_AT, ((size_t)np + 1) * 4, err)) ||
-	                           !(positions = gp_cl_buffer(GP_B_IX_POSITIONS, (size_t)(values + pos_sent) * 4 + 4, err))))) {
+	if (!docs || (with_pos && !(pos_at = gp_cl_buffer(GP_B_IX_POS_AT, ((size_t)np + 1) * 4, err))) ||
+	    (phrase && !(positions = gp_cl_buffer(GP_B_IX_POSITIONS, (size_t)(values + pos_sent) * 4 + 4, err)))) {
 		rc = GP_EDEVICE;
 		goto done;
 	}
@@ -572,6 +566,8 @@ static int decode_lists(const gp_index *ix, const gp_query_batch *sub, const bat
 		rc = GP_EDEVICE;
 		goto done;
 	}
+	view->pos_at = pos_at;
+	if (!phrase) goto done;   /* ranked: the counts are what a score reads */
 	k = gp_cl_kernel(GP_K_INDEX_LIST_POSITIONS);
 	st = gp_set_index_list_positions(k, &(gp_args_index_list_positions){
 		.pos32 = o.pos32, .vstart = o.vstart, .combined = o.combined, .lt = ltm,
@@ -585,7 +581,6 @@ static int decode_lists(const gp_index *ix, const gp_query_batch *sub, const bat
 		rc = GP_EDEVICE;
 		goto done;
 	}
-	view->pos_at = pos_at;
 	view->positions = positions;
 done:
 	free(ids);
