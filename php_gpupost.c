@@ -313,6 +313,18 @@ PHP_FUNCTION(gpu_info)
 	add_assoc_long(return_value, "resident", (zend_long)gpupost_resident_bytes());
 	add_assoc_bool(return_value, "test_hooks", b.test_hooks);
 	add_assoc_long(return_value, "pid", (zend_long)getpid());
+	if (gp_trace.on) {   /* GPUPOST_TRACE=1: the last call's steps, microseconds from its start */
+		zval steps;
+		array_init(&steps);
+		for (size_t i = 0; i < gp_trace.n; i++) {
+			zval step;
+			array_init(&step);
+			add_next_index_string(&step, gp_trace.step[i]);
+			add_next_index_double(&step, (double)(gp_trace.ns[i] - gp_trace.ns[0]) / 1e3);
+			add_next_index_zval(&steps, &step);
+		}
+		add_assoc_zval(return_value, "trace", &steps);
+	}
 }
 
 /* --- module --- */
@@ -328,6 +340,7 @@ static PHP_GINIT_FUNCTION(gpupost)
 PHP_MINIT_FUNCTION(gpupost)
 {
 	REGISTER_INI_ENTRIES();
+	gp_trace_init();
 	register_gpupost_symbols(module_number);
 	gpupost_exception_ce = register_class_GpuPost_Exception(spl_ce_RuntimeException);
 	gpupost_index_minit(register_class_GpuPost_Index(zend_ce_countable));

@@ -113,7 +113,9 @@ static void decode_and_return(const uint8_t *const *blobs, const size_t *lens, s
 	gp_error err;
 	gp_ctx ctx;
 	call_ctx(&ctx, n);
+	GP_TRACE("call context");
 	int rc = gp_decode((int)format, (int)mode, blobs, lens, n, &ctx, &r, &err);
+	GP_TRACE("decoded");
 	if (rc != GP_OK) {
 		if (keys && rc == GP_EFORMAT) {
 			throw_for_blob(&err, keys);
@@ -121,6 +123,7 @@ static void decode_and_return(const uint8_t *const *blobs, const size_t *lens, s
 			gpupost_throw(&err, NULL);
 		}
 	} else if (result_fits(&r, mode, keys != NULL, &ctx)) {
+		GP_TRACE("result sized");
 		if (!keys) {
 			result_to_zval(&r, 0, mode, return_value);
 		} else {
@@ -139,14 +142,18 @@ static void decode_and_return(const uint8_t *const *blobs, const size_t *lens, s
 			} ZEND_HASH_FOREACH_END();
 		}
 	}
+	GP_TRACE("PHP arrays built");
 	gp_result_free(&r);
+	GP_TRACE("result freed");
 	call_end();
+	GP_TRACE("cache trimmed");
 }
 
 PHP_FUNCTION(gpu_decode_postings)
 {
 	zend_string *blob;
 	zend_long format = GP_FORMAT_MOD9, mode = GP_MODE_VALUES;
+	GP_TRACE_START();
 	ZEND_PARSE_PARAMETERS_START(1, 3)
 		Z_PARAM_STR(blob)
 		Z_PARAM_OPTIONAL
@@ -154,6 +161,7 @@ PHP_FUNCTION(gpu_decode_postings)
 		Z_PARAM_LONG(mode)
 	ZEND_PARSE_PARAMETERS_END();
 	if (!check_format_mode(format, mode, 2, 3)) RETURN_THROWS();
+	GP_TRACE("arguments parsed");
 	const uint8_t *data = (const uint8_t *)ZSTR_VAL(blob);
 	size_t len = ZSTR_LEN(blob);
 	decode_and_return(&data, &len, 1, format, mode, NULL, return_value);

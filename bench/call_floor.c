@@ -1,7 +1,8 @@
 /* The hardware's floor for one small device call (issue 23), measured the way gpupost calls the
  * device but with nothing of gpupost: a non-blocking write of `bytes` from pinned host memory,
  * an empty kernel over one work-group, a blocking read of `bytes` back; and a bare launch +
- * clFinish. Medians over many repetitions, in microseconds.
+ * clFinish; then what each kind of command adds to the first (the cost model of a call's
+ * breakdown). Medians over many repetitions, in microseconds.
  *   call_floor [BYTES (default 4096)] [REPS (default 2000)]
  * The device: GPUPOST_DEVICE=P:D, else the first GPU, else the first device. */
 #define CL_TARGET_OPENCL_VERSION 120
@@ -85,22 +86,65 @@ int main(int argc, char **argv)
 	CHECK(clSetKernelArg(k, 0, sizeof(cl_mem), &buf));
 	CHECK(clSetKernelArg(k, 1, sizeof(cl_uint), &n));
 	size_t g = 64;
-	double *wkr = malloc(sizeof(double) * (size_t)reps), *lf = malloc(sizeof(double) * (size_t)reps);
-	for (int r = -50; r < reps; r++) {   /* 50 warm-up rounds */
-		double t0 = now_us();
-		CHECK(clEnqueueWriteBuffer(q, buf, CL_FALSE, 0, bytes, host, 0, NULL, NULL));
-		CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &g, 0, NULL, NULL));
-		CHECK(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, bytes, host, 0, NULL, NULL));
-		double t1 = now_us();
-		CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &g, 0, NULL, NULL));
-		CHECK(clFinish(q));
-		double t2 = now_us();
-		if (r >= 0) {
-			wkr[r] = t1 - t0;
-			lf[r] = t2 - t1;
+	double *t = malloc(sizeof(double) * (size_t)reps);
+	/* The cost of each kind of command a call may add to the floor, so that a call's breakdown can
+	 * be read against it: the floor's write + kernel + blocking read with one more of each. */
+	cl_mem small = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 256, NULL, &st);
+	CHECK(st);
+	void *pageable = malloc(bytes);
+	memset(pageable, 1, bytes);
+	cl_uint zero = 0;
+	const char *names[] = {"write + kernel + read (the floor)", "launch + finish",
+	                       "+ a 2nd and 3rd write (16 B each)", "+ two fills (16 B each)",
+	                       "+ a 2nd kernel", "+ a 2nd and 3rd kernel", "+ two non-blocking reads before",
+	                       "+ kernel arguments set again (2)", "write from pageable memory",
+	                       "non-blocking read + clFinish", "+ a clFinish after the write",
+	                       "write + 2 kernels + read, 16 KiB"};
+	const int cases = (int)(sizeof(names) / sizeof(names[0]));
+	double med[16];
+	for (int c = 0; c < cases; c++) {
+		for (int r = -50; r < reps; r++) {   /* 50 warm-up rounds */
+			double t0 = now_us();
+			size_t nb = c == 11 ? (bytes < 16384 ? bytes : 16384) : bytes;
+			if (c == 1) {
+				CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &g, 0, NULL, NULL));
+				CHECK(clFinish(q));
+				if (r >= 0) t[r] = now_us() - t0;
+				continue;
+			}
+			CHECK(clEnqueueWriteBuffer(q, buf, CL_FALSE, 0, nb, c == 8 ? pageable : host, 0, NULL, NULL));
+			if (c == 10) CHECK(clFinish(q));
+			if (c == 2) {
+				CHECK(clEnqueueWriteBuffer(q, small, CL_FALSE, 0, 16, host, 0, NULL, NULL));
+				CHECK(clEnqueueWriteBuffer(q, small, CL_FALSE, 64, 16, host, 0, NULL, NULL));
+			}
+			if (c == 3) {
+				CHECK(clEnqueueFillBuffer(q, small, &zero, 4, 0, 16, 0, NULL, NULL));
+				CHECK(clEnqueueFillBuffer(q, small, &zero, 4, 64, 16, 0, NULL, NULL));
+			}
+			if (c == 7) {
+				CHECK(clSetKernelArg(k, 0, sizeof(cl_mem), &buf));
+				CHECK(clSetKernelArg(k, 1, sizeof(cl_uint), &n));
+			}
+			int kernels = c == 4 || c == 11 ? 2 : c == 5 ? 3 : 1;
+			for (int i = 0; i < kernels; i++) CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &g, 0, NULL, NULL));
+			if (c == 6) {
+				CHECK(clEnqueueReadBuffer(q, small, CL_FALSE, 0, 16, (char *)host + nb - 64, 0, NULL, NULL));
+				CHECK(clEnqueueReadBuffer(q, small, CL_FALSE, 64, 16, (char *)host + nb - 32, 0, NULL, NULL));
+			}
+			if (c == 9) {
+				CHECK(clEnqueueReadBuffer(q, buf, CL_FALSE, 0, nb, host, 0, NULL, NULL));
+				CHECK(clFinish(q));
+			} else {
+				CHECK(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, nb, host, 0, NULL, NULL));
+			}
+			if (r >= 0) t[r] = now_us() - t0;
 		}
+		med[c] = median(t, reps);
 	}
 	printf("floor %s: write %zu B + empty kernel + read %zu B: %.1f us; launch + finish: %.1f us (medians of %d)\n",
-	       name, bytes, bytes, median(wkr, reps), median(lf, reps), reps);
+	       name, bytes, bytes, med[0], med[1], reps);
+	for (int c = 2; c < cases; c++) printf("  %-40s %7.1f us (%+.1f)\n", names[c], med[c], med[c] - med[0]);
+	free(pageable);
 	return 0;
 }

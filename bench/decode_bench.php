@@ -1,12 +1,16 @@
 <?php
-/* Benchmark (not a test): decodes MOD9 lists of 1k to 10M values through the host path, the
- * device path, the default dispatch ("auto") and a plain PHP decoder, and prints values/s for each
- * beside range() of the same length (the cost of building a PHP array at all). Best of --reps
- * samples of each, taken in turn.
+/* Benchmark (not a test): decodes lists of 100 to 10M values through the host path, the device
+ * path, the default dispatch ("auto") and (MOD9 VALUES) a plain PHP decoder, and prints values/s
+ * for each beside range() of the same length (the cost of building a PHP array at all). Best of
+ * --reps samples of each, taken in turn. --format: MOD9 (VALUES, the default), MOD9d (DOCS),
+ * MOD9p (POSTINGS), S9 or QS: where the host/device crossover lies for each.
  *
- *   php -d extension=modules/gpupost.so bench/decode_bench.php [--sizes=1000,1000000] [--reps=5]
+ *   php -d extension=modules/gpupost.so bench/decode_bench.php [--sizes=1000,1000000] [--reps=5] [--format=MOD9]
  */
-$opts = getopt('', ['sizes:', 'reps:', 'no-php']);
+$opts = getopt('', ['sizes:', 'reps:', 'no-php', 'format:']);
+$format = $opts['format'] ?? 'MOD9';
+if (!in_array($format, ['MOD9', 'MOD9d', 'MOD9p', 'S9', 'QS'], true)) exit("--format: MOD9, MOD9d, MOD9p, S9 or QS\n");
+if ($format !== 'MOD9') $opts['no-php'] = true;
 $sizes = array_map('intval', explode(',', $opts['sizes'] ?? '100,1000,10000,30000,65536,100000,300000,1000000,10000000'));
 $reps = (int)($opts['reps'] ?? 5);
 
@@ -74,7 +78,10 @@ function best_of(int $reps, array $fns): array
 $info = gpu_info();
 printf("# gpupost decode benchmark, %s, PHP %s\n", date('Y-m-d'), PHP_VERSION);
 printf("# device: %s\n", $info['device'] ? "{$info['device']['name']} ({$info['platform']['name']})" : 'none');
-printf("# input: MOD9 docID gaps, values 1..255 (typical d-gaps), best of %d\n", $reps);
+printf("# input: %s, best of %d\n", [
+    'MOD9' => 'MOD9 VALUES of docID gaps, values 1..255 (typical d-gaps)',
+    'MOD9d' => 'MOD9 DOCS of postings of 4 positions (values: docs)', 'MOD9p' => 'MOD9 POSTINGS of postings of 4 positions (values: positions)',
+    'S9' => 'S9 of docID gaps 1..255 (delta 1)', 'QS' => 'QS of increasing docIDs, gaps 1..255'][$format], $reps);
 printf("# auto = the default dispatch (gpupost.min_device_values=%s); auto/best = its time over the\n"
        . "# better of host and device (issue 5: at most 1.10); dev/range = device throughput over range()'s\n",
        ini_get('gpupost.min_device_values'));
@@ -84,18 +91,25 @@ $default_min = ini_get('gpupost.min_device_values');
 mt_srand(1);
 foreach ($sizes as $n) {
     $list = [];
-    for ($i = 0; $i < $n; $i++) {
-        $list[] = mt_rand(1, 255);
+    if ($format === 'MOD9d' || $format === 'MOD9p') {   /* n values: postings of 4 positions (DOCS: n docs) */
+        for ($d = 0, $i = 0; $i < ($format === 'MOD9d' ? $n : max(1, intdiv($n, 4))); $i++) $list[$d += mt_rand(1, 255)] = [1, 5, 9, 14];
+        $blob = gpu_encode_postings($list, GPUPOST_MOD9, GPUPOST_POSTINGS);
+        $mode = $format === 'MOD9d' ? GPUPOST_DOCS : GPUPOST_POSTINGS;
+        $fmt = GPUPOST_MOD9;
+    } else {
+        for ($v = 0, $i = 0; $i < $n; $i++) $list[] = $format === 'QS' ? $v += mt_rand(1, 255) : mt_rand(1, 255);
+        $fmt = ['MOD9' => GPUPOST_MOD9, 'S9' => GPUPOST_S9, 'QS' => GPUPOST_QS][$format];
+        $blob = $format === 'S9' ? gpu_encode_postings($list, GPUPOST_S9, GPUPOST_VALUES) : gpu_encode_postings($list, $fmt);
+        $mode = GPUPOST_VALUES;
     }
-    $blob = gpu_encode_postings($list);
     unset($list);
     $none = function () {};
     $on = fn(string $min) => function () use ($min) { ini_set('gpupost.min_device_values', $min); };
-    $decode = fn() => gpu_decode_postings($blob);
+    $decode = fn() => gpu_decode_postings($blob, $fmt, $mode);
     $fns = ['range' => [$none, fn() => range(1, $n)], 'host' => [$on((string)PHP_INT_MAX), $decode]];
     if ($info['backend'] === 'opencl') {
         ini_set('gpupost.min_device_values', '0');
-        gpu_decode_postings($blob); /* grows the device buffers once */
+        gpu_decode_postings($blob, $fmt, $mode); /* grows the device buffers once */
         $fns['device'] = [$on('0'), $decode];
     }
     $fns['auto'] = [$on($default_min), $decode];

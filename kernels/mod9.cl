@@ -149,7 +149,9 @@ inline uint mod9_doc_of(uint v)
 }
 
 /* offs: GP_SKEW(tile) uints, part: wg, stage: wg * GP_STAGE_ITEMS_32 */
-/* The last tile's group also stores the blob's output count, at tile_sums[tiles]. */
+/* The last tile's group also stores the blob's output count, at tile_sums[tiles]. A launch of
+ * one tile runs without the count pass (its offset is 0; a small call's one launch): it starts
+ * the error word and checks the flags itself. */
 GP_PASS_BODY void mod9_tile_decode_body(__global const uint *words, const uint n,
                                   __global const uchar *first, const uint bt,
                                   __global uint *tile_sums, __global const uint *block_sums,
@@ -159,21 +161,25 @@ GP_PASS_BODY void mod9_tile_decode_body(__global const uint *words, const uint n
 {
 	const uint lid = get_local_id(0), wg = get_local_size(0), chunk = wg * GP_STAGE_ITEMS_32;
 	const uint g = get_group_id(0), base = g * wg * GP_TILE_ITEMS;
-	uint w[GP_TILE_ITEMS], cnt[GP_TILE_ITEMS], at[GP_TILE_ITEMS], pw[GP_TILE_ITEMS];
+	const int alone = get_num_groups(0) == 1u;
+	uint w[GP_TILE_ITEMS], cnt[GP_TILE_ITEMS], at[GP_TILE_ITEMS], pw[GP_TILE_ITEMS], bad = GP_ERR_NONE;
+	if (alone) gp_alone_begin(err);
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) {   /* in flight while the offset is summed */
 		uint i = base + k * wg + lid;
 		w[k] = i < n ? words[i] : 0u;
-		if (docs) pw[k] = i > 0u && i < n ? words[i - 1u] : 0u;
+		if (docs || alone) pw[k] = i > 0u && i < n ? words[i - 1u] : 0u;
 	}
 	mod9_layouts_put(lay);   /* the barriers of gp_tile_offset_u32 follow */
 	const uint out0 = gp_tile_offset_u32(tile_sums, block_sums, bt, 0u, g, part);
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) w[k] = gp_be32(w[k]);
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) {
 		uint i = base + k * wg + lid;
+		if (alone && i < n) mod9_checked_start(first, n, i, pw[k], w[k], &bad);
 		if (docs) cnt[k] = i < n && mod9_starts(first, i, pw[k]);
 		else cnt[k] = i < n ? mod9_count_lay(w[k], lay) : 0u;
 		offs[GP_SKEW(k * wg + lid)] = cnt[k];
 	}
+	if (bad != GP_ERR_NONE) atomic_min(err, bad);
 	const uint total = gp_tile_offsets_u32(offs, part, GP_TILE_ITEMS);
 	if (lid == 0 && g + 1u == get_num_groups(0)) {
 		tile_sums[g + 1u] = out0 + total;
@@ -419,7 +425,9 @@ __kernel void mod9_gap_carry(__global long *seg, const uint tiles, __local long 
  * with totals[flag_at] set where one does not fit (a posting's gaps past 2^32: the host then
  * runs the pass again `wide`, into pos64). The last tile writes vstart[postings] and
  * totals[0..1] (values, postings); a batch's also word_off and pword_off at each blob's first
- * word (and at n), for mod9_blob_offsets.
+ * word (and at n), for mod9_blob_offsets. A launch of one tile runs without the count and carry
+ * passes (its offsets and carry are 0): it starts the error word and the wide flag and checks
+ * the flags itself.
  * offs: GP_SKEW(tile) longs, part: wg longs. */
 GP_PASS_BODY void mod9_tile_postings_body(__global const uint *words, const uint n,
                                           __global const uchar *first, __global uint *word_off,
@@ -440,13 +448,17 @@ GP_PASS_BODY void mod9_tile_postings_body(__global const uint *words, const uint
 	const uint g = get_group_id(0), base = g * wg * GP_TILE_ITEMS;
 	uint w[GP_TILE_ITEMS], cnt[GP_TILE_ITEMS], at[GP_TILE_ITEMS], pw[GP_TILE_ITEMS];
 	uint st = 0u, hh = 0u;   /* bit k: word k starts a posting, holds its first value */
+	uint bad = GP_ERR_NONE;
+	const int alone = get_num_groups(0) == 1u;
 	long run[GP_TILE_ITEMS];
+	if (alone && !wide && lid == 0u) totals[flag_at] = 0u;
+	if (alone) gp_alone_begin(err);
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) {
 		uint i = base + k * wg + lid;
 		w[k] = i < n ? words[i] : 0u;
 		pw[k] = i > 0u && i < n ? words[i - 1u] : 0u;
 	}
-	const long carry = seg[g];
+	const long carry = alone ? 0L : seg[g];
 	mod9_layouts_put(lay);   /* the barriers of gp_tile_offset_u32 follow */
 	__local uint *upart = (__local uint *)part, *uoffs = (__local uint *)offs;
 	const uint out0 = gp_tile_offset_u32(tile_sums, block_sums, bt, 0u, g, upart);
@@ -455,10 +467,11 @@ GP_PASS_BODY void mod9_tile_postings_body(__global const uint *words, const uint
 		uint i = base + k * wg + lid;
 		w[k] = gp_be32(w[k]);
 		cnt[k] = i < n ? mod9_count_lay(w[k], lay) : 0u;
-		uint s = i < n && mod9_starts(first, i, pw[k]);
+		uint s = i < n && (alone ? mod9_checked_start(first, n, i, pw[k], w[k], &bad) : mod9_starts(first, i, pw[k]));
 		st |= s << k;
 		uoffs[GP_SKEW(k * wg + lid)] = (cnt[k] << MOD9_POST_BITS) | s;
 	}
+	if (bad != GP_ERR_NONE) atomic_min(err, bad);
 	const uint both = gp_tile_offsets_u32(uoffs, upart, GP_TILE_ITEMS);
 	const uint total = both >> MOD9_POST_BITS, npost = both & ((1u << MOD9_POST_BITS) - 1u);
 	if (lid == 0 && g + 1u == get_num_groups(0)) {

@@ -64,11 +64,23 @@ inline qs_blob qs_blob_of(__global const uint *tab, __global const uint *tile_st
 }
 
 
+/* The checks of the count pass on an item's upper words w (upper[j0 + k * wg]): the lower
+ * part's padding, the upper part's tail. The decode pass makes them when it runs alone. */
+inline void qs_tile_checks(__global const uint *upper, const qs_blob *blob, uint j0, uint wg,
+                           const uint *w, __global uint *err)
+{
+	for (uint k = 0; k < GP_QS_ITEMS; k++) {
+		uint j = j0 + k * wg;
+		if (j == 0u && qs_lower_padding_bad(upper[-1], blob->n, blob->l)) atomic_min(err, blob->lower);
+		if (j + 1u == blob->nu && qs_upper_tail_bad(w[k], j, blob->n, blob->l, blob->last)) atomic_min(err, blob->lower + j);
+	}
+}
+
 GP_PASS_BODY void qs_tile_count_body(__global const uint *in, const qs_blob blob, const uint bt,
                                __global uint *tile_sums, __global uint *block_sums,
                                __global uint *err, __local uint *part)
 {
-	const uint nu = blob.nu, n = blob.n, l = blob.l, last = blob.last;
+	const uint nu = blob.nu;
 	__global const uint *upper = in + blob.lower + blob.nl;
 	const uint wg = get_local_size(0);
 	const uint first = (get_group_id(0) - blob.g0) * wg * GP_QS_ITEMS + get_local_id(0);
@@ -77,12 +89,8 @@ GP_PASS_BODY void qs_tile_count_body(__global const uint *in, const qs_blob blob
 		uint j = first + k * wg;
 		w[k] = j < nu ? upper[j] : 0u;
 	}
-	for (uint k = 0; k < GP_QS_ITEMS; k++) {
-		uint j = first + k * wg;
-		if (j == 0u && qs_lower_padding_bad(upper[-1], n, l)) atomic_min(err, blob.lower);
-		if (j + 1u == nu && qs_upper_tail_bad(w[k], j, n, l, last)) atomic_min(err, blob.lower + j);
-		sum += popcount(w[k]);
-	}
+	qs_tile_checks(upper, &blob, first, wg, w, err);
+	for (uint k = 0; k < GP_QS_ITEMS; k++) sum += popcount(w[k]);
 	total = gp_group_sum_u32(part, sum);
 	if (get_local_id(0) == 0) gp_tile_total_put(tile_sums, block_sums, bt, get_group_id(0), total);
 }
@@ -121,6 +129,10 @@ GP_PASS_BODY void qs_tile_decode_body(__global const uint *in, const qs_blob blo
 	for (uint k = 0; k < GP_QS_ITEMS; k++) {   /* in flight while the offset is summed */
 		uint j = first + k * wg + lid;
 		w[k] = j < nu ? upper[j] : 0u;
+	}
+	if (get_num_groups(0) == 1u) {   /* no count pass ran */
+		gp_alone_begin(err);
+		qs_tile_checks(upper, &blob, first + lid, wg, w, err);
 	}
 	const uint out0 = gp_tile_offset_u32(tile_sums, block_sums, bt, blob.g0, g, part);
 	for (uint k = 0; k < GP_QS_ITEMS; k++) offs[GP_SKEW(k * wg + lid)] = popcount(w[k]);

@@ -164,6 +164,8 @@ __kernel void NAME(__global const uint *in, BLOB_ARGS const uint bt, const uint 
 	BLOB_SETUP;                                                                                     \
 	const uint lid = get_local_id(0), wg = get_local_size(0), chunk = wg * GP_STAGE_ITEMS;          \
 	const uint g = get_group_id(0), first = (g - g0) * wg * GP_TILE_ITEMS;                          \
+	const int alone = get_num_groups(0) == 1u;   /* no count pass ran: check its selectors */      \
+	if (alone) gp_alone_begin(err);                                                                 \
 	__global long *out = out_all + vbase;                                                           \
 	uint w[GP_TILE_ITEMS], cnt[GP_TILE_ITEMS];                                                      \
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) {   /* in flight while the offsets are summed */       \
@@ -185,6 +187,7 @@ __kernel void NAME(__global const uint *in, BLOB_ARGS const uint bt, const uint 
 	gp_tile_offsets_i64(sums, part_s, GP_TILE_ITEMS);                                               \
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) {                                                      \
 		uint i = first + k * wg + lid, at_n = out0 + offs[GP_SKEW(k * wg + lid)], sel = w[k] >> 28; \
+		if (alone && i < nw && sel > 8u) atomic_min(err, base + i);                                 \
 		if (i + 1u == nw && sel <= 8u) {                                                            \
 			if (s9_last_word_bad(w[k], sel, at_n, n)) atomic_min(err, base + i);                    \
 			else cnt[k] = n - at_n;                                                                 \

@@ -88,6 +88,14 @@ inline void gp_tile_total_put(__global uint *tile_sums, __global uint *block_sum
 	if (x != 0u) atomic_add(block_sums + g / bt, x);
 }
 
+/* A decode pass launched alone (one tile, no count pass before it: a small call's one launch)
+ * starts its error word itself, before any item may flag the input. Every item must call it. */
+inline void gp_alone_begin(__global uint *err)
+{
+	if (get_local_id(0) == 0u) *err = GP_ERR_NONE;
+	barrier(CLK_GLOBAL_MEM_FENCE);
+}
+
 /* The body of a pass that two kernels share (one blob, a batch), so that the one-blob kernel's
  * arguments fold into it. MOD9's and QS's passes and S9's count pass run as fast this way as
  * written out in one kernel; S9's decode pass, the largest, does not (inlining asked for or not)

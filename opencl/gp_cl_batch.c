@@ -120,7 +120,9 @@ int gp_cl_blob_tiles(const cl_uint *item_start, cl_uint n_blobs, size_t per_item
  * queue is drained before `word` goes out of scope whatever happens. */
 static cl_int gp_cl_err_read(cl_mem errbuf, cl_uint *word)
 {
-	return clEnqueueReadBuffer(gp_cl_queue(), errbuf, CL_FALSE, 0, 4, word, 0, NULL, NULL);
+	cl_int st = clEnqueueReadBuffer(gp_cl_queue(), errbuf, CL_FALSE, 0, 4, word, 0, NULL, NULL);
+	GP_TRACE("error word read enqueued");
+	return st;
 }
 
 /* The word is read through its pointer after the wait, not before. */
@@ -128,6 +130,7 @@ static int gp_cl_err_verdict(int rc, const cl_uint *word, int waited, gp_error *
 {
 	if (!waited || rc != GP_OK) {
 		cl_int st = clFinish(gp_cl_queue());
+		GP_TRACE("clFinish");
 		if (rc == GP_OK && st != CL_SUCCESS) rc = gp_cl_fail(err, st, "clFinish");
 	}
 	return rc == GP_OK && *word != GP_ERR_NONE ? GP_EFORMAT : rc;
@@ -164,6 +167,7 @@ int gp_cl_read_guessed(cl_mem errbuf, cl_mem sizes, size_t offset, size_t bytes,
 	if (rc == GP_OK && (st = clEnqueueReadBuffer(gp_cl_queue(), sizes, CL_FALSE, offset, bytes, dst, 0, NULL, NULL)) != CL_SUCCESS) {
 		rc = gp_cl_fail(err, st, "clEnqueueReadBuffer");
 	}
+	GP_TRACE("sizes read enqueued");
 	if (rc == GP_OK && !(*mapped = gp_cl_download_mapped(values, guess, err))) rc = GP_EDEVICE;
 	rc = gp_cl_err_verdict(rc, &word, *mapped != NULL, err);
 	if (rc != GP_OK && *mapped) {
@@ -235,17 +239,26 @@ void gp_cl_batch_free(gp_cl_batch *b)
 	b->host_table = b->host_istart = b->host_vstart = NULL;
 }
 
-int gp_cl_tile_sums_init(gp_cl_tile_sums *s, size_t items, size_t per_item, size_t counters,
-                         cl_uint max_bt, gp_buffer_id sums_id, gp_buffer_id blocks_id, gp_error *err)
+/* The shape of the sums for `items` items: tiles, blocks of about sqrt(tiles) tiles (a decode
+ * group then reads at most 2 sqrt(tiles) sums); the bytes of the tile sums and block sums. */
+static void tile_sums_shape(gp_cl_tile_sums *s, size_t items, size_t per_item, size_t counters, cl_uint max_bt,
+                            size_t *sum_bytes, size_t *block_bytes)
 {
 	s->wg = gp_cl_wg();
 	s->tile = s->wg * per_item;
 	s->tiles = (items + s->tile - 1) / s->tile;
-	/* blocks of about sqrt(tiles) tiles: a decode group then reads at most 2 sqrt(tiles) sums */
 	for (s->bt = 1; s->bt < max_bt && (size_t)s->bt * s->bt < s->tiles; s->bt++) continue;
 	s->blocks = (cl_uint)((s->tiles + s->bt - 1) / s->bt);
-	size_t block_bytes = counters * ((size_t)s->blocks + 1) * 4;   /* never 0 bytes to fill */
-	if (!(s->sums = gp_cl_buffer(sums_id, counters * (s->tiles + 1) * 4, err)) ||
+	*sum_bytes = counters * (s->tiles + 1) * 4;
+	*block_bytes = counters * ((size_t)s->blocks + 1) * 4;   /* never 0 bytes */
+}
+
+int gp_cl_tile_sums_init(gp_cl_tile_sums *s, size_t items, size_t per_item, size_t counters,
+                         cl_uint max_bt, gp_buffer_id sums_id, gp_buffer_id blocks_id, gp_error *err)
+{
+	size_t sum_bytes, block_bytes;
+	tile_sums_shape(s, items, per_item, counters, max_bt, &sum_bytes, &block_bytes);
+	if (!(s->sums = gp_cl_buffer(sums_id, sum_bytes, err)) ||
 	    !(s->block_sums = gp_cl_buffer(blocks_id, block_bytes, err))) {
 		return GP_EDEVICE;
 	}
@@ -264,26 +277,51 @@ int gp_cl_tiled_on_device(gp_cl_tiled *t, cl_mem input, size_t words, size_t per
 	return gp_cl_fill_u32(t->err, GP_ERR_NONE, 4, err);
 }
 
-int gp_cl_tiled_begin(gp_cl_tiled *t, const uint8_t *const *blobs, const size_t *lens,
-                      size_t n_blobs, size_t lead, size_t words, size_t per_item, size_t counters,
-                      gp_error *err)
+void gp_cl_tiled_plan(gp_cl_tiled *t, size_t in_bytes, size_t words, size_t per_item, size_t counters)
 {
-	static const uint8_t zeros[16];
-	const uint8_t *one_parts[2] = {zeros, NULL};
-	size_t one_lens[2] = {lead, 0}, total = lead;
-	const uint8_t *const *parts = blobs;
-	const size_t *part_lens = lens;
-	for (size_t b = 0; b < n_blobs; b++) total += lens[b];
-	if (lead) {   /* one blob only */
-		one_parts[1] = blobs[0];
-		one_lens[1] = lens[0];
-		parts = one_parts;
-		part_lens = one_lens;
-		n_blobs = 2;
+	size_t sum_bytes, block_bytes;
+	memset(t, 0, sizeof(*t));
+	/* at most 256 tiles a block, so that S9's 32-bit block sums cannot overflow */
+	tile_sums_shape(&t->s, words, per_item, counters, 256, &sum_bytes, &block_bytes);
+	gp_cl_call_init(&t->call);
+	t->r_in = gp_cl_call_add(&t->call, GP_IO_IN, in_bytes);
+	const int alone = t->s.tiles == 1;
+	t->r_err = alone ? -1 : gp_cl_call_add(&t->call, GP_IO_CTRL, 4);
+	t->r_sums = gp_cl_call_add(&t->call, alone ? GP_IO_RESULT : GP_IO_OUT, sum_bytes);   /* a decode's sizes after them */
+	/* zeroed for the count pass's sums */
+	t->r_blocks = gp_cl_call_add(&t->call, alone ? GP_IO_DEVICE : GP_IO_IN, block_bytes);
+}
+
+int gp_cl_tiled_send(gp_cl_tiled *t, const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
+                     size_t lead, void (*fill)(gp_cl_call *c, void *arg), void *arg, gp_error *err)
+{
+	gp_cl_call *c = &t->call;
+	if (gp_cl_call_open(c, err) != GP_OK) return GP_EDEVICE;
+	for (unsigned i = 0; i < c->n; i++) {
+		if (c->r[i].io == GP_IO_CTRL) memset(c->r[i].host, 0, c->r[i].bytes);
 	}
-	cl_mem input = gp_cl_upload(GP_B_INPUT, parts, part_lens, n_blobs, total, err);
-	if (!input) return GP_EDEVICE;
-	return gp_cl_tiled_on_device(t, input, words, per_item, counters, err);
+	memset(c->r[t->r_blocks].host, 0, c->r[t->r_blocks].bytes);
+	if (t->r_err >= 0) *(cl_uint *)c->r[t->r_err].host = GP_ERR_NONE;
+	if (fill) fill(c, arg);
+	t->input = c->r[t->r_in].mem;
+	t->err = c->r[t->r_err >= 0 ? t->r_err : t->r_sums].mem;
+	t->s.sums = c->r[t->r_sums].mem;
+	t->s.block_sums = c->r[t->r_blocks].mem;
+	return gp_cl_call_send(c, blobs, lens, n_blobs, lead, err);
+}
+
+int gp_cl_tiled_receive(gp_cl_tiled *t, const int *regions, const size_t *bytes, size_t n, gp_error *err)
+{
+	if (gp_cl_call_receive(&t->call, regions, bytes, n, err) != GP_OK) return GP_EDEVICE;
+	return gp_cl_call_u32(&t->call, t->r_err >= 0 ? t->r_err : t->r_sums, 0) == GP_ERR_NONE ? GP_OK : GP_EFORMAT;
+}
+
+void gp_cl_call_lend(gp_result *r, void *values, size_t n, int value_bits)
+{
+	r->n_values = n;
+	gp_array_set(&r->values, n > 0 ? values : NULL, (unsigned)value_bits / 8, GP_OWN_LENT);
+	if (n > 0) gp_result_lend(r, values, gp_cl_call_return);
+	r->backend = "opencl";
 }
 
 int gp_cl_tiled_run(const gp_cl_tile_sums *s, cl_kernel k, gp_error *err)
@@ -291,8 +329,12 @@ int gp_cl_tiled_run(const gp_cl_tile_sums *s, cl_kernel k, gp_error *err)
 	return gp_cl_run(k, s->tiles * s->wg, err);
 }
 
-int gp_cl_tiled_finish(const gp_cl_tiled *t, cl_mem values, size_t n, int value_bits,
-                       gp_result *r, gp_error *err)
+int gp_cl_tiled_count(const gp_cl_tile_sums *s, cl_kernel k, gp_error *err)
+{
+	return s->tiles == 1 ? GP_OK : gp_cl_tiled_run(s, k, err);
+}
+
+int gp_cl_tiled_finish(gp_cl_tiled *t, int out, size_t n, int value_bits, gp_result *r, gp_error *err)
 {
 	r->n_blobs = 1;
 	r->blob_values = gp_alloc_array(2, sizeof(size_t));
@@ -301,5 +343,8 @@ int gp_cl_tiled_finish(const gp_cl_tiled *t, cl_mem values, size_t n, int value_
 	r->blob_values[0] = 0;
 	r->blob_values[1] = n;
 	r->blob_postings[0] = r->blob_postings[1] = 0;
-	return gp_cl_values_checked(t->err, r, values, n, value_bits, err);
+	size_t bytes = n * ((size_t)value_bits / 8);
+	int rc = gp_cl_tiled_receive(t, &out, &bytes, 1, err);
+	if (rc == GP_OK) gp_cl_call_lend(r, t->call.r[out].host, n, value_bits);
+	return rc;
 }

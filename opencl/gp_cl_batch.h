@@ -5,6 +5,7 @@
 #ifndef GP_CL_BATCH_H
 #define GP_CL_BATCH_H
 
+#include "gp_cl_call.h"
 #include "gp_cl_internal.h"
 #include "gp_cl_resident.h"
 
@@ -86,27 +87,46 @@ int gp_cl_blob_tiles(const cl_uint *item_start, cl_uint n_blobs, size_t per_item
                      cl_uint max_bt, gp_buffer_id sums_id, gp_buffer_id blocks_id,
                      gp_cl_tile_sums *s, cl_mem *tile_start, gp_error *err);
 /* One blob (or MOD9's batch) decoded by tiles (the *_tile_count / *_tile_decode kernels): the
- * blob uploaded whole, a tile of wg * per_item words. */
+ * blob on the device whole, a tile of wg * per_item words. A decode call's (gp_cl_tiled_plan)
+ * has its blob, error word and sums as regions of the call (gp_cl_call.h). One tile goes
+ * without the count pass (gp_cl_tiled_count); its decode pass starts the error word itself, and
+ * that word is then the tile sums' word 0 (the pass writes only word 1 there, its total): one
+ * read brings back both. */
 typedef struct gp_cl_tiled {
 	cl_mem input, err;
 	gp_cl_tile_sums s;
+	gp_cl_call call;
+	int r_in, r_err, r_sums, r_blocks;
 } gp_cl_tiled;
 
-
-/* Uploads the blobs back to back (one blob may follow `lead` zero bytes, < 16: a payload that
- * then starts 16-byte aligned can be read as uint4s) and sizes the sums for `words` (block sums
- * zeroed). */
-int gp_cl_tiled_begin(gp_cl_tiled *t, const uint8_t *const *blobs, const size_t *lens,
-                      size_t n_blobs, size_t lead, size_t words, size_t per_item, size_t counters,
-                      gp_error *err);
-/* The same for words already on the device in `input`. */
+/* A decode call's regions for `in_bytes` of blobs (region 0) and the sums of `words` words: the
+ * caller then adds its own (tables, outputs) and calls gp_cl_tiled_send. */
+void gp_cl_tiled_plan(gp_cl_tiled *t, size_t in_bytes, size_t words, size_t per_item, size_t counters);
+/* Opens the call, zeroes the control words and block sums but the error word (set to
+ * GP_ERR_NONE), and sends the blobs back to
+ * back after `lead` zero bytes (< 16: one blob's payload then starts 16-byte aligned, read as
+ * uint4s) with the tables the caller set between `fill` (called after the open, may be NULL)
+ * and the send. */
+int gp_cl_tiled_send(gp_cl_tiled *t, const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
+                     size_t lead, void (*fill)(gp_cl_call *c, void *arg), void *arg, gp_error *err);
+/* The tile sums of words already on the device in `input` (an index's lists), in buffer slots,
+ * the block sums zeroed there. */
 int gp_cl_tiled_on_device(gp_cl_tiled *t, cl_mem input, size_t words, size_t per_item, size_t counters,
                           gp_error *err);
+/* The call's one wait (gp_cl_call_receive), then its error word: GP_EFORMAT when a kernel
+ * flagged the input. */
+int gp_cl_tiled_receive(gp_cl_tiled *t, const int *regions, const size_t *bytes, size_t n, gp_error *err);
 /* Launches kernel k (its arguments set) over the tiles of s: a group of s->wg items a tile. */
 int gp_cl_tiled_run(const gp_cl_tile_sums *s, cl_kernel k, gp_error *err);
-/* After the decode kernel: the n values of the blob lent to r, the error word read along
- * (GP_EFORMAT when flagged). */
-int gp_cl_tiled_finish(const gp_cl_tiled *t, cl_mem values, size_t n, int value_bits,
-                       struct gp_result *r, gp_error *err);
+/* The same for a count pass, which one tile does without: a decode pass launched alone finds
+ * its offset 0 and checks the input itself (kernels/mod9.cl, s9.cl, qs.cl), so that a small
+ * call is one launch. */
+int gp_cl_tiled_count(const gp_cl_tile_sums *s, cl_kernel k, gp_error *err);
+/* After the decode kernel of a call: the n values of the blob (in output region out) lent to r,
+ * the error word read along (GP_EFORMAT when flagged). */
+int gp_cl_tiled_finish(gp_cl_tiled *t, int out, size_t n, int value_bits, struct gp_result *r,
+                       gp_error *err);
+/* r's values: n of value_bits at `values` in the call's mirror (lent until the next call). */
+void gp_cl_call_lend(struct gp_result *r, void *values, size_t n, int value_bits);
 
 #endif

@@ -145,6 +145,7 @@ int gp_cl_available(const char *device_spec)
 			gp_cl.pid = getpid();
 			gp_cl.built = 0;
 			memset(gp_cl.buffers, 0, sizeof(gp_cl.buffers));
+			gp_cl.call_pending = 0;
 			return 0;
 		}
 		gp_cl.state = GP_CL_UNOPENED; /* never opened by the parent: this process may */
@@ -205,11 +206,12 @@ void gp_cl_shutdown(void)
 {
 	gp_pool_shutdown();
 	if (gp_cl.pid != getpid() || gp_cl.state != GP_CL_READY) return;
-	gp_cl_release_buffers();
+	/* the kernels first: a driver may hold the buffers their arguments name until then */
 	for (int k = 0; k < GP_K_COUNT; k++) {
 		if (gp_cl.kernels[k]) clReleaseKernel(gp_cl.kernels[k]);
 		gp_cl.kernels[k] = NULL;
 	}
+	gp_cl_release_buffers();
 	if (gp_cl.program) clReleaseProgram(gp_cl.program);
 	if (gp_cl.queue) clReleaseCommandQueue(gp_cl.queue);
 	if (gp_cl.context) clReleaseContext(gp_cl.context);

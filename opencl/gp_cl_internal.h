@@ -11,6 +11,7 @@
 #endif
 
 #include "gp_cl.h"
+#include "../codec/gp_trace.h"
 #include "../kernels/gp_shared.h"   /* layouts and constants the kernels read too */
 
 #include "gp_cl_args.h"   /* GP_KERNELS and each kernel's parameters, from the kernels themselves */
@@ -128,6 +129,9 @@ typedef enum {
 	GP_B_IX_DOCS,                 /* index, compressed lists: a batch's lists' docs */
 	GP_B_IX_POS_AT,               /* index, compressed lists: their postings' first positions */
 	GP_B_IX_POSITIONS,            /* index, compressed lists: their positions */
+	GP_B_CALL_0,                  /* a call's regions (gp_cl_call.h), one buffer each */
+	GP_B_CALL_LAST = GP_B_CALL_0 + 11,
+	GP_B_CALL_HOST,               /* their pinned mirror */
 	GP_B_STAGE_OUT,               /* pinned staging for downloads (GPU) */
 	GP_B_STAGE_IN,                /* pinned staging for uploads (GPU) */
 	GP_B_COUNT
@@ -141,6 +145,8 @@ void gp_cl_resident_release(cl_mem mem);
 
 cl_command_queue gp_cl_queue(void);
 cl_kernel gp_cl_kernel(gp_kernel_id id);
+/* Its name in kernels/ (for the traces of GPUPOST_TRACE). */
+const char *gp_cl_kernel_name(cl_kernel k);
 /* A device buffer of at least `bytes`, reused between calls. NULL on failure (err set). */
 cl_mem gp_cl_buffer(gp_buffer_id id, size_t bytes, gp_error *err);
 /* Bytes buffer slot id holds now (0 before its first use). */

@@ -19,6 +19,7 @@ int gp_cl_run(cl_kernel kernel, size_t items, gp_error *err)
 	}
 	st = clEnqueueNDRangeKernel(gp_cl.queue, kernel, 1, NULL, &global, &wg, 0, NULL,
 	                            gp_cl.knobs.profile ? &gp_cl.events[gp_cl.n_events++] : NULL);
+	GP_TRACE(gp_cl_kernel_name(kernel));
 	if (st == CL_SUCCESS && gp_cl.knobs.profile == 2) {
 		cl_ulong t0 = 0, t1 = 0;
 		char name[64] = "";

@@ -106,9 +106,7 @@ cl_mem gp_cl_buffer(gp_buffer_id id, size_t bytes, gp_error *err)
 	}
 	if (bytes == 0) bytes = 64;
 	if (slot->mem && slot->size >= bytes) return slot->mem;
-	if (slot->mem) clReleaseMemObject(slot->mem);
-	slot->mem = NULL;
-	slot->size = 0;
+	gp_cl_release_slot(slot);
 	/* Grow by a quarter more than asked so that slowly growing inputs do not reallocate. */
 	size_t want = bytes + bytes / 4;
 	if (want < bytes || (gp_cl.info.max_alloc && want > gp_cl.info.max_alloc)) want = bytes;
@@ -239,7 +237,9 @@ void *gp_cl_download_parts(const cl_mem *srcs, const size_t *bytes, size_t n, si
 			                         NULL, NULL);
 		}
 	}
+	GP_TRACE("download: reads enqueued");
 	cl_int fin = clFinish(gp_cl.queue);   /* the reads land before the memory is used or reused */
+	GP_TRACE("download: clFinish");
 	if (st != CL_SUCCESS || fin != CL_SUCCESS) {
 		gp_cl_fail(err, st != CL_SUCCESS ? st : fin, "clEnqueueReadBuffer");
 		return NULL;
@@ -259,6 +259,7 @@ void *gp_cl_download_mapped(cl_mem src, size_t bytes, gp_error *err)
 	}
 	if (gp_cl_mapped) gp_cl_unmap(gp_cl_mapped);
 	void *p = clEnqueueMapBuffer(gp_cl.queue, src, CL_TRUE, CL_MAP_READ, 0, bytes, 0, NULL, NULL, &st);
+	GP_TRACE("download: map (blocking)");
 	if (st != CL_SUCCESS) {
 		gp_cl_fail(err, st, "clEnqueueMapBuffer");
 		return NULL;
@@ -274,6 +275,7 @@ void gp_cl_unmap(void *p)
 	if (gp_cl.state == GP_CL_READY && gp_cl.pid == getpid() && gp_cl_mapped_mem) {
 		clEnqueueUnmapMemObject(gp_cl.queue, gp_cl_mapped_mem, p, 0, NULL, NULL);
 		clFinish(gp_cl.queue);
+		GP_TRACE("unmap + clFinish");
 	}
 	gp_cl_mapped = NULL;
 	gp_cl_mapped_mem = NULL;
@@ -284,6 +286,7 @@ int gp_cl_read_at(cl_mem mem, size_t offset, size_t bytes, void *dst, gp_error *
 	cl_int st;
 	if (bytes == 0) return GP_OK;
 	st = clEnqueueReadBuffer(gp_cl_queue(), mem, CL_TRUE, offset, bytes, dst, 0, NULL, NULL);
+	GP_TRACE("blocking read");
 	return st == CL_SUCCESS ? GP_OK : gp_cl_fail(err, st, "clEnqueueReadBuffer");
 }
 
@@ -296,6 +299,7 @@ int gp_cl_fill_u32(cl_mem mem, cl_uint pattern, size_t bytes, gp_error *err)
 {
 	cl_int st = clEnqueueFillBuffer(gp_cl_queue(), mem, &pattern, sizeof(pattern), 0, bytes, 0,
 	                                NULL, NULL);
+	GP_TRACE("fill enqueued");
 	return st == CL_SUCCESS ? GP_OK : gp_cl_fail(err, st, "clEnqueueFillBuffer");
 }
 

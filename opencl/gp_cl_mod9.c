@@ -25,6 +25,7 @@ static int mod9_mark_firsts(const cl_uint *blob_words, size_t n_blobs, cl_uint n
 		return GP_EDEVICE;
 	}
 	cl_int st = clEnqueueFillBuffer(gp_cl_queue(), *first, &zero, 1, 0, (size_t)nw + 1, 0, NULL, NULL);
+	GP_TRACE("fill enqueued");
 	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clEnqueueFillBuffer");
 	cl_kernel k = gp_cl_kernel(GP_K_MARK_BLOB_STARTS);
 	st = gp_set_mark_blob_starts(k, &(gp_args_mark_blob_starts){
@@ -60,7 +61,7 @@ static int mod9_count(const mod9_pass *p, int docs, gp_error *err)
 			.words = t->input, .n = p->nw, .bt = t->s.bt, .tile_sums = t->s.sums,
 			.block_sums = t->s.block_sums, .err = t->err, .part_bytes = part, .lay_bytes = lay});
 	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg");
-	return gp_cl_tiled_run(&t->s, k, err);
+	return gp_cl_tiled_count(&t->s, k, err);
 }
 
 /* The decode pass of VALUES or DOCS into out. */
@@ -110,88 +111,87 @@ static int mod9_result_offsets(gp_result *r, const cl_uint *meta, size_t n_blobs
 	return GP_OK;
 }
 
+/* A batch's tables in its call, made on the host: the marks of the blobs' first words (first[],
+ * nw + 1 bytes) and where each blob's words begin (for mod9_blob_offsets). */
+typedef struct mod9_tables {
+	const cl_uint *blob_words;
+	size_t n_blobs;
+	int r_first, r_words;
+} mod9_tables;
+
+static void mod9_tables_add(mod9_tables *m, gp_cl_call *c, const cl_uint *blob_words, size_t n_blobs)
+{
+	m->blob_words = blob_words;
+	m->n_blobs = n_blobs;
+	m->r_first = gp_cl_call_add(c, GP_IO_IN, (size_t)blob_words[n_blobs] + 1);
+	m->r_words = gp_cl_call_add(c, GP_IO_IN, (n_blobs + 1) * sizeof(cl_uint));
+}
+
+static void mod9_tables_fill(gp_cl_call *c, void *arg)
+{
+	const mod9_tables *m = arg;
+	uint8_t *first = c->r[m->r_first].host;
+	memset(first, 0, (size_t)m->blob_words[m->n_blobs] + 1);
+	for (size_t b = 0; b < m->n_blobs; b++) first[m->blob_words[b]] = 1;
+	memcpy(c->r[m->r_words].host, m->blob_words, (m->n_blobs + 1) * sizeof(cl_uint));
+}
+
 /* One blob or a batch in VALUES or DOCS mode, tiled: a count pass, then a decode pass that writes
  * the values or the docs (kernels/mod9.cl). Docs come back as 32-bit values (a doc is below
- * 2^28), read from mapped memory like values and handed over as r->docs. A batch's blobs are one
- * run of words with their first words marked; the decode pass leaves each blob's first offset
- * at its first word, gathered by mod9_blob_offsets. */
+ * 2^28), lent like values and handed over as r->docs. A batch's blobs are one run of words with
+ * their first words marked; the decode pass leaves each blob's first offset at its first word,
+ * gathered by mod9_blob_offsets. The sizes come back with the error word and as many outputs as
+ * the host expects (gp_cl_guess), in the call's one read. */
 static int mod9_tiled(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
                       const cl_uint *blob_words, const gp_mod9_counts *est, int mode, gp_result *r,
                       gp_error *err)
 {
 	const int docs = mode == GP_MODE_DOCS, batch = n_blobs > 1;
 	const size_t per_word = docs ? 1 : GP_MOD9_MAX_PER_WORD;
-	cl_uint nw = blob_words[n_blobs];
-	cl_uint *meta = NULL;
-	cl_mem out, first = NULL, word_off = NULL, blobs_mem = NULL, metabuf = NULL;
+	const cl_uint nw = blob_words[n_blobs];
+	cl_uint one[4];
+	cl_mem word_off = NULL;
 	gp_cl_tiled t;
-	if (gp_cl_tiled_begin(&t, blobs, lens, n_blobs, 0, nw, gp_cl_tile_items(), 1, err) != GP_OK ||
-	    !(out = gp_cl_buffer(GP_B_OUT_32, (size_t)nw * per_word * 4, err))) {
+	mod9_tables m = {0};
+	int r_meta = -1;
+	gp_cl_tiled_plan(&t, (size_t)nw * 4, nw, gp_cl_tile_items(), 1);
+	if (batch) {
+		mod9_tables_add(&m, &t.call, blob_words, n_blobs);
+		r_meta = gp_cl_call_add(&t.call, GP_IO_OUT, 2 * (n_blobs + 1) * sizeof(cl_uint));
+	}
+	int out = gp_cl_call_add(&t.call, GP_IO_OUT, (size_t)nw * per_word * 4);
+	if (gp_cl_tiled_send(&t, blobs, lens, n_blobs, 0, batch ? mod9_tables_fill : NULL, &m, err) != GP_OK ||
+	    (batch && !(word_off = gp_cl_buffer(GP_B_WORD_VALUE_OFFSETS, ((size_t)nw + 1) * 4, err)))) {
 		return GP_EDEVICE;
 	}
-	if (batch && (mod9_mark_firsts(blob_words, n_blobs, nw, &blobs_mem, &first, err) != GP_OK ||
-	              !(word_off = gp_cl_buffer(GP_B_WORD_VALUE_OFFSETS, ((size_t)nw + 1) * 4, err)) ||
-	              !(metabuf = gp_cl_buffer(GP_B_SIZES, 2 * (n_blobs + 1) * 4, err)))) {
+	const gp_cl_region *reg = t.call.r;
+	mod9_pass p = {.t = &t, .nw = nw, .batch = batch, .first = batch ? reg[m.r_first].mem : NULL, .word_off = word_off};
+	if (mod9_count(&p, docs, err) != GP_OK || mod9_decode(&p, docs, reg[out].mem, err) != GP_OK ||
+	    (batch && mod9_blob_offsets(reg[m.r_words].mem, n_blobs, word_off, word_off, reg[r_meta].mem, err) != GP_OK)) {
 		return GP_EDEVICE;
 	}
-	mod9_pass p = {.t = &t, .nw = nw, .batch = batch, .first = first, .word_off = word_off};
-	if (mod9_count(&p, docs, err) != GP_OK || mod9_decode(&p, docs, out, err) != GP_OK ||
-	    (batch && mod9_blob_offsets(blobs_mem, n_blobs, word_off, word_off, metabuf, err) != GP_OK)) {
-		return GP_EDEVICE;
-	}
-	/* the sizes come back with the error word (a flagged blob's sizes mean nothing): one blob's
-	 * total after its tile sums, a batch's offsets from mod9_blob_offsets */
-	size_t meta_n = batch ? 2 * (n_blobs + 1) : 1;
 	size_t guess = gp_cl_guess(docs ? est->postings : est->values, (size_t)nw * per_word, 4) * 4;
-	void *mapped = NULL;
-	if (!(meta = gp_alloc_array(2 * (n_blobs + 1), sizeof(*meta)))) return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
-	int rc = gp_cl_read_guessed(t.err, batch ? metabuf : t.s.sums, batch ? 0 : t.s.tiles * 4, meta_n * 4,
-	                            meta, out, guess, &mapped, err);
-	if (rc != GP_OK) goto done;
-	size_t total = batch ? meta[2 * n_blobs] : meta[0];
-	if (gp_check_result(r, total, 0, err) != GP_OK) {
-		gp_cl_unmap(mapped);
-		rc = GP_ENOMEM;
-		goto done;
-	}
-	if (!batch) {   /* as a batch's: blob 0 from 0, then the totals */
-		meta[2] = meta[3] = meta[0];
-		meta[0] = meta[1] = 0;
-	}
-	if ((rc = mod9_result_offsets(r, meta, n_blobs, docs, err)) != GP_OK) {
-		gp_cl_unmap(mapped);
-		goto done;
-	}
+	const int back[2] = {batch ? r_meta : t.r_sums, out};
+	const size_t back_bytes[2] = {batch ? 2 * (n_blobs + 1) * sizeof(cl_uint) : (t.s.tiles + 1) * 4, guess};
+	int rc = gp_cl_tiled_receive(&t, back, back_bytes, 2, err);
+	if (rc != GP_OK) return rc;
+	/* a batch's offsets from mod9_blob_offsets; one blob's total after its tile sums, as a
+	 * batch's: blob 0 from 0, then the totals */
+	const cl_uint *meta = batch ? (const cl_uint *)reg[r_meta].host : one;
+	one[0] = one[1] = 0;
+	one[2] = one[3] = gp_cl_call_u32(&t.call, t.r_sums, t.s.tiles);
+	size_t total = meta[2 * n_blobs], bytes = total * 4;
+	if (gp_check_result(r, total, 0, err) != GP_OK) return GP_ENOMEM;
+	if ((rc = mod9_result_offsets(r, meta, n_blobs, docs, err)) != GP_OK) return rc;
+	if (bytes > guess && gp_cl_call_receive_more(&t.call, &out, &bytes, 1, err) != GP_OK) return GP_EDEVICE;
+	gp_cl_call_lend(r, reg[out].host, total, 32);
 	r->n_postings = docs ? total : 0;
-	rc = gp_cl_result_guessed(r, out, total, 32, mapped, guess, err);
-	if (rc == GP_OK && docs) {   /* the docs came back as the values, 32-bit (a doc is below 2^28) */
+	if (docs) {   /* the docs came back as the values, 32-bit (a doc is below 2^28) */
 		r->docs = r->values;
 		memset(&r->values, 0, sizeof(r->values));
 		r->n_values = 0;
 	}
-done:
-	free(meta);
-	return rc;
-}
-
-/* A POSTINGS result's host arrays for np postings (any held before are freed). */
-static int mod9_posting_arrays(gp_result *r, size_t np)
-{
-	if (gp_array_alloc(&r->docs, np, 8) != GP_OK || gp_array_alloc(&r->vstart, np + 1, 4) != GP_OK ||
-	    gp_array_alloc(&r->combined, np, 1) != GP_OK) {
-		return GP_ENOMEM;
-	}
 	return GP_OK;
-}
-
-/* Enqueues, without waiting, the reads of np postings' docs, forms and first value indices. */
-static cl_int mod9_posting_reads(cl_mem docs, cl_mem vstart, cl_mem comb, size_t np, gp_result *r)
-{
-	cl_command_queue q = gp_cl_queue();
-	cl_int st = clEnqueueReadBuffer(q, vstart, CL_FALSE, 0, (np + 1) * 4, r->vstart.data, 0, NULL, NULL);
-	if (st == CL_SUCCESS && np) st = clEnqueueReadBuffer(q, docs, CL_FALSE, 0, np * 8, r->docs.data, 0, NULL, NULL);
-	if (st == CL_SUCCESS && np) st = clEnqueueReadBuffer(q, comb, CL_FALSE, 0, np, r->combined.data, 0, NULL, NULL);
-	return st;
 }
 
 /* On a GPU, the second round trip of POSTINGS: the positions (pos_bytes of pos) and np
@@ -237,6 +237,7 @@ static int mod9_count_postings(const mod9_pass *p, cl_mem seg, gp_error *err)
 			.tile_sums = t->s.sums, .block_sums = t->s.block_sums, .seg = seg, .err = t->err,
 			.part_bytes = part, .lpart_bytes = lpart, .lay_bytes = lay});
 	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg");
+	if (t->s.tiles == 1) return GP_OK;   /* the decode pass runs alone (gp_cl_tiled_count) */
 	if (gp_cl_tiled_run(&t->s, k, err) != GP_OK) return GP_EDEVICE;
 	/* the carry of the gap sums across tiles: one work-group */
 	gp_cl_tile_sums one = t->s;
@@ -302,6 +303,7 @@ static int mod9_postings_setup(const gp_cl_tiled *t, const cl_uint *blob_words, 
 		return GP_EDEVICE;
 	}
 	cl_int st = clEnqueueFillBuffer(gp_cl_queue(), o->totals, &zero, 4, (size_t)o->flag_at * 4, 4, 0, NULL, NULL);
+	GP_TRACE("fill enqueued");
 	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clEnqueueFillBuffer");
 	if (batch && (mod9_mark_firsts(blob_words, n_blobs, nw, &p->blobs_mem, &p->first, err) != GP_OK ||
 	              !(p->word_off = gp_cl_buffer(GP_B_WORD_VALUE_OFFSETS, ((size_t)nw + 1) * 4, err)) ||
@@ -314,111 +316,78 @@ static int mod9_postings_setup(const gp_cl_tiled *t, const cl_uint *blob_words, 
 /* POSTINGS, one blob or a batch, tiled (kernels/mod9.cl): a count pass (values, postings and the
  * gap sums per tile), the carry of the gap sums across tiles (one work-group), then a decode
  * pass that writes every posting's doc, form and first value index and every value's running
- * position, 32-bit unless one does not fit (then the pass runs again, 64-bit). */
+ * position, 32-bit unless one does not fit (then the pass runs again, 64-bit). The posting
+ * arrays and positions the host expects (gp_cl_guess: small results) come back with the sizes,
+ * the wide flag and the error word in the call's one read (a batch's per-blob offsets and
+ * totals, one blob's totals read as blob 1's start); what the guess missed, in a second. */
 static int mod9_postings_tiled(const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
                                const cl_uint *blob_words, const gp_mod9_counts *est, gp_result *r,
                                gp_error *err)
 {
 	const int batch = n_blobs > 1;
-	cl_uint nw = blob_words[n_blobs], nb = (cl_uint)n_blobs;
-	cl_uint flag_at = 2 * nb + 2 * batch;   /* after the sizes: one blob's 2, a batch's 2 (nb + 1) */
-	cl_uint *meta = NULL;
-	cl_mem pos64 = NULL;
+	const cl_uint nw = blob_words[n_blobs], nb = (cl_uint)n_blobs;
+	const size_t max_values = (size_t)nw * GP_MOD9_MAX_PER_WORD;
 	gp_cl_tiled t;
-	mod9_pass p;
-	mod9_postings_out o;
-	if (gp_cl_tiled_begin(&t, blobs, lens, n_blobs, 0, nw, gp_cl_tile_items(), 2, err) != GP_OK ||
-	    mod9_postings_setup(&t, blob_words, n_blobs, (size_t)nw * GP_MOD9_MAX_PER_WORD, &p, &o, err) != GP_OK) {
+	mod9_tables m = {0};
+	mod9_pass p = {.t = &t, .nw = nw, .batch = batch};
+	mod9_postings_out o = {.flag_at = 2 * nb + 2 * batch};   /* after the sizes: one blob's 2, a batch's 2 (nb + 1) */
+	gp_cl_tiled_plan(&t, (size_t)nw * 4, nw, gp_cl_tile_items(), 2);
+	if (batch) mod9_tables_add(&m, &t.call, blob_words, n_blobs);
+	/* one tile: the decode pass starts the wide flag itself */
+	const int r_totals = gp_cl_call_add(&t.call, t.s.tiles == 1 ? GP_IO_RESULT : GP_IO_CTRL, ((size_t)o.flag_at + 1) * 4);
+	/* the outputs, the positions (the largest) last: a read of their first bytes takes the others whole */
+	const int out[4] = {gp_cl_call_add(&t.call, GP_IO_OUT, ((size_t)nw + 1) * 4), gp_cl_call_add(&t.call, GP_IO_OUT, (size_t)nw * 8),
+	                    gp_cl_call_add(&t.call, GP_IO_OUT, nw), gp_cl_call_add(&t.call, GP_IO_OUT, max_values * 4)};
+	if (gp_cl_tiled_send(&t, blobs, lens, n_blobs, 0, batch ? mod9_tables_fill : NULL, &m, err) != GP_OK) return GP_EDEVICE;
+	const gp_cl_region *reg = t.call.r;
+	o.totals = reg[r_totals].mem;
+	o.vstart = reg[out[0]].mem;
+	o.docs = reg[out[1]].mem;
+	o.combined = reg[out[2]].mem;
+	o.pos32 = reg[out[3]].mem;
+	if (!(o.seg = gp_cl_buffer(GP_B_GAP_CARRY, t.s.tiles * 8, err)) ||
+	    (batch && (!(p.word_off = gp_cl_buffer(GP_B_WORD_VALUE_OFFSETS, ((size_t)nw + 1) * 4, err)) ||
+	               !(p.pword_off = gp_cl_buffer(GP_B_WORD_POSTING_OFFSETS, ((size_t)nw + 1) * 4, err))))) {
 		return GP_EDEVICE;
 	}
-	cl_mem pos32 = o.pos32, docs = o.docs, comb = o.combined, vstart = o.vstart, metabuf = o.totals;
-	cl_int st;
+	p.first = batch ? reg[m.r_first].mem : NULL;
 	if (mod9_count_postings(&p, o.seg, err) != GP_OK || mod9_postings_pass(&p, &o, err) != GP_OK ||
-	    (batch && mod9_blob_offsets(p.blobs_mem, n_blobs, p.word_off, p.pword_off, metabuf, err) != GP_OK)) {
+	    (batch && mod9_blob_offsets(reg[m.r_words].mem, n_blobs, p.word_off, p.pword_off, o.totals, err) != GP_OK)) {
 		return GP_EDEVICE;
 	}
-	/* The posting arrays and positions for the estimated counts (gp_cl_guess: small results)
-	 * come back with the sizes, the wide flag and the error word in one round trip (a batch's
-	 * per-blob offsets and totals, one blob's totals read as blob 1's start); what the estimate
-	 * missed, a large result or 64-bit positions, in a second. */
-	size_t np_g = gp_cl_guess(est->postings, nw, 13), nv_g = gp_cl_guess(est->values, (size_t)nw * GP_MOD9_MAX_PER_WORD, 4);
+	size_t np_g = gp_cl_guess(est->postings, nw, 13), nv_g = gp_cl_guess(est->values, max_values, 4);
 	if (np_g == 0 || nv_g == 0) np_g = nv_g = 0;   /* both or neither */
-	cl_command_queue q = gp_cl_queue();
-	void *mapped = NULL;
-	int rc = GP_OK;
-	if (!(meta = gp_alloc_array((size_t)flag_at + 1, sizeof(*meta))) || mod9_posting_arrays(r, np_g) != GP_OK) {
-		rc = gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
-		goto done;
-	}
-	meta[0] = meta[1] = 0;
-	if ((st = mod9_posting_reads(docs, vstart, comb, np_g, r)) != CL_SUCCESS) {
-		clFinish(q);
-		rc = gp_cl_fail(err, st, "clEnqueueReadBuffer");
-		goto done;
-	}
-	rc = gp_cl_read_guessed(t.err, metabuf, 0, (batch ? flag_at + 1 : 3) * 4, batch ? meta : meta + 2,
-	                        pos32, nv_g * 4, &mapped, err);
-	if (rc != GP_OK) goto done;
-	size_t nv = meta[2 * n_blobs], np = meta[2 * n_blobs + 1];
-	const int wide = meta[batch ? flag_at : 2 + flag_at] != 0;   /* one blob's read lands at meta + 2 */
-	if (gp_check_result(r, nv, np, err) != GP_OK) {
-		gp_cl_unmap(mapped);
-		rc = GP_ENOMEM;
-		goto done;
-	}
-	if ((rc = mod9_result_offsets(r, meta, n_blobs, 1, err)) != GP_OK) {
-		gp_cl_unmap(mapped);
-		goto done;
-	}
+	size_t want[4] = {np_g ? (np_g + 1) * 4 : 0, np_g * 8, np_g, nv_g * 4};
+	int rc = gp_cl_tiled_receive(&t, out, want, 4, err);
+	if (rc != GP_OK) return rc;
+	const cl_uint *totals = (const cl_uint *)reg[r_totals].host;
+	cl_uint one[4] = {0, 0, totals[0], totals[1]};
+	const cl_uint *meta = batch ? totals : one;
+	const size_t nv = meta[2 * n_blobs], np = meta[2 * n_blobs + 1];
+	const int wide = totals[o.flag_at] != 0;
+	if (gp_check_result(r, nv, np, err) != GP_OK) return GP_ENOMEM;
+	if ((rc = mod9_result_offsets(r, meta, n_blobs, 1, err)) != GP_OK) return rc;
 	r->n_values = nv;
 	r->n_postings = np;
 	r->backend = "opencl";
-	if (wide) {   /* a position past 2^32 - 1: the pass again, 64-bit */
-		gp_cl_unmap(mapped);
-		mapped = NULL;
-		nv_g = 0;
+	if (wide) {   /* a position past 2^32 - 1: the pass again, 64-bit, and the result downloaded */
 		o.pos32 = NULL;
 		o.wide = 1;
-		if (!(o.pos64 = pos64 = gp_cl_buffer(GP_B_OUT_64, (size_t)nw * GP_MOD9_MAX_PER_WORD * 8, err)) ||
-		    mod9_postings_pass(&p, &o, err) != GP_OK) {
-			rc = GP_EDEVICE;
-			goto done;
+		if (!(o.pos64 = gp_cl_buffer(GP_B_OUT_64, max_values * 8, err)) || mod9_postings_pass(&p, &o, err) != GP_OK) {
+			return GP_EDEVICE;
 		}
+		return mod9_postings_lend(r, o.pos64, nv * 8, 1, o.docs, o.vstart, o.combined, np, err);
 	}
-	if ((np > np_g || nv > nv_g) && gp_cl_staged()) {   /* the second round trip */
-		gp_cl_unmap(mapped);   /* its memory is reused for the whole result */
-		mapped = NULL;
-		rc = mod9_postings_lend(r, wide ? pos64 : pos32, nv * (wide ? 8 : 4), wide, docs, vstart,
-		                        comb, np, err);
-		goto done;
+	size_t need[4] = {(np + 1) * 4, np * 8, np, nv * 4};
+	if ((np > np_g || nv > nv_g) && gp_cl_call_receive_more(&t.call, out, need, 4, err) != GP_OK) return GP_EDEVICE;
+	gp_array_set(&r->vstart, reg[out[0]].host, 4, GP_OWN_LENT);
+	if (np) {
+		gp_array_set(&r->docs, reg[out[1]].host, 8, GP_OWN_LENT);
+		gp_array_set(&r->combined, reg[out[2]].host, 1, GP_OWN_LENT);
 	}
-	int waiting = 0;
-	if (np > np_g) {   /* the second round trip, for the posting arrays */
-		if (mod9_posting_arrays(r, np) != GP_OK) {
-			gp_cl_unmap(mapped);
-			rc = gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
-			goto done;
-		}
-		if ((st = mod9_posting_reads(docs, vstart, comb, np, r)) != CL_SUCCESS) rc = gp_cl_fail(err, st, "clEnqueueReadBuffer");
-		waiting = 1;
-	}
-	if (nv > nv_g) {   /* and for the positions: this blocking download brings both */
-		if (rc == GP_OK && !(mapped = gp_cl_download_mapped(wide ? pos64 : pos32, nv * (wide ? 8 : 4), err))) rc = GP_EDEVICE;
-		else waiting = 0;
-	}
-	if (rc == GP_OK && nv > 0) {
-		gp_array_set(&r->pos, mapped, wide ? 8 : 4, GP_OWN_LENT);
-		gp_result_lend(r, mapped, gp_cl_unmap);
-	} else {
-		gp_cl_unmap(mapped);
-	}
-	if (waiting || rc != GP_OK) {   /* the reads land before their arrays can be freed */
-		st = clFinish(q);
-		if (rc == GP_OK && st != CL_SUCCESS) rc = gp_cl_fail(err, st, "clFinish");
-	}
-done:
-	free(meta);
-	return rc;
+	if (nv) gp_array_set(&r->pos, reg[out[3]].host, 4, GP_OWN_LENT);
+	gp_result_lend(r, t.call.host, gp_cl_call_return);
+	return GP_OK;
 }
 
 /* Empty input: nothing to launch. */

@@ -2,6 +2,7 @@
  * built into the .so with the device's launch shapes as -D options, and every kernel looked up
  * once. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gp_cl_runtime.h"
@@ -12,6 +13,14 @@ static const char *const gp_kernel_names[GP_K_COUNT] = {
 	GP_KERNELS(GP_KERNEL_NAME)
 #undef GP_KERNEL_NAME
 };
+
+const char *gp_cl_kernel_name(cl_kernel k)
+{
+	for (int i = 0; i < GP_K_COUNT; i++) {
+		if (gp_cl.kernels[i] == k) return gp_kernel_names[i];
+	}
+	return "kernel";
+}
 
 #ifdef GP_TEST_HOOKS
 /* Test builds: each built kernel's parameters are the ones its setter sets (gp_cl_args.h), by

@@ -28,7 +28,7 @@ static int qs_passes(cl_mem input, cl_mem tab, cl_mem tile_start, cl_uint n_blob
 			.in = input, .nl = nl, .nu = nu, .n = n, .l = l, .last = last, .bt = s->bt,
 			.tile_sums = s->sums, .block_sums = s->block_sums, .err = errbuf, .part_bytes = part});
 	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg");
-	if (gp_cl_tiled_run(s, k, err) != GP_OK) return GP_EDEVICE;
+	if (gp_cl_tiled_count(s, k, err) != GP_OK) return GP_EDEVICE;
 	/* decode: a tile's upper words' offsets, the group's counts, the staged values, the carry */
 	const size_t offs = GP_SKEW(s->wg * gp_cl_qs_items()) * 4,
 	             stage = GP_SKEW(s->wg * gp_cl_qs_stage_items()) * 4, carry = 8;
@@ -51,10 +51,10 @@ static int qs_single(const uint8_t *blob, size_t len, const gp_qs_header *h, gp_
                      gp_error *err)
 {
 	gp_cl_tiled t;
-	cl_mem out, none = NULL;
-	if (gp_cl_tiled_begin(&t, &blob, &len, 1, 0, h->upper_words, gp_cl_qs_items(), 1, err) != GP_OK ||
-	    !(out = gp_cl_buffer(GP_B_OUT_32, (size_t)h->n * 4, err)) ||
-	    qs_passes(t.input, none, none, 1, h, &t.s, out, t.err, err) != GP_OK) {
+	gp_cl_tiled_plan(&t, len, h->upper_words, gp_cl_qs_items(), 1);
+	int out = gp_cl_call_add(&t.call, GP_IO_OUT, (size_t)h->n * 4);
+	if (gp_cl_tiled_send(&t, &blob, &len, 1, 0, NULL, NULL, err) != GP_OK ||
+	    qs_passes(t.input, NULL, NULL, 1, h, &t.s, t.call.r[out].mem, t.err, err) != GP_OK) {
 		return GP_EDEVICE;
 	}
 	return gp_cl_tiled_finish(&t, out, h->n, 32, r, err);

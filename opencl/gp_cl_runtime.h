@@ -44,6 +44,8 @@ typedef struct gp_cl_runtime {
 	cl_program program;
 	cl_kernel kernels[GP_K_COUNT];
 	gp_cl_buffer_slot buffers[GP_B_COUNT];
+	int call_pending;                     /* a call's write may still read its mirror */
+	size_t stage_in_at;                   /* the next free byte of the upload ring (GP_B_STAGE_IN) */
 	gp_cl_knobs knobs;
 	gp_device_shape shape;                /* of the build: the -D options the kernels were built with */
 	char last_error[512];
@@ -65,6 +67,13 @@ void gp_cl_choose_shape(gp_device_shape *shape, size_t max_work_group, size_t lo
 
 /* gp_cl_program.c: context, queue, program and kernels for the chosen device. */
 int gp_cl_build(void);
+
+/* gp_cl_upload.c: uploads from this size on are copied and written piece by piece by threads
+ * (gp_cl_upload_staged: `total` bytes of the parts through pinned memory into mem at `base`;
+ * it waits for the writes). */
+#define GP_UPLOAD_MIN_THREADED ((size_t)4 << 20)
+cl_int gp_cl_upload_staged(cl_mem mem, size_t base, uint8_t *pinned, const uint8_t *const *parts,
+                           const size_t *lens, size_t n_parts, size_t total);
 
 /* gp_cl_memory.c: pinned host memory of at least `bytes` for staging slot id. */
 void *gp_cl_pinned(gp_buffer_id id, size_t bytes, gp_error *err);

@@ -24,7 +24,7 @@ static int s9_passes(cl_mem input, cl_mem tab, cl_mem tile_start, cl_uint n_blob
 			.in = input, .base = base, .nw = nw, .bt = s->bt, .tiles = tiles, .blocks = s->blocks,
 			.tile_sums = s->sums, .block_sums = s->block_sums, .err = errbuf, .part_bytes = part});
 	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg");
-	if (gp_cl_tiled_run(s, k, err) != GP_OK) return GP_EDEVICE;
+	if (gp_cl_tiled_count(s, k, err) != GP_OK) return GP_EDEVICE;
 	const gp_local_s9_decode l = gp_local_of_s9_decode(s->wg, s->tile, gp_cl_stage_items(8));
 	k = gp_cl_kernel(batch ? GP_K_S9_TILE_DECODE_BATCH : GP_K_S9_TILE_DECODE);
 	st = batch
@@ -49,10 +49,10 @@ static int s9_single(const uint8_t *blob, size_t len, cl_uint n, cl_uint delta, 
 	/* 4 zero bytes ahead of the 12-byte header: the payload starts 16-byte aligned (uint4 reads) */
 	cl_uint nw = (cl_uint)((len - GP_S9_HEADER) / 4), base = (4 + GP_S9_HEADER) / 4;
 	gp_cl_tiled t;
-	cl_mem out, none = NULL;
-	if (gp_cl_tiled_begin(&t, &blob, &len, 1, 4, nw, gp_cl_tile_items(), 4, err) != GP_OK ||
-	    !(out = gp_cl_buffer(GP_B_OUT_64, (size_t)n * 8, err)) ||
-	    s9_passes(t.input, none, none, 1, base, nw, n, delta, &t.s, out, t.err, err) != GP_OK) {
+	gp_cl_tiled_plan(&t, 4 + len, nw, gp_cl_tile_items(), 4);
+	int out = gp_cl_call_add(&t.call, GP_IO_OUT, (size_t)n * 8);
+	if (gp_cl_tiled_send(&t, &blob, &len, 1, 4, NULL, NULL, err) != GP_OK ||
+	    s9_passes(t.input, NULL, NULL, 1, base, nw, n, delta, &t.s, t.call.r[out].mem, t.err, err) != GP_OK) {
 		return GP_EDEVICE;
 	}
 	return gp_cl_tiled_finish(&t, out, n, 64, r, err);

@@ -69,7 +69,6 @@ static void gp_copy_parts(uint8_t *dst, const uint8_t *const *parts, const size_
  * driver pins pages on every call. The measurements behind these choices: docs/BENCHMARKS.md
  * (uploads) and bench/experiments/upload_pipeline.c. */
 #define GP_UPLOAD_THREADS_DEFAULT 7
-#define GP_UPLOAD_MIN_THREADED ((size_t)4 << 20)
 #define GP_UPLOAD_FIRST ((size_t)256 << 10)
 #define GP_UPLOAD_PIECE ((size_t)4 << 20)
 
@@ -77,6 +76,7 @@ typedef struct gp_upload_job {
 	const uint8_t *const *parts;
 	const size_t *lens;
 	size_t n_parts, total, first, piece, workers;
+	size_t base;             /* where in mem byte 0 of the parts goes */
 	uint8_t *pinned;
 	cl_mem mem;
 	atomic_size_t next;      /* the next piece to take */
@@ -108,8 +108,10 @@ static void gp_upload_worker(void *arg)
 		size_t b = gp_upload_piece_start(job, k + 1);
 		if (b > job->total) b = job->total;
 		gp_copy_parts(job->pinned, job->parts, job->lens, job->n_parts, a, b, 1);
-		cl_int st = clEnqueueWriteBuffer(gp_cl.queue, job->mem, CL_FALSE, a, b - a, job->pinned + a,
+		if (job->workers == 1) GP_TRACE("staging copy");   /* (threads would race for the trace) */
+		cl_int st = clEnqueueWriteBuffer(gp_cl.queue, job->mem, CL_FALSE, job->base + a, b - a, job->pinned + a,
 		                                 0, NULL, NULL);
+		if (job->workers == 1) GP_TRACE("write enqueued");
 		if (st != CL_SUCCESS) {
 			int ok = CL_SUCCESS;
 			atomic_compare_exchange_strong(&job->status, &ok, st);
@@ -130,8 +132,8 @@ static size_t knob_or(size_t knob, size_t fallback)
 	return knob ? knob : fallback;
 }
 
-static cl_int gp_upload_staged(cl_mem mem, uint8_t *pinned, const uint8_t *const *parts,
-                               const size_t *lens, size_t n_parts, size_t total)
+cl_int gp_cl_upload_staged(cl_mem mem, size_t base, uint8_t *pinned, const uint8_t *const *parts,
+                           const size_t *lens, size_t n_parts, size_t total)
 {
 #ifdef GP_TEST_HOOKS
 	{   /* test builds follow the environment at every upload (tests/038 changes the plan) */
@@ -144,39 +146,80 @@ static cl_int gp_upload_staged(cl_mem mem, uint8_t *pinned, const uint8_t *const
 		.parts = parts, .lens = lens, .n_parts = n_parts, .total = total,
 		.first = knob_or(gp_cl.knobs.upload_first_kb, GP_UPLOAD_FIRST >> 10) << 10,
 		.piece = knob_or(gp_cl.knobs.upload_piece_kb, GP_UPLOAD_PIECE >> 10) << 10,
-		.pinned = pinned, .mem = mem,
+		.pinned = pinned, .mem = mem, .base = base,
 	};
 	if (job.piece < ((size_t)64 << 10)) job.piece = (size_t)64 << 10;
 	if (job.first < ((size_t)64 << 10) || job.first > job.piece) job.first = job.piece;
 	atomic_init(&job.next, 0);
 	atomic_init(&job.status, CL_SUCCESS);
-	size_t n = knob_or(gp_cl.knobs.upload_threads, GP_UPLOAD_THREADS_DEFAULT);
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	if (cpus > 0 && n > (size_t)cpus) n = (size_t)cpus;
-	if (n > GP_POOL_MAX) n = GP_POOL_MAX;
-	if (total < GP_UPLOAD_MIN_THREADED) n = 1;
+	size_t n = 1;
+	if (total >= GP_UPLOAD_MIN_THREADED) {
+		static long cpus;   /* sysconf reads /sys on every call */
+		if (!cpus) cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		n = knob_or(gp_cl.knobs.upload_threads, GP_UPLOAD_THREADS_DEFAULT);
+		if (cpus > 0 && n > (size_t)cpus) n = (size_t)cpus;
+		if (n > GP_POOL_MAX) n = GP_POOL_MAX;
+	}
 	job.workers = n;
 	gp_pool_run(n, gp_upload_worker, &job);
 	/* the staging memory is reused by the next upload: wait until the writes have read it */
 	cl_int fin = clFinish(gp_cl.queue);
+	GP_TRACE("upload: clFinish");
 	cl_int st = atomic_load(&job.status);
 	return st != CL_SUCCESS ? st : fin;
+}
+
+/* A small upload on a GPU: copied to the next free place in the pinned staging memory (a
+ * ring: nothing waits until it wraps around) and written without waiting. */
+static cl_int gp_upload_ring(cl_mem mem, const uint8_t *const *parts, const size_t *lens,
+                             size_t n_parts, size_t total, gp_error *err)
+{
+	const size_t ring = (size_t)256 << 10;
+	size_t at = gp_cl.stage_in_at;
+	if (at + total > gp_cl_buffer_capacity(GP_B_STAGE_IN)) {
+		cl_int st = clFinish(gp_cl.queue);   /* every write from the ring has run */
+		if (st != CL_SUCCESS) return st;
+		at = 0;
+	}
+	uint8_t *pinned = gp_cl_pinned(GP_B_STAGE_IN, total > ring ? total : ring, err);
+	if (!pinned) return err->cl_status ? err->cl_status : CL_OUT_OF_HOST_MEMORY;
+	gp_copy_parts(pinned + at, parts, lens, n_parts, 0, total, 0);
+	GP_TRACE("staging copy");
+	cl_int st = clEnqueueWriteBuffer(gp_cl.queue, mem, CL_FALSE, 0, total, pinned + at, 0, NULL, NULL);
+	GP_TRACE("write enqueued");
+	gp_cl.stage_in_at = (at + total + 63) & ~(size_t)63;
+	return st;
 }
 
 cl_mem gp_cl_upload(gp_buffer_id id, const uint8_t *const *parts, const size_t *lens,
                     size_t n_parts, size_t total, gp_error *err)
 {
-	/* On a GPU the parts are gathered in pinned staging memory (by threads, piece by piece, each
-	 * piece written as soon as it is there: gp_upload_staged); a CPU device shares host memory,
-	 * so its buffer is mapped and written directly. */
+	/* On a GPU the parts are gathered in pinned staging memory: a small upload at the ring's next
+	 * free place, written without waiting (gp_upload_ring); a large one by threads, piece by
+	 * piece, each piece written as soon as it is there (gp_cl_upload_staged). A CPU device shares
+	 * host memory, so its buffer is mapped and written directly. */
 	cl_int st;
 	cl_mem mem = gp_cl_buffer(id, total, err);
 	uint8_t *dst;
 	if (!mem) return NULL;
 	if (total == 0) return mem;
+	if (gp_cl_staged() && total < GP_UPLOAD_MIN_THREADED) {
+		st = gp_upload_ring(mem, parts, lens, n_parts, total, err);
+		if (st != CL_SUCCESS) {
+			if (!err->code) gp_cl_fail(err, st, "clEnqueueWriteBuffer");
+			return NULL;
+		}
+		return mem;
+	}
 	if (gp_cl_staged()) {
+		/* the ring's writes may still read the staging memory this copy reuses */
+		if (gp_cl.stage_in_at && (st = clFinish(gp_cl.queue)) != CL_SUCCESS) {
+			gp_cl_fail(err, st, "clFinish");
+			return NULL;
+		}
+		gp_cl.stage_in_at = 0;   /* (this upload waits: the ring starts again after it) */
 		if (!(dst = gp_cl_pinned(GP_B_STAGE_IN, total, err))) return NULL;
-		st = gp_upload_staged(mem, dst, parts, lens, n_parts, total);
+		st = gp_cl_upload_staged(mem, 0, dst, parts, lens, n_parts, total);
 		if (st != CL_SUCCESS) {
 			gp_cl_fail(err, st, "clEnqueueWriteBuffer");
 			return NULL;
@@ -189,8 +232,10 @@ cl_mem gp_cl_upload(gp_buffer_id id, const uint8_t *const *parts, const size_t *
 		gp_cl_fail(err, st, "clEnqueueMapBuffer");
 		return NULL;
 	}
+	GP_TRACE("upload: map (blocking)");
 	gp_copy_parts(dst, parts, lens, n_parts, 0, total, 0);
 	st = clEnqueueUnmapMemObject(gp_cl.queue, mem, dst, 0, NULL, NULL);
+	GP_TRACE("upload: copy, unmap enqueued");
 	if (st != CL_SUCCESS) {
 		gp_cl_fail(err, st, "clEnqueueUnmapMemObject");
 		return NULL;

@@ -265,6 +265,7 @@ int gp_decode(int format, int mode, const uint8_t *const *blobs, const size_t *l
 	const gp_format_ops *ops = &format_ops[format];
 	gp_plan p = {.in = {.blobs = blobs, .lens = lens, .n_blobs = n_blobs, .mode = mode}};
 	ops->plan(&p);
+	GP_TRACE("plan");
 	/* headers that give the result's size: refused before anything is allocated */
 	if (p.headers_ok && p.sized && gp_check_result(r, p.expected, 0, err) != GP_OK) return GP_ENOMEM;
 	/* what the device would size from the headers must fit the budget too; if not, the host

@@ -6,6 +6,7 @@
 
 #include "../codec/gp_result.h"
 #include "../codec/gp_device.h"
+#include "../codec/gp_trace.h"
 #include "../index/gp_index.h"
 
 enum { GP_FORMAT_MOD9 = 1, GP_FORMAT_S9 = 2, GP_FORMAT_QS = 3, GP_FORMAT_WAH = 4 };
