@@ -99,7 +99,7 @@ static const char *device_spec(void)
 PHP_INI_BEGIN()
 	STD_PHP_INI_ENTRY("gpupost.device", "auto", PHP_INI_SYSTEM, OnUpdateDevice, device,
 	                  zend_gpupost_globals, gpupost_globals)
-	STD_PHP_INI_ENTRY("gpupost.min_device_values", "65536", PHP_INI_ALL, OnUpdateMinDeviceValues,
+	STD_PHP_INI_ENTRY("gpupost.min_device_values", "40000", PHP_INI_ALL, OnUpdateMinDeviceValues,
 	                  min_device_values, zend_gpupost_globals, gpupost_globals)
 	STD_PHP_INI_ENTRY("gpupost.max_result_bytes", "1G", PHP_INI_ALL, OnUpdateByteCap,
 	                  max_result_bytes, zend_gpupost_globals, gpupost_globals)

@@ -68,11 +68,24 @@ int main(int argc, char **argv)
 	CHECK(st);
 	cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &st);
 	CHECK(st);
-	const char *src = "__kernel void empty(__global uint *a, const uint n) { if (get_global_id(0) >= n) return; }";
+	/* empty: the floor's kernel; many: one of 19 arguments (as call_gather), set before each
+	 * launch; put: 256 bytes carried in its arguments into a buffer (a write as a kernel) */
+	const char *src =
+		"__kernel void empty(__global uint *a, const uint n) { if (get_global_id(0) >= n) return; }\n"
+		"__kernel void many(__global uint *d, __global uint *a, __global uint *b, __global uint *c,\n"
+		"  __global uint *e, __global uint *f, __global uint *g, uint l0, uint l1, uint l2, uint l3, uint l4,\n"
+		"  uint l5, uint t0, uint t1, uint t2, uint t3, uint t4, uint t5)\n"
+		"{ if (get_global_id(0) < l0 + l1 + l2 + l3 + l4 + l5 + t0 + t1 + t2 + t3 + t4 + t5) d[0] = a[0]; }\n"
+		"__kernel void put(__global uint *a, uint16 w0, uint16 w1, uint16 w2, uint16 w3)\n"
+		"{ uint i = get_global_id(0); if (i < 4) vstore16(i == 0 ? w0 : i == 1 ? w1 : i == 2 ? w2 : w3, i, a); }\n";
 	cl_program prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &st);
 	CHECK(st);
 	CHECK(clBuildProgram(prog, 1, &dev, "", NULL, NULL));
 	cl_kernel k = clCreateKernel(prog, "empty", &st);
+	CHECK(st);
+	cl_kernel kmany = clCreateKernel(prog, "many", &st);
+	CHECK(st);
+	cl_kernel kput = clCreateKernel(prog, "put", &st);
 	CHECK(st);
 	cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, NULL, &st);
 	CHECK(st);
@@ -99,9 +112,11 @@ int main(int argc, char **argv)
 	                       "+ a 2nd kernel", "+ a 2nd and 3rd kernel", "+ two non-blocking reads before",
 	                       "+ kernel arguments set again (2)", "write from pageable memory",
 	                       "non-blocking read + clFinish", "+ a clFinish after the write",
-	                       "write + 2 kernels + read, 16 KiB"};
+	                       "write + 2 kernels + read, 16 KiB", "+ four non-blocking reads before",
+	                       "+ a 2nd kernel, its 19 arguments set", "the write as a kernel (256 B in its arguments)"};
+	cl_uint words[64] = {0};
 	const int cases = (int)(sizeof(names) / sizeof(names[0]));
-	double med[16];
+	double med[24];
 	for (int c = 0; c < cases; c++) {
 		for (int r = -50; r < reps; r++) {   /* 50 warm-up rounds */
 			double t0 = now_us();
@@ -112,7 +127,13 @@ int main(int argc, char **argv)
 				if (r >= 0) t[r] = now_us() - t0;
 				continue;
 			}
-			CHECK(clEnqueueWriteBuffer(q, buf, CL_FALSE, 0, nb, c == 8 ? pageable : host, 0, NULL, NULL));
+			if (c == 14) {
+				for (cl_uint a = 0; a < 4; a++) CHECK(clSetKernelArg(kput, a + 1, 64, words + 16 * a));
+				CHECK(clSetKernelArg(kput, 0, sizeof(cl_mem), &buf));
+				CHECK(clEnqueueNDRangeKernel(q, kput, 1, NULL, &g, &g, 0, NULL, NULL));
+			} else {
+				CHECK(clEnqueueWriteBuffer(q, buf, CL_FALSE, 0, nb, c == 8 ? pageable : host, 0, NULL, NULL));
+			}
 			if (c == 10) CHECK(clFinish(q));
 			if (c == 2) {
 				CHECK(clEnqueueWriteBuffer(q, small, CL_FALSE, 0, 16, host, 0, NULL, NULL));
@@ -128,6 +149,17 @@ int main(int argc, char **argv)
 			}
 			int kernels = c == 4 || c == 11 ? 2 : c == 5 ? 3 : 1;
 			for (int i = 0; i < kernels; i++) CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &g, 0, NULL, NULL));
+			if (c == 13) {
+				for (cl_uint a = 0; a < 7; a++) CHECK(clSetKernelArg(kmany, a, sizeof(cl_mem), a ? &small : &buf));
+				for (cl_uint a = 7; a < 19; a++) CHECK(clSetKernelArg(kmany, a, sizeof(cl_uint), &zero));
+				CHECK(clEnqueueNDRangeKernel(q, kmany, 1, NULL, &g, &g, 0, NULL, NULL));
+			}
+			if (c == 12) {
+				for (int j = 0; j < 4; j++) {
+					CHECK(clEnqueueReadBuffer(q, small, CL_FALSE, 64 * (size_t)j, 16, (char *)host + nb - 64 + 16 * j, 0,
+					                          NULL, NULL));
+				}
+			}
 			if (c == 6) {
 				CHECK(clEnqueueReadBuffer(q, small, CL_FALSE, 0, 16, (char *)host + nb - 64, 0, NULL, NULL));
 				CHECK(clEnqueueReadBuffer(q, small, CL_FALSE, 64, 16, (char *)host + nb - 32, 0, NULL, NULL));

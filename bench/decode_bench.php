@@ -92,7 +92,9 @@ mt_srand(1);
 foreach ($sizes as $n) {
     $list = [];
     if ($format === 'MOD9d' || $format === 'MOD9p') {   /* n values: postings of 4 positions (DOCS: n docs) */
-        for ($d = 0, $i = 0; $i < ($format === 'MOD9d' ? $n : max(1, intdiv($n, 4))); $i++) $list[$d += mt_rand(1, 255)] = [1, 5, 9, 14];
+        $np = $format === 'MOD9d' ? $n : max(1, intdiv($n, 4));
+        $gap = max(1, min(255, intdiv((1 << 27) - 2, $np)));   /* docs below 2^27 - 1 */
+        for ($d = 0, $i = 0; $i < $np; $i++) $list[$d += mt_rand(1, $gap)] = [1, 5, 9, 14];
         $blob = gpu_encode_postings($list, GPUPOST_MOD9, GPUPOST_POSTINGS);
         $mode = $format === 'MOD9d' ? GPUPOST_DOCS : GPUPOST_POSTINGS;
         $fmt = GPUPOST_MOD9;

@@ -70,7 +70,12 @@ int gp_mod9_measure(const uint8_t *blob, size_t len, int postings, gp_mod9_count
 void gp_mod9_estimate(const uint8_t *blob, size_t len, gp_mod9_counts *est)
 {
 	size_t nwords = len / 4, step = nwords / 64 + 1, sampled = 0, values = 0, starts = 0;
-	for (size_t i = 0; i < nwords; i += step, sampled++) {
+	/* one word from each stretch of `step`, at a place that varies from stretch to stretch: a
+	 * fixed stride would see only one kind of word of a blob whose postings all take the same
+	 * number of words (a doc word, then a positions word, ...) */
+	for (size_t at = 0; at < nwords; at += step, sampled++) {
+		size_t i = at + (size_t)((sampled * 2654435761u) >> 7) % step;
+		if (i >= nwords) i = nwords - 1;
 		uint32_t w = gp_load_be32(blob + 4 * i);
 		values += gp_mod9_word_count(w);
 		starts += (w >> 30) == 0u || (w >> 30) == 3u;   /* flags 00 or 11 begin a posting */

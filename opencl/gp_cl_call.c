@@ -16,13 +16,29 @@ int gp_cl_call_add(gp_cl_call *c, int io, size_t bytes)
 	return (int)c->n++;
 }
 
+/* The mirror holds an output's first GP_CL_CALL_FIRST bytes (what a first read brings back: the
+ * host's guesses stay under GP_CL_GUESS_BYTES), not its bound: a second read lays out what it
+ * brings back anew (call_relayout). */
+#define GP_CL_CALL_FIRST ((size_t)2 << 20)
+
+static size_t mirror_bytes(const gp_cl_region *r)
+{
+	if (r->io == GP_IO_DEVICE) return 0;
+	return r->io == GP_IO_OUT && r->bytes > GP_CL_CALL_FIRST ? GP_CL_CALL_FIRST : r->bytes;
+}
+
 int gp_cl_call_open(gp_cl_call *c, gp_error *err)
 {
+	/* the inputs first (the blobs' region at 0), then what comes back side by side: a gathered
+	 * read (call_read) spans only regions that are read back */
 	size_t at = 0;
-	for (unsigned i = 0; i < c->n; i++) {
-		gp_cl_region *r = &c->r[i];
-		r->at = at;
-		at = (at + r->bytes + 63) & ~(size_t)63;
+	for (int in = 1; in >= 0; in--) {
+		for (unsigned i = 0; i < c->n; i++) {
+			gp_cl_region *r = &c->r[i];
+			if ((r->io == GP_IO_IN) != in) continue;
+			r->at = at;
+			at = (at + mirror_bytes(r) + 63) & ~(size_t)63;
+		}
 	}
 	c->end = at;
 	/* the mirror is the last call's until its writes have run */
@@ -81,6 +97,68 @@ int gp_cl_call_send(gp_cl_call *c, const uint8_t *const *parts, const size_t *le
 	return st == CL_SUCCESS ? GP_OK : gp_cl_fail(err, st, "clEnqueueWriteBuffer");
 }
 
+/* Room in the mirror for bytes[i] of regions[i], laid out after the rest (the mirror may move:
+ * every region's host pointer is set again; what the first read brought back is gone). */
+static int call_relayout(gp_cl_call *c, const int *regions, const size_t *bytes, size_t n, gp_error *err)
+{
+	size_t at = c->end;
+	for (size_t i = 0; i < n; i++) {
+		c->r[regions[i]].at = at;
+		at = (at + bytes[i] + 63) & ~(size_t)63;
+	}
+	if (!(c->host = gp_cl_pinned(GP_B_CALL_HOST, at, err))) return GP_EDEVICE;
+	c->end = at;
+	for (unsigned i = 0; i < c->n; i++) c->r[i].host = c->host + c->r[i].at;
+	return GP_OK;
+}
+
+/* Room for what the reads bring back: laid out anew when an output is past its first bytes. */
+static int call_room(gp_cl_call *c, const int *regions, const size_t *bytes, size_t n, gp_error *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (bytes[i] > mirror_bytes(&c->r[regions[i]])) return call_relayout(c, regions, bytes, n, err);
+	}
+	return GP_OK;
+}
+
+/* Several small parts come back through one buffer: call_gather copies them on the device to
+ * their places in the mirror's layout (the bytes between them are read too, but never an
+ * input's), then one read brings the whole span. A kernel costs less than the reads it
+ * replaces on a GPU (docs/BENCHMARKS.md); a CPU device reads host memory at memcpy speed. */
+#define GP_CL_GATHER_MIN_PARTS 3
+#define GP_CL_GATHER_PARTS 6
+#define GP_CL_GATHER_SPAN ((size_t)128 << 10)
+
+static int call_gathered(const gp_cl_region *const *part, const size_t *len, size_t k, uint8_t *mirror,
+                         cl_int *st)
+{
+	if (k < GP_CL_GATHER_MIN_PARTS || k > GP_CL_GATHER_PARTS || !gp_cl_staged() || gp_cl.knobs.call_no_gather) return 0;
+	size_t base = part[0]->at, end = 0;
+	for (size_t i = 0; i < k; i++) {
+		if (part[i]->at < base) base = part[i]->at;
+		if (part[i]->at + len[i] > end) end = part[i]->at + len[i];
+	}
+	if (end - base > GP_CL_GATHER_SPAN) return 0;
+	gp_error err = {0};
+	cl_mem dst = gp_cl_buffer(GP_B_CALL_GATHER, end - base, &err);
+	if (!dst) return 0;   /* the reads one by one */
+	cl_mem src[GP_CL_GATHER_PARTS];
+	cl_uint16 where = {{0}};   /* part i's length in s[i], its place in s[6 + i] */
+	for (size_t i = 0; i < GP_CL_GATHER_PARTS; i++) {
+		src[i] = i < k ? part[i]->mem : dst;
+		where.s[i] = i < k ? (cl_uint)len[i] : 0;
+		where.s[GP_CL_GATHER_PARTS + i] = i < k ? (cl_uint)(part[i]->at - base) : 0;
+	}
+	cl_kernel kg = gp_cl_kernel(GP_K_CALL_GATHER);
+	*st = gp_set_call_gather(kg, &(gp_args_call_gather){.dst = dst, .s0 = src[0], .s1 = src[1], .s2 = src[2],
+	                                                    .s3 = src[3], .s4 = src[4], .s5 = src[5], .part = where});
+	if (*st == CL_SUCCESS && gp_cl_run(kg, GP_CL_GATHER_PARTS * gp_cl_wg(), &err) != GP_OK) *st = CL_OUT_OF_RESOURCES;
+	if (*st == CL_SUCCESS) {
+		*st = clEnqueueReadBuffer(gp_cl.queue, dst, CL_TRUE, 0, end - base, mirror + base, 0, NULL, NULL);
+	}
+	return 1;
+}
+
 /* Reads regions[i]'s first bytes[i] (and every control and result region whole when `ctrl`)
  * into the mirror, then waits once: the last read blocks. */
 static int call_read(gp_cl_call *c, int ctrl, const int *regions, const size_t *bytes, size_t n, gp_error *err)
@@ -101,9 +179,11 @@ static int call_read(gp_cl_call *c, int ctrl, const int *regions, const size_t *
 		}
 	}
 	cl_int st = CL_SUCCESS;
-	for (size_t i = 0; i < k && st == CL_SUCCESS; i++) {
-		st = clEnqueueReadBuffer(gp_cl.queue, part[i]->mem, i + 1 == k ? CL_TRUE : CL_FALSE, 0, len[i], part[i]->host, 0,
-		                         NULL, NULL);
+	if (!call_gathered(part, len, k, c->host, &st)) {
+		for (size_t i = 0; i < k && st == CL_SUCCESS; i++) {
+			st = clEnqueueReadBuffer(gp_cl.queue, part[i]->mem, i + 1 == k ? CL_TRUE : CL_FALSE, 0, len[i],
+			                         part[i]->host, 0, NULL, NULL);
+		}
 	}
 	if (st != CL_SUCCESS || k == 0) {   /* nothing may still land in the mirror */
 		cl_int fin = clFinish(gp_cl.queue);
@@ -115,6 +195,7 @@ static int call_read(gp_cl_call *c, int ctrl, const int *regions, const size_t *
 
 int gp_cl_call_receive(gp_cl_call *c, const int *regions, const size_t *bytes, size_t n, gp_error *err)
 {
+	if (call_room(c, regions, bytes, n, err) != GP_OK) return GP_EDEVICE;
 	int rc = call_read(c, 1, regions, bytes, n, err);
 	GP_TRACE("blocking read");
 	return rc;
@@ -122,6 +203,7 @@ int gp_cl_call_receive(gp_cl_call *c, const int *regions, const size_t *bytes, s
 
 int gp_cl_call_receive_more(gp_cl_call *c, const int *regions, const size_t *bytes, size_t n, gp_error *err)
 {
+	if (call_room(c, regions, bytes, n, err) != GP_OK) return GP_EDEVICE;
 	int rc = call_read(c, 0, regions, bytes, n, err);
 	GP_TRACE("second read");
 	return rc;

@@ -42,10 +42,12 @@ int gp_cl_call_open(gp_cl_call *c, gp_error *err);
 int gp_cl_call_send(gp_cl_call *c, const uint8_t *const *parts, const size_t *lens, size_t n_parts,
                     size_t lead, gp_error *err);
 /* The one wait: the control words, the results and the first bytes[i] of output region
- * regions[i], for n regions, into the mirror. */
+ * regions[i], for n regions, into the mirror (laid out anew where an output is past the 2 MiB
+ * it holds of each). */
 int gp_cl_call_receive(gp_cl_call *c, const int *regions, const size_t *bytes, size_t n, gp_error *err);
 /* A second round trip, where the first brought back less than the result: the first bytes[i]
- * of region regions[i], for n regions, one wait. */
+ * of region regions[i], for n regions, one wait. The mirror may move: the host pointers of the
+ * first read's regions mean nothing after it. */
 int gp_cl_call_receive_more(gp_cl_call *c, const int *regions, const size_t *bytes, size_t n,
                             gp_error *err);
 /* The release of arrays lent from the mirror: nothing (the next call reuses it). */

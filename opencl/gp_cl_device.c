@@ -210,6 +210,7 @@ void gp_cl_shutdown(void)
 	for (int k = 0; k < GP_K_COUNT; k++) {
 		if (gp_cl.kernels[k]) clReleaseKernel(gp_cl.kernels[k]);
 		gp_cl.kernels[k] = NULL;
+		gp_cl.memos[k].valid = 0;
 	}
 	gp_cl_release_buffers();
 	if (gp_cl.program) clReleaseProgram(gp_cl.program);

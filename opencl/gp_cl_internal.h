@@ -10,6 +10,8 @@
 #include <CL/cl.h>
 #endif
 
+#include <string.h>
+
 #include "gp_cl.h"
 #include "../codec/gp_trace.h"
 #include "../kernels/gp_shared.h"   /* layouts and constants the kernels read too */
@@ -28,22 +30,53 @@ typedef enum {
  * its size in bytes (name_bytes): the launcher states each kernel's local memory there, once.
  * Adding a parameter to a kernel is one edit of its signature in kernels/ (then
  * `php scripts/gen-kernel-args.php`) and one field set in its launcher; a test build checks at
- * start-up that the built kernels' parameters are these (gp_cl_program.c). */
+ * start-up that the built kernels' parameters are these (gp_cl_program.c).
+ * A setter passes only the arguments that differ from those it last set on that kernel (a
+ * clSetKernelArg costs a fraction of a microsecond on a GPU, and a small call sets dozens):
+ * the memo of a kernel's last arguments (gp_cl_memo_of) is forgotten when the kernels are built
+ * and whenever a device buffer is released, since a new buffer may then reuse an old handle. */
 #define GP_ARG_FIELD_BUF(name) cl_mem name;
 #define GP_ARG_FIELD_VAL(type, name) type name;
 #define GP_ARG_FIELD_LOC(name) size_t name##_bytes;
-#define GP_ARG_SET_BUF(name) st |= clSetKernelArg(k, i++, sizeof(cl_mem), &a->name);
-#define GP_ARG_SET_VAL(type, name) st |= clSetKernelArg(k, i++, sizeof(type), &a->name);
-#define GP_ARG_SET_LOC(name) st |= clSetKernelArg(k, i++, a->name##_bytes, NULL);
+#define GP_ARG_CHANGED(field) (!last || memcmp(&last->field, &a->field, sizeof(a->field)) != 0)
+#define GP_ARG_SET_BUF(name) \
+	if (GP_ARG_CHANGED(name)) st |= clSetKernelArg(k, i, sizeof(cl_mem), &a->name); \
+	i++;
+#define GP_ARG_SET_VAL(type, name) \
+	if (GP_ARG_CHANGED(name)) st |= clSetKernelArg(k, i, sizeof(type), &a->name); \
+	i++;
+#define GP_ARG_SET_LOC(name) \
+	if (GP_ARG_CHANGED(name##_bytes)) st |= clSetKernelArg(k, i, a->name##_bytes, NULL); \
+	i++;
+
+#define GP_CL_MEMO_BYTES 512
+typedef struct gp_cl_arg_memo {
+	_Alignas(16) unsigned char args[GP_CL_MEMO_BYTES];   /* the kernel's gp_args_<kernel>, as last set */
+	int valid;
+	unsigned long generation;                           /* of the device buffers when set */
+} gp_cl_arg_memo;
+/* The memo of kernel k's last arguments (NULL for a kernel not built by the runtime); whether it
+ * still holds them; that it does now (valid) or not. */
+gp_cl_arg_memo *gp_cl_memo_of(cl_kernel k);
+int gp_cl_memo_fresh(const gp_cl_arg_memo *m);
+void gp_cl_memo_keep(gp_cl_arg_memo *m, int valid);
+
 #define GP_KERNEL_SETTER(id, name)                                                                  \
 	typedef struct gp_args_##name {                                                                 \
 		GP_KARGS_##name(GP_ARG_FIELD_BUF, GP_ARG_FIELD_VAL, GP_ARG_FIELD_LOC)                       \
 	} gp_args_##name;                                                                               \
 	static inline cl_int gp_set_##name(cl_kernel k, const gp_args_##name *a)                        \
 	{                                                                                               \
+		_Static_assert(sizeof(gp_args_##name) <= GP_CL_MEMO_BYTES, "memo too small for " #name);    \
+		gp_cl_arg_memo *m = gp_cl_memo_of(k);                                                       \
+		const gp_args_##name *last = m && gp_cl_memo_fresh(m) ? (const gp_args_##name *)m->args : NULL; \
 		cl_uint i = 0;                                                                              \
 		cl_int st = CL_SUCCESS;                                                                     \
 		GP_KARGS_##name(GP_ARG_SET_BUF, GP_ARG_SET_VAL, GP_ARG_SET_LOC)                             \
+		if (m) {                                                                                    \
+			if (st == CL_SUCCESS) memcpy(m->args, a, sizeof(*a));                                   \
+			gp_cl_memo_keep(m, st == CL_SUCCESS);                                                   \
+		}                                                                                           \
 		return st;                                                                                  \
 	}
 GP_KERNELS(GP_KERNEL_SETTER)
@@ -132,6 +165,7 @@ typedef enum {
 	GP_B_CALL_0,                  /* a call's regions (gp_cl_call.h), one buffer each */
 	GP_B_CALL_LAST = GP_B_CALL_0 + 11,
 	GP_B_CALL_HOST,               /* their pinned mirror */
+	GP_B_CALL_GATHER,             /* their small parts side by side, read back at once */
 	GP_B_STAGE_OUT,               /* pinned staging for downloads (GPU) */
 	GP_B_STAGE_IN,                /* pinned staging for uploads (GPU) */
 	GP_B_COUNT

@@ -23,6 +23,14 @@ int gp_cl_staged(void)
 	return gp_cl.info.type && strcmp(gp_cl.info.type, "cpu") != 0;
 }
 
+/* Every device buffer is released here: a later buffer may get a released one's handle, so
+ * the kernels' argument memos (gp_cl_internal.h) stop trusting what they hold. */
+static void gp_cl_mem_release(cl_mem m)
+{
+	gp_cl.mem_generation++;
+	clReleaseMemObject(m);
+}
+
 static void gp_cl_release_slot(gp_cl_buffer_slot *slot)
 {
 	if (slot->host) {
@@ -30,7 +38,7 @@ static void gp_cl_release_slot(gp_cl_buffer_slot *slot)
 		clFinish(gp_cl.queue);
 		slot->host = NULL;
 	}
-	if (slot->mem) clReleaseMemObject(slot->mem);
+	if (slot->mem) gp_cl_mem_release(slot->mem);
 	slot->mem = NULL;
 	slot->size = 0;
 }
@@ -140,7 +148,7 @@ cl_mem gp_cl_resident(const void *host, size_t bytes, gp_error *err)
 	}
 	/* a blocking write: from pinned memory (gp_cl_pinned_image) the DMA reads it directly */
 	if (bytes && (st = clEnqueueWriteBuffer(gp_cl.queue, m, CL_TRUE, 0, bytes, host, 0, NULL, NULL)) != CL_SUCCESS) {
-		clReleaseMemObject(m);
+		gp_cl_mem_release(m);
 		gp_cl_fail(err, st, "clEnqueueWriteBuffer (resident)");
 		return NULL;
 	}
@@ -164,7 +172,7 @@ void *gp_cl_pinned_image(size_t bytes, void **handle, gp_error *err)
 	void *p = clEnqueueMapBuffer(gp_cl.queue, m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes ? bytes : 4, 0, NULL,
 	                             NULL, &st);
 	if (st != CL_SUCCESS) {
-		clReleaseMemObject(m);
+		gp_cl_mem_release(m);
 		gp_cl_fail(err, st, "clEnqueueMapBuffer (image)");
 		return NULL;
 	}
@@ -177,12 +185,12 @@ void gp_cl_pinned_image_free(void *handle, void *p)
 	if (!handle || !gp_cl_own()) return;
 	clEnqueueUnmapMemObject(gp_cl.queue, (cl_mem)handle, p, 0, NULL, NULL);
 	clFinish(gp_cl.queue);
-	clReleaseMemObject((cl_mem)handle);
+	gp_cl_mem_release((cl_mem)handle);
 }
 
 void gp_cl_resident_release(cl_mem mem)
 {
-	if (mem && gp_cl_own()) clReleaseMemObject(mem);
+	if (mem && gp_cl_own()) gp_cl_mem_release(mem);
 }
 
 /* Pinned host memory of at least `bytes` for staging slot id: a CL_MEM_ALLOC_HOST_PTR buffer
@@ -209,7 +217,7 @@ void *gp_cl_pinned(gp_buffer_id id, size_t bytes, gp_error *err)
 	slot->host = clEnqueueMapBuffer(gp_cl.queue, slot->mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, want,
 	                                0, NULL, NULL, &st);
 	if (st != CL_SUCCESS) {
-		clReleaseMemObject(slot->mem);
+		gp_cl_mem_release(slot->mem);
 		slot->mem = NULL;
 		slot->host = NULL;
 		gp_cl_fail(err, st, "clEnqueueMapBuffer(staging)");

@@ -22,6 +22,25 @@ const char *gp_cl_kernel_name(cl_kernel k)
 	return "kernel";
 }
 
+gp_cl_arg_memo *gp_cl_memo_of(cl_kernel k)
+{
+	for (int i = 0; i < GP_K_COUNT; i++) {
+		if (gp_cl.kernels[i] == k) return &gp_cl.memos[i];
+	}
+	return NULL;
+}
+
+int gp_cl_memo_fresh(const gp_cl_arg_memo *m)
+{
+	return m->valid && m->generation == gp_cl.mem_generation;
+}
+
+void gp_cl_memo_keep(gp_cl_arg_memo *m, int valid)
+{
+	m->valid = valid;
+	m->generation = gp_cl.mem_generation;
+}
+
 #ifdef GP_TEST_HOOKS
 /* Test builds: each built kernel's parameters are the ones its setter sets (gp_cl_args.h), by
  * count and name, so that a signature changed without `php scripts/gen-kernel-args.php` fails
@@ -132,6 +151,7 @@ int gp_cl_build(void)
 	size_t wg = s->work_group;
 	for (int k = 0; k < GP_K_COUNT; k++) {
 		size_t kwg = 0;
+		gp_cl.memos[k].valid = 0;
 		gp_cl.kernels[k] = clCreateKernel(gp_cl.program, gp_kernel_names[k], &st);
 		if (st != CL_SUCCESS) {
 			char what[96];

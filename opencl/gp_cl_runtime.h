@@ -27,6 +27,7 @@ typedef struct gp_cl_knobs {
 	size_t upload_threads, upload_first_kb, upload_piece_kb;   /* GPUPOST_UPLOAD_* */
 	size_t index_chunk_items;         /* GPUPOST_INDEX_CHUNK: candidates of one index launch */
 	unsigned index_no_prune;          /* GPUPOST_INDEX_NO_PRUNE=1: ranked OR batches unpruned */
+	unsigned call_no_gather;          /* GPUPOST_CALL_NO_GATHER=1: a call's reads one by one */
 } gp_cl_knobs;
 
 /* One per process: php-fpm and Apache fork after start-up, so nothing is opened before the
@@ -43,6 +44,8 @@ typedef struct gp_cl_runtime {
 	cl_command_queue queue;
 	cl_program program;
 	cl_kernel kernels[GP_K_COUNT];
+	gp_cl_arg_memo memos[GP_K_COUNT];     /* each kernel's arguments as last set */
+	unsigned long mem_generation;         /* device buffers released so far */
 	gp_cl_buffer_slot buffers[GP_B_COUNT];
 	int call_pending;                     /* a call's write may still read its mirror */
 	size_t stage_in_at;                   /* the next free byte of the upload ring (GP_B_STAGE_IN) */

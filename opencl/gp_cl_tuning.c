@@ -49,6 +49,7 @@ void gp_cl_knobs_read(gp_cl_knobs *k)
 	k->upload_piece_kb = env_uint("GPUPOST_UPLOAD_PIECE");
 	k->index_chunk_items = env_uint("GPUPOST_INDEX_CHUNK");
 	k->index_no_prune = env_uint("GPUPOST_INDEX_NO_PRUNE");
+	k->call_no_gather = env_uint("GPUPOST_CALL_NO_GATHER");
 }
 
 int gp_cl_index_prune(void)

@@ -13,6 +13,20 @@
 static const char *last_backend = "none";
 static unsigned long last_device_failures = 0;
 
+/* What a decode's expected outputs weigh in the host/device choice, in quarters of a MOD9 value:
+ * the ratio of MOD9 VALUES' crossover to the format's, measured on an H100 (docs/BENCHMARKS.md,
+ * "The host/device crossover"), so that gpupost.min_device_values is each format's crossover in
+ * MOD9 values. DOCS counts the values its postings decode but returns one doc a posting, so the
+ * device, whose cost is mostly the result, wins sooner; S9 and POSTINGS cost the host more a value. */
+static size_t device_work(int format, int mode, size_t expected)
+{
+	unsigned quarters = 4;
+	if (format == GP_FORMAT_MOD9 && mode == GP_MODE_DOCS) quarters = 16;
+	else if (format == GP_FORMAT_MOD9 && mode == GP_MODE_POSTINGS) quarters = 8;
+	else if (format == GP_FORMAT_S9) quarters = 6;
+	return expected > SIZE_MAX / 16 ? SIZE_MAX / 4 : expected * quarters / 4;
+}
+
 int gp_would_use_device(size_t values, const gp_ctx *ctx)
 {
 	long min_device_values = ctx->min_device_values;
@@ -271,7 +285,7 @@ int gp_decode(int format, int mode, const uint8_t *const *blobs, const size_t *l
 	/* what the device would size from the headers must fit the budget too; if not, the host
 	 * counts first */
 	if (p.headers_ok && p.device_ok && gp_budget_check(r->budget, 0, p.device_bytes, "", NULL) == GP_OK &&
-	    gp_would_use_device(p.expected, ctx)) {
+	    gp_would_use_device(device_work(format, mode, p.expected), ctx)) {
 		int rc = ops->device(&p.in, r, err);
 		if (device_settled(rc, r, err)) return rc;
 	}

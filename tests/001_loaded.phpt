@@ -15,7 +15,7 @@ ob_start();
 $info = ob_get_clean();
 var_dump(str_contains($info, 'gpupost support => enabled'));
 var_dump(str_contains($info, 'Backend => ' . gpu_info()['backend']));
-var_dump(str_contains($info, 'gpupost.min_device_values => 65536'));
+var_dump(str_contains($info, 'gpupost.min_device_values => 40000'));
 /* the launch shapes chosen for the device: a power-of-two work-group within the device's limit,
  * at least one value staged per item; none without a device */
 $i = gpu_info();

@@ -1,5 +1,5 @@
 --TEST--
-Automatic dispatch: small lists on the host; above gpupost.min_device_values a GPU takes them, a CPU OpenCL device (PoCL) only when the threshold is 0
+Automatic dispatch: small lists on the host; above gpupost.min_device_values a GPU takes them, a CPU OpenCL device (PoCL) only when the threshold is 0; on a GPU each format and mode weighs its expected values by its crossover (S9 x1.5, MOD9 POSTINGS x2, DOCS x4)
 --EXTENSIONS--
 gpupost
 --SKIPIF--
@@ -16,6 +16,23 @@ echo "100 values: ", gpu_info()['last_backend'], "\n";
 gpu_decode_postings($large);
 $want = $type === 'cpu' ? 'host' : 'opencl';
 echo "24000 values: ", gpu_info()['last_backend'] === $want ? "as expected for a $type device" : 'WRONG', "\n";
+/* 200 postings of 3 values each: 600 values; S9 and QS lists of 700 */
+$posts = [];
+for ($d = 1; $d <= 200; $d++) $posts[$d * 3] = [1, 2, 3];
+$blob = gpu_encode_postings($posts, GPUPOST_MOD9, GPUPOST_POSTINGS);
+$list = range(1, 700);
+$cases = [
+    'MOD9 VALUES, 600 values (600)' => [fn() => gpu_decode_postings($blob, GPUPOST_MOD9, GPUPOST_VALUES), false],
+    'MOD9 POSTINGS, 600 values (1200)' => [fn() => gpu_decode_postings($blob, GPUPOST_MOD9, GPUPOST_POSTINGS), true],
+    'MOD9 DOCS, 600 values (2400)' => [fn() => gpu_decode_postings($blob, GPUPOST_MOD9, GPUPOST_DOCS), true],
+    'S9, 700 values (1050)' => [fn() => gpu_decode_postings(gpu_encode_postings($list, GPUPOST_S9), GPUPOST_S9), true],
+    'QS, 700 values (700)' => [fn() => gpu_decode_postings(gpu_encode_postings($list, GPUPOST_QS), GPUPOST_QS), false],
+];
+foreach ($cases as $name => [$fn, $gpu]) {
+    $fn();
+    $want = $gpu && $type !== 'cpu' ? 'opencl' : 'host';
+    echo "$name: ", gpu_info()['last_backend'] === $want ? 'as expected' : 'WRONG: ' . gpu_info()['last_backend'], "\n";
+}
 ini_set('gpupost.min_device_values', '0');
 gpu_decode_postings($small);
 echo "threshold 0: ", gpu_info()['last_backend'], "\n";
@@ -23,4 +40,9 @@ echo "threshold 0: ", gpu_info()['last_backend'], "\n";
 --EXPECTF--
 100 values: host
 24000 values: as expected for a %s device
+MOD9 VALUES, 600 values (600): as expected
+MOD9 POSTINGS, 600 values (1200): as expected
+MOD9 DOCS, 600 values (2400): as expected
+S9, 700 values (1050): as expected
+QS, 700 values (700): as expected
 threshold 0: opencl

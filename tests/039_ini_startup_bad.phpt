@@ -16,6 +16,6 @@ var_dump($ini['gpupost.min_device_values'], $ini['gpupost.max_result_bytes'], $i
 %AWarning: PHP Startup: gpupost.min_device_values must be a decimal integer from 0 to 9223372036854775807, "-0x10" given; the value in force stays in %s
 %AWarning: PHP Startup: gpupost.max_result_bytes must be a byte count (digits, optionally K, M or G) from 1 to 9223372036854775807, "99999999999999999999" given; the value in force stays in %s
 %AWarning: PHP Startup: gpupost.max_cached_bytes must be a byte count (digits, optionally K, M or G) from 0 to 9223372036854775807, "lots" given; the value in force stays in %s
-int(65536)
+int(40000)
 int(1073741824)
 int(67108864)

@@ -1,5 +1,5 @@
 --TEST--
-A device call's regions (one buffer, one write, one read): lists of 1 to 30,000 values in random order, so that each call lays its regions out anew and their sub-buffers are kept, reused and replaced, in MOD9 VALUES, DOCS and POSTINGS, S9 and QS, one list and batches: equal to the host
+A device call's regions (one buffer, one write, one read): lists of 1 to 30,000 values in random order, so that each call lays its regions out anew and their sub-buffers are kept, reused and replaced, in MOD9 VALUES, DOCS and POSTINGS, S9 and QS, one list and batches: equal to the host; again through the GPU's transfers (GPUPOST_FORCE_STAGING=1 in a test build), where three or more small parts come back gathered by one kernel into one read
 --EXTENSIONS--
 gpupost
 --FILE--
@@ -33,22 +33,31 @@ for ($i = 0; $i < 160; $i++) {
 }
 shuffle($cases);
 $bad = 0;
-foreach ($cases as $k => [$blob, $format, $mode]) {
-    $dev = gp_on('device', fn() => gpu_decode_postings($blob, $format, $mode));
-    $host = gp_on('host', fn() => gpu_decode_postings($blob, $format, $mode));
-    if ($dev !== $host && $bad++ < 3) echo "case $k (format $format, mode $mode): the device differs\n";
-}
-/* batches of 2 to 6 of the same blobs */
-for ($i = 0; $i < 60; $i++) {
-    [, $format, $mode] = $cases[mt_rand(0, count($cases) - 1)];
-    $batch = [];
-    foreach ($cases as [$blob, $f, $m]) {
-        if ($f === $format && $m === $mode && count($batch) < 6 && mt_rand(0, 20) === 0) $batch["k$i-" . count($batch)] = $blob;
+function compare_all(array $cases, string $how, int &$bad): void
+{
+    foreach ($cases as $k => [$blob, $format, $mode]) {
+        $dev = gp_on('device', fn() => gpu_decode_postings($blob, $format, $mode));
+        $host = gp_on('host', fn() => gpu_decode_postings($blob, $format, $mode));
+        if ($dev !== $host && $bad++ < 3) echo "$how case $k (format $format, mode $mode): the device differs\n";
     }
-    if (count($batch) < 2) continue;
-    $dev = gp_on('device', fn() => gpu_decode_postings_batch($batch, $format, $mode));
-    $host = gp_on('host', fn() => gpu_decode_postings_batch($batch, $format, $mode));
-    if ($dev !== $host && $bad++ < 6) echo "batch $i (format $format, mode $mode): the device differs\n";
+    /* batches of 2 to 6 of the same blobs */
+    for ($i = 0; $i < 60; $i++) {
+        [, $format, $mode] = $cases[mt_rand(0, count($cases) - 1)];
+        $batch = [];
+        foreach ($cases as [$blob, $f, $m]) {
+            if ($f === $format && $m === $mode && count($batch) < 6 && mt_rand(0, 20) === 0) $batch["k$i-" . count($batch)] = $blob;
+        }
+        if (count($batch) < 2) continue;
+        $dev = gp_on('device', fn() => gpu_decode_postings_batch($batch, $format, $mode));
+        $host = gp_on('host', fn() => gpu_decode_postings_batch($batch, $format, $mode));
+        if ($dev !== $host && $bad++ < 6) echo "$how batch $i (format $format, mode $mode): the device differs\n";
+    }
+}
+compare_all($cases, 'direct', $bad);
+if (gpu_info()['test_hooks']) {
+    putenv('GPUPOST_FORCE_STAGING=1');
+    compare_all($cases, 'staged', $bad);
+    putenv('GPUPOST_FORCE_STAGING');
 }
 echo "differences: $bad\n";
 
