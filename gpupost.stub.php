@@ -32,6 +32,18 @@ namespace {
 
     /**
      * @var int
+     * @cvalue GP_FORMAT_VBYTE
+     */
+    const GPUPOST_VBYTE = UNKNOWN;
+
+    /**
+     * @var int
+     * @cvalue GP_FORMAT_GROUP_VARINT
+     */
+    const GPUPOST_GROUP_VARINT = UNKNOWN;
+
+    /**
+     * @var int
      * @cvalue GP_MODE_VALUES
      */
     const GPUPOST_VALUES = UNKNOWN;

@@ -149,8 +149,7 @@ void throw_for_blob(const gp_error *err, HashTable *keys)
 
 bool check_format_mode(zend_long format, zend_long mode, uint32_t format_arg, uint32_t mode_arg)
 {
-	if (format != GP_FORMAT_MOD9 && format != GP_FORMAT_S9 && format != GP_FORMAT_QS &&
-	    format != GP_FORMAT_WAH) {
+	if (format < GP_FORMAT_MOD9 || format > GP_FORMAT_GROUP_VARINT) {
 		zend_argument_value_error(format_arg, "must be a GPUPOST_* format constant");
 		return false;
 	}
@@ -364,7 +363,7 @@ PHP_MINFO_FUNCTION(gpupost)
 	php_info_print_table_start();
 	php_info_print_table_header(2, "gpupost support", "enabled");
 	php_info_print_table_row(2, "Version", PHP_GPUPOST_VERSION);
-	php_info_print_table_row(2, "Formats", "MOD9, S9, QS, WAH");
+	php_info_print_table_row(2, "Formats", "MOD9, S9, QS, WAH, VBYTE, GROUP_VARINT");
 	php_info_print_table_row(2, "Backend", b.usable ? "opencl" : "host");
 	if (d) {
 		php_info_print_table_row(2, "OpenCL platform", d->platform);

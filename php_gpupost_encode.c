@@ -11,18 +11,20 @@
 #include "codec/gp_mod9.h"
 #include "codec/gp_qs.h"
 #include "codec/gp_s9.h"
+#include "codec/gp_vbyte.h"
+#include "codec/gp_gvarint.h"
 #include "codec/gp_wah.h"
 
 /* --- encoding --- */
 
 typedef struct encode_options {
-	zend_long delta;  /* S9 */
+	zend_long delta;  /* S9, VBYTE, GROUP_VARINT */
 	double c;         /* QS */
 	zend_long word_bits, nbits; /* WAH; nbits -1: the last row + 1 */
 	bool combined;    /* MOD9 POSTINGS: Yioop's combined form where packPosting takes it */
 } encode_options;
 
-/* Options per API.md: 'delta' for S9, 'c' for QS, 'word_bits' and 'nbits' for WAH, 'combined'
+/* Options per API.md: 'delta' for S9, VBYTE and GROUP_VARINT, 'c' for QS, 'word_bits' and 'nbits' for WAH, 'combined'
  * for MOD9 postings; anything else is a ValueError. */
 static bool parse_options(HashTable *options, zend_long format, zend_long mode, encode_options *o)
 {
@@ -37,7 +39,8 @@ static bool parse_options(HashTable *options, zend_long format, zend_long mode, 
 	if (!options) return true;
 	ZEND_HASH_FOREACH_KEY_VAL(options, idx, key, v) {
 		ZVAL_DEREF(v);
-		if (key && format == GP_FORMAT_S9 && zend_string_equals_literal(key, "delta")) {
+		if (key && (format == GP_FORMAT_S9 || format == GP_FORMAT_VBYTE || format == GP_FORMAT_GROUP_VARINT) &&
+		    zend_string_equals_literal(key, "delta")) {
 			if (Z_TYPE_P(v) != IS_LONG || Z_LVAL_P(v) < 0 || Z_LVAL_P(v) > 2) {
 				zend_argument_value_error(4, "option \"delta\" must be 0, 1 or 2");
 				return false;
@@ -150,24 +153,49 @@ fail:
 	return NULL;
 }
 
-static zend_string *s9_encode(HashTable *data, zend_long delta)
+/* The containers with a delta rule: the list checked and encoded by the codec (0 with the first
+ * position that cannot be stored), into a string of at most `bound` bytes. */
+typedef size_t (*delta_encode_fn)(const int64_t *x, size_t n, uint32_t delta, uint8_t *out, size_t *at);
+
+static size_t s9_encode_at(const int64_t *x, size_t n, uint32_t delta, uint8_t *out, size_t *at)
+{
+	const char *why;
+	return gp_s9_encode(x, n, delta, out, &why, at);
+}
+
+static zend_string *delta_encode(HashTable *data, zend_long delta, const char *name, size_t per_value,
+                                 delta_encode_fn encode, const char *rule)
 {
 	size_t n, at = 0;
-	const char *why = NULL;
 	int64_t *x = ints_from_array(data, 1, &n);
 	if (!x) return NULL;
-	zend_string *out = zend_string_alloc(gp_s9_encode_bound(n), 0);
-	size_t len = gp_s9_encode(x, n, (uint32_t)delta, (uint8_t *)ZSTR_VAL(out), &why, &at);
+	zend_string *out = output_string(12 + per_value * n + per_value, "the encoded list");
+	size_t len = out ? encode(x, n, (uint32_t)delta, (uint8_t *)ZSTR_VAL(out), &at) : 0;
 	efree(x);
+	if (!out) return NULL;
 	if (len == 0) {
 		zend_string_efree(out);
-		zend_argument_value_error(1, "cannot be encoded as GPUPOST_S9 with delta " ZEND_LONG_FMT
-		                          " at position %zu: %s", delta, at, why);
+		zend_argument_value_error(1, "cannot be encoded as GPUPOST_%s with delta " ZEND_LONG_FMT
+		                          " at position %zu: %s", name, delta, at, rule);
 		return NULL;
 	}
 	out = zend_string_truncate(out, len, 0);
 	ZSTR_VAL(out)[len] = '\0';
 	return out;
+}
+
+static zend_string *container_encode(HashTable *data, zend_long format, zend_long delta)
+{
+	static const char *const rules32[3] = {"values must be 0..2^32-1", "values must be non-decreasing from 0 and at most 2^32-1",
+	                                       "values must be strictly increasing from 0 and at most 2^32-1"};
+	static const char *const rules28[3] = {"values must be 0..2^28-1", "values must be non-decreasing from 0, gaps below 2^28",
+	                                       "values must be strictly increasing from 0, gaps below 2^28"};
+	if (format == GP_FORMAT_S9) return delta_encode(data, delta, "S9", 4, s9_encode_at, rules28[delta]);
+	if (format == GP_FORMAT_VBYTE) {
+		return delta_encode(data, delta, "VBYTE", GP_VBYTE_MAX_BYTES, gp_vbyte_encode, rules32[delta]);
+	}
+	/* a group of four values takes at most 17 bytes: 4.25 a value, and a group's worth more */
+	return delta_encode(data, delta, "GROUP_VARINT", 5, gp_gvarint_encode, rules32[delta]);
 }
 
 static zend_string *qs_encode(HashTable *data, double c)
@@ -251,8 +279,8 @@ PHP_FUNCTION(gpu_encode_postings)
 	}
 	encode_options o;
 	if (!parse_options(options, format, mode, &o)) RETURN_THROWS();
-	if (format == GP_FORMAT_S9) {
-		out = s9_encode(data, o.delta);
+	if (format == GP_FORMAT_S9 || format == GP_FORMAT_VBYTE || format == GP_FORMAT_GROUP_VARINT) {
+		out = container_encode(data, format, o.delta);
 	} else if (format == GP_FORMAT_QS) {
 		out = qs_encode(data, o.c);
 	} else if (format == GP_FORMAT_WAH) {

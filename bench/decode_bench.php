@@ -3,13 +3,14 @@
  * path, the default dispatch ("auto") and (MOD9 VALUES) a plain PHP decoder, and prints values/s
  * for each beside range() of the same length (the cost of building a PHP array at all). Best of
  * --reps samples of each, taken in turn. --format: MOD9 (VALUES, the default), MOD9d (DOCS),
- * MOD9p (POSTINGS), S9 or QS: where the host/device crossover lies for each.
+ * MOD9p (POSTINGS), S9, QS, VB (VBYTE) or GV (GROUP_VARINT): where the host/device crossover
+ * lies for each.
  *
  *   php -d extension=modules/gpupost.so bench/decode_bench.php [--sizes=1000,1000000] [--reps=5] [--format=MOD9]
  */
 $opts = getopt('', ['sizes:', 'reps:', 'no-php', 'format:']);
 $format = $opts['format'] ?? 'MOD9';
-if (!in_array($format, ['MOD9', 'MOD9d', 'MOD9p', 'S9', 'QS'], true)) exit("--format: MOD9, MOD9d, MOD9p, S9 or QS\n");
+if (!in_array($format, ['MOD9', 'MOD9d', 'MOD9p', 'S9', 'QS', 'VB', 'GV'], true)) exit("--format: MOD9, MOD9d, MOD9p, S9, QS, VB or GV\n");
 if ($format !== 'MOD9') $opts['no-php'] = true;
 $sizes = array_map('intval', explode(',', $opts['sizes'] ?? '100,1000,10000,30000,65536,100000,300000,1000000,10000000'));
 $reps = (int)($opts['reps'] ?? 5);
@@ -81,7 +82,8 @@ printf("# device: %s\n", $info['device'] ? "{$info['device']['name']} ({$info['p
 printf("# input: %s, best of %d\n", [
     'MOD9' => 'MOD9 VALUES of docID gaps, values 1..255 (typical d-gaps)',
     'MOD9d' => 'MOD9 DOCS of postings of 4 positions (values: docs)', 'MOD9p' => 'MOD9 POSTINGS of postings of 4 positions (values: positions)',
-    'S9' => 'S9 of docID gaps 1..255 (delta 1)', 'QS' => 'QS of increasing docIDs, gaps 1..255'][$format], $reps);
+    'S9' => 'S9 of docID gaps 1..255 (delta 1)', 'QS' => 'QS of increasing docIDs, gaps 1..255',
+    'VB' => 'VBYTE of docIDs, gaps 1..255 (delta 1)', 'GV' => 'GROUP_VARINT of docIDs, gaps 1..255 (delta 1)'][$format], $reps);
 printf("# auto = the default dispatch (gpupost.min_device_values=%s); auto/best = its time over the\n"
        . "# better of host and device (issue 5: at most 1.10); dev/range = device throughput over range()'s\n",
        ini_get('gpupost.min_device_values'));
@@ -99,9 +101,11 @@ foreach ($sizes as $n) {
         $mode = $format === 'MOD9d' ? GPUPOST_DOCS : GPUPOST_POSTINGS;
         $fmt = GPUPOST_MOD9;
     } else {
-        for ($v = 0, $i = 0; $i < $n; $i++) $list[] = $format === 'QS' ? $v += mt_rand(1, 255) : mt_rand(1, 255);
-        $fmt = ['MOD9' => GPUPOST_MOD9, 'S9' => GPUPOST_S9, 'QS' => GPUPOST_QS][$format];
-        $blob = $format === 'S9' ? gpu_encode_postings($list, GPUPOST_S9, GPUPOST_VALUES) : gpu_encode_postings($list, $fmt);
+        $sorted = $format === 'QS' || $format === 'VB' || $format === 'GV';
+        for ($v = 0, $i = 0; $i < $n; $i++) $list[] = $sorted ? $v += mt_rand(1, 255) : mt_rand(1, 255);
+        $fmt = ['MOD9' => GPUPOST_MOD9, 'S9' => GPUPOST_S9, 'QS' => GPUPOST_QS, 'VB' => GPUPOST_VBYTE, 'GV' => GPUPOST_GROUP_VARINT][$format];
+        $blob = $format === 'S9' ? gpu_encode_postings($list, GPUPOST_S9, GPUPOST_VALUES)
+            : gpu_encode_postings($list, $fmt, GPUPOST_VALUES, $format === 'VB' || $format === 'GV' ? ['delta' => 1] : []);
         $mode = GPUPOST_VALUES;
     }
     unset($list);

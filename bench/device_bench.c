@@ -4,7 +4,7 @@
  * download) and a device copy of the same bytes for scale.
  *
  *   make bench-c && ./bench/device_bench [values, default 64M] [reps, default 5] [formats]
- * formats: a comma-separated subset of MOD9,MOD9d,MOD9p,S9,S9v,QS,WAH (default all).
+ * formats: a comma-separated subset of MOD9,MOD9d,MOD9p,S9,VB,GV,S9v,QS,WAH (default all).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +17,8 @@
 #include "../codec/gp_result.h"
 #include "../codec/gp_s9.h"
 #include "../codec/gp_wah.h"
+#include "../codec/gp_vbyte.h"
+#include "../codec/gp_gvarint.h"
 #include "../opencl/gp_cl_internal.h"
 
 /* gpupost.device's syntax: GPUPOST_DEVICE, or auto */
@@ -54,6 +56,8 @@ static int dev_mod9_postings(const uint8_t *b, size_t len, gp_result *r, gp_erro
 static int dev_s9(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return dev_decode(gp_cl_s9_decode, b, len, GP_MODE_VALUES, r, e); }
 static int dev_qs(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return dev_decode(gp_cl_qs_decode, b, len, GP_MODE_VALUES, r, e); }
 static int dev_wah(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return dev_decode(gp_cl_wah_rows, b, len, GP_MODE_VALUES, r, e); }
+static int dev_vbyte(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return dev_decode(gp_cl_vbyte_decode, b, len, GP_MODE_VALUES, r, e); }
+static int dev_gvarint(const uint8_t *b, size_t len, gp_result *r, gp_error *e) { return dev_decode(gp_cl_gvarint_decode, b, len, GP_MODE_VALUES, r, e); }
 static uint8_t *wah_bitmap_out;
 static int dev_wah_bitmap(const uint8_t *b, size_t len, gp_result *r, gp_error *e)
 {
@@ -270,11 +274,31 @@ static void bench_s9(const char *name, const int64_t *x, size_t n, uint32_t delt
 	free(blob);
 }
 
+/* One row of a byte format: x[0..n) encoded under `delta`, the host decoder timed, then the
+ * device. */
+static void bench_bytes(const char *name, const int64_t *x, size_t n, uint32_t delta, uint32_t *out, int reps,
+                        size_t (*encode)(const int64_t *, size_t, uint32_t, uint8_t *, size_t *), size_t bound,
+                        int (*decode)(const uint8_t *, size_t, uint32_t *, gp_error *), device_fn dev)
+{
+	size_t at;
+	gp_error err;
+	uint8_t *blob = malloc(bound);
+	size_t len = blob ? encode(x, n, delta, blob, &at) : 0;
+	double best = 1e30;
+	for (int r = 0; r < reps && len; r++) {
+		double t0 = now();
+		if (decode(blob, len, out, &err) != GP_OK) printf("%-5s host decode failed: %s\n", name, err.rule);
+		if (now() - t0 < best) best = now() - t0;
+	}
+	if (len) report(name, n, 4, blob, len, best, dev, reps);
+	free(blob);
+}
+
 int main(int argc, char **argv)
 {
 	size_t n = argc > 1 ? strtoull(argv[1], NULL, 10) : (size_t)64 << 20;
 	int reps = argc > 2 ? atoi(argv[2]) : 5;
-	const char *formats = argc > 3 ? argv[3] : "MOD9,MOD9d,MOD9p,S9,S9v,QS,WAH";
+	const char *formats = argc > 3 ? argv[3] : "MOD9,MOD9d,MOD9p,S9,VB,GV,S9v,QS,WAH";
 	if (getenv("GPUPOST_DEVICE")) device_spec = getenv("GPUPOST_DEVICE");
 	setenv("GPUPOST_PROFILE", "1", 0); /* kernel times from events (2: each launch on stderr) */
 	const gp_device_info *d = gp_cl_available(device_spec) ? gp_cl_info() : NULL;
@@ -285,7 +309,8 @@ int main(int argc, char **argv)
 		       "values staged an item %zu (32-bit), %zu (64-bit)\n", gp_cl_wg(), gp_cl_tile_items(),
 		       gp_cl_qs_items(), gp_cl_stage_items(4), gp_cl_stage_items(8));
 	}
-	printf("# input: d-gaps 1..255 (MOD9, S9 delta 2), one-word postings (MOD9d: their docs), postings\n"
+	printf("# input: d-gaps 1..255 (MOD9, S9 delta 2), docIDs of gaps 1..64 (VB, GV delta 2: a byte a\n"
+	       "# value), values 0..65535 (VBw, GVw delta 0), one-word postings (MOD9d: their docs), postings\n"
 	       "# of 1..6 positions, gaps 1..255, docs 1..15 apart (MOD9p: docs and positions, values = docs + positions), values\n"
 	       "# 0..254 (S9v, delta 0), a sorted docID list\n"
 	       "# with mean gap 16 (QS), a bitmap of 32 n rows, runs of 1..64 set rows at density 1/64 (WAHr:\n"
@@ -396,6 +421,24 @@ int main(int argc, char **argv)
 
 	/* S9: strictly increasing docIDs (delta rule 2), then values under 2^8 as stored (S9v) */
 	if (has_format(formats, "S9")) bench_s9("S9", docs, n, 2, out64, reps);
+	/* VBYTE and GROUP_VARINT: docIDs of gaps 1..64 under rule 2 (one byte a value: VB, GV), then
+	 * values 0..65535 as stored (one to three bytes: VBw, GVw) */
+	if (has_format(formats, "VB") || has_format(formats, "GV")) {
+		int64_t *x = malloc(n * sizeof(int64_t));
+		for (size_t i = 0; x && i < n; i++) x[i] = (i ? x[i - 1] : -1) + 1 + next_rand() % 64;
+		for (int wide = 0; x && wide < 2; wide++) {
+			if (wide) for (size_t i = 0; i < n; i++) x[i] = next_rand() % 65536;
+			if (has_format(formats, "VB")) {
+				bench_bytes(wide ? "VBw" : "VB", x, n, wide ? 0 : 2, out32, reps, gp_vbyte_encode, gp_vbyte_encode_bound(n),
+				            gp_vbyte_decode, dev_vbyte);
+			}
+			if (has_format(formats, "GV")) {
+				bench_bytes(wide ? "GVw" : "GV", x, n, wide ? 0 : 2, out32, reps, gp_gvarint_encode,
+				            gp_gvarint_encode_bound(n), gp_gvarint_decode, dev_gvarint);
+			}
+		}
+		free(x);
+	}
 	if (has_format(formats, "S9v")) {
 		for (size_t i = 0; i < n; i++) docs[i] = gaps[i] - 1;
 		bench_s9("S9v", docs, n, 0, out64, reps);

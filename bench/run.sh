@@ -27,7 +27,7 @@ fi
 echo "# size fmt host_Mvps device_Mvps kernels_Mvps kernels_GBps of_copy" > "$out/device.dat"
 for n in $BENCH_SIZES; do
 	./bench/device_bench "$n" 3 | tee -a "$out/device.txt" |
-		awk -v n="$n" '$1 ~ /^(MOD9|MOD9d|MOD9p|S9|QS|WAHb)$/ { print n, $1, $4, $5, $8, $9, $10 }' >> "$out/device.dat"
+		awk -v n="$n" '$1 ~ /^(MOD9|MOD9d|MOD9p|S9|QS|VB|GV|WAHb)$/ { print n, $1, $4, $5, $8, $9, $10 }' >> "$out/device.dat"
 done
 grep -h "^# upload" -A5 "$out/device.txt" | tail -6
 # (b) end to end into PHP arrays against range(), the host path, the default dispatch and PHP

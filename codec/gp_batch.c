@@ -5,6 +5,8 @@
 #include "gp_mod9.h"
 #include "gp_qs.h"
 #include "gp_s9.h"
+#include "gp_vbyte.h"
+#include "gp_gvarint.h"
 #include "gp_wah.h"
 
 int gp_fail_nomem(gp_error *err)
@@ -203,7 +205,33 @@ static int wah_rows_one(const uint8_t *blob, size_t len, void *out, gp_error *er
 	return GP_OK;
 }
 
+/* VBYTE and GROUP_VARINT: the header gives the count (bounded by the bytes), the decode checks the
+ * rest in its one pass. */
+static int vbyte_count(const uint8_t *blob, size_t len, size_t *count, gp_error *err)
+{
+	uint32_t delta;
+	return gp_vbyte_check_header(blob, len, count, &delta, err);
+}
+
+static int vbyte_decode_one(const uint8_t *blob, size_t len, void *out, gp_error *err)
+{
+	return gp_vbyte_decode(blob, len, out, err);
+}
+
+static int gvarint_count(const uint8_t *blob, size_t len, size_t *count, gp_error *err)
+{
+	uint32_t delta;
+	return gp_gvarint_check_header(blob, len, count, &delta, err);
+}
+
+static int gvarint_decode_one(const uint8_t *blob, size_t len, void *out, gp_error *err)
+{
+	return gp_gvarint_decode(blob, len, out, err);
+}
+
 static const blob_codec s9_codec = {s9_count, 8, s9_decode_one};
+static const blob_codec vbyte_codec = {vbyte_count, 4, vbyte_decode_one};
+static const blob_codec gvarint_codec = {gvarint_count, 4, gvarint_decode_one};
 static const blob_codec qs_codec = {qs_count, 4, qs_decode_one};
 static const blob_codec wah_codec = {wah_count, 8, wah_rows_one};
 
@@ -220,4 +248,14 @@ int gp_qs_decode_batch(const gp_batch_in *in, gp_result *r, gp_error *err)
 int gp_wah_rows_batch(const gp_batch_in *in, gp_result *r, gp_error *err)
 {
 	return batch_decode(in, &wah_codec, r, err);
+}
+
+int gp_vbyte_decode_batch(const gp_batch_in *in, gp_result *r, gp_error *err)
+{
+	return batch_decode(in, &vbyte_codec, r, err);
+}
+
+int gp_gvarint_decode_batch(const gp_batch_in *in, gp_result *r, gp_error *err)
+{
+	return batch_decode(in, &gvarint_codec, r, err);
 }

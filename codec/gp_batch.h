@@ -21,6 +21,8 @@ typedef struct gp_batch_in {
 int gp_mod9_decode_batch(const gp_batch_in *in, gp_result *r, gp_error *err);
 int gp_s9_decode_batch(const gp_batch_in *in, gp_result *r, gp_error *err);
 int gp_qs_decode_batch(const gp_batch_in *in, gp_result *r, gp_error *err);
+int gp_vbyte_decode_batch(const gp_batch_in *in, gp_result *r, gp_error *err);
+int gp_gvarint_decode_batch(const gp_batch_in *in, gp_result *r, gp_error *err);
 /* WAH: the set rows of each bitmap. */
 int gp_wah_rows_batch(const gp_batch_in *in, gp_result *r, gp_error *err);
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gp_common.h"
+#include "gp_delta.h"
 #include "gp_result.h"
 
 int gp_fail(gp_error *err, const char *format, size_t offset, const char *rule, ...)
@@ -171,4 +172,14 @@ int gp_check_result(const gp_result *r, uint64_t values, uint64_t postings, gp_e
 	snprintf(what, sizeof(what), "the decoded result (%llu values, %llu postings)",
 	         (unsigned long long)values, (unsigned long long)postings);
 	return gp_budget_check(b, php, c, what, err);
+}
+
+size_t gp_delta_check(const int64_t *x, size_t n, uint32_t delta, uint64_t max_stored, uint64_t max_value)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (x[i] < 0 || (uint64_t)x[i] > max_value) return i;
+		int64_t v = gp_delta_stored(x, i, delta);   /* both non-negative: no overflow */
+		if (v < 0 || (uint64_t)v > max_stored) return i;
+	}
+	return n;
 }

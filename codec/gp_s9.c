@@ -1,4 +1,5 @@
 #include "gp_s9.h"
+#include "gp_delta.h"
 #include "gp_s9_word.h"
 #include "gp_simd.h"
 
@@ -136,16 +137,11 @@ size_t gp_s9_encode(const int64_t *x, size_t n, uint32_t delta, uint8_t *out, co
 {
 	size_t pos = GP_S9_HEADER;
 	/* gaps under the delta rule, checked first so that nothing is half written */
-	for (size_t i = 0; i < n; i++) {
-		int64_t prev = i == 0 ? 0 : x[i - 1];
-		int64_t v = delta == 0 || i == 0 ? x[i] : x[i] - prev - (delta == 2 ? 1 : 0);
-		if (x[i] < 0 || v < 0 || v > (int64_t)GP_S9_MAX_VALUE) {
-			*why = delta == 0 ? "values must be 0..2^28-1" :
-			       delta == 1 ? "values must be non-decreasing from 0, gaps below 2^28" :
-			       "values must be strictly increasing from 0, gaps below 2^28";
-			*at = i;
-			return 0;
-		}
+	if ((*at = gp_delta_check(x, n, delta, GP_S9_MAX_VALUE, INT64_MAX)) < n) {
+		*why = delta == 0 ? "values must be 0..2^28-1" :
+		       delta == 1 ? "values must be non-decreasing from 0, gaps below 2^28" :
+		       "values must be strictly increasing from 0, gaps below 2^28";
+		return 0;
 	}
 	out[0] = 'G'; out[1] = 'P'; out[2] = 'S'; out[3] = '9';
 	gp_store_le32(out + 4, (uint32_t)n);
@@ -157,7 +153,7 @@ size_t gp_s9_encode(const int64_t *x, size_t n, uint32_t delta, uint8_t *out, co
 			size_t m = n - i < c ? n - i : c, j;
 			for (j = 0; j < m; j++) {
 				size_t k = i + j;
-				int64_t v = delta == 0 || k == 0 ? x[k] : x[k] - x[k - 1] - (delta == 2 ? 1 : 0);
+				int64_t v = gp_delta_stored(x, k, delta);
 				if ((uint64_t)v >> bits) break;
 				w |= (uint32_t)v << (28 - (j + 1) * bits);
 			}

@@ -34,6 +34,40 @@ static inline int gp_cpu_has_avx2(void)
 static inline int gp_cpu_has_avx2(void) { return 0; }
 #endif
 
+#if GP_HAVE_AVX2_BUILD
+#include <immintrin.h>
+
+/* Inclusive prefix sums of eight 32-bit lanes (the byte-aligned decoders' delta rules). */
+GP_TARGET_AVX2 static inline __m256i gp_prefix8_avx2(__m256i x)
+{
+	x = _mm256_add_epi32(x, _mm256_slli_si256(x, 4));
+	x = _mm256_add_epi32(x, _mm256_slli_si256(x, 8));
+	__m256i mid = _mm256_shuffle_epi32(x, 0xFF);   /* each half's last lane, across its half */
+	return _mm256_add_epi32(x, _mm256_permute2x128_si256(mid, mid, 0x08));   /* the low half's into the high */
+}
+
+/* The first `count` (1..8) of eight stored values, each below 2^24 (their sums cannot wrap 32
+ * bits), under delta rule `delta` from the running value *run (gp_delta.h) into out[0..8) (all
+ * eight lanes are written; those past count mean nothing); 0 when the run would pass 2^32-1
+ * (nothing written: the caller decodes them one by one to name the value). */
+GP_TARGET_AVX2 static inline int gp_delta_lanes_avx2(__m256i v, unsigned count, uint32_t delta, int64_t *run,
+                                                    uint32_t *out)
+{
+	if (delta != 0) {
+		if (delta == 2) v = _mm256_add_epi32(v, _mm256_set1_epi32(1));
+		v = gp_prefix8_avx2(v);
+		uint32_t last = count == 8 ? (uint32_t)_mm256_extract_epi32(v, 7)
+		                           : (uint32_t)_mm256_cvtsi256_si32(_mm256_permutevar8x32_epi32(v, _mm256_set1_epi32((int)count - 1)));
+		int64_t next = *run + last;
+		if (next > (int64_t)UINT32_MAX) return 0;
+		v = _mm256_add_epi32(v, _mm256_set1_epi32((int)(uint32_t)*run));
+		*run = next;
+	}
+	_mm256_storeu_si256((__m256i *)out, v);
+	return 1;
+}
+#endif
+
 /* Defines `static ret name params`: the always-inline `body` (called with `args`) compiled once
  * for AVX2 and once for the baseline, the AVX2 build run where the CPU has it. */
 #if GP_HAVE_AVX2_BUILD

@@ -10,8 +10,8 @@ if ! command -v clang >/dev/null || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/l
 fi
 mkdir -p fuzz/out
 codecs=$(grep -E '^(codec|index)/.*\.c$' sources.list)   # the codecs and the index of the one source list
-for f in mod9 s9 qs wah index; do
+for f in mod9 s9 qs wah vbyte gvarint index; do
 	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined -Wall -Wextra -o fuzz/out/fuzz_$f fuzz/fuzz_$f.c $codecs -lm
 done
-echo "built fuzz/out/fuzz_{mod9,s9,qs,wah,index}"
+echo "built fuzz/out/fuzz_{mod9,s9,qs,wah,vbyte,gvarint,index}"

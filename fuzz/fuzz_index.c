@@ -40,7 +40,7 @@ static void check_queries(const gp_index *ix)
 	uint32_t terms[3] = {0, n > 1 ? 1 : 0, n > 2 ? 2 : 0};
 	uint64_t at[2] = {0, n};
 	for (int op = GP_IX_OR; op <= GP_IX_PHRASE; op++) {
-		gp_query_batch q = {op, 1, terms, at, 0};
+		gp_query_batch q = {.op = op, .n_queries = 1, .terms = terms, .at = at};
 		gp_answers a;
 		gp_error err;
 		gp_budget b = {UINT64_MAX, (uint64_t)1 << 30, 1};

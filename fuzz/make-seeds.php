@@ -29,6 +29,20 @@ $seeds = [
         gpu_encode_postings(array_merge(range(5, 400), [3000]), GPUPOST_WAH),
     ],
 ];
+/* VBYTE and GROUP_VARINT: the same lists in both, every delta rule, values of one to five bytes */
+mt_srand(19);
+$gaps = [];
+for ($i = 0, $x = 0; $i < 300; $i++) $gaps[] = $x += mt_rand(0, 300);
+$increasing = [];
+for ($i = 0, $x = 0; $i < 100; $i++) $increasing[] = $x += mt_rand(1, 21);
+foreach (['vbyte' => GPUPOST_VBYTE, 'gvarint' => GPUPOST_GROUP_VARINT] as $name => $f) {
+    $seeds[$name] = [
+        gpu_encode_postings([80, 320], $f), gpu_encode_postings([], $f), gpu_encode_postings([0, 0, 0], $f),
+        gpu_encode_postings(range(1, 40), $f), gpu_encode_postings([4294967295, 1, 128, 16384, 2097152, 268435456], $f),
+        gpu_encode_postings($gaps, $f, GPUPOST_VALUES, ['delta' => 1]),
+        gpu_encode_postings($increasing, $f, GPUPOST_VALUES, ['delta' => 2]),
+    ];
+}
 /* index files, each twice: as it is (first byte 0) and to have its checksums made right (1) */
 $files = [
     new GpuPost\Index(['a' => [1 => [1, 2], 5 => [3]], 'b' => [1 => [3], 9 => [1]], 'c' => [5 => [4]]], GPUPOST_POSTINGS),

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 secs=${1:-60}
 sh fuzz/build.sh >/dev/null
 status=0
-for f in mod9 s9 qs wah index; do
+for f in mod9 s9 qs wah vbyte gvarint index; do
 	mkdir -p fuzz/out/corpus/$f
 	log=fuzz/out/fuzz_$f.log
 	if ./fuzz/out/fuzz_$f -max_total_time="$secs" -print_final_stats=1 -rss_limit_mb=2048 \

@@ -34,5 +34,15 @@
 #define GP_BT_WAH_W 3         /* WAH: word bits, 32 or 64 */
 #define GP_BT_WAH_NBITS 4     /* WAH: rows (the device path takes nbits < 2^32) */
 #define GP_BT_WAH_GROUPS 5    /* WAH: ceil(nbits / (w - 1)) */
+#define GP_BT_BYTE_DELTA 3    /* VBYTE, GROUP_VARINT: the delta rule (GP_BT_BASE: the payload's 16-byte unit) */
+#define GP_BT_BYTES 4         /* VBYTE, GROUP_VARINT: payload bytes */
+
+/* VBYTE, GROUP_VARINT: the counters of a tile (its values, then their sum in four 8-bit limbs,
+ * so that a block's sums fit 32 bits). */
+#define GP_BYTE_COUNTERS 5
+
+/* GROUP_VARINT: the places where the chain of groups may enter a stretch of bytes (its first
+ * group begins 0 to 16 bytes into it), each item's map in local memory (kernels/gvarint.cl). */
+#define GP_GV_ENTRIES 17
 
 #endif

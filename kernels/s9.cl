@@ -9,7 +9,7 @@ inline uint s9_last_word_bad(uint w, uint sel, uint first, uint n)
 /* One blob or a batch, tiled like MOD9's (GP_TILE_ITEMS words per work-item, read side by side):
  * s9_tile_count sums each tile's value counts and values (the last word of the blob, which holds
  * "the rest", is left to the decode), then s9_tile_decode finds the counts and sums before its
- * tile within its blob from those (s9_tile_offset), turns its words' counts and sums into offsets
+ * tile within its blob from those (gp_tile_offset_limbs), turns its words' counts and sums into offsets
  * in local memory and writes every value, the delta rule applied, through a local staging area
  * of GP_STAGE_ITEMS values per item (coalesced writes, no per-value global scan). One blob's
  * words are at in[base ...], its parameters the kernel's arguments; in a batch (tab not NULL)
@@ -114,42 +114,6 @@ __kernel void s9_tile_count_batch(__global const uint *in, __global const uint *
 	s9_tile_count_body(in, base, nw, g0, bt, tiles, blocks, tile_sums, block_sums, err, part);
 }
 
-/* A tile's or block's value sum from its limbs (S9_SUMS arrays of stride `stride` at p). */
-inline long s9_limbs(__global const uint *p, uint stride, uint i)
-{
-	return (long)p[stride + i] + ((long)p[2u * stride + i] << 10) + ((long)p[3u * stride + i] << 20);
-}
-
-/* The values and the value sum of tiles g0 .. g-1 (its blob's, before tile g), like
- * gp_tile_offset_u32 (gp_tile_range_of); the sum taken
- * across the group in three 21-bit limbs by 32-bit local atomics (it is below 2^60: fewer than
- * 2^32 values below 2^28). Every item must call it; part can be written again when it returns. */
-inline uint s9_tile_offset(__global const uint *tile_sums, __global const uint *block_sums,
-                           uint bt, uint tiles, uint blocks, uint g0, uint g, __local uint *part,
-                           long *sum_before)
-{
-	const uint lid = get_local_id(0), wg = get_local_size(0);
-	const gp_tile_range r = gp_tile_range_of(g0, g, bt);
-	uint c = 0;
-	long s = 0;
-	for (uint i = r.head0 + lid; i < r.head1; i += wg) {
-		c += tile_sums[i];
-		s += s9_limbs(tile_sums, tiles + 1u, i);
-	}
-	for (uint i = r.block0 + lid; i < r.block1; i += wg) {
-		c += block_sums[i];
-		s += s9_limbs(block_sums, blocks, i);
-	}
-	for (uint i = r.tail0 + lid; i < g; i += wg) {
-		c += tile_sums[i];
-		s += s9_limbs(tile_sums, tiles + 1u, i);
-	}
-	uint x[4] = {c, (uint)s & 0x1FFFFFu, (uint)(s >> 21) & 0x1FFFFFu, (uint)(s >> 42)};
-	gp_group_sums_u32(part, x, 4u);
-	*sum_before = (long)x[1] + ((long)x[2] << 21) + ((long)x[3] << 42);
-	return x[0];
-}
-
 /* offs, sums: GP_SKEW(tile) elements; part_c, part_s: wg; stage: wg * GP_STAGE_ITEMS. The two
  * decode kernels are written out from one macro, not through a shared function: through one
  * (inlined or not), NVIDIA's compiler made the one-blob pass markedly slower. BLOB_SETUP declares vbase and g0 (and, in a batch, the blob's other parameters). */
@@ -173,8 +137,8 @@ __kernel void NAME(__global const uint *in, BLOB_ARGS const uint bt, const uint 
 		w[k] = i < nw ? in[base + i] : 0u;                                                          \
 	}                                                                                               \
 	long sum0;                                                                                      \
-	s9_layouts_put(lay);   /* the barriers of s9_tile_offset follow */                              \
-	const uint out0 = s9_tile_offset(tile_sums, block_sums, bt, tiles, blocks, g0, g, part_c, &sum0); \
+	s9_layouts_put(lay);   /* the barriers of gp_tile_offset_limbs follow */                              \
+	const uint out0 = gp_tile_offset_limbs(tile_sums, block_sums, bt, tiles, blocks, g0, g, part_c, S9_SUMS, 10u, &sum0); \
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) {                                                      \
 		uint s;                                                                                     \
 		uint t = k * wg + lid;                                                                      \

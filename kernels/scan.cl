@@ -243,6 +243,77 @@ inline uint gp_find_blob(__global const uint *starts, uint n_blobs, uint i)
 
 
 
+/* The count and the value sum of tiles g0 .. g-1 (its blob's, before tile g) from a count pass's
+ * `counters` arrays (gp_tile_total_put): the count, then counters - 1 limbs of limb_bits bits of
+ * the value sums, least significant first (so that a block's limb sums fit 32 bits). Like
+ * gp_tile_offset_u32; the sum taken across the group in three 21-bit pieces by 32-bit local
+ * atomics (it is below 2^63). Every item must call it; part (4 elements) can be written again
+ * when it returns. */
+inline uint gp_tile_offset_limbs(__global const uint *tile_sums, __global const uint *block_sums, uint bt,
+                                 uint tiles, uint blocks, uint g0, uint g, __local uint *part, uint counters,
+                                 uint limb_bits, long *sum_before)
+{
+	const uint lid = get_local_id(0), wg = get_local_size(0);
+	const gp_tile_range r = gp_tile_range_of(g0, g, bt);
+	uint c = 0;
+	long s = 0;
+	for (uint i = r.head0 + lid; i < r.head1; i += wg) {
+		c += tile_sums[i];
+		for (uint k = 1; k < counters; k++) s += (long)tile_sums[k * (tiles + 1u) + i] << ((k - 1u) * limb_bits);
+	}
+	for (uint i = r.block0 + lid; i < r.block1; i += wg) {
+		c += block_sums[i];
+		for (uint k = 1; k < counters; k++) s += (long)block_sums[k * blocks + i] << ((k - 1u) * limb_bits);
+	}
+	for (uint i = r.tail0 + lid; i < g; i += wg) {
+		c += tile_sums[i];
+		for (uint k = 1; k < counters; k++) s += (long)tile_sums[k * (tiles + 1u) + i] << ((k - 1u) * limb_bits);
+	}
+	uint x[4] = {c, (uint)s & 0x1FFFFFu, (uint)(s >> 21) & 0x1FFFFFu, (uint)(s >> 42)};
+	gp_group_sums_u32(part, x, 4u);
+	*sum_before = (long)x[1] + ((long)x[2] << 21) + ((long)x[3] << 42);
+	return x[0];
+}
+
+/* The byte formats (VBYTE, GROUP_VARINT): a payload starts at a 16-byte unit of the input
+ * (`vec`), len bytes; a tile is wg * GP_BYTE_ITEM bytes, item lid taking bytes
+ * [lid * GP_BYTE_ITEM, + GP_BYTE_ITEM), loaded whole into local memory with GP_BYTE_HALO bytes
+ * either side. One blob's parameters are a kernel's arguments; a batch's, its table's
+ * (GP_BT_BASE the payload's unit, GP_BT_BYTES, GP_BT_N, GP_BT_BYTE_DELTA, GP_BT_VALUES). */
+#define GP_BYTE_ITEM (GP_TILE_ITEMS * 4u)
+#define GP_BYTE_HALO 16u
+/* values each item stages in their decode passes: GP_STAGE_ITEMS_32, at most 8 (their local
+ * memory holds the tile's bytes too) */
+#define GP_BYTE_STAGE_ITEMS (GP_STAGE_ITEMS_32 < 8 ? GP_STAGE_ITEMS_32 : 8)
+
+typedef struct gp_byte_blob {
+	uint vec, len, n, delta, vbase, g0;   /* ... its output at vbase, its first tile g0 */
+} gp_byte_blob;
+
+inline gp_byte_blob gp_byte_blob_of(__global const uint *tab, __global const uint *tile_start, uint n_blobs,
+                                    uint g)
+{
+	uint b = gp_find_blob(tile_start, n_blobs, g);
+	__global const uint *t = tab + GP_BT_STRIDE * b;
+	gp_byte_blob x = {t[GP_BT_BASE], t[GP_BT_BYTES], t[GP_BT_N], t[GP_BT_BYTE_DELTA], t[GP_BT_VALUES], tile_start[b]};
+	return x;
+}
+
+/* Tile bytes [t0 - GP_BYTE_HALO, t0 + tile + GP_BYTE_HALO) of a payload into b (byte t0 + i at
+ * b[GP_BYTE_HALO + i]): the 16-byte units of the payload as they are (the bytes past len in its
+ * last unit are whatever the input holds: the passes stop at len), 0 outside them. Every item
+ * calls it; it ends with a barrier. */
+inline void gp_byte_tile_load(__global const uint4 *in, uint vec, uint len, uint t0, __local uint4 *b)
+{
+	const uint lid = get_local_id(0), wg = get_local_size(0);
+	const uint units = wg * GP_BYTE_ITEM / 16u + 2u, u0 = t0 / 16u, last = (len + 15u) / 16u;
+	for (uint q = lid; q < units; q += wg) {
+		uint u = u0 + q;   /* the payload's unit u - 1 */
+		b[q] = u >= 1u && u - 1u < last ? in[vec + u - 1u] : (uint4)(0u);
+	}
+	barrier(CLK_LOCAL_MEM_FENCE);
+}
+
 /* A plain copy, for the benchmarks' bandwidth reference (bench/device_bench.c). */
 __kernel void copy_u32(__global const uint *in, __global uint *out, const uint n)
 {

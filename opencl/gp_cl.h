@@ -57,6 +57,8 @@ struct gp_batch_in;   /* codec/gp_batch.h: the blobs, the mode, the MOD9 estimat
 int gp_cl_mod9_decode(const struct gp_batch_in *in, struct gp_result *r, gp_error *err);
 int gp_cl_s9_decode(const struct gp_batch_in *in, struct gp_result *r, gp_error *err);
 int gp_cl_qs_decode(const struct gp_batch_in *in, struct gp_result *r, gp_error *err);
+int gp_cl_vbyte_decode(const struct gp_batch_in *in, struct gp_result *r, gp_error *err);
+int gp_cl_gvarint_decode(const struct gp_batch_in *in, struct gp_result *r, gp_error *err);
 /* WAH (gp_cl_wah.c): the rows of each blob; the bitmap bytes of one blob; the rows of AND/OR over
  * all. */
 int gp_cl_wah_rows(const struct gp_batch_in *in, struct gp_result *r, gp_error *err);

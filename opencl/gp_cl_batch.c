@@ -71,6 +71,45 @@ int gp_cl_batch_upload(gp_cl_batch *b, const uint8_t *const *blobs, const size_t
 	return batch_tables(b, err);
 }
 
+int gp_cl_batch_upload_units(gp_cl_batch *b, const uint8_t *const *blobs, const size_t *lens, size_t header,
+                             gp_error *err)
+{
+	static const uint8_t zeros[16];
+	uint64_t at = 0, bytes;
+	const uint8_t **parts = gp_alloc_array(2 * (size_t)b->n_blobs + 1, sizeof(*parts));
+	size_t *sizes = gp_alloc_array(2 * (size_t)b->n_blobs + 1, sizeof(*sizes));
+	int rc = GP_EDEVICE;
+	if (!parts || !sizes) {
+		gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "malloc");
+		goto done;
+	}
+	for (cl_uint i = 0; i < b->n_blobs; i++) {
+		size_t pad = (size_t)((16 - (at + header) % 16) % 16);
+		parts[2 * i] = zeros;
+		sizes[2 * i] = pad;
+		parts[2 * i + 1] = blobs[i];
+		sizes[2 * i + 1] = lens[i];
+		at += pad;
+		b->host_table[GP_BT_STRIDE * i + GP_BT_BASE] = (cl_uint)((at + header) / 16);
+		at += lens[i];
+		if (at >= (uint64_t)0xFFFFFFFFu * 16) {
+			gp_cl_fail(err, CL_INVALID_BUFFER_SIZE, "batch too large for one launch");
+			goto done;
+		}
+	}
+	parts[2 * b->n_blobs] = zeros;   /* the last unit whole */
+	sizes[2 * b->n_blobs] = (size_t)((16 - at % 16) % 16);
+	if (batch_layout(b, NULL, &bytes, err) == GP_OK &&
+	    (b->input = gp_cl_upload(GP_B_INPUT, parts, sizes, 2 * (size_t)b->n_blobs + 1, (size_t)(at + sizes[2 * b->n_blobs]),
+	                             err)) != NULL) {
+		rc = batch_tables(b, err);
+	}
+done:
+	free(parts);
+	free(sizes);
+	return rc;
+}
+
 int gp_cl_batch_on_device(gp_cl_batch *b, cl_mem input, gp_error *err)
 {
 	uint64_t bytes;

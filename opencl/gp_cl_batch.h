@@ -21,6 +21,10 @@ typedef struct gp_cl_batch {
 int gp_cl_batch_init(gp_cl_batch *b, size_t n_blobs, gp_error *err);
 int gp_cl_batch_upload(gp_cl_batch *b, const uint8_t *const *blobs, const size_t *lens,
                        gp_error *err);
+/* The same for the byte formats: each blob placed so that its payload (after `header` bytes)
+ * begins a 16-byte unit, and its row's GP_BT_BASE set to that unit. */
+int gp_cl_batch_upload_units(gp_cl_batch *b, const uint8_t *const *blobs, const size_t *lens, size_t header,
+                             gp_error *err);
 /* The same for blobs already on the device in `input` (an index's resident lists): the caller
  * set each row's GP_BT_BASE to its payload's first word there. */
 int gp_cl_batch_on_device(gp_cl_batch *b, cl_mem input, gp_error *err);

@@ -105,6 +105,35 @@ static inline gp_local_s9_decode gp_local_of_s9_decode(size_t wg, size_t tile, s
 	                            (size_t)GP_S9_LAYOUTS * 8};
 }
 
+/* The byte formats' passes (kernels/vbyte.cl, gvarint.cl): the tile's bytes with a 16-byte halo
+ * either side, the items' maps (GROUP_VARINT: an exit and a group count at each place) and the maps of
+ * their segments of 32, the items' places (wg + 1 entries and group counts), the scans' parts
+ * (32- and 64-bit), the staged values. */
+typedef struct gp_local_bytes {
+	size_t tile, maps, segs, places, part, part_s, stage;
+} gp_local_bytes;
+
+static inline gp_local_bytes gp_local_of_bytes(size_t wg, size_t tile_items, size_t stage)
+{
+	/* an item's map at every place of its bytes (at least its 17 entries), an odd number of
+	 * words apart (GV_STRIDE) */
+	size_t places = tile_items * 4 > GP_GV_ENTRIES ? tile_items * 4 : GP_GV_ENTRIES;
+	return (gp_local_bytes){wg * tile_items * 4 + 32, wg * 4 * ((places + 3) / 4 | 1), (wg + 31) / 32 * GP_GV_ENTRIES * 4,
+	                        (wg + 1) * 4, wg * 4, wg * 8, wg * stage * 4};
+}
+
+/* VBYTE's decode pass (kernels/vbyte.cl): the scans' parts (32- and 64-bit) and the staged
+ * values, a tile's all where they fit (VB_STAGE_ITEMS an item, padded by GP_SKEW). */
+typedef struct gp_local_vbyte {
+	size_t part, part_s, stage;
+} gp_local_vbyte;
+
+static inline gp_local_vbyte gp_local_of_vbyte(size_t wg, size_t tile_items)
+{
+	size_t items = tile_items * 4 < 32 ? tile_items * 4 : 32;
+	return (gp_local_vbyte){wg * 4, wg * 8, GP_SKEW(wg * items) * 4};
+}
+
 /* wah_gather: the window of words behind a tile of `tile` output words (cap of them for words of
  * wmin bits), their first groups, and the tile's groups expanded. */
 static inline size_t gp_wah_gather_cap(size_t tile, size_t wmin)
@@ -151,6 +180,9 @@ typedef enum {
 	GP_B_BITMAP,                  /* WAH: the bitmaps gathered (or a query's combined) */
 	GP_B_ROWS,                    /* WAH: set rows */
 	GP_B_BLOB_ROWS,               /* WAH: each bitmap's first row in ROWS */
+	GP_B_GV_MAPS,                 /* GROUP_VARINT: each tile's map (kernels/gvarint.cl) */
+	GP_B_GV_ENTRY,                /* GROUP_VARINT: where the chain of groups enters each tile */
+	GP_B_GV_BEFORE,               /* GROUP_VARINT: the groups of its blob before each tile */
 	GP_B_IX_QUERY_TABLES,         /* index: a batch's query tables (kernels/index.cl) */
 	GP_B_IX_CANDIDATES,           /* index: each item's doc (OR: merged) */
 	GP_B_IX_KEPT,                 /* index: which items are answers, then their running count */
@@ -194,6 +226,8 @@ size_t gp_cl_stage_items(size_t value_bytes);
  * (GP_QS_STAGE_ITEMS: GP_STAGE_ITEMS_32, at most 16). */
 size_t gp_cl_qs_items(void);
 size_t gp_cl_qs_stage_items(void);
+/* Values each item stages in the byte formats' decode passes (GP_BYTE_STAGE_ITEMS). */
+size_t gp_cl_byte_stage_items(void);
 /* Words per work-item of the tiled MOD9 and S9 decoders (GP_TILE_ITEMS of the build). */
 size_t gp_cl_tile_items(void);
 /* Output words per work-item of wah_gather (GP_WAH_ITEMS of the build). */

@@ -8,6 +8,8 @@
 #include "../codec/gp_qs.h"
 #include "../codec/gp_s9.h"
 #include "../codec/gp_wah.h"
+#include "../codec/gp_vbyte.h"
+#include "../codec/gp_gvarint.h"
 #include "../opencl/gp_cl.h"
 
 static const char *last_backend = "none";
@@ -230,16 +232,6 @@ static void mod9_plan(gp_plan *p)
 	p->headers_ok = p->device_ok = 1;
 }
 
-static void s9_plan(gp_plan *p)
-{
-	for (size_t b = 0; b < p->in.n_blobs; b++) {
-		size_t n;
-		uint32_t delta;
-		if (gp_s9_check_header(p->in.blobs[b], p->in.lens[b], &n, &delta, NULL) != GP_OK) return;
-		p->expected += n;
-	}
-	p->headers_ok = p->sized = p->device_ok = 1;
-}
 
 static void qs_plan(gp_plan *p)
 {
@@ -262,11 +254,31 @@ static void wah_plan(gp_plan *p)
 	p->device_bytes = (uint64_t)p->expected * 4;
 }
 
+/* S9, VBYTE and GROUP_VARINT: n from the headers (the decoders check the words or bytes). */
+typedef int (*container_header_fn)(const uint8_t *blob, size_t len, size_t *n, uint32_t *delta, gp_error *err);
+
+static void container_plan(gp_plan *p, container_header_fn header)
+{
+	for (size_t b = 0; b < p->in.n_blobs; b++) {
+		size_t n;
+		uint32_t delta;
+		if (header(p->in.blobs[b], p->in.lens[b], &n, &delta, NULL) != GP_OK) return;
+		p->expected += n;
+	}
+	p->headers_ok = p->sized = p->device_ok = 1;
+}
+
+static void s9_plan(gp_plan *p) { container_plan(p, gp_s9_check_header); }
+static void vbyte_plan(gp_plan *p) { container_plan(p, gp_vbyte_check_header); }
+static void gvarint_plan(gp_plan *p) { container_plan(p, gp_gvarint_check_header); }
+
 static const gp_format_ops format_ops[] = {
 	[GP_FORMAT_MOD9] = {mod9_plan, gp_mod9_decode_batch, gp_cl_mod9_decode},
 	[GP_FORMAT_S9] = {s9_plan, gp_s9_decode_batch, gp_cl_s9_decode},
 	[GP_FORMAT_QS] = {qs_plan, gp_qs_decode_batch, gp_cl_qs_decode},
 	[GP_FORMAT_WAH] = {wah_plan, gp_wah_rows_batch, gp_cl_wah_rows},
+	[GP_FORMAT_VBYTE] = {vbyte_plan, gp_vbyte_decode_batch, gp_cl_vbyte_decode},
+	[GP_FORMAT_GROUP_VARINT] = {gvarint_plan, gp_gvarint_decode_batch, gp_cl_gvarint_decode},
 };
 
 int gp_decode(int format, int mode, const uint8_t *const *blobs, const size_t *lens,
@@ -275,7 +287,7 @@ int gp_decode(int format, int mode, const uint8_t *const *blobs, const size_t *l
 	memset(r, 0, sizeof(*r));
 	memset(err, 0, sizeof(*err));
 	r->budget = &ctx->budget;
-	if (format < GP_FORMAT_MOD9 || format > GP_FORMAT_WAH) return GP_EVALUE;
+	if (format < GP_FORMAT_MOD9 || format > GP_FORMAT_GROUP_VARINT) return GP_EVALUE;
 	const gp_format_ops *ops = &format_ops[format];
 	gp_plan p = {.in = {.blobs = blobs, .lens = lens, .n_blobs = n_blobs, .mode = mode}};
 	ops->plan(&p);

@@ -1,0 +1,64 @@
+/* libFuzzer harness for codec/gp_vbyte.c: the SIMD and the portable decoders against a reference
+ * written from FORMATS.md (the same values, or an error at the same byte), then what decoded
+ * re-encoded under the same delta rule to a blob that decodes to the same list. */
+#include "fuzz_common.h"
+#include "../codec/gp_vbyte.h"
+
+/* FORMATS.md's VBYTE, value by value: GP_OK, or GP_EFORMAT with the offset of the first error. */
+static int ref_vbyte(const uint8_t *d, size_t size, uint32_t *out, size_t *at)
+{
+	if (size < 12 || memcmp(d, "GPVB", 4) != 0) return *at = 0, GP_EFORMAT;
+	uint32_t n = (uint32_t)d[4] | (uint32_t)d[5] << 8 | (uint32_t)d[6] << 16 | (uint32_t)d[7] << 24;
+	uint32_t delta = (uint32_t)d[8] | (uint32_t)d[9] << 8 | (uint32_t)d[10] << 16 | (uint32_t)d[11] << 24;
+	if (delta > 2) return *at = 8, GP_EFORMAT;
+	if (n > size - 12) return *at = 4, GP_EFORMAT;
+	size_t p = 12;
+	int64_t x = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (p == size) return *at = 4, GP_EFORMAT;   /* fewer values than n */
+		size_t start = p;
+		uint64_t v = 0;
+		for (unsigned b = 0;; b++) {
+			if (b == 5 || p == size) return *at = start, GP_EFORMAT;
+			v |= (uint64_t)(d[p] & 0x7F) << (7 * b);
+			if (!(d[p++] & 0x80)) break;
+		}
+		if (v > UINT32_MAX) return *at = start, GP_EFORMAT;
+		/* rule 0: x_i = v_i; 1: x_i = x_{i-1} + v_i; 2: x_0 = v_0, x_i = x_{i-1} + v_i + 1 */
+		x = delta == 0 || i == 0 ? (int64_t)v : x + (int64_t)v + (delta == 2);
+		if (x > (int64_t)UINT32_MAX) return *at = start, GP_EFORMAT;
+		out[i] = (uint32_t)x;
+	}
+	if (p != size) return *at = p, GP_EFORMAT;
+	return GP_OK;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	size_t n = size, at = 0;
+	uint32_t delta;
+	gp_error err, err2;
+	uint32_t *ref = fuzz_alloc(n * sizeof(uint32_t)), *x = fuzz_alloc(n * sizeof(uint32_t));
+	uint32_t *y = fuzz_alloc(n * sizeof(uint32_t));
+	int want = ref_vbyte(data, size, ref, &at);
+	int got = gp_vbyte_decode(data, size, x, &err), got2 = gp_vbyte_decode_portable(data, size, y, &err2);
+	FUZZ_CHECK(got == want && got2 == want);
+	if (want != GP_OK) {
+		FUZZ_CHECK(err.offset == at && err2.offset == at && strcmp(err.rule, err2.rule) == 0);
+	} else {
+		gp_vbyte_check_header(data, size, &n, &delta, NULL);
+		FUZZ_CHECK(memcmp(x, ref, n * sizeof(uint32_t)) == 0 && memcmp(y, ref, n * sizeof(uint32_t)) == 0);
+		int64_t *list = fuzz_alloc(n * sizeof(int64_t));
+		for (size_t i = 0; i < n; i++) list[i] = ref[i];
+		uint8_t *enc = fuzz_alloc(gp_vbyte_encode_bound(n));
+		size_t len = gp_vbyte_encode(list, n, delta, enc, &at);
+		FUZZ_CHECK(len > 0 && len <= size);   /* the shortest form of each value */
+		FUZZ_CHECK(gp_vbyte_decode(enc, len, y, &err) == GP_OK && memcmp(y, ref, n * sizeof(uint32_t)) == 0);
+		free(enc);
+		free(list);
+	}
+	free(y);
+	free(x);
+	free(ref);
+	return 0;
+}
