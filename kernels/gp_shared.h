@@ -37,6 +37,9 @@
 #define GP_BT_BYTE_DELTA 3    /* VBYTE, GROUP_VARINT: the delta rule (GP_BT_BASE: the payload's 16-byte unit) */
 #define GP_BT_BYTES 4         /* VBYTE, GROUP_VARINT: payload bytes */
 
+/* VBYTE: the payload bytes a work-item of its tiled passes takes (kernels/vbyte.cl). */
+#define GP_VB_ITEM 16
+
 /* VBYTE, GROUP_VARINT: the counters of a tile (its values, then their sum in four 8-bit limbs,
  * so that a block's sums fit 32 bits). */
 #define GP_BYTE_COUNTERS 5

@@ -320,24 +320,3 @@ __kernel void copy_u32(__global const uint *in, __global uint *out, const uint n
 	uint i = get_global_id(0);
 	if (i < n) out[i] = in[i];
 }
-
-/* A call's small results side by side in one buffer, so that one read brings them all back
- * (opencl/gp_cl_call.c; a call reads back at most six): work-group p copies part[p] bytes of s_p
- * to byte part[6 + p] of dst (a multiple of 4; a part of length 0 copies nothing). The lengths
- * and places travel in one argument: each argument set costs time on a GPU. Whole words first,
- * then the last bytes alone: no read past a part's length. */
-__kernel void call_gather(__global uchar *dst, __global const uchar *s0, __global const uchar *s1,
-                          __global const uchar *s2, __global const uchar *s3, __global const uchar *s4,
-                          __global const uchar *s5, const uint16 part)
-{
-	const uint p = get_group_id(0);
-	__global const uchar *const src[6] = {s0, s1, s2, s3, s4, s5};
-	const uint lens[6] = {part.s0, part.s1, part.s2, part.s3, part.s4, part.s5};
-	const uint ats[6] = {part.s6, part.s7, part.s8, part.s9, part.sa, part.sb};
-	if (p >= 6) return;
-	const uint len = lens[p], at = ats[p], words = len / 4, lid = get_local_id(0);
-	__global uint *d = (__global uint *)(dst + at);
-	__global const uint *s = (__global const uint *)src[p];
-	for (uint i = lid; i < words; i += get_local_size(0)) d[i] = s[i];
-	if (lid < len % 4) dst[at + words * 4 + lid] = src[p][words * 4 + lid];
-}

@@ -1,5 +1,5 @@
 /* GPUPOST_VBYTE on the device (FORMATS.md 6), tiled over the payload's bytes: item lid of a tile
- * takes the values whose last byte lies in its GP_BYTE_ITEM bytes, read into registers with the
+ * takes the values whose last byte lies in its VB_ITEM bytes, read into registers with the
  * four bytes before them (where a value ending there may begin). vb_tile_count counts each
  * tile's values (a popcount of the bytes whose high bit is clear) and, under delta rules 1 and
  * 2, their sum (four 8-bit limbs, so that a block's sums fit 32 bits); vb_tile_decode finds the
@@ -9,21 +9,23 @@
  * error word: the host's decoder then names it. */
 
 #define VB_COUNTERS ((uint)GP_BYTE_COUNTERS)
-#define VB_WORDS (GP_TILE_ITEMS + 1u)   /* the four bytes before an item's, then its own */
-/* values staged an item: all of a tile's where they fit */
-#define VB_STAGE_ITEMS (GP_BYTE_ITEM < 32u ? GP_BYTE_ITEM : 32u)
+/* bytes an item: sixteen (one read, more groups a multiprocessor, a tile's values staged whole)
+ * ran faster than 32 or 64 on an H100 (docs/BENCHMARKS.md) */
+#define VB_ITEM ((uint)GP_VB_ITEM)
+#define VB_WORDS (VB_ITEM / 4u + 1u)   /* the four bytes before an item's, then its own */
+#define VB_STAGE_ITEMS VB_ITEM        /* values staged an item: all of a tile's */
 
 /* Byte i of an item's words (0..3 the four before its own). */
 #define VB_BYTE(w, i) (((w)[(i) >> 2] >> (((i) & 3u) * 8u)) & 0xFFu)
 
-/* An item's words: payload bytes [at - 4, at + GP_BYTE_ITEM) of x (0 before the payload and past
+/* An item's words: payload bytes [at - 4, at + VB_ITEM) of x (0 before the payload and past
  * its last 16-byte unit; the bytes past len in that unit are whatever the input holds). */
 inline void vb_item_load(__global const uint4 *in, const gp_byte_blob *x, uint at, uint *w)
 {
 	__global const uint *in32 = (__global const uint *)in;
 	const uint last = (x->len + 15u) / 16u;   /* units of the payload */
 	w[0] = at > 0u && (at - 4u) / 16u < last ? in32[4u * x->vec + (at - 4u) / 4u] : 0u;
-	for (uint k = 0; k < GP_TILE_VECS; k++) {
+	for (uint k = 0; k < (VB_ITEM / 16u); k++) {
 		uint4 v = at / 16u + k < last ? in[x->vec + at / 16u + k] : (uint4)(0u);
 		w[1u + 4u * k] = v.x;
 		w[2u + 4u * k] = v.y;
@@ -36,7 +38,7 @@ inline void vb_item_load(__global const uint4 *in, const gp_byte_blob *x, uint a
 inline uint vb_item_count(const uint *w, uint own)
 {
 	uint c = 0;
-	for (uint k = 0; k < GP_TILE_ITEMS; k++) {
+	for (uint k = 0; k < VB_ITEM / 4u; k++) {
 		uint ends = ~w[1u + k] & 0x80808080u;
 		uint keep = own >= 4u * (k + 1u) ? 0xFFFFFFFFu : own <= 4u * k ? 0u : (1u << (8u * (own - 4u * k))) - 1u;
 		c += popcount(ends & keep);
@@ -52,9 +54,33 @@ inline uint vb_item_count(const uint *w, uint own)
 inline uint vb_item_values(const uint *w, uint own, ulong *sum, __local uint *stage, uint delta, ulong run0,
                            uint index0, uint at0, uint c0, uint c1)
 {
+	/* the usual d-gaps: a whole item of one-byte values (no high bit set, the bytes before
+	 * included), 32-bit sums with one check of the last x (the xs increase) */
+	uint high = 0;
+	for (uint k = 0; k < VB_WORDS; k++) high |= w[k];
+	if (own == VB_ITEM && (high & 0x80808080u) == 0u) {
+		uint t = 0;
+		for (uint i = 0; i < VB_ITEM; i++) t += VB_BYTE(w, 4u + i);
+		const ulong last = delta == 0u ? 0UL : run0 + t + (delta == 2u ? (ulong)index0 + VB_ITEM - 1u : 0UL);
+		if (last <= 0xFFFFFFFFUL) {
+			*sum = t;
+			if (stage) {
+				const uint base = (uint)run0 + (delta == 2u ? index0 : 0u);
+				uint acc = 0;
+				for (uint i = 0; i < VB_ITEM; i++) {
+					const uint v = VB_BYTE(w, 4u + i);
+					acc += v;
+					if (at0 + i >= c0 && at0 + i < c1) {
+						stage[GP_SKEW(at0 + i - c0)] = delta == 0u ? v : base + acc + (delta == 2u ? i : 0u);
+					}
+				}
+			}
+			return GP_ERR_NONE;
+		}
+	}
 	uint bad = GP_ERR_NONE, c = 0, cont = 0;
 	ulong v = 0, total = 0;
-	for (uint i = 0; i < 4u + GP_BYTE_ITEM; i++) {
+	for (uint i = 0; i < 4u + VB_ITEM; i++) {
 		const uint x = VB_BYTE(w, i);
 		if (i >= 4u && i - 4u >= own) break;
 		if (cont < 5u) v |= (ulong)(x & 0x7Fu) << (7u * cont);
@@ -77,11 +103,11 @@ inline uint vb_item_values(const uint *w, uint own, ulong *sum, __local uint *st
 	return bad;
 }
 
-/* The item's own bytes: those of [t0 + lid * GP_BYTE_ITEM, + GP_BYTE_ITEM) before len. */
+/* The item's own bytes: those of [t0 + lid * VB_ITEM, + VB_ITEM) before len. */
 inline uint vb_item_own(uint t0, uint len)
 {
-	const uint s = t0 + get_local_id(0) * GP_BYTE_ITEM;
-	return s >= len ? 0u : min(GP_BYTE_ITEM, len - s);
+	const uint s = t0 + get_local_id(0) * VB_ITEM;
+	return s >= len ? 0u : min(VB_ITEM, len - s);
 }
 
 /* part: VB_COUNTERS. */
@@ -89,10 +115,10 @@ GP_PASS_BODY void vb_tile_count_body(__global const uint4 *in, const gp_byte_blo
                                      uint blocks, __global uint *tile_sums, __global uint *block_sums,
                                      __local uint *part)
 {
-	const uint g = get_group_id(0), t0 = (g - x->g0) * get_local_size(0) * GP_BYTE_ITEM;
+	const uint g = get_group_id(0), t0 = (g - x->g0) * get_local_size(0) * VB_ITEM;
 	const uint own = vb_item_own(t0, x->len);
 	uint w[VB_WORDS];
-	vb_item_load(in, x, t0 + get_local_id(0) * GP_BYTE_ITEM, w);
+	vb_item_load(in, x, t0 + get_local_id(0) * VB_ITEM, w);
 	ulong sum = 0;
 	if (x->delta != 0u) vb_item_values(w, own, &sum, 0, 0u, 0UL, 0u, 0u, 0u, 0u);
 	/* (the decode pass checks every byte) */
@@ -128,12 +154,12 @@ GP_PASS_BODY void vb_tile_decode_body(__global const uint4 *in, const gp_byte_bl
                                       __global uint *err, __local uint *part, __local long *part_s,
                                       __local uint *stage)
 {
-	const uint lid = get_local_id(0), wg = get_local_size(0), tb = wg * GP_BYTE_ITEM, g = get_group_id(0);
+	const uint lid = get_local_id(0), wg = get_local_size(0), tb = wg * VB_ITEM, g = get_group_id(0);
 	const uint t0 = (g - x->g0) * tb, chunk = wg * VB_STAGE_ITEMS, own = vb_item_own(t0, x->len);
 	if (get_num_groups(0) == 1u) gp_alone_begin(err);   /* no count pass ran */
 	__global uint *out = out_all + x->vbase;
 	uint w[VB_WORDS];
-	vb_item_load(in, x, t0 + lid * GP_BYTE_ITEM, w);
+	vb_item_load(in, x, t0 + lid * VB_ITEM, w);
 	long sum0 = 0, sum_at = 0, all;
 	uint out0, total;
 	if (x->delta != 0u) {
@@ -167,7 +193,7 @@ GP_PASS_BODY void vb_tile_decode_body(__global const uint4 *in, const gp_byte_bl
 		for (uint q = lid; q < c1 - c0; q += wg) out[out0 + c0 + q] = stage[GP_SKEW(q)];
 		barrier(CLK_LOCAL_MEM_FENCE);
 	}
-	if (bad != GP_ERR_NONE) atomic_min(err, t0 + lid * GP_BYTE_ITEM + bad);
+	if (bad != GP_ERR_NONE) atomic_min(err, t0 + lid * VB_ITEM + bad);
 }
 
 __kernel void vb_tile_decode(__global const uint4 *in, const uint vec, const uint len, const uint n,

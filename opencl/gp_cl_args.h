@@ -11,7 +11,6 @@
 	X(SCAN_ADD_I64, scan_add_i64) \
 	X(MARK_BLOB_STARTS, mark_blob_starts) \
 	X(COPY_U32, copy_u32) \
-	X(CALL_GATHER, call_gather) \
 	X(MOD9_BLOB_OFFSETS, mod9_blob_offsets) \
 	X(MOD9_TILE_COUNT, mod9_tile_count) \
 	X(MOD9_TILE_COUNT_DOCS, mod9_tile_count_docs) \
@@ -89,9 +88,6 @@
 
 #define GP_KARGS_copy_u32(BUF, VAL, LOC) \
 	BUF(in) BUF(out) VAL(cl_uint, n)
-
-#define GP_KARGS_call_gather(BUF, VAL, LOC) \
-	BUF(dst) BUF(s0) BUF(s1) BUF(s2) BUF(s3) BUF(s4) BUF(s5) VAL(cl_uint16, part)
 
 #define GP_KARGS_mod9_blob_offsets(BUF, VAL, LOC) \
 	BUF(blob_words) VAL(cl_uint, n_blobs) BUF(voff) BUF(poff) BUF(out)

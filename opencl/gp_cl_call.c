@@ -29,16 +29,11 @@ static size_t mirror_bytes(const gp_cl_region *r)
 
 int gp_cl_call_open(gp_cl_call *c, gp_error *err)
 {
-	/* the inputs first (the blobs' region at 0), then what comes back side by side: a gathered
-	 * read (call_read) spans only regions that are read back */
 	size_t at = 0;
-	for (int in = 1; in >= 0; in--) {
-		for (unsigned i = 0; i < c->n; i++) {
-			gp_cl_region *r = &c->r[i];
-			if ((r->io == GP_IO_IN) != in) continue;
-			r->at = at;
-			at = (at + mirror_bytes(r) + 63) & ~(size_t)63;
-		}
+	for (unsigned i = 0; i < c->n; i++) {
+		gp_cl_region *r = &c->r[i];
+		r->at = at;
+		at = (at + mirror_bytes(r) + 63) & ~(size_t)63;
 	}
 	c->end = at;
 	/* the mirror is the last call's until its writes have run */
@@ -121,44 +116,6 @@ static int call_room(gp_cl_call *c, const int *regions, const size_t *bytes, siz
 	return GP_OK;
 }
 
-/* Several small parts come back through one buffer: call_gather copies them on the device to
- * their places in the mirror's layout (the bytes between them are read too, but never an
- * input's), then one read brings the whole span. A kernel costs less than the reads it
- * replaces on a GPU (docs/BENCHMARKS.md); a CPU device reads host memory at memcpy speed. */
-#define GP_CL_GATHER_MIN_PARTS 3
-#define GP_CL_GATHER_PARTS 6
-#define GP_CL_GATHER_SPAN ((size_t)128 << 10)
-
-static int call_gathered(const gp_cl_region *const *part, const size_t *len, size_t k, uint8_t *mirror,
-                         cl_int *st)
-{
-	if (k < GP_CL_GATHER_MIN_PARTS || k > GP_CL_GATHER_PARTS || !gp_cl_staged() || gp_cl.knobs.call_no_gather) return 0;
-	size_t base = part[0]->at, end = 0;
-	for (size_t i = 0; i < k; i++) {
-		if (part[i]->at < base) base = part[i]->at;
-		if (part[i]->at + len[i] > end) end = part[i]->at + len[i];
-	}
-	if (end - base > GP_CL_GATHER_SPAN) return 0;
-	gp_error err = {0};
-	cl_mem dst = gp_cl_buffer(GP_B_CALL_GATHER, end - base, &err);
-	if (!dst) return 0;   /* the reads one by one */
-	cl_mem src[GP_CL_GATHER_PARTS];
-	cl_uint16 where = {{0}};   /* part i's length in s[i], its place in s[6 + i] */
-	for (size_t i = 0; i < GP_CL_GATHER_PARTS; i++) {
-		src[i] = i < k ? part[i]->mem : dst;
-		where.s[i] = i < k ? (cl_uint)len[i] : 0;
-		where.s[GP_CL_GATHER_PARTS + i] = i < k ? (cl_uint)(part[i]->at - base) : 0;
-	}
-	cl_kernel kg = gp_cl_kernel(GP_K_CALL_GATHER);
-	*st = gp_set_call_gather(kg, &(gp_args_call_gather){.dst = dst, .s0 = src[0], .s1 = src[1], .s2 = src[2],
-	                                                    .s3 = src[3], .s4 = src[4], .s5 = src[5], .part = where});
-	if (*st == CL_SUCCESS && gp_cl_run(kg, GP_CL_GATHER_PARTS * gp_cl_wg(), &err) != GP_OK) *st = CL_OUT_OF_RESOURCES;
-	if (*st == CL_SUCCESS) {
-		*st = clEnqueueReadBuffer(gp_cl.queue, dst, CL_TRUE, 0, end - base, mirror + base, 0, NULL, NULL);
-	}
-	return 1;
-}
-
 /* Reads regions[i]'s first bytes[i] (and every control and result region whole when `ctrl`)
  * into the mirror, then waits once: the last read blocks. */
 static int call_read(gp_cl_call *c, int ctrl, const int *regions, const size_t *bytes, size_t n, gp_error *err)
@@ -179,11 +136,9 @@ static int call_read(gp_cl_call *c, int ctrl, const int *regions, const size_t *
 		}
 	}
 	cl_int st = CL_SUCCESS;
-	if (!call_gathered(part, len, k, c->host, &st)) {
-		for (size_t i = 0; i < k && st == CL_SUCCESS; i++) {
-			st = clEnqueueReadBuffer(gp_cl.queue, part[i]->mem, i + 1 == k ? CL_TRUE : CL_FALSE, 0, len[i],
-			                         part[i]->host, 0, NULL, NULL);
-		}
+	for (size_t i = 0; i < k && st == CL_SUCCESS; i++) {
+		st = clEnqueueReadBuffer(gp_cl.queue, part[i]->mem, i + 1 == k ? CL_TRUE : CL_FALSE, 0, len[i], part[i]->host, 0,
+		                         NULL, NULL);
 	}
 	if (st != CL_SUCCESS || k == 0) {   /* nothing may still land in the mirror */
 		cl_int fin = clFinish(gp_cl.queue);

@@ -123,15 +123,14 @@ static inline gp_local_bytes gp_local_of_bytes(size_t wg, size_t tile_items, siz
 }
 
 /* VBYTE's decode pass (kernels/vbyte.cl): the scans' parts (32- and 64-bit) and the staged
- * values, a tile's all where they fit (VB_STAGE_ITEMS an item, padded by GP_SKEW). */
+ * values, a tile's all (GP_VB_ITEM an item, padded by GP_SKEW). */
 typedef struct gp_local_vbyte {
 	size_t part, part_s, stage;
 } gp_local_vbyte;
 
-static inline gp_local_vbyte gp_local_of_vbyte(size_t wg, size_t tile_items)
+static inline gp_local_vbyte gp_local_of_vbyte(size_t wg)
 {
-	size_t items = tile_items * 4 < 32 ? tile_items * 4 : 32;
-	return (gp_local_vbyte){wg * 4, wg * 8, GP_SKEW(wg * items) * 4};
+	return (gp_local_vbyte){wg * 4, wg * 8, GP_SKEW(wg * GP_VB_ITEM) * 4};
 }
 
 /* wah_gather: the window of words behind a tile of `tile` output words (cap of them for words of
@@ -197,7 +196,6 @@ typedef enum {
 	GP_B_CALL_0,                  /* a call's regions (gp_cl_call.h), one buffer each */
 	GP_B_CALL_LAST = GP_B_CALL_0 + 11,
 	GP_B_CALL_HOST,               /* their pinned mirror */
-	GP_B_CALL_GATHER,             /* their small parts side by side, read back at once */
 	GP_B_STAGE_OUT,               /* pinned staging for downloads (GPU) */
 	GP_B_STAGE_IN,                /* pinned staging for uploads (GPU) */
 	GP_B_COUNT

@@ -27,7 +27,6 @@ typedef struct gp_cl_knobs {
 	size_t upload_threads, upload_first_kb, upload_piece_kb;   /* GPUPOST_UPLOAD_* */
 	size_t index_chunk_items;         /* GPUPOST_INDEX_CHUNK: candidates of one index launch */
 	unsigned index_no_prune;          /* GPUPOST_INDEX_NO_PRUNE=1: ranked OR batches unpruned */
-	unsigned call_no_gather;          /* GPUPOST_CALL_NO_GATHER=1: a call's reads one by one */
 } gp_cl_knobs;
 
 /* One per process: php-fpm and Apache fork after start-up, so nothing is opened before the

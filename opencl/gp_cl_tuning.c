@@ -27,7 +27,7 @@ static size_t local_need_32(size_t wg, size_t tile_items, size_t stage)
 static size_t local_need_bytes(size_t wg, size_t tile_items)
 {
 	gp_local_bytes l = gp_local_of_bytes(wg, tile_items, 8);
-	gp_local_vbyte v = gp_local_of_vbyte(wg, tile_items);
+	gp_local_vbyte v = gp_local_of_vbyte(wg);
 	size_t gv = l.tile + 2 * l.maps + l.segs + 2 * l.places + l.part + l.part_s + l.stage;
 	size_t vb = v.part + v.part_s + v.stage;
 	return gv > vb ? gv : vb;
@@ -60,7 +60,6 @@ void gp_cl_knobs_read(gp_cl_knobs *k)
 	k->upload_piece_kb = env_uint("GPUPOST_UPLOAD_PIECE");
 	k->index_chunk_items = env_uint("GPUPOST_INDEX_CHUNK");
 	k->index_no_prune = env_uint("GPUPOST_INDEX_NO_PRUNE");
-	k->call_no_gather = env_uint("GPUPOST_CALL_NO_GATHER");
 }
 
 int gp_cl_index_prune(void)

@@ -13,7 +13,7 @@ static int vb_passes(cl_mem input, cl_mem tab, cl_mem tile_start, cl_uint n_blob
 {
 	const int batch = tab != NULL;
 	const cl_uint tiles = (cl_uint)s->tiles;
-	const gp_local_vbyte l = gp_local_of_vbyte(s->wg, gp_cl_tile_items());
+	const gp_local_vbyte l = gp_local_of_vbyte(s->wg);
 	cl_kernel k = gp_cl_kernel(batch ? GP_K_VB_TILE_COUNT_BATCH : GP_K_VB_TILE_COUNT);
 	cl_int st = batch
 		? gp_set_vb_tile_count_batch(k, &(gp_args_vb_tile_count_batch){
@@ -43,7 +43,7 @@ static int vb_single(const uint8_t *blob, size_t len, size_t n, uint32_t delta, 
 	const size_t payload = len - GP_VBYTE_HEADER;
 	gp_cl_tiled t;
 	/* 4 zero bytes ahead of the 12-byte header: the payload begins 16-byte unit 1 */
-	gp_cl_tiled_plan(&t, (4 + len + 15) / 16 * 16, payload, gp_cl_tile_items() * 4, GP_BYTE_COUNTERS);
+	gp_cl_tiled_plan(&t, (4 + len + 15) / 16 * 16, payload, GP_VB_ITEM, GP_BYTE_COUNTERS);
 	int out = gp_cl_call_add(&t.call, GP_IO_OUT, n * 4);
 	if (gp_cl_tiled_send(&t, &blob, &len, 1, 4, NULL, NULL, err) != GP_OK ||
 	    vb_passes(t.input, NULL, NULL, 1, 1, (cl_uint)payload, (cl_uint)n, delta, &t.s, t.call.r[out].mem, t.err,
@@ -57,7 +57,7 @@ static int vb_batch_passes(const gp_cl_batch *b, cl_mem *out, gp_error *err)
 {
 	gp_cl_tile_sums s;
 	cl_mem starts;
-	if (gp_cl_blob_tiles(b->host_istart, b->n_blobs, gp_cl_tile_items() * 4, GP_BYTE_COUNTERS, 256, GP_B_TILE_SUMS,
+	if (gp_cl_blob_tiles(b->host_istart, b->n_blobs, GP_VB_ITEM, GP_BYTE_COUNTERS, 256, GP_B_TILE_SUMS,
 	                     GP_B_BLOCK_SUMS, &s, &starts, err) != GP_OK ||
 	    !(*out = gp_cl_buffer(GP_B_OUT_32, (size_t)b->values * 4, err)) ||
 	    (s.tiles > 0 && vb_passes(b->input, b->table, starts, b->n_blobs, 0, 0, 0, 0, &s, *out, b->err, err) != GP_OK)) {

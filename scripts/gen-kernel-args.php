@@ -31,7 +31,7 @@ if (!is_string($pp) || $pp === '') {
     exit(2);
 }
 
-$types = ['uint' => 'cl_uint', 'int' => 'cl_int', 'ulong' => 'cl_ulong', 'long' => 'cl_long', 'uint16' => 'cl_uint16'];
+$types = ['uint' => 'cl_uint', 'int' => 'cl_int', 'ulong' => 'cl_ulong', 'long' => 'cl_long'];
 preg_match_all('/__kernel\s+void\s+(\w+)\s*\(([^)]*)\)/', $pp, $kernels, PREG_SET_ORDER);
 $list = $args = [];
 foreach ($kernels as [, $name, $params]) {
@@ -47,7 +47,7 @@ foreach ($kernels as [, $name, $params]) {
             $fields[] = "BUF($arg)";
         } elseif (str_contains($p, '__local') && str_contains($p, '*')) {
             $fields[] = "LOC($arg)";
-        } elseif (preg_match('/^(?:const )?(uint16|uint|int|ulong|long) \w+$/', $p, $tm)) {
+        } elseif (preg_match('/^(?:const )?(uint|int|ulong|long) \w+$/', $p, $tm)) {
             $fields[] = "VAL({$types[$tm[1]]}, $arg)";
         } else {
             fwrite(STDERR, "$name: parameter '$p' is of no kind the setters know\n");

@@ -15,18 +15,17 @@
 static const char *last_backend = "none";
 static unsigned long last_device_failures = 0;
 
-/* What a decode's expected outputs weigh in the host/device choice, in quarters of a MOD9 value:
- * the ratio of MOD9 VALUES' crossover to the format's, measured on an H100 (docs/BENCHMARKS.md,
- * "The host/device crossover"), so that gpupost.min_device_values is each format's crossover in
- * MOD9 values. DOCS counts the values its postings decode but returns one doc a posting, so the
- * device, whose cost is mostly the result, wins sooner; S9 and POSTINGS cost the host more a value. */
+/* What a decode's expected outputs weigh in the host/device choice, in MOD9 values: the ratio of
+ * MOD9 VALUES' crossover to the format's and mode's, measured on an H100 (docs/BENCHMARKS.md,
+ * "The host/device crossover"), so that gpupost.min_device_values is the crossover of each. DOCS
+ * counts the values its postings decode but returns one doc a posting, so the device, whose cost
+ * is mostly the result, wins sooner; POSTINGS costs the host more a value (its nested arrays). */
 static size_t device_work(int format, int mode, size_t expected)
 {
-	unsigned quarters = 4;
-	if (format == GP_FORMAT_MOD9 && mode == GP_MODE_DOCS) quarters = 16;
-	else if (format == GP_FORMAT_MOD9 && mode == GP_MODE_POSTINGS) quarters = 8;
-	else if (format == GP_FORMAT_S9) quarters = 6;
-	return expected > SIZE_MAX / 16 ? SIZE_MAX / 4 : expected * quarters / 4;
+	size_t weight = 1;
+	if (format == GP_FORMAT_MOD9 && mode == GP_MODE_DOCS) weight = 4;
+	else if (format == GP_FORMAT_MOD9 && mode == GP_MODE_POSTINGS) weight = 2;
+	return expected > SIZE_MAX / 4 ? SIZE_MAX : expected * weight;
 }
 
 int gp_would_use_device(size_t values, const gp_ctx *ctx)

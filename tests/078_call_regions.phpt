@@ -1,5 +1,5 @@
 --TEST--
-A device call's regions (one buffer, one write, one read): lists of 1 to 30,000 values in random order, so that each call lays its regions out anew and their sub-buffers are kept, reused and replaced, in MOD9 VALUES, DOCS and POSTINGS, S9 and QS, one list and batches: equal to the host; again through the GPU's transfers (GPUPOST_FORCE_STAGING=1 in a test build), where three or more small parts come back gathered by one kernel into one read
+A device call's regions (one buffer, one write, one read): lists of 1 to 30,000 values in random order, so that each call lays its regions out anew and their sub-buffers are kept, reused and replaced, in MOD9 VALUES, DOCS and POSTINGS, S9 and QS, one list and batches: equal to the host; again through the GPU's transfers (GPUPOST_FORCE_STAGING=1 in a test build)
 --EXTENSIONS--
 gpupost
 --FILE--

@@ -43,6 +43,12 @@ $cases = [
 $gaps = array_fill(0, 60000, 100000);
 $cases['VBYTE running sum past 2^32-1 tiles in'] = [GPUPOST_VBYTE, $set(gpu_encode_postings($gaps, GPUPOST_VBYTE), 8, pack('V', 1))];
 $cases['GROUP_VARINT running sum past 2^32-1 tiles in'] = [GPUPOST_GROUP_VARINT, $set(gpu_encode_postings($gaps, GPUPOST_GROUP_VARINT), 8, pack('V', 1))];
+/* a running sum that passes 2^32-1 among one-byte gaps, many tiles in: a large first value (five
+ * bytes), then 60,027 gaps of 100 that end 50 past it, the payload (60,032 bytes) a whole number
+ * of the device's items, so that no partial item at the end checks it in their stead */
+$big = array_merge([4294967295 - 6002700 + 50], array_fill(0, 60027, 100));
+$cases['VBYTE running sum past 2^32-1 among one-byte gaps'] = [GPUPOST_VBYTE, $set(gpu_encode_postings($big, GPUPOST_VBYTE), 8, pack('V', 1))];
+$cases['GROUP_VARINT running sum past 2^32-1 among one-byte gaps'] = [GPUPOST_GROUP_VARINT, $set(gpu_encode_postings($big, GPUPOST_GROUP_VARINT), 8, pack('V', 1))];
 /* forty bytes with the high bit set, a whole device item's and more, many tiles in */
 $cases['VBYTE forty continuation bytes tiles in'] = [GPUPOST_VBYTE, $set(gpu_encode_postings(array_fill(0, 60000, 5), GPUPOST_VBYTE), 30000, str_repeat("\x85", 40))];
 /* an unused slot two bytes long: [1, 2, 3, 4, 5] with the second group's selector saying so */
@@ -120,6 +126,8 @@ GROUP_VARINT an unused slot of two bytes: GpuPost\Exception: GROUP_VARINT: byte 
 GROUP_VARINT running sum past 2^32-1: GpuPost\Exception: GROUP_VARINT: byte 12: the running sum passes 2^32-1
 VBYTE running sum past 2^32-1 tiles in: GpuPost\Exception: VBYTE: byte 128859: the running sum passes 2^32-1
 GROUP_VARINT running sum past 2^32-1 tiles in: GpuPost\Exception: GROUP_VARINT: byte 139593: the running sum passes 2^32-1
+VBYTE running sum past 2^32-1 among one-byte gaps: GpuPost\Exception: VBYTE: byte 60043: the running sum passes 2^32-1
+GROUP_VARINT running sum past 2^32-1 among one-byte gaps: GpuPost\Exception: GROUP_VARINT: byte 75045: the running sum passes 2^32-1
 VBYTE forty continuation bytes tiles in: GpuPost\Exception: VBYTE: byte 30000: a value longer than 5 bytes
 damaged blobs that disagree: 0
 ValueError: gpu_encode_postings(): Argument #1 ($data) cannot be encoded as GPUPOST_VBYTE with delta 1 at position 1: values must be non-decreasing from 0 and at most 2^32-1
