@@ -11,8 +11,11 @@ mt_srand(81);
 $formats = ['VBYTE' => GPUPOST_VBYTE, 'GROUP_VARINT' => GPUPOST_GROUP_VARINT];
 $ref = ['VBYTE' => 'ref_vbyte_decode', 'GROUP_VARINT' => 'ref_gvarint_decode'];
 $bad = 0;
-/* sizes around the SIMD blocks (16 values, 24) and many tiles */
+/* sizes around the SIMD blocks (16 values, 24) and many tiles; the sanitizer and valgrind runs
+ * (host path, Zend's allocator off) stop at 5003 values, which every path of the host decoders
+ * reaches */
 $sizes = [0, 1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 23, 24, 25, 28, 29, 31, 33, 47, 100, 1000, 5003, 40000, 300000];
+if (getenv('USE_ZEND_ALLOC') === '0') $sizes = array_slice($sizes, 0, -2);
 $lists = [];
 foreach ($sizes as $n) {
     foreach ([0, 1, 2] as $delta) {
