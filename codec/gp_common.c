@@ -183,3 +183,13 @@ size_t gp_delta_check(const int64_t *x, size_t n, uint32_t delta, uint64_t max_s
 	}
 	return n;
 }
+
+size_t gp_delta_header(const int64_t *x, size_t n, uint32_t delta, uint64_t max_stored, uint64_t max_value,
+                       const char *magic, uint8_t *out, size_t *at)
+{
+	if ((*at = gp_delta_check(x, n, delta, max_stored, max_value)) < n) return 0;
+	memcpy(out, magic, 4);
+	gp_store_le32(out + 4, (uint32_t)n);
+	gp_store_le32(out + 8, delta);
+	return GP_DELTA_HEADER;
+}

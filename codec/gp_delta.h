@@ -18,6 +18,13 @@ static inline int64_t gp_delta_stored(const int64_t *x, size_t i, uint32_t delta
  * format's message for its delta rule). */
 size_t gp_delta_check(const int64_t *x, size_t n, uint32_t delta, uint64_t max_stored, uint64_t max_value);
 
+/* The 12-byte header of such a container (its 4-byte magic, n and the rule, little-endian) into
+ * out, when x[0..n) can be stored under the rule (gp_delta_check's bounds): 12, or 0 with *at the
+ * first position that cannot (nothing written). */
+#define GP_DELTA_HEADER 12
+size_t gp_delta_header(const int64_t *x, size_t n, uint32_t delta, uint64_t max_stored, uint64_t max_value,
+                       const char *magic, uint8_t *out, size_t *at);
+
 /* A decode's running value under `delta` (the 32-bit formats): start it with gp_delta_start, then
  * each stored value v gives the next x; 0 when x would pass 2^32-1 (nothing written). */
 static inline int64_t gp_delta_start(uint32_t delta)

@@ -180,11 +180,8 @@ int gp_gvarint_decode_portable(const uint8_t *blob, size_t len, uint32_t *out, g
 
 size_t gp_gvarint_encode(const int64_t *x, size_t n, uint32_t delta, uint8_t *out, size_t *at)
 {
-	if ((*at = gp_delta_check(x, n, delta, UINT32_MAX, UINT32_MAX)) < n) return 0;
-	size_t pos = GP_GVARINT_HEADER;
-	out[0] = 'G'; out[1] = 'P'; out[2] = 'G'; out[3] = 'V';
-	gp_store_le32(out + 4, (uint32_t)n);
-	gp_store_le32(out + 8, delta);
+	size_t pos = gp_delta_header(x, n, delta, UINT32_MAX, UINT32_MAX, "GPGV", out, at);
+	if (pos == 0) return 0;
 	for (size_t i = 0; i < n; i += 4) {
 		size_t sel_at = pos++;
 		unsigned sel = 0;

@@ -135,17 +135,14 @@ void gp_s9_decode(const uint8_t *blob, size_t len, int64_t *out)
 size_t gp_s9_encode(const int64_t *x, size_t n, uint32_t delta, uint8_t *out, const char **why,
                     size_t *at)
 {
-	size_t pos = GP_S9_HEADER;
 	/* gaps under the delta rule, checked first so that nothing is half written */
-	if ((*at = gp_delta_check(x, n, delta, GP_S9_MAX_VALUE, INT64_MAX)) < n) {
+	size_t pos = gp_delta_header(x, n, delta, GP_S9_MAX_VALUE, INT64_MAX, "GPS9", out, at);
+	if (pos == 0) {
 		*why = delta == 0 ? "values must be 0..2^28-1" :
 		       delta == 1 ? "values must be non-decreasing from 0, gaps below 2^28" :
 		       "values must be strictly increasing from 0, gaps below 2^28";
 		return 0;
 	}
-	out[0] = 'G'; out[1] = 'P'; out[2] = 'S'; out[3] = '9';
-	gp_store_le32(out + 4, (uint32_t)n);
-	gp_store_le32(out + 8, delta);
 	for (size_t i = 0; i < n;) {
 		/* the densest selector whose slots hold the next values (all that are left, if fewer) */
 		for (uint32_t s = 8;; s--) {

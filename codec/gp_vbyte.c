@@ -209,11 +209,8 @@ int gp_vbyte_decode_portable(const uint8_t *blob, size_t len, uint32_t *out, gp_
 
 size_t gp_vbyte_encode(const int64_t *x, size_t n, uint32_t delta, uint8_t *out, size_t *at)
 {
-	if ((*at = gp_delta_check(x, n, delta, UINT32_MAX, UINT32_MAX)) < n) return 0;
-	size_t pos = GP_VBYTE_HEADER;
-	out[0] = 'G'; out[1] = 'P'; out[2] = 'V'; out[3] = 'B';
-	gp_store_le32(out + 4, (uint32_t)n);
-	gp_store_le32(out + 8, delta);
+	size_t pos = gp_delta_header(x, n, delta, UINT32_MAX, UINT32_MAX, "GPVB", out, at);
+	if (pos == 0) return 0;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t v = (uint64_t)gp_delta_stored(x, i, delta);
 		for (; v >= 0x80u; v >>= 7) out[pos++] = (uint8_t)(v | 0x80u);

@@ -33,32 +33,12 @@ static int ref_vbyte(const uint8_t *d, size_t size, uint32_t *out, size_t *at)
 	return GP_OK;
 }
 
+static size_t vbyte_bound(size_t n) { return gp_vbyte_encode_bound(n); }
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	size_t n = size, at = 0;
-	uint32_t delta;
-	gp_error err, err2;
-	uint32_t *ref = fuzz_alloc(n * sizeof(uint32_t)), *x = fuzz_alloc(n * sizeof(uint32_t));
-	uint32_t *y = fuzz_alloc(n * sizeof(uint32_t));
-	int want = ref_vbyte(data, size, ref, &at);
-	int got = gp_vbyte_decode(data, size, x, &err), got2 = gp_vbyte_decode_portable(data, size, y, &err2);
-	FUZZ_CHECK(got == want && got2 == want);
-	if (want != GP_OK) {
-		FUZZ_CHECK(err.offset == at && err2.offset == at && strcmp(err.rule, err2.rule) == 0);
-	} else {
-		gp_vbyte_check_header(data, size, &n, &delta, NULL);
-		FUZZ_CHECK(memcmp(x, ref, n * sizeof(uint32_t)) == 0 && memcmp(y, ref, n * sizeof(uint32_t)) == 0);
-		int64_t *list = fuzz_alloc(n * sizeof(int64_t));
-		for (size_t i = 0; i < n; i++) list[i] = ref[i];
-		uint8_t *enc = fuzz_alloc(gp_vbyte_encode_bound(n));
-		size_t len = gp_vbyte_encode(list, n, delta, enc, &at);
-		FUZZ_CHECK(len > 0 && len <= size);   /* the shortest form of each value */
-		FUZZ_CHECK(gp_vbyte_decode(enc, len, y, &err) == GP_OK && memcmp(y, ref, n * sizeof(uint32_t)) == 0);
-		free(enc);
-		free(list);
-	}
-	free(y);
-	free(x);
-	free(ref);
+	static const fuzz_bytes_codec codec = {ref_vbyte, gp_vbyte_decode, gp_vbyte_decode_portable, gp_vbyte_check_header,
+	                                       gp_vbyte_encode, vbyte_bound};
+	fuzz_bytes(&codec, data, size);
 	return 0;
 }
