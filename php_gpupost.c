@@ -83,10 +83,28 @@ static ZEND_INI_MH(OnUpdateByteKeep)
 static ZEND_INI_MH(OnUpdateDevice)
 {
 	if (!gp_device_spec_valid(ZSTR_VAL(new_value))) {
-		php_error_docref(NULL, E_WARNING, "gpupost.device must be auto, gpu, cpu, host or P:D, "
-		                 "\"%s\" given; using auto", ZSTR_VAL(new_value));
+		php_error_docref(NULL, E_WARNING, "gpupost.device must be auto, gpu, cpu, host, P:D, gpu:all, "
+		                 "cpu:all, all or a list of P:D, \"%s\" given; using auto", ZSTR_VAL(new_value));
 	}
 	return OnUpdateString(entry, new_value, mh_arg1, mh_arg2, mh_arg3, stage);
+}
+
+/* gpupost.multi_device: what a process does with a set of devices. */
+static ZEND_INI_MH(OnUpdateMultiDevice)
+{
+	if (strcmp(ZSTR_VAL(new_value), "spread") != 0 && strcmp(ZSTR_VAL(new_value), "all") != 0) {
+		php_error_docref(NULL, E_WARNING, "gpupost.multi_device must be spread or all, \"%s\" given",
+		                 ZSTR_VAL(new_value));
+		return FAILURE;
+	}
+	return OnUpdateString(entry, new_value, mh_arg1, mh_arg2, mh_arg3, stage);
+}
+
+/* gpupost.multi_device=all: each process uses every device of gpupost.device's set. */
+static int device_all(void)
+{
+	const char *v = GPUPOST_G(multi_device);
+	return v && strcmp(v, "all") == 0;
 }
 
 /* gpupost.device as the calls pass it. */
@@ -98,6 +116,8 @@ static const char *device_spec(void)
 
 PHP_INI_BEGIN()
 	STD_PHP_INI_ENTRY("gpupost.device", "auto", PHP_INI_SYSTEM, OnUpdateDevice, device,
+	                  zend_gpupost_globals, gpupost_globals)
+	STD_PHP_INI_ENTRY("gpupost.multi_device", "spread", PHP_INI_SYSTEM, OnUpdateMultiDevice, multi_device,
 	                  zend_gpupost_globals, gpupost_globals)
 	STD_PHP_INI_ENTRY("gpupost.min_device_values", "40000", PHP_INI_ALL, OnUpdateMinDeviceValues,
 	                  min_device_values, zend_gpupost_globals, gpupost_globals)
@@ -183,6 +203,7 @@ uint64_t memory_left(void)
 void call_ctx(gp_ctx *ctx, size_t lists)
 {
 	ctx->device = device_spec();
+	ctx->device_all = device_all();
 	ctx->min_device_values = GPUPOST_G(min_device_values);
 	ctx->budget.memory_left = memory_left();
 	ctx->budget.max_result = (uint64_t)GPUPOST_G(max_result_bytes);
@@ -251,7 +272,7 @@ PHP_FUNCTION(gpu_info)
 	zval platform, device, ini, cached;
 	gp_backend_info b;
 	ZEND_PARSE_PARAMETERS_NONE();
-	gp_backend(device_spec(), &b);
+	gp_backend(device_spec(), device_all(), &b);
 	const gp_device_info *d = b.device;
 	array_init(return_value);
 	add_assoc_string(return_value, "backend", b.usable ? "opencl" : "host");
@@ -267,6 +288,24 @@ PHP_FUNCTION(gpu_info)
 	} else {
 		add_assoc_null(return_value, "platform");
 		add_assoc_null(return_value, "device");
+	}
+	/* every device this process uses (several with gpupost.multi_device=all), and how they were
+	 * picked from gpupost.device's set */
+	zval devices;
+	array_init(&devices);
+	for (size_t i = 0; i < b.n_devices; i++) {
+		zval one;
+		device_info_array(&one, b.devices[i]);
+		add_assoc_long(&one, "platform_index", (zend_long)b.devices[i]->platform_index);
+		add_assoc_double(&one, "speed", b.speeds[i]);
+		add_next_index_zval(&devices, &one);
+	}
+	add_assoc_zval(return_value, "devices", &devices);
+	add_assoc_long(return_value, "devices_in_set", (zend_long)b.in_set);
+	if (b.rule && b.rule[0]) {
+		add_assoc_string(return_value, "device_rule", (char *)b.rule);
+	} else {
+		add_assoc_null(return_value, "device_rule");
 	}
 	add_assoc_bool(return_value, "kernels_built", b.built);
 	/* the launch shapes chosen for this device when the kernels were built */
@@ -298,6 +337,7 @@ PHP_FUNCTION(gpu_info)
 	}
 	array_init(&ini);
 	add_assoc_string(&ini, "gpupost.device", GPUPOST_G(device) ? GPUPOST_G(device) : "auto");
+	add_assoc_string(&ini, "gpupost.multi_device", device_all() ? "all" : "spread");
 	add_assoc_long(&ini, "gpupost.min_device_values", GPUPOST_G(min_device_values));
 	add_assoc_long(&ini, "gpupost.max_result_bytes", GPUPOST_G(max_result_bytes));
 	add_assoc_long(&ini, "gpupost.max_cached_bytes", GPUPOST_G(max_cached_bytes));
@@ -358,7 +398,7 @@ PHP_MINFO_FUNCTION(gpupost)
 {
 	char buf[160];
 	gp_backend_info b;
-	gp_backend(device_spec(), &b);
+	gp_backend(device_spec(), device_all(), &b);
 	const gp_device_info *d = b.device;
 	php_info_print_table_start();
 	php_info_print_table_header(2, "gpupost support", "enabled");
@@ -374,6 +414,14 @@ PHP_MINFO_FUNCTION(gpupost)
 		php_info_print_table_row(2, "Compute units", buf);
 		snprintf(buf, sizeof(buf), "%llu MiB", d->global_mem >> 20);
 		php_info_print_table_row(2, "Global memory", buf);
+	}
+	if (b.rule && b.rule[0]) {
+		php_info_print_table_row(2, "Devices picked", b.rule);
+	}
+	for (size_t i = 1; i < b.n_devices; i++) {
+		snprintf(buf, sizeof(buf), "%d:%d %s", b.devices[i]->platform_index, b.devices[i]->device_index,
+		         b.devices[i]->device);
+		php_info_print_table_row(2, "Also used", buf);
 	}
 	php_info_print_table_row(2, "Kernels built", b.built ? "yes" : "no");
 	if (b.built) {

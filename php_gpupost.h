@@ -8,6 +8,7 @@ extern zend_module_entry gpupost_module_entry;
 
 ZEND_BEGIN_MODULE_GLOBALS(gpupost)
 	char *device;
+	char *multi_device;
 	zend_long min_device_values;
 	zend_long max_result_bytes;
 	zend_long max_cached_bytes;

@@ -29,12 +29,24 @@ static uint64_t blob_php_bytes(const gp_result *r, size_t b, zend_long mode, siz
 	return bytes;
 }
 
-/* The C arrays a result holds while its PHP arrays are built. */
+/* The C arrays a result holds while its PHP arrays are built (every part of a split one). */
 static uint64_t result_c_bytes(const gp_result *r)
 {
-	uint64_t bytes = (uint64_t)r->n_values * (r->values.width + r->pos.width);
-	bytes += (uint64_t)r->n_postings * (r->docs.width + r->vstart.width + r->combined.width);
-	return bytes + (uint64_t)(r->n_blobs + 1) * 16;
+	uint64_t bytes = 0;
+	for (; r; r = r->next) {
+		bytes += (uint64_t)r->n_values * (r->values.width + r->pos.width);
+		bytes += (uint64_t)r->n_postings * (r->docs.width + r->vstart.width + r->combined.width);
+		bytes += (uint64_t)(r->n_blobs + 1) * 16;
+	}
+	return bytes;
+}
+
+/* Blobs over every part of a result. */
+static size_t result_blobs(const gp_result *r)
+{
+	size_t n = 0;
+	for (; r; r = r->next) n += r->n_blobs;
+	return n;
 }
 
 /* The exact check before any PHP array of a result is built: the arrays against what
@@ -43,8 +55,10 @@ static uint64_t result_c_bytes(const gp_result *r)
 static bool result_fits(const gp_result *r, zend_long mode, bool batch, const gp_ctx *ctx)
 {
 	size_t longest = 0;
-	uint64_t php = batch ? gp_php_map_bytes(r->n_blobs) : 0;
-	for (size_t b = 0; b < r->n_blobs; b++) php = gp_add_sat(php, blob_php_bytes(r, b, mode, &longest));
+	uint64_t php = batch ? gp_php_map_bytes(result_blobs(r)) : 0;
+	for (const gp_result *part = r; part; part = part->next) {
+		for (size_t b = 0; b < part->n_blobs; b++) php = gp_add_sat(php, blob_php_bytes(part, b, mode, &longest));
+	}
 	if (longest >= HT_MAX_SIZE) {
 		zend_throw_exception_ex(gpupost_exception_ce, 0,
 		                        "decoded list of %zu entries exceeds PHP's array size limit", longest);
@@ -83,8 +97,9 @@ static void packed_from_array(zval *rv, const gp_array *a, size_t from, size_t n
 }
 
 /* Blob b of a result as the PHP value its mode promises (result_fits said it fits). */
-static void result_to_zval(const gp_result *r, size_t b, zend_long mode, zval *rv)
+static void result_to_zval(const gp_result *whole, size_t b, zend_long mode, zval *rv)
 {
+	const gp_result *r = gp_result_part(whole, &b);
 	size_t v0 = r->blob_values[b], nv = r->blob_values[b + 1] - v0;
 	size_t p0 = r->blob_postings[b], np = r->blob_postings[b + 1] - p0;
 	if (mode == GP_MODE_VALUES) {
@@ -195,6 +210,7 @@ PHP_FUNCTION(gpu_decode_postings_batch)
 	zend_long format = GP_FORMAT_MOD9, mode = GP_MODE_VALUES;
 
 	size_t n;
+	GP_TRACE_START();
 	ZEND_PARSE_PARAMETERS_START(1, 3)
 		Z_PARAM_ARRAY_HT(blobs)
 		Z_PARAM_OPTIONAL

@@ -545,6 +545,7 @@ static bool run_queries(index_obj *o, HashTable **queries, size_t n, const index
 	uint64_t total = 0;
 	gp_ctx ctx;
 	gp_error err;
+	GP_TRACE_START();
 	for (size_t q = 0; q < n; q++) total += zend_hash_num_elements(queries[q]);
 	call_ctx(&ctx, n ? n : 1);
 	if (!fits_budget(&ctx, 0, (total + 1) * 4 + (n + 1) * 8, "the queries' terms")) return false;
@@ -561,7 +562,9 @@ static bool run_queries(index_obj *o, HashTable **queries, size_t n, const index
 	}
 	gp_query_batch batch = {(int)io->op, n, terms, at, count_only, (uint32_t)io->limit};
 	uint64_t device_before = o->ix->device_bytes;
+	GP_TRACE("terms to ids");
 	int rc = gp_index_search(o->ix, &batch, o->place, &ctx, ans, &o->last_backend, &err);
+	GP_TRACE("answered");
 	if (o->persistent && o->ix->device_bytes != device_before) {
 		gpupost_resident_trim();   /* its device copy, made now, counts against the cap too */
 	}
@@ -682,6 +685,7 @@ PHP_METHOD(GpuPost_Index, info)
 	add_assoc_bool(return_value, "positional", ix->positional);
 	add_assoc_long(return_value, "bytes_host", (zend_long)gp_index_host_bytes(ix));
 	add_assoc_long(return_value, "bytes_device", (zend_long)ix->device_bytes);
+	add_assoc_long(return_value, "device_shards", (zend_long)ix->device_shards);
 	add_assoc_string(return_value, "backend", o->place != GP_PLACE_HOST && ix->device ? "opencl" : "host");
 	add_assoc_string(return_value, "last_backend", (char *)o->last_backend);
 	add_assoc_string(return_value, "device_lists", ix->device ? (ix->device_compressed ? "compressed" : "decoded")

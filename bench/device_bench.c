@@ -226,7 +226,7 @@ static void report(const char *name, size_t values, double out_bytes, const uint
 {
 	double best = 1e30, kbest = 1e30;
 	gp_error err;
-	if (gp_cl_available(device_spec)) {
+	if (gp_cl_available(device_spec, 0)) {
 		for (int r = 0; r < reps + 1; r++) { /* the first run grows the buffers */
 			gp_result res;
 			memset(&res, 0, sizeof(res));
@@ -247,7 +247,7 @@ static void report(const char *name, size_t values, double out_bytes, const uint
 			if (r > 0 && t < best) best = t;
 		}
 	}
-	double copy = gp_cl_available(device_spec) ? device_copy(blob, len, reps) : 0;
+	double copy = gp_cl_available(device_spec, 0) ? device_copy(blob, len, reps) : 0;
 	/* device-resident: bytes moved (compressed read + what is written) per kernel second */
 	double kgbs = kbest < 1e30 ? (len + out_bytes * values) / kbest / 1e9 : 0;
 	printf("%-5s %10zu %8.2f %10.1f %12.1f %12.1f %10.2f %12.1f %8.1f %8.2f\n", name, values,
@@ -301,7 +301,7 @@ int main(int argc, char **argv)
 	const char *formats = argc > 3 ? argv[3] : "MOD9,MOD9d,MOD9p,S9,VB,GV,S9v,QS,WAH";
 	if (getenv("GPUPOST_DEVICE")) device_spec = getenv("GPUPOST_DEVICE");
 	setenv("GPUPOST_PROFILE", "1", 0); /* kernel times from events (2: each launch on stderr) */
-	const gp_device_info *d = gp_cl_available(device_spec) ? gp_cl_info() : NULL;
+	const gp_device_info *d = gp_cl_available(device_spec, 0) ? gp_cl_info() : NULL;
 	printf("# device_bench: %zu values, best of %d; device: %s (%s)\n", n, reps,
 	       d ? d->device : "none", d ? d->platform : gp_cl_last_error());
 	if (d) {
@@ -317,7 +317,7 @@ int main(int argc, char **argv)
 	       "# its set rows; WAHb: the bitmap, n "
 	       "32-bit words). device = upload + kernels + download, into C arrays;\n"
 	       "# copy = the same bytes uploaded, copied on the device and downloaded.\n");
-	if (gp_cl_available(device_spec)) {
+	if (gp_cl_available(device_spec, 0)) {
 		copy_gbs = copy_kernel_gbs((size_t)256 << 20);
 		printf("# for scale: clEnqueueCopyBuffer of 256 MB %.1f GB/s (read + write)\n",
 		       copy_buffer_gbs((size_t)256 << 20));

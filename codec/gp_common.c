@@ -144,8 +144,41 @@ void gp_result_lend(gp_result *r, void *base, void (*release)(void *lent))
 	r->release = release;
 }
 
+/* A borrowed array's first count elements copied into a HEAP array of its own. */
+static int gp_array_keep(gp_array *a, size_t count)
+{
+	if (a->owner != GP_OWN_LENT && a->owner != GP_OWN_SCRATCH) return GP_OK;
+	void *copy = gp_alloc_array(count ? count : 1, a->width);
+	if (!copy) return GP_ENOMEM;
+	memcpy(copy, a->data, count * a->width);
+	gp_array_set(a, copy, a->width, GP_OWN_HEAP);
+	return GP_OK;
+}
+
+int gp_result_own(gp_result *r)
+{
+	size_t np = r->n_postings, nv = r->n_values;
+	if (gp_array_keep(&r->values, nv) != GP_OK || gp_array_keep(&r->docs, np) != GP_OK ||
+	    gp_array_keep(&r->vstart, r->vstart.data ? np + 1 : 0) != GP_OK ||
+	    gp_array_keep(&r->combined, np) != GP_OK || gp_array_keep(&r->pos, nv) != GP_OK) {
+		return GP_ENOMEM;
+	}
+	if (r->lent && r->release) r->release(r->lent);
+	r->lent = NULL;
+	r->release = NULL;
+	return GP_OK;
+}
+
 void gp_result_free(gp_result *r)
 {
+	gp_result *next = r->next;
+	while (next) {   /* the parts after this one (a call split over devices) */
+		gp_result *after = next->next;
+		next->next = NULL;
+		gp_result_free(next);
+		free(next);
+		next = after;
+	}
 	gp_array_free(&r->values);
 	gp_array_free(&r->docs);
 	gp_array_free(&r->vstart);

@@ -52,14 +52,32 @@ typedef struct gp_result {
 	/* the producer's memory the GP_OWN_LENT arrays lie in, and how it is handed back */
 	void *lent;
 	void (*release)(void *lent);
+
+	/* a batch split over several devices: the part holding the blobs after these (malloc'd,
+	 * freed with this one), NULL in the last part or a result of one part */
+	struct gp_result *next;
 } gp_result;
+
+/* The part of a result holding its blob *b, with *b made the blob's index in that part. */
+static inline const gp_result *gp_result_part(const gp_result *r, size_t *b)
+{
+	while (*b >= r->n_blobs && r->next) {
+		*b -= r->n_blobs;
+		r = r->next;
+	}
+	return r;
+}
 
 /* The per-blob offsets of a result of n_blobs blobs, zeroed: GP_ENOMEM when they cannot be had. */
 int gp_result_begin(gp_result *r, size_t n_blobs);
 
-/* Frees what the result owns (its HEAP arrays, its offsets), hands back what it borrowed, and
- * clears it (keeping its budget). */
+/* Frees what the result owns (its HEAP arrays, its offsets, its later parts), hands back what
+ * it borrowed, and clears it (keeping its budget). */
 void gp_result_free(gp_result *r);
+/* r's arrays made its own: what it borrowed (LENT, SCRATCH) copied to the heap and handed back,
+ * so that the producer may be used again while r is held. GP_ENOMEM when the copies cannot be
+ * had (r is unchanged but for the arrays already copied). */
+int gp_result_own(gp_result *r);
 /* r borrows memory from its producer: release(base) hands it back when r is freed; the arrays
  * set with GP_OWN_LENT lie in it. */
 void gp_result_lend(gp_result *r, void *base, void (*release)(void *lent));

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GP_TRACE_MAX 48
+#define GP_TRACE_MAX 256
 
 typedef struct gp_trace_log {
 	int on;

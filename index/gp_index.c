@@ -37,7 +37,7 @@ uint64_t gp_index_host_bytes(const gp_index *ix)
 	return ix->term_at[n] + (n + 1) * 8 + (ix->slot_mask + 1) * 4 + ix->blob_at[n] + (n + 1) * 8 +
 	       (n + 1) * 4 + (uint64_t)ix->n_postings * 4 +
 	       (ix->positional ? ((uint64_t)ix->n_postings + 1) * 4 + (uint64_t)ix->n_positions * 4 : 0) + n +
-	       (ix->doc_len ? (uint64_t)ix->len_docs * 4 + (n + 1) * 8 : 0);
+	       (ix->doc_len ? (uint64_t)ix->len_docs * 4 + (n + 1) * 8 : 0) + ix->shards_host_bytes;
 }
 
 void gp_index_ref(gp_index *ix)
@@ -48,6 +48,14 @@ void gp_index_ref(gp_index *ix)
 static void index_free(gp_index *ix)
 {
 	if (ix->device && ix->device_free) ix->device_free(ix->device);
+	if (ix->whole) {   /* a shard: only its lists are its own */
+		free(ix->list_at);
+		free(ix->docs);
+		free(ix->pos_at);
+		free(ix->positions);
+		free(ix);
+		return;
+	}
 	free(ix->terms);
 	free(ix->term_at);
 	free(ix->slots);
@@ -240,7 +248,7 @@ static int count_docs(gp_index *ix)
 	return GP_OK;
 }
 
-static int fail_nomem(gp_error *err, const char *what)
+int gp_index_fail_nomem(gp_error *err, const char *what)
 {
 	err->code = GP_ENOMEM;
 	err->format = "memory";
@@ -263,7 +271,7 @@ int gp_index_build(int format, size_t n, const char *const *terms, const size_t 
 		return GP_EVALUE;
 	}
 	list_counts *counts = malloc((n + 1) * sizeof(*counts));
-	if (!counts) return fail_nomem(err, "the lists' counts");
+	if (!counts) return gp_index_fail_nomem(err, "the lists' counts");
 	for (size_t i = 0; i < n; i++) {
 		if (measure_list(format, blobs[i], lens[i], &counts[i], err) != GP_OK) {
 			err->blob = i;
@@ -295,7 +303,7 @@ int gp_index_build(int format, size_t n, const char *const *terms, const size_t 
 	gp_index *ix = calloc(1, sizeof(*ix));
 	if (!ix) {
 		free(counts);
-		return fail_nomem(err, "the index");
+		return gp_index_fail_nomem(err, "the index");
 	}
 	ix->refs = 1;
 	ix->format = format;
@@ -314,7 +322,7 @@ int gp_index_build(int format, size_t n, const char *const *terms, const size_t 
 	}
 	if (!ix->terms || !ix->term_at || !ix->blobs || !ix->blob_at || !ix->list_at || !ix->docs || !ix->merged ||
 	    (positional && (!ix->pos_at || !ix->positions))) {
-		rc = fail_nomem(err, "the index");
+		rc = gp_index_fail_nomem(err, "the index");
 		goto fail;
 	}
 	ix->term_at[0] = ix->blob_at[0] = 0;
@@ -326,13 +334,13 @@ int gp_index_build(int format, size_t n, const char *const *terms, const size_t 
 		if (lens[i]) memcpy(ix->blobs + ix->blob_at[i], blobs[i], lens[i]);
 	}
 	if ((rc = build_dictionary(ix, terms, term_lens, err)) != GP_OK) {
-		if (rc == GP_ENOMEM) fail_nomem(err, "the dictionary");
+		if (rc == GP_ENOMEM) gp_index_fail_nomem(err, "the dictionary");
 		goto fail;
 	}
 	decode_scratch s = {0};
 	for (size_t i = 0; i < n; i++) {
 		if ((rc = decode_list(ix, (uint32_t)i, blobs[i], lens[i], &counts[i], &s, err)) != GP_OK) {
-			if (rc == GP_ENOMEM) fail_nomem(err, "a list's decode");
+			if (rc == GP_ENOMEM) gp_index_fail_nomem(err, "a list's decode");
 			err->blob = i;
 			scratch_free(&s);
 			goto fail;
@@ -344,7 +352,7 @@ int gp_index_build(int format, size_t n, const char *const *terms, const size_t 
 	ix->n_postings = ix->list_at[n];
 	ix->n_positions = positional ? ix->pos_at[ix->n_postings] : 0;
 	if (count_docs(ix) != GP_OK) {
-		rc = fail_nomem(err, "the doc count's bitmap");
+		rc = gp_index_fail_nomem(err, "the doc count's bitmap");
 		goto fail;
 	}
 	free(counts);

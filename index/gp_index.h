@@ -69,6 +69,13 @@ typedef struct gp_index {
 	                           * avgdl)) of its postings, what MaxScore bounds its part of a
 	                           * score by (OR, host and device) */
 
+	/* several devices (gp_index_shard.c): a shard's `whole` is the index it is a part of, whose
+	 * dictionary, doc lengths and BM25 statistics it borrows; an index whose lists are held in
+	 * shards, one a device, has device_shards of them (its `device` is the dispatch's) */
+	const struct gp_index *whole;
+	size_t device_shards;
+	uint64_t shards_host_bytes;   /* the shards' own lists, on the host */
+
 	int refs;                 /* holders (a PHP object each, the persistent registry) */
 } gp_index;
 
@@ -90,12 +97,33 @@ static inline uint32_t gp_index_df(const gp_index *ix, uint32_t t)
 {
 	return t == GP_IX_NO_TERM ? 0 : ix->list_at[t + 1] - ix->list_at[t];
 }
+/* Term t's list length in the whole index (what BM25's IDF counts): a shard's own list is only
+ * its part. */
+static inline uint32_t gp_index_rank_df(const gp_index *ix, uint32_t t)
+{
+	return gp_index_df(ix->whole ? ix->whole : ix, t);
+}
 /* Bytes the index holds on the host. */
 uint64_t gp_index_host_bytes(const gp_index *ix);
+
+/* GP_ENOMEM, with err saying what the host could not allocate. */
+int gp_index_fail_nomem(gp_error *err, const char *what);
 
 void gp_index_ref(gp_index *ix);
 /* Drops a reference; the last frees the index and its device copy. */
 void gp_index_unref(gp_index *ix);
+
+/* --- shards (gp_index_shard.c): an index split by docs over several devices --- */
+
+/* Doc bounds cutting ix's postings (each weighed with its positions) into n parts, part i
+ * about weights[i] of the whole: part i holds docs [bounds[i], bounds[i + 1]), bounds[0] = 0 and
+ * bounds[n] = max_doc + 1. */
+void gp_index_shard_bounds(const gp_index *ix, size_t n, const double *weights, uint64_t *bounds);
+/* The shard of ix holding, for every term, its postings of docs in [lo, hi) (their positions
+ * too): its own lists, ix's dictionary, doc lengths and statistics borrowed (ix must outlive it).
+ * The lists are checked against the budget (C bytes) first. GP_ENOMEM. */
+int gp_index_shard(const gp_index *ix, uint64_t lo, uint64_t hi, const gp_budget *budget, gp_index **out,
+                   gp_error *err);
 
 /* --- queries (gp_index_query.c) --- */
 

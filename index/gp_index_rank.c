@@ -139,7 +139,7 @@ int gp_rank_begin(gp_rank *r, const gp_index *ix, const gp_query_batch *q, size_
 		while (j < k && ids[j] != t) j++;
 		if (j == k) continue;   /* a term the index lacks (OR): adds nothing */
 		r->place_term[r->n_places] = (uint32_t)j;
-		r->idf[r->n_places++] = gp_bm25_idf(ix->n_len, gp_index_df(ix, t));
+		r->idf[r->n_places++] = gp_bm25_idf(ix->n_len, gp_index_rank_df(ix, t));
 	}
 	memset(r->tf, 0, (k + 1) * sizeof(uint32_t));
 	return GP_OK;

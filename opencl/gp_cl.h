@@ -18,14 +18,44 @@
 #include "../codec/gp_common.h"
 #include "../codec/gp_device.h"
 
-/* Opens the device device_spec names (gpupost.device's syntax) and builds the program, once per
- * process: the first call's spec opens it, and a process keeps that device (gpupost.device can
- * only be set at start-up). Returns 1 when the device can be used by this process, 0 when calls
- * must take the host path (no device, "host", a build failure, or a process forked after the
- * device was opened). No OpenCL work happens before the first call that asks. */
-int gp_cl_available(const char *device_spec);
+/* gpupost.device's value read (no OpenCL work): which kind of device, and whether every one of
+ * that kind (gpu:all, cpu:all, all), or the devices it lists (P:D, or P:D,P:D,... up to
+ * GP_CL_SPEC_MAX). 1 when the value is one of these, 0 when not. */
+#define GP_CL_SPEC_MAX 8
+typedef struct gp_cl_spec {
+	enum { GP_CL_SPEC_AUTO, GP_CL_SPEC_GPU, GP_CL_SPEC_CPU, GP_CL_SPEC_ANY, GP_CL_SPEC_HOST, GP_CL_SPEC_LIST } kind;
+	int every;                    /* every device of the kind, not the first */
+	size_t n;                     /* LIST: the devices named, in order */
+	int platform[GP_CL_SPEC_MAX], device[GP_CL_SPEC_MAX];
+} gp_cl_spec;
+int gp_cl_spec_parse(const char *value, gp_cl_spec *spec);
 
-/* What gp_cl_available found; NULL before it ran or when no device was chosen. */
+/* Opens the devices device_spec names (gpupost.device's syntax: one device, or a set) and builds
+ * the program on each, once per process: the first call's spec opens them, and a process keeps
+ * them (gpupost.device can only be set at start-up). Of a set, the process uses every device
+ * when all_devices (gpupost.multi_device=all), else one picked by a ticket that spreads the
+ * processes evenly. Returns 1 when a device can be used by this process, 0 when calls must take
+ * the host path (no device, "host", a build failure, or a process forked after the device was
+ * opened). No OpenCL work happens before the first call that asks. */
+int gp_cl_available(const char *device_spec, int all_devices);
+
+/* The devices this process uses (0 when none), numbered 0 .. n-1; how many the spec matched;
+ * how they were picked (for gpu_info()). The launchers of a thread work on the device it
+ * selected (gp_cl_select; device 0 until then): a call split over devices runs each share on
+ * a thread that selected its device. */
+size_t gp_cl_device_count(void);
+size_t gp_cl_devices_in_set(void);
+const char *gp_cl_device_rule(void);
+void gp_cl_select(size_t d);
+size_t gp_cl_selected(void);
+const gp_device_info *gp_cl_info_of(size_t d);
+/* Device d's measured speed (input bytes a second over its shares of split calls; 0 before the
+ * first), and a share's measurement added to it. */
+double gp_cl_speed(size_t d);
+void gp_cl_speed_note(size_t d, double bytes, double seconds);
+
+/* What gp_cl_available found (the selected device); NULL before it ran or when no device was
+ * chosen. */
 const gp_device_info *gp_cl_info(void);
 int gp_cl_program_built(void);
 /* The shapes of the built program; 0 when it is not built. */

@@ -2,12 +2,30 @@
  * the device is and why it is not used, recovery after a failure, and shutdown. */
 #include <stdio.h>
 #include <string.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include "gp_cl_runtime.h"
 #include "gp_pool.h"
 
-gp_cl_runtime gp_cl = {.state = GP_CL_UNOPENED, .spec = "auto"};
+gp_cl_runtime gp_cl_devices[GP_CL_MAX_DEVICES] = {[0 ... GP_CL_MAX_DEVICES - 1] = {.state = GP_CL_UNOPENED}};
+_Thread_local gp_cl_runtime *gp_cl_current = &gp_cl_devices[0];
+
+/* The set of devices gpupost.device names, and what this process took of it: all of them
+ * (gpupost.multi_device=all) or one, picked by a ticket (gp_cl_ticket). The devices used are
+ * gp_cl_devices[0 .. n). */
+static struct {
+	int state;
+	pid_t pid;
+	char spec[64];
+	int all;
+	size_t n;               /* devices this process uses */
+	size_t in_set;          /* devices the spec matched */
+	unsigned long ticket;   /* spread: this process's ticket (its device: ticket % in_set) */
+	char rule[160];         /* how the devices were picked, for gpu_info() */
+} gp_cl_set = {.state = GP_CL_UNOPENED, .spec = "auto"};
 
 int gp_cl_own(void)
 {
@@ -51,7 +69,7 @@ int gp_cl_fail(gp_error *err, cl_int status, const char *what)
 
 static void gp_cl_unusable(const char *why)
 {
-	gp_cl.state = GP_CL_UNUSABLE;
+	gp_cl_set.state = gp_cl.state = GP_CL_UNUSABLE;
 	gp_cl.pid = getpid();
 	snprintf(gp_cl.last_error, sizeof(gp_cl.last_error), "%s", why);
 }
@@ -87,92 +105,268 @@ static void gp_cl_fill_info(int pi, int di)
 	in->device_index = di;
 }
 
-/* Picks platform and device as gpupost.device says (API.md). Returns 0 when none matches. */
-static int gp_cl_choose(void)
+/* One device the spec matched. */
+typedef struct gp_cl_candidate {
+	cl_platform_id platform;
+	cl_device_id device;
+	int p, d;
+} gp_cl_candidate;
+
+int gp_cl_spec_parse(const char *value, gp_cl_spec *spec)
+{
+	static const struct { const char *name; int kind, every; } named[] = {
+		{"auto", GP_CL_SPEC_AUTO, 0}, {"gpu", GP_CL_SPEC_GPU, 0}, {"cpu", GP_CL_SPEC_CPU, 0},
+		{"host", GP_CL_SPEC_HOST, 0}, {"gpu:all", GP_CL_SPEC_GPU, 1}, {"cpu:all", GP_CL_SPEC_CPU, 1},
+		{"all", GP_CL_SPEC_ANY, 1},
+	};
+	memset(spec, 0, sizeof(*spec));
+	for (size_t i = 0; i < sizeof(named) / sizeof(named[0]); i++) {
+		if (strcmp(value, named[i].name) == 0) {
+			spec->kind = named[i].kind;
+			spec->every = named[i].every;
+			return 1;
+		}
+	}
+	spec->kind = GP_CL_SPEC_LIST;
+	while (*value) {   /* P:D, or a list of them */
+		int p, d, used = 0;
+		if (spec->n == GP_CL_SPEC_MAX || sscanf(value, "%d:%d%n", &p, &d, &used) != 2 || p < 0 || d < 0 ||
+		    (value[used] != '\0' && (value[used] != ',' || value[used + 1] == '\0'))) {
+			return 0;
+		}
+		spec->platform[spec->n] = p;
+		spec->device[spec->n++] = d;
+		value += used + (value[used] == ',');
+	}
+	return spec->n > 0;
+}
+
+/* The devices gpupost.device names (at most max), in the order named or found; 0 with
+ * last_error set when none. */
+static size_t gp_cl_match(const char *value, gp_cl_candidate *out, size_t max)
 {
 	cl_platform_id platforms[16];
 	cl_uint np = 0;
-	const char *spec = gp_cl.spec;
-	int want_p = -1, want_d = -1;
-	cl_device_type want = CL_DEVICE_TYPE_ALL;
-	int pass, passes = 1;
-
-	if (strcmp(spec, "gpu") == 0) {
-		want = CL_DEVICE_TYPE_GPU;
-	} else if (strcmp(spec, "cpu") == 0) {
-		want = CL_DEVICE_TYPE_CPU;
-	} else if (strcmp(spec, "auto") == 0) {
-		passes = 2; /* a GPU on any platform first, then any device */
-	} else if (sscanf(spec, "%d:%d", &want_p, &want_d) != 2 || want_p < 0 || want_d < 0) {
+	size_t found = 0;
+	gp_cl_spec spec;
+	if (!gp_cl_spec_parse(value, &spec)) {
 		snprintf(gp_cl.last_error, sizeof(gp_cl.last_error),
-		         "gpupost.device=\"%s\" is not auto, gpu, cpu, host or P:D", spec);
+		         "gpupost.device=\"%s\" is not auto, gpu, cpu, host, P:D, gpu:all, cpu:all, all or a "
+		         "list of P:D", value);
 		return 0;
 	}
+	cl_device_type want = spec.kind == GP_CL_SPEC_GPU ? CL_DEVICE_TYPE_GPU :
+	                      spec.kind == GP_CL_SPEC_CPU ? CL_DEVICE_TYPE_CPU : CL_DEVICE_TYPE_ALL;
+	int passes = spec.kind == GP_CL_SPEC_AUTO ? 2 : 1;   /* auto: a GPU on any platform first */
 	if (clGetPlatformIDs(16, platforms, &np) != CL_SUCCESS || np == 0) {
 		snprintf(gp_cl.last_error, sizeof(gp_cl.last_error), "no OpenCL platform found");
 		return 0;
 	}
-	for (pass = 0; pass < passes; pass++) {
+	if (spec.kind == GP_CL_SPEC_LIST) {   /* each named device, in the order named */
+		for (size_t w = 0; w < spec.n && found < max; w++) {
+			cl_device_id devices[16];
+			cl_uint nd = 0;
+			int p = spec.platform[w], d = spec.device[w];
+			if (p >= (int)np || p >= 16 || clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 16, devices, &nd) != CL_SUCCESS ||
+			    d >= (int)nd || d >= 16) {
+				if (spec.n == 1) {
+					snprintf(gp_cl.last_error, sizeof(gp_cl.last_error),
+					         "no OpenCL device matches gpupost.device=\"%s\"", value);
+				} else {
+					snprintf(gp_cl.last_error, sizeof(gp_cl.last_error),
+					         "no OpenCL device %d:%d (gpupost.device=\"%s\")", p, d, value);
+				}
+				return 0;
+			}
+			out[found++] = (gp_cl_candidate){platforms[p], devices[d], p, d};
+		}
+		return found;
+	}
+	for (int pass = 0; pass < passes && found == 0; pass++) {
 		cl_device_type type = passes == 2 ? (pass == 0 ? CL_DEVICE_TYPE_GPU : CL_DEVICE_TYPE_ALL) : want;
 		for (cl_uint p = 0; p < np && p < 16; p++) {
 			cl_device_id devices[16];
 			cl_uint nd = 0;
-			if (want_p >= 0 && (int)p != want_p) continue;
 			if (clGetDeviceIDs(platforms[p], type, 16, devices, &nd) != CL_SUCCESS) continue;
-			for (cl_uint d = 0; d < nd && d < 16; d++) {
-				if (want_d >= 0 && (int)d != want_d) continue;
-				gp_cl.platform = platforms[p];
-				gp_cl.device = devices[d];
-				gp_cl_fill_info((int)p, (int)d);
-				return 1;
+			for (cl_uint d = 0; d < nd && d < 16 && found < max; d++) {
+				out[found++] = (gp_cl_candidate){platforms[p], devices[d], (int)p, (int)d};
+				if (!spec.every) return found;
 			}
 		}
 	}
-	snprintf(gp_cl.last_error, sizeof(gp_cl.last_error),
-	         "no OpenCL device matches gpupost.device=\"%s\"", spec);
-	return 0;
+	if (found == 0) {
+		snprintf(gp_cl.last_error, sizeof(gp_cl.last_error),
+		         "no OpenCL device matches gpupost.device=\"%s\"", value);
+	}
+	return found;
 }
 
-int gp_cl_available(const char *device_spec)
+/* A number that grows by one each time a process takes it: the file GPUPOST_DEVICE_TICKET names
+ * (by default /dev/shm/gpupost-device-ticket.UID, else under /tmp), read and rewritten under
+ * flock. php-fpm's workers open the device on their first call, each taking the next ticket,
+ * so that worker k uses device k % n: an even spread whatever their pids. The pid when the file
+ * cannot be used. */
+static unsigned long gp_cl_ticket(void)
 {
-	if (gp_cl.state != GP_CL_UNOPENED && gp_cl.pid != getpid()) {
-		if (gp_cl.state == GP_CL_READY) {
-			/* The parent's context is not ours to use or release: a driver can hang on it. */
+	char path[256];
+	const char *named = getenv("GPUPOST_DEVICE_TICKET");
+	if (named && *named) {
+		snprintf(path, sizeof(path), "%s", named);
+	} else {
+		snprintf(path, sizeof(path), "%s/gpupost-device-ticket.%u",
+		         access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp", (unsigned)getuid());
+	}
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0) return (unsigned long)getpid();
+	unsigned long t = (unsigned long)getpid();
+	if (flock(fd, LOCK_EX) == 0) {
+		char buf[32] = "";
+		ssize_t got = pread(fd, buf, sizeof(buf) - 1, 0);
+		t = got > 0 ? strtoul(buf, NULL, 10) : 0;
+		int len = snprintf(buf, sizeof(buf), "%020lu\n", t + 1);
+		if (pwrite(fd, buf, (size_t)len, 0) != len) t = (unsigned long)getpid();
+		flock(fd, LOCK_UN);
+	}
+	close(fd);
+	return t;
+}
+
+static void gp_cl_close_device(void);
+
+/* Opens candidate c as device slot `slot`: its info, context, queue, program and kernels.
+ * 1 when it can be used. */
+static int gp_cl_open_device(size_t slot, const gp_cl_candidate *c)
+{
+	gp_cl_runtime *was = gp_cl_current;
+	gp_cl_current = &gp_cl_devices[slot];
+	gp_cl.pid = getpid();
+	gp_cl.platform = c->platform;
+	gp_cl.device = c->device;
+	gp_cl.speed = 0;
+	gp_cl_fill_info(c->p, c->d);
+	int ok = gp_cl_build() == GP_OK;
+	if (!ok) gp_cl_close_device();   /* what was made before the failure (last_error stays) */
+	gp_cl.state = ok ? GP_CL_READY : GP_CL_UNUSABLE;
+	gp_cl_current = was;
+	return ok;
+}
+
+/* Forgets a parent's devices in a forked child (their contexts are not ours to use or
+ * release: a driver can hang on them). */
+static void gp_cl_forget_parent(void)
+{
+	for (size_t d = 0; d < GP_CL_MAX_DEVICES; d++) {
+		gp_cl_runtime *rt = &gp_cl_devices[d];
+		if (rt->state == GP_CL_READY) {
+			rt->state = GP_CL_UNUSABLE;
+			rt->built = 0;
+			memset(rt->buffers, 0, sizeof(rt->buffers));
+			rt->mapped = NULL;
+			rt->mapped_mem = NULL;
+			rt->call_pending = 0;
+		}
+		rt->pid = getpid();
+	}
+}
+
+int gp_cl_available(const char *device_spec, int all_devices)
+{
+	if (gp_cl_set.state != GP_CL_UNOPENED && gp_cl_set.pid != getpid()) {
+		if (gp_cl_set.state == GP_CL_READY) {
+			gp_cl_forget_parent();
+			gp_cl_current = &gp_cl_devices[0];
 			snprintf(gp_cl.last_error, sizeof(gp_cl.last_error),
 			         "process %d forked after process %d opened the device: the host path "
-			         "serves this process", (int)getpid(), (int)gp_cl.pid);
-			gp_cl.state = GP_CL_UNUSABLE;
-			gp_cl.pid = getpid();
-			gp_cl.built = 0;
-			memset(gp_cl.buffers, 0, sizeof(gp_cl.buffers));
-			gp_cl.call_pending = 0;
+			         "serves this process", (int)getpid(), (int)gp_cl_set.pid);
+			gp_cl_set.state = GP_CL_UNUSABLE;
+			gp_cl_set.pid = getpid();
+			gp_cl_set.n = 0;
 			return 0;
 		}
-		gp_cl.state = GP_CL_UNOPENED; /* never opened by the parent: this process may */
+		gp_cl_set.state = GP_CL_UNOPENED; /* never opened by the parent: this process may */
 	}
-	if (gp_cl.state == GP_CL_READY) return 1;
-	if (gp_cl.state == GP_CL_UNUSABLE) return 0;
-	gp_cl.pid = getpid();
-	snprintf(gp_cl.spec, sizeof(gp_cl.spec), "%s", device_spec ? device_spec : "auto");
-	if (strcmp(gp_cl.spec, "host") == 0) {
+	if (gp_cl_set.state == GP_CL_READY) return 1;
+	if (gp_cl_set.state == GP_CL_UNUSABLE) return 0;
+	gp_cl_set.pid = getpid();
+	gp_cl_set.all = all_devices;
+	snprintf(gp_cl_set.spec, sizeof(gp_cl_set.spec), "%s", device_spec ? device_spec : "auto");
+	gp_cl_spec parsed;
+	if (gp_cl_spec_parse(gp_cl_set.spec, &parsed) && parsed.kind == GP_CL_SPEC_HOST) {
 		gp_cl_unusable("gpupost.device=host: OpenCL is not used");
 		return 0;
 	}
-	if (!gp_cl_choose()) {
-		gp_cl.state = GP_CL_UNUSABLE;
-		return 0;
+	gp_cl_candidate found[GP_CL_MAX_DEVICES];
+	gp_cl.pid = getpid();
+	size_t n = gp_cl_match(gp_cl_set.spec, found, GP_CL_MAX_DEVICES);
+	gp_cl_set.in_set = n;
+	gp_cl_set.state = GP_CL_UNUSABLE;
+	if (n == 0) return 0;
+	if (n == 1 || all_devices) {
+		snprintf(gp_cl_set.rule, sizeof(gp_cl_set.rule), n == 1 ? "the one device gpupost.device names" :
+		         "all %zu devices gpupost.device names (gpupost.multi_device=all)", n);
+		for (size_t i = 0; i < n; i++) {
+			/* a device that does not build is left out; the others serve */
+			if (gp_cl_open_device(gp_cl_set.n, &found[i])) gp_cl_set.n++;
+		}
+	} else {
+		gp_cl_set.ticket = gp_cl_ticket();
+		size_t pick = (size_t)(gp_cl_set.ticket % n);
+		snprintf(gp_cl_set.rule, sizeof(gp_cl_set.rule),
+		         "spread: ticket %lu, device %zu of the %zu gpupost.device names (ticket %% %zu)",
+		         gp_cl_set.ticket, pick, n, n);
+		if (gp_cl_open_device(0, &found[pick])) gp_cl_set.n = 1;
 	}
-	if (gp_cl_build() != GP_OK) {
-		gp_cl.state = GP_CL_UNUSABLE;
-		return 0;
-	}
-	gp_cl.state = GP_CL_READY;
+	gp_cl_current = &gp_cl_devices[0];
+	if (gp_cl_set.n == 0) return 0;
+	gp_cl_set.state = GP_CL_READY;
 	return 1;
+}
+
+size_t gp_cl_device_count(void)
+{
+	return gp_cl_set.state == GP_CL_READY && gp_cl_set.pid == getpid() ? gp_cl_set.n : 0;
+}
+
+size_t gp_cl_devices_in_set(void)
+{
+	return gp_cl_set.pid == getpid() ? gp_cl_set.in_set : 0;
+}
+
+const char *gp_cl_device_rule(void)
+{
+	return gp_cl_set.pid == getpid() ? gp_cl_set.rule : "";
+}
+
+void gp_cl_select(size_t d)
+{
+	gp_cl_current = &gp_cl_devices[d < GP_CL_MAX_DEVICES ? d : 0];
+}
+
+size_t gp_cl_selected(void)
+{
+	return (size_t)(gp_cl_current - gp_cl_devices);
+}
+
+const gp_device_info *gp_cl_info_of(size_t d)
+{
+	return d < gp_cl_device_count() ? &gp_cl_devices[d].info : NULL;
+}
+
+double gp_cl_speed(size_t d)
+{
+	return d < GP_CL_MAX_DEVICES ? gp_cl_devices[d].speed : 0;
+}
+
+void gp_cl_speed_note(size_t d, double bytes, double seconds)
+{
+	if (d >= GP_CL_MAX_DEVICES || seconds <= 0 || bytes <= 0) return;
+	double now = bytes / seconds, *s = &gp_cl_devices[d].speed;
+	*s = *s > 0 ? 0.75 * *s + 0.25 * now : now;   /* a moving average: one slow call moves it a quarter */
 }
 
 const gp_device_info *gp_cl_info(void)
 {
-	return gp_cl.device && gp_cl.pid == getpid() ? &gp_cl.info : NULL;
+	return gp_cl.device && gp_cl.pid == getpid() && gp_cl_set.pid == getpid() ? &gp_cl.info : NULL;
 }
 
 int gp_cl_program_built(void)
@@ -202,10 +396,9 @@ void gp_cl_recover(int cl_status)
 	}
 }
 
-void gp_cl_shutdown(void)
+/* Releases one device's kernels, buffers, program, queue and context. */
+static void gp_cl_close_device(void)
 {
-	gp_pool_shutdown();
-	if (gp_cl.pid != getpid() || gp_cl.state != GP_CL_READY) return;
 	/* the kernels first: a driver may hold the buffers their arguments name until then */
 	for (int k = 0; k < GP_K_COUNT; k++) {
 		if (gp_cl.kernels[k]) clReleaseKernel(gp_cl.kernels[k]);
@@ -221,6 +414,19 @@ void gp_cl_shutdown(void)
 	gp_cl.context = NULL;
 	gp_cl.built = 0;
 	gp_cl.state = GP_CL_UNOPENED;
+}
+
+void gp_cl_shutdown(void)
+{
+	gp_pool_shutdown();
+	if (gp_cl_set.pid != getpid() || gp_cl_set.state != GP_CL_READY) return;
+	for (size_t d = 0; d < gp_cl_set.n; d++) {
+		gp_cl_current = &gp_cl_devices[d];
+		if (gp_cl_own()) gp_cl_close_device();
+	}
+	gp_cl_current = &gp_cl_devices[0];
+	gp_cl_set.state = GP_CL_UNOPENED;
+	gp_cl_set.n = 0;
 }
 
 cl_command_queue gp_cl_queue(void) { return gp_cl.queue; }

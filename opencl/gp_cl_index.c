@@ -157,7 +157,7 @@ static size_t prune_or(const gp_index *ix, const gp_query_batch *q, size_t i, ui
 	for (size_t j = 0; j < k; j++) {
 		uint32_t t = (uint32_t)keys[j], m = 0;
 		for (uint64_t p = q->at[i]; p < q->at[i + 1]; p++) m += q->terms[p] == t;
-		ub[j] = m * gp_bm25_idf(ix->n_len, gp_index_df(ix, t)) * ix->max_frac[t];
+		ub[j] = m * gp_bm25_idf(ix->n_len, gp_index_rank_df(ix, t)) * ix->max_frac[t];
 	}
 	for (size_t a = 1; a < k; a++) {   /* by bound, decreasing, the keys alongside (k is small) */
 		double u = ub[a];
@@ -255,7 +255,7 @@ static int build_tables(const gp_index *ix, const gp_query_batch *sub, const bat
 		for (size_t i = 0; i < nq; i++) {
 			const cl_uint *ids = qt->t + qt->terms + qt->t[4 * i];
 			for (cl_uint p = 0; p < qt->t[4 * i + 3]; p++) {
-				double idf = gp_bm25_idf(ix->n_len, gp_index_df(ix, ids[qt->t[qt->places + qt->t[4 * i + 2] + p]]));
+				double idf = gp_bm25_idf(ix->n_len, gp_index_rank_df(ix, ids[qt->t[qt->places + qt->t[4 * i + 2] + p]]));
 				uint64_t bits;
 				memcpy(&bits, &idf, 8);
 				qt->t[qt->len++] = (cl_uint)bits;

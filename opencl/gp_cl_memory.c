@@ -7,10 +7,6 @@
 
 #include "gp_cl_runtime.h"
 
-/* The one mapping a result may hold (results live for one PHP call), and of which buffer. */
-static void *gp_cl_mapped;
-static cl_mem gp_cl_mapped_mem;
-
 /* A GPU gets transfers through pinned staging buffers; a CPU device (PoCL) shares host memory,
  * where the staging copy would only add a copy. */
 int gp_cl_staged(void)
@@ -45,7 +41,7 @@ static void gp_cl_release_slot(gp_cl_buffer_slot *slot)
 
 void gp_cl_release_buffers(void)
 {
-	if (gp_cl_mapped) gp_cl_unmap(gp_cl_mapped);
+	if (gp_cl.mapped) gp_cl_unmap(gp_cl.mapped);
 	for (int b = 0; b < GP_B_COUNT; b++) gp_cl_release_slot(&gp_cl.buffers[b]);
 }
 
@@ -77,25 +73,45 @@ static void gp_cl_trim_kind(int pinned, uint64_t keep)
 	}
 }
 
+/* Each device this process uses keeps an equal part of what the process may keep. */
 uint64_t gp_cl_trim(uint64_t pinned_keep, uint64_t device_keep)
 {
-	if (!gp_cl_own()) return 0;
-	if (gp_cl_mapped) gp_cl_unmap(gp_cl_mapped);   /* no result is held between calls */
-	gp_cl_trim_kind(1, pinned_keep);
-	gp_cl_trim_kind(0, device_keep);
-	return gp_cl_held(1);
+	size_t n = gp_cl_device_count();
+	uint64_t kept = 0;
+	gp_cl_runtime *was = gp_cl_current;
+	for (size_t d = 0; d < n; d++) {
+		gp_cl_current = &gp_cl_devices[d];
+		if (!gp_cl_own()) continue;
+		if (gp_cl.mapped) gp_cl_unmap(gp_cl.mapped);   /* no result is held between calls */
+		gp_cl_trim_kind(1, pinned_keep / n);
+		gp_cl_trim_kind(0, device_keep / n);
+		kept += gp_cl_held(1);
+	}
+	gp_cl_current = was;
+	return kept;
 }
 
 void gp_cl_cached(uint64_t *pinned, uint64_t *device)
 {
-	*pinned = gp_cl_own() ? gp_cl_held(1) : 0;
-	*device = gp_cl_own() ? gp_cl_held(0) : 0;
+	gp_cl_runtime *was = gp_cl_current;
+	*pinned = *device = 0;
+	for (size_t d = 0; d < gp_cl_device_count(); d++) {
+		gp_cl_current = &gp_cl_devices[d];
+		if (!gp_cl_own()) continue;
+		*pinned += gp_cl_held(1);
+		*device += gp_cl_held(0);
+	}
+	gp_cl_current = was;
 }
 #ifdef GP_TEST_HOOKS
 int gp_cl_fault(const char *what)
 {
+	/* "launch" or "alloc" fails it on every device; "launch@1" on device 1 only (the device a
+	 * thread selected: a split call's share) */
 	const char *f = getenv("GPUPOST_FAULT");
-	return f && strcmp(f, what) == 0;
+	size_t n = strlen(what);
+	if (!f || strncmp(f, what, n) != 0) return 0;
+	return f[n] == '\0' || (f[n] == '@' && strtoul(f + n + 1, NULL, 10) == gp_cl_selected());
 }
 #endif
 
@@ -235,7 +251,7 @@ void *gp_cl_download_parts(const cl_mem *srcs, const size_t *bytes, size_t n, si
 		at[i] = end;
 		end += (bytes[i] + 63) & ~(size_t)63;
 	}
-	if (gp_cl_mapped) gp_cl_unmap(gp_cl_mapped);
+	if (gp_cl.mapped) gp_cl_unmap(gp_cl.mapped);
 	uint8_t *pinned = gp_cl_pinned(GP_B_STAGE_OUT, end, err);
 	if (!pinned) return NULL;
 	cl_int st = CL_SUCCESS;
@@ -252,8 +268,8 @@ void *gp_cl_download_parts(const cl_mem *srcs, const size_t *bytes, size_t n, si
 		gp_cl_fail(err, st != CL_SUCCESS ? st : fin, "clEnqueueReadBuffer");
 		return NULL;
 	}
-	gp_cl_mapped = pinned;
-	gp_cl_mapped_mem = NULL;   /* stays mapped: nothing to unmap */
+	gp_cl.mapped = pinned;
+	gp_cl.mapped_mem = NULL;   /* stays mapped: nothing to unmap */
 	*total = end;
 	return pinned;
 }
@@ -265,28 +281,35 @@ void *gp_cl_download_mapped(cl_mem src, size_t bytes, gp_error *err)
 		size_t at, total;
 		return gp_cl_download_parts(&src, &bytes, 1, &at, &total, err);
 	}
-	if (gp_cl_mapped) gp_cl_unmap(gp_cl_mapped);
+	if (gp_cl.mapped) gp_cl_unmap(gp_cl.mapped);
 	void *p = clEnqueueMapBuffer(gp_cl.queue, src, CL_TRUE, CL_MAP_READ, 0, bytes, 0, NULL, NULL, &st);
 	GP_TRACE("download: map (blocking)");
 	if (st != CL_SUCCESS) {
 		gp_cl_fail(err, st, "clEnqueueMapBuffer");
 		return NULL;
 	}
-	gp_cl_mapped = p;
-	gp_cl_mapped_mem = src;
+	gp_cl.mapped = p;
+	gp_cl.mapped_mem = src;
 	return p;
 }
 
+/* A result's arrays may lie in any device's mapping (a call split over several devices):
+ * the device that lent p takes it back. */
 void gp_cl_unmap(void *p)
 {
-	if (!p || p != gp_cl_mapped) return;
-	if (gp_cl.state == GP_CL_READY && gp_cl.pid == getpid() && gp_cl_mapped_mem) {
-		clEnqueueUnmapMemObject(gp_cl.queue, gp_cl_mapped_mem, p, 0, NULL, NULL);
-		clFinish(gp_cl.queue);
+	if (!p) return;
+	gp_cl_runtime *owner = NULL;
+	for (int d = 0; d < GP_CL_MAX_DEVICES && !owner; d++) {
+		if (gp_cl_devices[d].mapped == p) owner = &gp_cl_devices[d];
+	}
+	if (!owner) return;
+	if (owner->state == GP_CL_READY && owner->pid == getpid() && owner->mapped_mem) {
+		clEnqueueUnmapMemObject(owner->queue, owner->mapped_mem, p, 0, NULL, NULL);
+		clFinish(owner->queue);
 		GP_TRACE("unmap + clFinish");
 	}
-	gp_cl_mapped = NULL;
-	gp_cl_mapped_mem = NULL;
+	owner->mapped = NULL;
+	owner->mapped_mem = NULL;
 }
 
 int gp_cl_read_at(cl_mem mem, size_t offset, size_t bytes, void *dst, gp_error *err)

@@ -29,12 +29,12 @@ typedef struct gp_cl_knobs {
 	unsigned index_no_prune;          /* GPUPOST_INDEX_NO_PRUNE=1: ranked OR batches unpruned */
 } gp_cl_knobs;
 
-/* One per process: php-fpm and Apache fork after start-up, so nothing is opened before the
- * first call that needs the device, and `pid` tells a forked child that the state is not its. */
+/* One per device a process opens (gpupost.device names one or a set): php-fpm and Apache fork
+ * after start-up, so nothing is opened before the first call that needs the device, and `pid`
+ * tells a forked child that the state is not its. */
 typedef struct gp_cl_runtime {
 	int state;
 	pid_t pid;
-	char spec[64];
 	int built;
 	gp_device_info info;
 	cl_platform_id platform;
@@ -46,17 +46,28 @@ typedef struct gp_cl_runtime {
 	gp_cl_arg_memo memos[GP_K_COUNT];     /* each kernel's arguments as last set */
 	unsigned long mem_generation;         /* device buffers released so far */
 	gp_cl_buffer_slot buffers[GP_B_COUNT];
+	void *mapped;                         /* the one mapping a result may hold (a call's life) */
+	cl_mem mapped_mem;                    /* ... and of which buffer (NULL: pinned staging) */
 	int call_pending;                     /* a call's write may still read its mirror */
 	size_t stage_in_at;                   /* the next free byte of the upload ring (GP_B_STAGE_IN) */
 	gp_cl_knobs knobs;
 	gp_device_shape shape;                /* of the build: the -D options the kernels were built with */
+	double speed;                         /* input bytes a second of its share of split calls
+	                                       * (0 until measured): how the next split is weighed */
 	char last_error[512];
 	cl_event events[4096];            /* profiled launches not yet folded in */
 	size_t n_events;
 	double kernel_seconds;
 } gp_cl_runtime;
 
-extern gp_cl_runtime gp_cl;
+/* The devices this process uses (gp_cl_device.c), and the one the launchers of this thread
+ * work on: every launcher reads `gp_cl`, which is that device's state, so that a call split
+ * over several devices runs each share on a thread of its own with no change to a launcher.
+ * gp_cl_select() sets it. */
+#define GP_CL_MAX_DEVICES 8
+extern gp_cl_runtime gp_cl_devices[GP_CL_MAX_DEVICES];
+extern _Thread_local gp_cl_runtime *gp_cl_current;
+#define gp_cl (*gp_cl_current)
 
 /* Whether this process opened the device and may use it. */
 int gp_cl_own(void);
@@ -81,7 +92,8 @@ cl_int gp_cl_upload_staged(cl_mem mem, size_t base, uint8_t *pinned, const uint8
 void *gp_cl_pinned(gp_buffer_id id, size_t bytes, gp_error *err);
 
 /* Test builds only (configure --enable-gpupost-test-hooks): GPUPOST_FAULT=alloc makes every
- * device allocation fail, GPUPOST_FAULT=launch every kernel launch, read on each use so that a
+ * device allocation fail, GPUPOST_FAULT=launch every kernel launch (alloc@D, launch@D: on
+ * device D of the process only), read on each use so that a
  * test can set and clear it with putenv() (tests/035). Absent from a release build. */
 #ifdef GP_TEST_HOOKS
 int gp_cl_fault(const char *what);

@@ -79,6 +79,7 @@ typedef struct gp_upload_job {
 	size_t base;             /* where in mem byte 0 of the parts goes */
 	uint8_t *pinned;
 	cl_mem mem;
+	cl_command_queue queue;  /* the caller's device's (workers have no device selected) */
 	atomic_size_t next;      /* the next piece to take */
 	atomic_int status;       /* the first failure; the others stop taking pieces */
 } gp_upload_job;
@@ -109,7 +110,7 @@ static void gp_upload_worker(void *arg)
 		if (b > job->total) b = job->total;
 		gp_copy_parts(job->pinned, job->parts, job->lens, job->n_parts, a, b, 1);
 		if (job->workers == 1) GP_TRACE("staging copy");   /* (threads would race for the trace) */
-		cl_int st = clEnqueueWriteBuffer(gp_cl.queue, job->mem, CL_FALSE, job->base + a, b - a, job->pinned + a,
+		cl_int st = clEnqueueWriteBuffer(job->queue, job->mem, CL_FALSE, job->base + a, b - a, job->pinned + a,
 		                                 0, NULL, NULL);
 		if (job->workers == 1) GP_TRACE("write enqueued");
 		if (st != CL_SUCCESS) {
@@ -146,7 +147,7 @@ cl_int gp_cl_upload_staged(cl_mem mem, size_t base, uint8_t *pinned, const uint8
 		.parts = parts, .lens = lens, .n_parts = n_parts, .total = total,
 		.first = knob_or(gp_cl.knobs.upload_first_kb, GP_UPLOAD_FIRST >> 10) << 10,
 		.piece = knob_or(gp_cl.knobs.upload_piece_kb, GP_UPLOAD_PIECE >> 10) << 10,
-		.pinned = pinned, .mem = mem, .base = base,
+		.pinned = pinned, .mem = mem, .base = base, .queue = gp_cl.queue,
 	};
 	if (job.piece < ((size_t)64 << 10)) job.piece = (size_t)64 << 10;
 	if (job.first < ((size_t)64 << 10) || job.first > job.piece) job.first = job.piece;

@@ -20,7 +20,7 @@ static struct {
 	atomic_int quit;
 	void (*fn)(void *);
 	void *arg;
-	pid_t pid;                  /* threads are not inherited by fork(): a child starts afresh */
+	_Atomic pid_t pid;          /* threads are not inherited by fork(): a child starts afresh */
 } gp_pool = {
 	.job_lock = PTHREAD_MUTEX_INITIALIZER, .state = GP_POOL_CLOSED,
 };
@@ -53,18 +53,26 @@ static void gp_pool_forget(void)
 	gp_pool.n_threads = 0;
 	atomic_store(&gp_pool.state, GP_POOL_CLOSED);
 	atomic_store(&gp_pool.quit, 0);
-	gp_pool.pid = getpid();
+	atomic_store(&gp_pool.pid, getpid());
 }
 
 void gp_pool_run(size_t n, void (*fn)(void *arg), void *arg)
 {
 	if (n > GP_POOL_MAX) n = GP_POOL_MAX;
-	if (gp_pool.pid != getpid()) gp_pool_forget();
 	if (n < 2) {
 		fn(arg);
 		return;
 	}
-	pthread_mutex_lock(&gp_pool.job_lock);
+	/* the first use finds the state as initialized; a forked child, its parent's */
+	pid_t pid = atomic_load(&gp_pool.pid), me = getpid();
+	if (pid == 0) atomic_compare_exchange_strong(&gp_pool.pid, &pid, me);
+	else if (pid != me) gp_pool_forget();
+	/* another thread's job holds the pool (the shares of a call split over devices upload at
+	 * once): this caller does its work alone rather than wait */
+	if (pthread_mutex_trylock(&gp_pool.job_lock) != 0) {
+		fn(arg);
+		return;
+	}
 	while (gp_pool.n_threads < n - 1) {
 		size_t k = gp_pool.n_threads;
 		if (sem_init(&gp_pool.wake[k], 0, 0) != 0) break;
@@ -94,7 +102,7 @@ void gp_pool_run(size_t n, void (*fn)(void *arg), void *arg)
 
 void gp_pool_shutdown(void)
 {
-	if (gp_pool.pid != getpid()) {
+	if (atomic_load(&gp_pool.pid) != getpid()) {
 		gp_pool_forget();
 		return;
 	}

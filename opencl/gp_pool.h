@@ -12,7 +12,8 @@
  * are wanted) that wake before the caller's own call returns; returns when every call begun
  * has returned. Work is shared by the calls taking pieces from a counter of their own until
  * none is left, so the caller's call alone finishes it: a thread that wakes late or cannot
- * start only leaves more to the others. One job at a time: a second caller waits. */
+ * start only leaves more to the others. One job at a time: a second caller, on another thread,
+ * runs its fn alone. */
 void gp_pool_run(size_t n, void (*fn)(void *arg), void *arg);
 
 /* Stops and joins the threads (module shutdown). */

@@ -11,6 +11,7 @@
 #include "../codec/gp_vbyte.h"
 #include "../codec/gp_gvarint.h"
 #include "../opencl/gp_cl.h"
+#include "gp_split.h"
 
 static const char *last_backend = "none";
 static unsigned long last_device_failures = 0;
@@ -32,7 +33,7 @@ int gp_would_use_device(size_t values, const gp_ctx *ctx)
 {
 	long min_device_values = ctx->min_device_values;
 	if (min_device_values > 0 && values < (size_t)min_device_values) return 0;
-	if (!gp_cl_available(ctx->device)) return 0;
+	if (!gp_cl_available(ctx->device, ctx->device_all)) return 0;
 	/* An OpenCL CPU device (PoCL) was slower than the host path at every list size measured
 	 * (docs/BENCHMARKS.md): the automatic choice leaves it alone, and only
 	 * gpupost.min_device_values=0 sends work to it. */
@@ -280,6 +281,28 @@ static const gp_format_ops format_ops[] = {
 	[GP_FORMAT_GROUP_VARINT] = {gvarint_plan, gp_gvarint_decode_batch, gp_cl_gvarint_decode},
 };
 
+/* The device's part of a decode: on one device, or split over the process's devices (each
+ * share's plan made here, before the shares' threads start). */
+static int device_decode(const gp_format_ops *ops, const gp_plan *p, gp_result *r, gp_error *err)
+{
+	size_t first[GP_SPLIT_MAX + 1];
+	size_t n = gp_split_plan(p->in.lens, p->in.n_blobs, gp_cl_device_count(), first);
+	if (n > 1) {
+		gp_batch_in ins[GP_SPLIT_MAX];
+		for (size_t s = 0; s < n; s++) {
+			gp_plan share = {.in = {.blobs = p->in.blobs + first[s], .lens = p->in.lens + first[s],
+			                        .n_blobs = first[s + 1] - first[s], .mode = p->in.mode}};
+			ops->plan(&share);
+			ins[s] = share.in;
+		}
+		int rc = gp_split_run(ops->device, ins, n, r, err, &last_device_failures);
+		if (rc != GP_ENOMEM) return rc;
+		/* a share over its part of the budget: the whole batch on one device decides */
+		memset(err, 0, sizeof(*err));
+	}
+	return ops->device(&p->in, r, err);
+}
+
 int gp_decode(int format, int mode, const uint8_t *const *blobs, const size_t *lens,
               size_t n_blobs, const gp_ctx *ctx, gp_result *r, gp_error *err)
 {
@@ -297,7 +320,7 @@ int gp_decode(int format, int mode, const uint8_t *const *blobs, const size_t *l
 	 * counts first */
 	if (p.headers_ok && p.device_ok && gp_budget_check(r->budget, 0, p.device_bytes, "", NULL) == GP_OK &&
 	    gp_would_use_device(device_work(format, mode, p.expected), ctx)) {
-		int rc = ops->device(&p.in, r, err);
+		int rc = device_decode(ops, &p, r, err);
 		if (device_settled(rc, r, err)) return rc;
 	}
 	memset(err, 0, sizeof(*err));
@@ -337,10 +360,17 @@ void gp_trim_cached(uint64_t keep_bytes)
 	gp_scratch_trim(keep_bytes > pinned_kept ? keep_bytes - pinned_kept : 0);
 }
 
-void gp_backend(const char *device_spec, gp_backend_info *info)
+void gp_backend(const char *device_spec, int device_all, gp_backend_info *info)
 {
 	memset(info, 0, sizeof(*info));
-	info->usable = gp_cl_available(device_spec);
+	info->usable = gp_cl_available(device_spec, device_all);
+	info->n_devices = gp_cl_device_count();
+	for (size_t d = 0; d < info->n_devices && d < 8; d++) {
+		info->devices[d] = gp_cl_info_of(d);
+		info->speeds[d] = gp_cl_speed(d);
+	}
+	info->in_set = gp_cl_devices_in_set();
+	info->rule = gp_cl_device_rule();
 	info->last_backend = last_backend;
 	info->device = gp_cl_info();
 	info->built = gp_cl_shape_of(&info->shape);
@@ -356,10 +386,8 @@ void gp_backend(const char *device_spec, gp_backend_info *info)
 
 int gp_device_spec_valid(const char *v)
 {
-	int p, d;
-	char tail;
-	return !strcmp(v, "auto") || !strcmp(v, "gpu") || !strcmp(v, "cpu") || !strcmp(v, "host") ||
-	       sscanf(v, "%d:%d%c", &p, &d, &tail) == 2;
+	gp_cl_spec spec;
+	return gp_cl_spec_parse(v, &spec);
 }
 
 void gp_shutdown(void)
@@ -373,8 +401,16 @@ void gp_shutdown(void)
 static int index_on_device(const gp_index *ix, uint64_t work, gp_placement place, const gp_ctx *ctx)
 {
 	if (place == GP_PLACE_HOST || ix->n_postings == 0) return 0;
-	if (place == GP_PLACE_DEVICE) return gp_cl_available(ctx->device);
+	if (place == GP_PLACE_DEVICE) return gp_cl_available(ctx->device, ctx->device_all);
 	return gp_would_use_device(work > SIZE_MAX ? SIZE_MAX : (size_t)work, ctx);
+}
+
+/* The lists made resident: on the one device, or in shards over the process's devices. */
+static int index_upload(gp_index *ix, const uint8_t *image, const gp_ctx *ctx, gp_error *err)
+{
+	size_t n = gp_cl_device_count();
+	if (n > 1) return gp_split_index_upload(ix, n, &ctx->budget, err, &last_device_failures);
+	return gp_cl_index_upload(ix, image, err);
 }
 
 void gp_index_prepare(gp_index *ix, gp_placement place, const gp_ctx *ctx, const uint8_t *image)
@@ -383,7 +419,7 @@ void gp_index_prepare(gp_index *ix, gp_placement place, const gp_ctx *ctx, const
 	/* AUTO: an index whose lists together are under the threshold waits for a batch that
 	 * needs the device (a small index does not open the device, or build its kernels) */
 	if (ix->device || !index_on_device(ix, ix->n_postings, place, ctx)) return;
-	if (gp_cl_index_upload(ix, image, &err) != GP_OK) device_failed(&err);
+	if (index_upload(ix, image, ctx, &err) == GP_EDEVICE) device_failed(&err);
 }
 
 uint8_t *gp_index_image(size_t len, gp_placement place, const gp_ctx *ctx, void **handle)
@@ -391,7 +427,7 @@ uint8_t *gp_index_image(size_t len, gp_placement place, const gp_ctx *ctx, void 
 	gp_error err;
 	*handle = NULL;
 	/* the postings are fewer than the file's words: AUTO's guess of what prepare will choose */
-	if (place == GP_PLACE_HOST || !(place == GP_PLACE_DEVICE ? gp_cl_available(ctx->device) : gp_would_use_device(len / 4, ctx))) {
+	if (place == GP_PLACE_HOST || !(place == GP_PLACE_DEVICE ? gp_cl_available(ctx->device, ctx->device_all) : gp_would_use_device(len / 4, ctx))) {
 		return NULL;
 	}
 	return gp_cl_pinned_image(len + 1, handle, &err);
@@ -409,9 +445,16 @@ int gp_index_search(gp_index *ix, const gp_query_batch *q, gp_placement place, c
 	memset(err, 0, sizeof(*err));
 	/* ranked batches need doubles in the kernels */
 	if (index_on_device(ix, gp_query_work(ix, q), place, ctx) && (q->limit == 0 || (gp_cl_info() && gp_cl_info()->fp64))) {
-		rc = ix->device ? GP_OK : gp_cl_index_upload(ix, NULL, err);
-		if (rc == GP_OK) rc = gp_cl_index_query(ix, q, &ctx->budget, out, err);
-		if (rc == GP_OK || rc == GP_ENOMEM) {
+		rc = ix->device ? GP_OK : index_upload(ix, NULL, ctx, err);
+		if (rc == GP_OK && ix->device_shards) {
+			rc = gp_split_index_query(ix, q, &ctx->budget, out, err, &last_device_failures);
+		} else if (rc == GP_OK) {
+			rc = gp_cl_index_query(ix, q, &ctx->budget, out, err);
+		}
+		/* shards: one over its part of the budget (or the shards' lists over it): the host
+		 * answers, and names the size if the answers do not fit */
+		int shard_refused = rc == GP_ENOMEM && gp_cl_device_count() > 1;
+		if (!shard_refused && (rc == GP_OK || rc == GP_ENOMEM)) {
 			if (rc == GP_OK) last_backend = *backend = "opencl";
 			return rc;
 		}

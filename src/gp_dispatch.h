@@ -15,7 +15,8 @@ enum { GP_OP_OR = GP_IX_OR, GP_OP_AND = GP_IX_AND, GP_OP_PHRASE = GP_IX_PHRASE }
 /* The policy of one call, filled by the caller (the PHP glue from its INI settings and
  * memory_limit) and read by every layer below: nothing of it lives in globals. */
 typedef struct gp_ctx {
-	const char *device;       /* gpupost.device: which device (opened by the first call) */
+	const char *device;       /* gpupost.device: which device or set (opened by the first call) */
+	int device_all;           /* gpupost.multi_device=all: every device of the set, not one */
 	long min_device_values;   /* gpupost.min_device_values: smaller work runs on the host */
 	gp_budget budget;         /* what the call may build (gp_budget.h) */
 } gp_ctx;
@@ -76,6 +77,11 @@ typedef struct gp_backend_info {
 	unsigned long device_failures;/* device calls that failed and were served by the host */
 	gp_cached cached;             /* what the process keeps between calls */
 	int test_hooks;               /* a test build (fault injection, forced staging) */
+	size_t n_devices;             /* the devices this process uses (device is the first) */
+	const gp_device_info *devices[8];
+	double speeds[8];             /* their measured speeds (bytes a second; 0: not yet) */
+	size_t in_set;                /* how many gpupost.device matched */
+	const char *rule;             /* how this process's devices were picked */
 } gp_backend_info;
 /* Whether an operation expecting `values` outputs would run on the device now. */
 int gp_would_use_device(size_t values, const gp_ctx *ctx);
@@ -85,9 +91,10 @@ int gp_would_use_device(size_t values, const gp_ctx *ctx);
  * memory, largest first. */
 void gp_trim_cached(uint64_t keep_bytes);
 
-/* For gpu_info() and phpinfo: the device device_spec names (opened if it was not yet). */
-void gp_backend(const char *device_spec, gp_backend_info *info);
-/* Whether device_spec is one gpupost.device takes: auto, gpu, cpu, host or P:D. */
+/* For gpu_info() and phpinfo: the devices device_spec names (opened if they were not yet). */
+void gp_backend(const char *device_spec, int device_all, gp_backend_info *info);
+/* Whether device_spec is one gpupost.device takes: auto, gpu, cpu, host, P:D, gpu:all,
+ * cpu:all, all, or a list of P:D. */
 int gp_device_spec_valid(const char *device_spec);
 /* Module shutdown. */
 void gp_shutdown(void);

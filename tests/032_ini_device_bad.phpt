@@ -22,5 +22,5 @@ bool(true)
 string(4) "host"
 string(4) "host"
 string(45) "no OpenCL device matches gpupost.device="9:9""
-%AWarning: PHP Startup: gpupost.device must be auto, gpu, cpu, host or P:D, "bogus" given; using auto in %s
+%AWarning: PHP Startup: gpupost.device must be auto, gpu, cpu, host, P:D, gpu:all, cpu:all, all or a list of P:D, "bogus" given; using auto in %s
 bogus
