@@ -26,5 +26,5 @@ export USE_ZEND_ALLOC=0 ZEND_DONT_UNLOAD_MODULES=1
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:halt_on_error=1:verify_asan_link_order=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export LD_PRELOAD="$preload"
-NO_INTERACTION=1 php -n run-tests.php -q -n -d extension_dir="$PWD/modules" -d extension=gpupost.so \
+NO_INTERACTION=1 php -n run-tests.php -q -j"$(nproc)" -n -d extension_dir="$PWD/modules" -d extension=gpupost.so \
 	-d gpupost.device=host --show-diff tests/

@@ -1,0 +1,1 @@
+mod debian/gpupost.ini
