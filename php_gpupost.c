@@ -5,6 +5,8 @@
 #include "config.h"
 #endif
 
+#include <pthread.h>
+
 #include "php.h"
 #include "php_ini.h"
 #include "ext/standard/info.h"
@@ -267,7 +269,7 @@ static void device_info_array(zval *rv, const gp_device_info *d)
 	add_assoc_long(rv, "index", (zend_long)d->device_index);
 }
 
-PHP_FUNCTION(gpu_info)
+GP_FUNCTION(gpu_info)
 {
 	zval platform, device, ini, cached;
 	gp_backend_info b;
@@ -376,8 +378,29 @@ static PHP_GINIT_FUNCTION(gpupost)
 	memset(gpupost_globals, 0, sizeof(*gpupost_globals));
 }
 
+#if defined(ZTS) && !defined(GP_ZTS_UNLOCKED)
+static pthread_mutex_t gpupost_mutex;
+
+void gpupost_lock(void)
+{
+	pthread_mutex_lock(&gpupost_mutex);
+}
+
+void gpupost_unlock(void)
+{
+	pthread_mutex_unlock(&gpupost_mutex);
+}
+#endif
+
 PHP_MINIT_FUNCTION(gpupost)
 {
+#if defined(ZTS) && !defined(GP_ZTS_UNLOCKED)
+	pthread_mutexattr_t recursive;
+	pthread_mutexattr_init(&recursive);
+	pthread_mutexattr_settype(&recursive, PTHREAD_MUTEX_RECURSIVE);
+	pthread_mutex_init(&gpupost_mutex, &recursive);
+	pthread_mutexattr_destroy(&recursive);
+#endif
 	REGISTER_INI_ENTRIES();
 	gp_trace_init();
 	register_gpupost_symbols(module_number);
@@ -394,7 +417,14 @@ PHP_MSHUTDOWN_FUNCTION(gpupost)
 	return SUCCESS;
 }
 
+static void gpupost_minfo(zend_module_entry *zend_module);
+
 PHP_MINFO_FUNCTION(gpupost)
+{
+	GP_LOCKED(gpupost_minfo(zend_module));
+}
+
+static void gpupost_minfo(zend_module_entry *zend_module)
 {
 	char buf[160];
 	gp_backend_info b;

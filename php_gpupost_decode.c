@@ -164,7 +164,7 @@ static void decode_and_return(const uint8_t *const *blobs, const size_t *lens, s
 	GP_TRACE("cache trimmed");
 }
 
-PHP_FUNCTION(gpu_decode_postings)
+GP_FUNCTION(gpu_decode_postings)
 {
 	zend_string *blob;
 	zend_long format = GP_FORMAT_MOD9, mode = GP_MODE_VALUES;
@@ -204,7 +204,7 @@ static bool blobs_from_array(HashTable *blobs, const uint8_t ***data, size_t **l
 	return true;
 }
 
-PHP_FUNCTION(gpu_decode_postings_batch)
+GP_FUNCTION(gpu_decode_postings_batch)
 {
 	HashTable *blobs;
 	zend_long format = GP_FORMAT_MOD9, mode = GP_MODE_VALUES;
@@ -229,7 +229,7 @@ PHP_FUNCTION(gpu_decode_postings_batch)
 }
 
 
-PHP_FUNCTION(gpu_prefix_sum)
+GP_FUNCTION(gpu_prefix_sum)
 {
 	HashTable *values;
 	bool inclusive = true;
@@ -265,7 +265,7 @@ PHP_FUNCTION(gpu_prefix_sum)
 
 /* --- WAH bitmaps --- */
 
-PHP_FUNCTION(gpu_wah_query)
+GP_FUNCTION(gpu_wah_query)
 {
 	HashTable *blobs;
 	zend_long op = GP_OP_OR;
@@ -306,7 +306,7 @@ PHP_FUNCTION(gpu_wah_query)
 	call_end();
 }
 
-PHP_FUNCTION(gpu_wah_decompress)
+GP_FUNCTION(gpu_wah_decompress)
 {
 	zend_string *blob;
 	uint64_t bytes;

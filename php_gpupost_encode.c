@@ -260,7 +260,7 @@ static zend_string *wah_encode(HashTable *data, const encode_options *o)
 	return out;
 }
 
-PHP_FUNCTION(gpu_encode_postings)
+GP_FUNCTION(gpu_encode_postings)
 {
 	HashTable *data, *options = NULL;
 	zend_long format = GP_FORMAT_MOD9, mode = GP_MODE_VALUES;

@@ -8,6 +8,42 @@
 
 extern zend_class_entry *gpupost_exception_ce;
 
+/* Thread-safe PHP (ZTS): one call of the extension at a time in a process. The device runtime
+ * with its buffers and the result memory it lends, the host scratch, the upload pool, the trace
+ * and the persistent indexes are the process's, so a thread's call holds the extension's lock
+ * from its arguments to its PHP result (GP_FUNCTION, GP_METHOD: the body runs under it), and an
+ * index object's free and phpinfo take it too. The lock is recursive (an object freed inside a
+ * call), and a bailout (a fatal error) inside gives it back. Without ZTS: no lock at all.
+ * GP_ZTS_UNLOCKED (CFLAGS, tests only) builds a ZTS extension without it, to show that the
+ * threaded test fails then. */
+#if defined(ZTS) && !defined(GP_ZTS_UNLOCKED)
+void gpupost_lock(void);
+void gpupost_unlock(void);
+#define GP_LOCKED(call)                   \
+	do {                                  \
+		gpupost_lock();                   \
+		zend_try {                        \
+			call;                         \
+		} zend_catch {                    \
+			gpupost_unlock();             \
+			zend_bailout();               \
+		} zend_end_try();                 \
+		gpupost_unlock();                 \
+	} while (0)
+#define GP_FUNCTION(name)                                                           \
+	static void gp_locked_##name(INTERNAL_FUNCTION_PARAMETERS);                     \
+	PHP_FUNCTION(name) { GP_LOCKED(gp_locked_##name(INTERNAL_FUNCTION_PARAM_PASSTHRU)); } \
+	static void gp_locked_##name(INTERNAL_FUNCTION_PARAMETERS)
+#define GP_METHOD(cls, name)                                                        \
+	static void gp_locked_##cls##_##name(INTERNAL_FUNCTION_PARAMETERS);             \
+	PHP_METHOD(cls, name) { GP_LOCKED(gp_locked_##cls##_##name(INTERNAL_FUNCTION_PARAM_PASSTHRU)); } \
+	static void gp_locked_##cls##_##name(INTERNAL_FUNCTION_PARAMETERS)
+#else
+#define GP_LOCKED(call) call
+#define GP_FUNCTION(name) PHP_FUNCTION(name)
+#define GP_METHOD(cls, name) PHP_METHOD(cls, name)
+#endif
+
 /* A GpuPost\Exception for err (its code says which kind), naming the blob's key where given. */
 void gpupost_throw(const gp_error *err, const zval *key);
 /* The same, naming the key of the batch's blob err->blob. */

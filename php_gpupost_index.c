@@ -42,10 +42,16 @@ static zend_object *index_create(zend_class_entry *ce)
 	return &o->std;
 }
 
+static void index_free(index_obj *o)
+{
+	gp_index_unref(o->ix);
+	o->ix = NULL;
+}
+
 static void index_free_obj(zend_object *obj)
 {
 	index_obj *o = index_from(obj);
-	gp_index_unref(o->ix);
+	GP_LOCKED(index_free(o));   /* the index (and its device copy) may be another thread's too */
 	if (o->file) zend_string_release(o->file);
 	zend_object_std_dtor(obj);
 }
@@ -336,7 +342,7 @@ static bool set_lengths(gp_index *ix, HashTable *lengths, double k1, double b, c
 	return rc == GP_OK;
 }
 
-PHP_METHOD(GpuPost_Index, __construct)
+GP_METHOD(GpuPost_Index, __construct)
 {
 	HashTable *lists, *opts = NULL;
 	zend_long format = GP_FORMAT_MOD9;
@@ -378,7 +384,7 @@ static int write_to_stream(void *stream, const void *bytes, size_t len)
 	return php_stream_write((php_stream *)stream, bytes, len) == (ssize_t)len ? 0 : -1;
 }
 
-PHP_METHOD(GpuPost_Index, save)
+GP_METHOD(GpuPost_Index, save)
 {
 	zend_string *path;
 	gp_error err;
@@ -450,7 +456,7 @@ static uint8_t *read_file(const char *path, const index_options *io, const gp_ct
 	return buf;
 }
 
-PHP_METHOD(GpuPost_Index, open)
+GP_METHOD(GpuPost_Index, open)
 {
 	zend_string *path;
 	HashTable *opts = NULL;
@@ -590,7 +596,7 @@ static void answer_array(zval *rv, const gp_answers *a, size_t q)
 	for (size_t i = from; i < from + n; i++) add_index_double(rv, (zend_ulong)a->docs[i], a->scores[i]);
 }
 
-PHP_METHOD(GpuPost_Index, search)
+GP_METHOD(GpuPost_Index, search)
 {
 	HashTable *terms, *opts = NULL;
 	index_options io;
@@ -607,7 +613,7 @@ PHP_METHOD(GpuPost_Index, search)
 	gp_answers_free(&ans);
 }
 
-PHP_METHOD(GpuPost_Index, searchBatch)
+GP_METHOD(GpuPost_Index, searchBatch)
 {
 	HashTable *queries, *opts = NULL;
 	index_options io;
@@ -648,7 +654,7 @@ PHP_METHOD(GpuPost_Index, searchBatch)
 	gp_answers_free(&ans);
 }
 
-PHP_METHOD(GpuPost_Index, count)
+GP_METHOD(GpuPost_Index, count)
 {
 	HashTable *terms = NULL, *opts = NULL;
 	index_options io;
@@ -669,7 +675,7 @@ PHP_METHOD(GpuPost_Index, count)
 	gp_answers_free(&ans);
 }
 
-PHP_METHOD(GpuPost_Index, info)
+GP_METHOD(GpuPost_Index, info)
 {
 	ZEND_PARSE_PARAMETERS_NONE();
 	index_obj *o = THIS_INDEX();
