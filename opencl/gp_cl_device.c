@@ -352,6 +352,16 @@ const gp_device_info *gp_cl_info_of(size_t d)
 	return d < gp_cl_device_count() ? &gp_cl_devices[d].info : NULL;
 }
 
+size_t gp_cl_physical(size_t d)
+{
+	size_t n = gp_cl_device_count();
+	if (d >= n) return d;
+	for (size_t e = 0; e < d; e++) {
+		if (gp_cl_devices[e].device == gp_cl_devices[d].device) return e;
+	}
+	return d;
+}
+
 double gp_cl_speed(size_t d)
 {
 	return d < GP_CL_MAX_DEVICES ? gp_cl_devices[d].speed : 0;

@@ -13,10 +13,9 @@ root=$PWD
 threads=${1:-8}
 zts=${GPUPOST_ZTS_DIR:-/var/tmp/gpupost-zts}
 prefix=$zts/php
-bash scripts/setup.sh >/dev/null
 sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
 need=()
-for pkg in dpkg-dev libsqlite3-dev; do
+for pkg in dpkg-dev libsqlite3-dev gcc make pkg-config pocl-opencl-icd ocl-icd-opencl-dev opencl-headers; do
 	dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
 done
 [ ${#need[@]} -eq 0 ] || { $sudo apt-get update -qq; DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null; }

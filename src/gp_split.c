@@ -55,13 +55,16 @@ size_t gp_split_plan(const size_t *lens, size_t n_blobs, size_t n_devices, size_
 	return n;
 }
 
-/* Runs task(arg + d * size) on device d for each d < n at once: device 0's on the caller's
- * thread, the others' on threads of their own (in turn on the caller's where none can start).
- * Each task's launchers work on its device; the caller's device is selected again after. */
+/* Runs task(arg + d * size) on device d for each d < n, each OpenCL device's tasks on a thread
+ * of its own at once (device 0's on the caller's; in turn on the caller's where no thread can
+ * start). The contexts of a device listed twice take their tasks one after another: one device
+ * gains nothing from two at once, and a driver need not expect one process to compile the same
+ * kernels in two of its contexts at the same moment (PoCL 3.1 fails an assertion). Each task's
+ * launchers work on its device; the caller's device is selected again after. */
 typedef struct split_task {
 	void (*fn)(void *arg);
-	void *arg;
-	size_t device;
+	char *args;
+	size_t size, n, physical;   /* the tasks of every context of OpenCL device `physical` */
 	pthread_t thread;
 	int threaded;
 } split_task;
@@ -70,8 +73,11 @@ static void *split_task_run(void *p)
 {
 	split_task *t = p;
 	size_t was = gp_cl_selected();
-	gp_cl_select(t->device);
-	t->fn(t->arg);
+	for (size_t d = t->physical; d < t->n; d++) {
+		if (gp_cl_physical(d) != t->physical) continue;
+		gp_cl_select(d);
+		t->fn(t->args + d * t->size);
+	}
 	gp_cl_select(was);
 	return NULL;
 }
@@ -80,11 +86,14 @@ static void split_on_devices(size_t n, void (*fn)(void *arg), void *args, size_t
 {
 	split_task tasks[GP_SPLIT_MAX];
 	for (size_t d = 0; d < n; d++) {
-		tasks[d] = (split_task){fn, (char *)args + d * size, d, 0, 0};
-		if (d > 0) tasks[d].threaded = pthread_create(&tasks[d].thread, NULL, split_task_run, &tasks[d]) == 0;
+		tasks[d] = (split_task){fn, args, size, n, d, 0, 0};
+		if (d > 0 && gp_cl_physical(d) == d) {
+			tasks[d].threaded = pthread_create(&tasks[d].thread, NULL, split_task_run, &tasks[d]) == 0;
+		}
 	}
 	split_task_run(&tasks[0]);
 	for (size_t d = 1; d < n; d++) {
+		if (gp_cl_physical(d) != d) continue;
 		if (tasks[d].threaded) pthread_join(tasks[d].thread, NULL);
 		else split_task_run(&tasks[d]);
 	}
