@@ -321,17 +321,18 @@ static void shard_query_run(void *arg)
 }
 
 /* The shards' answers to query i merged into out at out->total: side by side (each shard's
- * docs are above the one's before), or ranked: by score, then doc, the best `limit`. */
-static void merge_query(shard_query *sq, size_t n, size_t i, uint32_t limit, gp_answers *out)
+ * docs are above the one's before), or ranked: by score, then doc, the best `limit`; counts only
+ * (the shards kept no docs): their sum. */
+static void merge_query(shard_query *sq, size_t n, size_t i, uint32_t limit, int count_only, gp_answers *out)
 {
 	uint64_t at[GP_SPLIT_MAX], end[GP_SPLIT_MAX];
 	for (size_t d = 0; d < n; d++) {
 		at[d] = sq[d].ans.at[i];
 		end[d] = sq[d].ans.at[i + 1];
 	}
-	if (limit == 0 || !out->scores) {
+	if (limit == 0 || !out->scores || count_only) {
 		for (size_t d = 0; d < n; d++) {
-			if (out->docs && end[d] > at[d]) {
+			if (!count_only && end[d] > at[d]) {
 				memcpy(out->docs + out->total, sq[d].ans.docs + at[d], (size_t)(end[d] - at[d]) * sizeof(uint32_t));
 			}
 			out->total += end[d] - at[d];
@@ -381,14 +382,15 @@ int gp_split_index_query(const gp_index *ix, const gp_query_batch *q, const gp_b
 		int ranked = q->limit > 0 && sq[0].ans.scores;
 		out->n_queries = q->n_queries;
 		out->at = calloc(q->n_queries + 1, sizeof(uint64_t));
-		out->docs = malloc((size_t)(total ? total : 1) * sizeof(uint32_t));
-		if (ranked) out->scores = malloc((size_t)(total ? total : 1) * sizeof(double));
+		size_t room = total && !q->count_only ? (size_t)total : 1;
+		out->docs = malloc(room * sizeof(uint32_t));
+		if (ranked) out->scores = malloc(room * sizeof(double));
 		if (!out->at || !out->docs || (ranked && !out->scores)) {
 			gp_answers_free(out);
 			rc = gp_fail_nomem(err);
 		} else {
 			for (size_t i = 0; i < q->n_queries; i++) {
-				merge_query(sq, n, i, ranked ? q->limit : 0, out);
+				merge_query(sq, n, i, ranked ? q->limit : 0, q->count_only, out);
 				out->at[i + 1] = out->total;
 			}
 		}
