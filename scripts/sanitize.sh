@@ -4,7 +4,8 @@
 # PHP's allocations go through ASan). PHP itself is not instrumented, so the ASan runtime is
 # preloaded. Leaks are left to the valgrind run (scripts/valgrind.sh): LeakSanitizer would report
 # PHP's own start-up allocations. PHP dlopens extensions with RTLD_DEEPBIND, which the sanitizer
-# runtimes refuse: scripts/no_deepbind.c, preloaded first, drops the flag.
+# runtimes refuse: scripts/no_deepbind.c, preloaded first, drops the flag. A test a core at once;
+# the heaviest (055, 064) then pass run-tests' 60 s, so the limit is 600 s.
 #
 # Excluded: nothing runs PoCL here. PoCL's JIT (LLVM) and the device path are not run under a
 # sanitizer: gpupost.device=host keeps OpenCL closed, and the tests that need a device skip.
@@ -26,5 +27,5 @@ export USE_ZEND_ALLOC=0 ZEND_DONT_UNLOAD_MODULES=1
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:halt_on_error=1:verify_asan_link_order=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export LD_PRELOAD="$preload"
-NO_INTERACTION=1 php -n run-tests.php -q -j"$(nproc)" -n -d extension_dir="$PWD/modules" -d extension=gpupost.so \
+NO_INTERACTION=1 php -n run-tests.php -q -j"$(nproc)" --set-timeout 600 -n -d extension_dir="$PWD/modules" -d extension=gpupost.so \
 	-d gpupost.device=host --show-diff tests/
