@@ -50,7 +50,8 @@ void gp_cl_select(size_t d);
 size_t gp_cl_selected(void);
 const gp_device_info *gp_cl_info_of(size_t d);
 /* The first of the process's devices that is the same OpenCL device as d (a device listed twice
- * has a context for each listing): d itself when none before it is. */
+ * has a context for each listing), or a CPU device of d's platform when d is one (they share the
+ * host's cores): d itself when none before it is. Split calls run such devices' shares in turn. */
 size_t gp_cl_physical(size_t d);
 /* Device d's measured speed (input bytes a second over its shares of split calls; 0 before the
  * first), and a share's measurement added to it. */

@@ -356,8 +356,12 @@ size_t gp_cl_physical(size_t d)
 {
 	size_t n = gp_cl_device_count();
 	if (d >= n) return d;
+	const gp_cl_runtime *rd = &gp_cl_devices[d];
 	for (size_t e = 0; e < d; e++) {
-		if (gp_cl_devices[e].device == gp_cl_devices[d].device) return e;
+		const gp_cl_runtime *re = &gp_cl_devices[e];
+		if (re->device == rd->device) return e;
+		/* CPU devices of one platform (PoCL's POCL_DEVICES) run on the same cores */
+		if (re->platform == rd->platform && !strcmp(re->info.type, "cpu") && !strcmp(rd->info.type, "cpu")) return e;
 	}
 	return d;
 }

@@ -5,4 +5,6 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 GPUPOST_CONFIGURE=--enable-gpupost-test-hooks bash scripts/setup.sh
-NO_INTERACTION=1 TEST_PHP_ARGS="${TEST_PHP_ARGS:--q --show-diff}" make test
+# 300 s a test: the heaviest device tests (064) need more than run-tests' 60 s while PoCL's kernel
+# cache is empty
+NO_INTERACTION=1 TEST_PHP_ARGS="${TEST_PHP_ARGS:--q --show-diff --set-timeout 300}" make test

@@ -57,9 +57,10 @@ size_t gp_split_plan(const size_t *lens, size_t n_blobs, size_t n_devices, size_
 
 /* Runs task(arg + d * size) on device d for each d < n, each OpenCL device's tasks on a thread
  * of its own at once (device 0's on the caller's; in turn on the caller's where no thread can
- * start). The contexts of a device listed twice take their tasks one after another: one device
- * gains nothing from two at once, and a driver need not expect one process to compile the same
- * kernels in two of its contexts at the same moment (PoCL 3.1 fails an assertion). Each task's
+ * start). The contexts of a device listed twice, and the CPU devices of one platform
+ * (gp_cl_physical), take their tasks one after another: one device (one set of cores) gains
+ * nothing from two at once, and a driver need not expect one process to compile the same kernels
+ * for two of its contexts at the same moment (PoCL 3.1 fails an assertion). Each task's
  * launchers work on its device; the caller's device is selected again after. */
 typedef struct split_task {
 	void (*fn)(void *arg);
