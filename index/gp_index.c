@@ -35,8 +35,7 @@ uint64_t gp_index_host_bytes(const gp_index *ix)
 {
 	uint64_t n = ix->n_terms;
 	return ix->term_at[n] + (n + 1) * 8 + (ix->slot_mask + 1) * 4 + ix->blob_at[n] + (n + 1) * 8 +
-	       (n + 1) * 4 + (uint64_t)ix->n_postings * 4 +
-	       (ix->positional ? ((uint64_t)ix->n_postings + 1) * 4 + (uint64_t)ix->n_positions * 4 : 0) + n +
+	       gp_index_lists_bytes(ix->n_terms, ix->n_postings, ix->n_positions, ix->positional) + n +
 	       (ix->doc_len ? (uint64_t)ix->len_docs * 4 + (n + 1) * 8 : 0) + ix->shards_host_bytes;
 }
 

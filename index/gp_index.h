@@ -103,6 +103,12 @@ static inline uint32_t gp_index_rank_df(const gp_index *ix, uint32_t t)
 {
 	return gp_index_df(ix->whole ? ix->whole : ix, t);
 }
+/* Bytes of decoded lists on the host: n_terms lists of `postings` docs and, positional, their
+ * posting offsets and `positions` positions (an index's, or a shard's). */
+static inline uint64_t gp_index_lists_bytes(uint32_t n_terms, uint64_t postings, uint64_t positions, int positional)
+{
+	return ((uint64_t)n_terms + 1) * 4 + postings * 4 + (positional ? (postings + 1) * 4 + positions * 4 : 0);
+}
 /* Bytes the index holds on the host. */
 uint64_t gp_index_host_bytes(const gp_index *ix);
 

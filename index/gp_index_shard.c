@@ -68,8 +68,7 @@ int gp_index_shard(const gp_index *ix, uint64_t lo, uint64_t hi, const gp_budget
 		postings += b - a;
 		if (ix->positional) positions += ix->pos_at[b] - ix->pos_at[a];
 	}
-	uint64_t bytes = ((uint64_t)ix->n_terms + 1) * 4 + postings * 4 +
-	                 (ix->positional ? (postings + 1) * 4 + positions * 4 : 0);
+	uint64_t bytes = gp_index_lists_bytes(ix->n_terms, postings, positions, ix->positional);
 	if (gp_budget_check(budget, 0, bytes, "an index shard's lists", err) != GP_OK) return GP_ENOMEM;
 	gp_index *s = calloc(1, sizeof(*s));
 	if (!s) return gp_index_fail_nomem(err, "an index shard");

@@ -154,6 +154,17 @@ static void split_failed(size_t d, const gp_error *err, unsigned long *failures)
 	gp_cl_select(was);
 }
 
+/* Device d's part ended with rc: a device failure counted and recovered from, and the first
+ * failure of the call kept in *first and *err. */
+static void split_outcome(size_t d, int rc, const gp_error *e, int *first, gp_error *err, unsigned long *failures)
+{
+	if (rc == GP_EDEVICE) split_failed(d, e, failures);
+	if (rc != GP_OK && *first == GP_OK) {
+		*first = rc;
+		*err = *e;
+	}
+}
+
 int gp_split_run(gp_split_fn fn, const gp_batch_in *ins, size_t n_shares, gp_result *r, gp_error *err,
                  unsigned long *failures)
 {
@@ -279,13 +290,7 @@ int gp_split_index_upload(gp_index *ix, size_t n_devices, const gp_budget *budge
 	if (rc == GP_OK) {
 		for (size_t d = 0; d < n; d++) up[d].shard = set->shard[d];
 		split_on_devices(n, shard_upload_run, up, sizeof(up[0]));
-		for (size_t d = 0; d < n; d++) {
-			if (up[d].rc == GP_EDEVICE) split_failed(d, &up[d].err, failures);
-			if (up[d].rc != GP_OK && rc == GP_OK) {
-				rc = up[d].rc;
-				*err = up[d].err;
-			}
-		}
+		for (size_t d = 0; d < n; d++) split_outcome(d, up[d].rc, &up[d].err, &rc, err, failures);
 	}
 	if (rc != GP_OK) {
 		split_shards_free(set);
@@ -295,8 +300,7 @@ int gp_split_index_upload(gp_index *ix, size_t n_devices, const gp_budget *budge
 	for (size_t d = 0; d < n; d++) {
 		const gp_index *sh = set->shard[d];
 		ix->device_bytes += sh->device_bytes;
-		ix->shards_host_bytes += ((uint64_t)sh->n_terms + 1) * 4 + (uint64_t)sh->n_postings * 4 +
-		                         (sh->positional ? ((uint64_t)sh->n_postings + 1) * 4 + (uint64_t)sh->n_positions * 4 : 0);
+		ix->shards_host_bytes += gp_index_lists_bytes(sh->n_terms, sh->n_postings, sh->n_positions, sh->positional);
 	}
 	ix->device = set;
 	ix->device_free = split_shards_free;
@@ -372,11 +376,7 @@ int gp_split_index_query(const gp_index *ix, const gp_query_batch *q, const gp_b
 	split_on_devices(n, shard_query_run, sq, sizeof(sq[0]));
 	int rc = GP_OK;
 	for (size_t d = 0; d < n; d++) {
-		if (sq[d].rc == GP_EDEVICE) split_failed(d, &sq[d].err, failures);
-		if (sq[d].rc != GP_OK && rc == GP_OK) {
-			rc = sq[d].rc;
-			*err = sq[d].err;
-		}
+		split_outcome(d, sq[d].rc, &sq[d].err, &rc, err, failures);
 		total += sq[d].ans.total;
 	}
 	if (rc == GP_OK) {
