@@ -91,6 +91,12 @@ namespace {
     function gpu_wah_decompress(string $blob): string {}
 
     function gpu_info(): array {}
+
+    function gpu_postings_slice(string $postings, int $offset, int $last_offset, int $limit = 200, int $mode = GPUPOST_POSTINGS, array $options = []): array {}
+
+    function gpu_postings_slice_batch(string $postings, array $requests, int $mode = GPUPOST_POSTINGS, array $options = []): array {}
+
+    function gpu_postings_seek(string $postings, int $offset, int $last_offset, int $doc, array $options = []): array|false {}
 }
 
 namespace GpuPost {
@@ -107,6 +113,8 @@ namespace GpuPost {
         public function __construct(array $lists, int $format = GPUPOST_MOD9, array $options = []) {}
 
         public static function open(string $path, array $options = []): Index {}
+
+        public static function openYioopShard(string $path, array $options = []): Index {}
 
         public function save(string $path): void {}
 

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 5b86dfcfe2906ef4ef11a8b998eb7a9e920d18ff */
+ * Stub hash: fa23300218bcf61fbcf8bdff44e36a0e6a83fafd */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_gpu_decode_postings, 0, 1, IS_ARRAY, 0)
 	ZEND_ARG_TYPE_INFO(0, blob, IS_STRING, 0)
@@ -37,6 +37,30 @@ ZEND_END_ARG_INFO()
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_gpu_info, 0, 0, IS_ARRAY, 0)
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_gpu_postings_slice, 0, 3, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO(0, postings, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO(0, offset, IS_LONG, 0)
+	ZEND_ARG_TYPE_INFO(0, last_offset, IS_LONG, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, limit, IS_LONG, 0, "200")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, mode, IS_LONG, 0, "GPUPOST_POSTINGS")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_gpu_postings_slice_batch, 0, 2, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO(0, postings, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO(0, requests, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, mode, IS_LONG, 0, "GPUPOST_POSTINGS")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_MASK_EX(arginfo_gpu_postings_seek, 0, 4, MAY_BE_ARRAY|MAY_BE_FALSE)
+	ZEND_ARG_TYPE_INFO(0, postings, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO(0, offset, IS_LONG, 0)
+	ZEND_ARG_TYPE_INFO(0, last_offset, IS_LONG, 0)
+	ZEND_ARG_TYPE_INFO(0, doc, IS_LONG, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
+ZEND_END_ARG_INFO()
+
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_GpuPost_Index___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, lists, IS_ARRAY, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, format, IS_LONG, 0, "GPUPOST_MOD9")
@@ -47,6 +71,8 @@ ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_GpuPost_Index_open, 0, 1, G
 	ZEND_ARG_TYPE_INFO(0, path, IS_STRING, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
 ZEND_END_ARG_INFO()
+
+#define arginfo_class_GpuPost_Index_openYioopShard arginfo_class_GpuPost_Index_open
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_GpuPost_Index_save, 0, 1, IS_VOID, 0)
 	ZEND_ARG_TYPE_INFO(0, path, IS_STRING, 0)
@@ -77,8 +103,12 @@ ZEND_FUNCTION(gpu_prefix_sum);
 ZEND_FUNCTION(gpu_wah_query);
 ZEND_FUNCTION(gpu_wah_decompress);
 ZEND_FUNCTION(gpu_info);
+ZEND_FUNCTION(gpu_postings_slice);
+ZEND_FUNCTION(gpu_postings_slice_batch);
+ZEND_FUNCTION(gpu_postings_seek);
 ZEND_METHOD(GpuPost_Index, __construct);
 ZEND_METHOD(GpuPost_Index, open);
+ZEND_METHOD(GpuPost_Index, openYioopShard);
 ZEND_METHOD(GpuPost_Index, save);
 ZEND_METHOD(GpuPost_Index, search);
 ZEND_METHOD(GpuPost_Index, searchBatch);
@@ -94,6 +124,9 @@ static const zend_function_entry ext_functions[] = {
 	ZEND_FE(gpu_wah_query, arginfo_gpu_wah_query)
 	ZEND_FE(gpu_wah_decompress, arginfo_gpu_wah_decompress)
 	ZEND_FE(gpu_info, arginfo_gpu_info)
+	ZEND_FE(gpu_postings_slice, arginfo_gpu_postings_slice)
+	ZEND_FE(gpu_postings_slice_batch, arginfo_gpu_postings_slice_batch)
+	ZEND_FE(gpu_postings_seek, arginfo_gpu_postings_seek)
 	ZEND_FE_END
 };
 
@@ -106,6 +139,7 @@ static const zend_function_entry class_GpuPost_Exception_methods[] = {
 static const zend_function_entry class_GpuPost_Index_methods[] = {
 	ZEND_ME(GpuPost_Index, __construct, arginfo_class_GpuPost_Index___construct, ZEND_ACC_PUBLIC)
 	ZEND_ME(GpuPost_Index, open, arginfo_class_GpuPost_Index_open, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(GpuPost_Index, openYioopShard, arginfo_class_GpuPost_Index_openYioopShard, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(GpuPost_Index, save, arginfo_class_GpuPost_Index_save, ZEND_ACC_PUBLIC)
 	ZEND_ME(GpuPost_Index, search, arginfo_class_GpuPost_Index_search, ZEND_ACC_PUBLIC)
 	ZEND_ME(GpuPost_Index, searchBatch, arginfo_class_GpuPost_Index_searchBatch, ZEND_ACC_PUBLIC)

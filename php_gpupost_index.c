@@ -420,18 +420,18 @@ static void free_image(uint8_t *image, void *pinned)
 
 /* The whole file into a buffer: pinned memory when the lists will go to a GPU (*pinned then
  * its handle: gp_index_image_free), else malloc'd. */
-static uint8_t *read_file(const char *path, const index_options *io, const gp_ctx *ctx, size_t *len, void **pinned)
+static uint8_t *read_file(const char *path, const char *what, const index_options *io, const gp_ctx *ctx, size_t *len, void **pinned)
 {
 	php_stream *s = php_stream_open_wrapper((char *)path, "rb", 0, NULL);
 	php_stream_statbuf sb;
 	*pinned = NULL;
 	if (!s) {
-		zend_throw_exception_ex(gpupost_exception_ce, 0, "cannot open the index file %s", path);
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "cannot open the %s %s", what, path);
 		return NULL;
 	}
 	if (php_stream_stat(s, &sb) != 0 || sb.sb.st_size < 0) {
 		php_stream_close(s);
-		zend_throw_exception_ex(gpupost_exception_ce, 0, "cannot stat the index file %s", path);
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "cannot stat the %s %s", what, path);
 		return NULL;
 	}
 	*len = (size_t)sb.sb.st_size;
@@ -450,13 +450,19 @@ static uint8_t *read_file(const char *path, const index_options *io, const gp_ct
 	php_stream_close(s);
 	if (!buf || got != *len) {
 		free_image(buf, *pinned);
-		zend_throw_exception_ex(gpupost_exception_ce, 0, buf ? "cannot read the index file %s" : "cannot allocate the image of %s", path);
+		zend_throw_exception_ex(gpupost_exception_ce, 0, buf ? "cannot read the %s %s" : "cannot allocate the image of the %s %s", what, path);
 		return NULL;
 	}
 	return buf;
 }
 
-GP_METHOD(GpuPost_Index, open)
+/* How a file becomes an index: gpupost's own index file, or a Yioop IndexShard file. */
+typedef int (*index_loader)(const uint8_t *file, size_t len, const gp_budget *budget, gp_index **out,
+                            gp_error *err);
+
+/* open() and openYioopShard(): the file read whole (or a persistent copy reused), loaded, and
+ * prepared for the device. `what` names the file's kind in errors. */
+static void open_index(INTERNAL_FUNCTION_PARAMETERS, index_loader load, const char *what)
 {
 	zend_string *path;
 	HashTable *opts = NULL;
@@ -476,12 +482,12 @@ GP_METHOD(GpuPost_Index, open)
 	const char *key = ZSTR_VAL(path);
 	if (io.persistent) {
 		if (!expand_filepath(ZSTR_VAL(path), real)) {
-			zend_throw_exception_ex(gpupost_exception_ce, 0, "cannot resolve the index file %s", ZSTR_VAL(path));
+			zend_throw_exception_ex(gpupost_exception_ce, 0, "cannot resolve the %s %s", what, ZSTR_VAL(path));
 			RETURN_THROWS();
 		}
 		key = real;
 		if (php_stream_stat_path(key, &sb) != 0) {
-			zend_throw_exception_ex(gpupost_exception_ce, 0, "cannot open the index file %s", key);
+			zend_throw_exception_ex(gpupost_exception_ce, 0, "cannot open the %s %s", what, key);
 			RETURN_THROWS();
 		}
 		ix = gpupost_resident_find(key, &sb);   /* a reference taken */
@@ -490,9 +496,9 @@ GP_METHOD(GpuPost_Index, open)
 	if (!ix) {
 		size_t len;
 		void *pinned;
-		uint8_t *image = read_file(key, &io, &ctx, &len, &pinned);
+		uint8_t *image = read_file(key, what, &io, &ctx, &len, &pinned);
 		if (!image) RETURN_THROWS();
-		int rc = gp_index_load(image, len, &ctx.budget, &ix, &err);
+		int rc = load(image, len, &ctx.budget, &ix, &err);
 		if (rc == GP_OK) {
 			ix->device_lists = io.lists;
 			gp_index_prepare(ix, io.place, &ctx, pinned ? image : NULL);
@@ -500,7 +506,7 @@ GP_METHOD(GpuPost_Index, open)
 		free_image(image, pinned);
 		if (rc != GP_OK) {
 			if (err.code == GP_EFORMAT) {
-				zend_throw_exception_ex(gpupost_exception_ce, 0, "index file %s: byte %zu: %s", key, err.offset, err.rule);
+				zend_throw_exception_ex(gpupost_exception_ce, 0, "%s %s: byte %zu: %s", what, key, err.offset, err.rule);
 			} else {
 				gpupost_throw(&err, NULL);
 			}
@@ -519,6 +525,16 @@ GP_METHOD(GpuPost_Index, open)
 	o->reused = reused;
 	o->file = zend_string_init(key, strlen(key), 0);
 	call_end();
+}
+
+GP_METHOD(GpuPost_Index, open)
+{
+	open_index(INTERNAL_FUNCTION_PARAM_PASSTHRU, gp_index_load, "index file");
+}
+
+GP_METHOD(GpuPost_Index, openYioopShard)
+{
+	open_index(INTERNAL_FUNCTION_PARAM_PASSTHRU, gp_index_yioop_load, "Yioop shard");
 }
 
 /* --- queries --- */

@@ -1,5 +1,6 @@
 /* libFuzzer harness for index/: the file reader on any bytes, and (first byte odd) the same bytes
- * with their checksums made right, so that the structure and the lists behind them are explored.
+ * with their checksums made right, so that the structure and the lists behind them are explored;
+ * with bit 1 of the first byte set, the Yioop IndexShard reader instead.
  * A file that loads is queried (AND, OR, phrase over its first terms) against a plain merge, and
  * saved: loading the saved file gives the same file again. */
 #include "fuzz_common.h"
@@ -75,8 +76,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t *f = fuzz_alloc(size);
 	memcpy(f, data + 1, size - 1);
 	if (data[0] & 1) fix_checksums(f, size - 1);
-	if (gp_index_load(f, size - 1, &budget, &ix, &err) != GP_OK) {
+	int rc = data[0] & 2 ? gp_index_yioop_load(f, size - 1, &budget, &ix, &err) : gp_index_load(f, size - 1, &budget, &ix, &err);
+	if (rc != GP_OK) {
 		FUZZ_CHECK(err.code != GP_OK);
+		FUZZ_CHECK(err.code != GP_EFORMAT || err.offset <= size - 1);
 		free(f);
 		return 0;
 	}

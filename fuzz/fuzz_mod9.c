@@ -3,6 +3,7 @@
  * input. */
 #include "fuzz_common.h"
 #include "../codec/gp_mod9.h"
+#include "../codec/gp_mod9_yioop.h"
 
 static void check_blob(const uint8_t *data, size_t size)
 {
@@ -93,6 +94,53 @@ static void check_posting(const uint8_t *data, size_t size)
 	free(pos);
 }
 
+/* Yioop's readers over the bytes as a postings section, from places the first words pick: each
+ * slice's postings lie inside it, one after another, each checked and decoded; a seek lands on
+ * a posting inside the range whose doc is at least the target (unpackPosting's, the pre-2019
+ * form's) or repeats Yioop's search (docIndexModified9's). */
+static void check_yioop(const uint8_t *data, size_t size)
+{
+	size_t nwords = size / 4;
+	if (nwords < 4) return;
+	size_t from = gp_load_le32(data) % nwords, last = gp_load_le32(data + 4) % nwords;
+	uint64_t limit = gp_load_le32(data + 8) % 300 + 1;
+	int64_t target = gp_load_le32(data + 12) % 70000;
+	size_t room = last >= from ? last - from + 1 : 0, next;
+	size_t *starts = fuzz_alloc((room + 1) * sizeof(size_t)), *ends = fuzz_alloc((room + 1) * sizeof(size_t));
+	gp_error err;
+	size_t k = gp_yioop_slice(data, nwords, from, last, limit, data[0] & 1, starts, ends, room, &next, &err);
+	if (k != (size_t)-1) {
+		for (size_t i = 0; i < k; i++) {
+			FUZZ_CHECK(starts[i] < ends[i] && ends[i] <= nwords && (i == 0 || starts[i] == ends[i - 1]));
+			FUZZ_CHECK(i == 0 ? starts[i] <= from : starts[i] <= last);
+			gp_mod9_counts c;
+			if (gp_mod9_measure(data + 4 * starts[i], 4 * (ends[i] - starts[i]), 1, &c, &err) == GP_OK) {
+				FUZZ_CHECK(c.postings == 1);
+				int64_t doc, *pos = fuzz_alloc((c.values + 1) * sizeof(int64_t));
+				uint32_t vstart[2];
+				uint8_t combined;
+				gp_mod9_decode_postings(data + 4 * starts[i], 4 * (ends[i] - starts[i]), &doc, vstart, &combined, pos, 0);
+				FUZZ_CHECK(vstart[1] <= c.values);
+				size_t first = combined ? 0 : 1;
+				if (vstart[1] >= first) gp_yioop_legacy_posting(&doc, combined, pos + first, vstart[1] - first);
+				free(pos);
+			}
+		}
+		FUZZ_CHECK(next == (k ? ends[k - 1] : from));
+	}
+	for (int reader = GP_YIOOP_UNPACK; reader <= GP_YIOOP_LEGACY; reader++) {
+		size_t at;
+		int64_t doc;
+		int rc = gp_yioop_seek(data, nwords, from, last, target, reader, &at, &doc, &err);
+		if (rc == 1) {
+			FUZZ_CHECK(at <= last);
+			if (reader != GP_YIOOP_GALLOP) FUZZ_CHECK(doc >= target);
+		}
+	}
+	free(starts);
+	free(ends);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	/* the device path's estimate reads any blob, valid or not: at most 24 values a word */
@@ -101,5 +149,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(est.words == size / 4 && est.values <= 24 * est.words && est.postings <= est.words);
 	check_blob(data, size);
 	check_posting(data, size);
+	check_yioop(data, size);
 	return 0;
 }

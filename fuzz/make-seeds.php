@@ -58,6 +58,24 @@ foreach ($files as $ix) {
     $seeds['index'][] = "\1" . file_get_contents($tmp);
 }
 unlink($tmp);
+/* Yioop IndexShard files (FORMATS.md section 6; first byte 2): a dictionary of 20-byte word
+ * ids, each list a run of the postings, doc records of four keys (48 bytes: doc index + 3) */
+function yioop_shard(array $lists, int $docs): string
+{
+    ksort($lists, SORT_STRING);
+    $dict = $postings = $records = '';
+    foreach ($lists as $id => $list) {
+        $blob = gpu_encode_postings($list, GPUPOST_MOD9, GPUPOST_POSTINGS);
+        $dict .= str_pad($id, 20, "\0") . pack('N3', 0, strlen($postings), strlen($blob));
+        $postings .= $blob;
+    }
+    for ($d = 0; $d < $docs; $d++) $records .= pack('N2', 100 + $d, (7 + $d) << 8 | 4) . str_repeat(chr($d), 40);
+    $prefixes = str_repeat("\xff", 64);
+    return pack('N10', strlen($prefixes), strlen($dict), strlen($postings), strlen($records), 0, 40000, $docs, 0, 100, 0)
+        . $prefixes . $dict . $postings . $records;
+}
+$seeds['index'][] = "\2" . yioop_shard(['a' => [0 => [1, 2], 3 => [3]], 'b' => [3 => [1], 9 => []], 'c' => [6 => [4, 9, 30]]], 4);
+$seeds['index'][] = "\2" . yioop_shard(['w' => [0 => [1]]], 1);
 foreach ($seeds as $format => $blobs) {
     @mkdir("$dir/$format", 0777, true);
     foreach ($blobs as $i => $b) {

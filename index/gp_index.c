@@ -234,7 +234,7 @@ static int build_dictionary(gp_index *ix, const char *const *terms, const size_t
 }
 
 /* Distinct docs over all lists, from a bitmap of max_doc + 1 bits. */
-static int count_docs(gp_index *ix)
+int gp_index_count_docs(gp_index *ix)
 {
 	if (ix->n_postings == 0) return GP_OK;
 	uint64_t words = ((uint64_t)ix->max_doc >> 6) + 1, n = 0;
@@ -350,7 +350,7 @@ int gp_index_build(int format, size_t n, const char *const *terms, const size_t 
 	scratch_free(&s);
 	ix->n_postings = ix->list_at[n];
 	ix->n_positions = positional ? ix->pos_at[ix->n_postings] : 0;
-	if (count_docs(ix) != GP_OK) {
+	if (gp_index_count_docs(ix) != GP_OK) {
 		rc = gp_index_fail_nomem(err, "the doc count's bitmap");
 		goto fail;
 	}

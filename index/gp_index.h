@@ -192,10 +192,12 @@ static inline double gp_bm25_part(double idf, double tf, double k1, double b, do
 {
 	return idf * ((tf * (k1 + 1.0)) / (tf + k1 * (1 - b + b * dl / avgdl)));
 }
-/* A posting's tf: its position count, 1 without positions. */
+/* A posting's tf: its position count; 1 without positions (S9, QS, and a MOD9 posting that
+ * has none, as Yioop's meta words do: the doc holds the term once). */
 static inline uint32_t gp_index_tf(const gp_index *ix, uint32_t posting)
 {
-	return ix->positional ? ix->pos_at[posting + 1] - ix->pos_at[posting] : 1;
+	uint32_t n = ix->positional ? ix->pos_at[posting + 1] - ix->pos_at[posting] : 1;
+	return n ? n : 1;
 }
 
 /* --- the file (gp_index_file.c, docs/FORMATS.md section 5) --- */
@@ -208,6 +210,14 @@ int gp_index_save(const gp_index *ix, gp_index_writer write, void *ctx, gp_error
  * or the list's format with err->blob the term's id). */
 int gp_index_load(const uint8_t *file, size_t len, const gp_budget *budget, gp_index **out,
                   gp_error *err);
+/* n_docs again (distinct docs over the lists, up to max_doc): GP_ENOMEM when its bitmap cannot
+ * be had. */
+int gp_index_count_docs(gp_index *ix);
+/* A Yioop IndexShard file (FORMATS.md section 6) as a MOD9 index: terms its 20-byte word ids,
+ * docs its doc indices (record offset / 16), lengths from its doc records (BM25 with k1 1.2,
+ * b 0.75). GP_EFORMAT (format "Yioop shard") names the file's byte and the rule. */
+int gp_index_yioop_load(const uint8_t *file, size_t len, const gp_budget *budget, gp_index **out,
+                        gp_error *err);
 /* CRC-32 (IEEE 802.3, as PHP's crc32() and zlib compute it) of len bytes, continuing crc. */
 uint32_t gp_crc32(uint32_t crc, const uint8_t *p, size_t len);
 

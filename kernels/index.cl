@@ -264,7 +264,7 @@ __kernel void index_score(__global const uint *cand, __global const uint *keep, 
 			uint t = ids[places[p]], lo = list_at[t], hi = list_at[t + 1];
 			uint at = ix_lower_bound(docs, lo, hi, x);
 			if (at == hi || docs[at] != x) continue;
-			double tf = positional ? (double)(pos_at[at + 1] - pos_at[at]) : 1.0;
+			double tf = positional ? (double)max(pos_at[at + 1] - pos_at[at], 1u) : 1.0;   /* a posting without positions: once */
 			uint w = idf_off + 2 * (info[2] + p);
 			double idf = as_double(upsample(qt[w + 1], qt[w]));
 			score += idf * ((tf * (k1 + 1.0)) / (tf + k1 * (1 - b + b * dl / avgdl)));

@@ -56,7 +56,7 @@ build() {
 }
 build "$work/locked" ""
 echo "zts: the suite on the ZTS PHP"
-(cd "$work/locked" && NO_INTERACTION=1 "$prefix/bin/php" -n "$prefix/lib/php/build/run-tests.php" -q -j"$(nproc)" -n \
+(cd "$work/locked" && NO_INTERACTION=1 "$prefix/bin/php" -n "$prefix/lib/php/build/run-tests.php" -q -j"$(nproc)" --set-timeout 300 -n \
 	-p "$prefix/bin/php" -d extension_dir="$work/locked/modules" -d extension=gpupost.so --show-diff tests/ 2>&1 |
 	sed 's/\x1b\[[0-9;]*m//g' > "$work/suite.log") || true
 grep -E "^(FAIL|Tests (passed|failed|skipped|leaked))" "$work/suite.log" || true

@@ -7,41 +7,6 @@ gpupost
 require __DIR__ . '/gpupost_test.inc';
 mt_srand(77);
 
-/* FTS5's bm25(): IDF ln((N - n + 0.5) / (n + 0.5)), 1e-6 when not positive; each place of the
- * query adds idf * tf (k1 + 1) / (tf + k1 (1 - b + b D / avgdl)) */
-function ref_top(array $lists, array $len, array $terms, bool $or, int $k, float $k1 = 1.2, float $b = 0.75): array {
-    $n = count($len);
-    $avg = array_sum($len) / $n;
-    $known = array_values(array_filter($terms, fn($t) => isset($lists[$t])));
-    if (!$known || (!$or && count($known) < count($terms))) return [];
-    $docs = null;
-    foreach (array_unique($known) as $t) {
-        $d = array_keys($lists[$t]);
-        $docs = $docs === null ? $d : ($or ? array_merge($docs, $d) : array_intersect($docs, $d));
-    }
-    $scores = [];
-    foreach (array_unique($docs) as $d) {
-        $s = 0.0;
-        foreach ($known as $t) {
-            if (!isset($lists[$t][$d])) continue;
-            $df = count($lists[$t]);
-            $idf = log(($n - $df + 0.5) / ($df + 0.5));
-            if ($idf <= 0.0) $idf = 1e-6;
-            $tf = is_array($lists[$t][$d]) ? count($lists[$t][$d]) : 1;
-            $s += $idf * (($tf * ($k1 + 1.0)) / ($tf + $k1 * (1 - $b + $b * $len[$d] / $avg)));
-        }
-        $scores[$d] = $s;
-    }
-    uksort($scores, fn($x, $y) => $scores[$y] <=> $scores[$x] ?: $x <=> $y);
-    return array_slice($scores, 0, $k, true);
-}
-
-function close_to(array $got, array $want): bool {
-    if (array_keys($got) !== array_keys($want)) return false;
-    foreach ($want as $d => $s) if (abs($got[$d] - $s) > 1e-12 * $s) return false;
-    return true;
-}
-
 $device = gpu_info()['backend'] === 'opencl';
 $on = ['device' => $device ? 'cpu' : 'host'];
 $bad = 0;
@@ -94,8 +59,8 @@ foreach ([[30, 400, 6], [12, 3000, 3]] as [$nt, $nd, $mp]) {
             $h = $host->searchBatch($queries, $o);
             $sh = $s9_host->searchBatch($queries, $o);
             foreach ($queries as $key => $terms) {
-                $want = ref_top($lists, $len, $terms, $op === GPUPOST_OR, $k);
-                $want1 = ref_top($docs_only, $len, $terms, $op === GPUPOST_OR, $k);
+                $want = ref_bm25_top($lists, $len, $terms, $op === GPUPOST_OR, $k);
+                $want1 = ref_bm25_top($docs_only, $len, $terms, $op === GPUPOST_OR, $k);
                 if (!close_to($h[$key], $want) || $host->search($terms, $o) !== $h[$key] || $host->count($terms, $o) !== count($want)) {
                     if ($bad++ < 5) echo "k $k op $op ", json_encode($terms), ": host ", json_encode($h[$key]), " want ", json_encode($want), "\n";
                 }
@@ -135,7 +100,7 @@ foreach ([1, 10, 30] as $k) {
     $o = ['op' => GPUPOST_OR, 'limit' => $k];
     $dev = $pd->searchBatch($pq, $o);
     foreach ($pq as $i => $terms) {
-        $want = ref_top($l, $len, $terms, true, $k);
+        $want = ref_bm25_top($l, $len, $terms, true, $k);
         if (!close_to($dev[$i], $want) || $ph->search($terms, $o) !== $dev[$i]) {
             if ($bad++ < 5) echo "pruned OR k $k ", json_encode($terms), ": device ", json_encode($dev[$i]), " want ", json_encode($want), "\n";
         }
@@ -146,7 +111,7 @@ foreach ([1, 10, 30] as $k) {
 $l = ['a' => [1 => [1, 2, 3], 4 => [7], 9 => [1, 5]], 'b' => [4 => [2, 3], 9 => [9], 11 => [1]]];
 $len = [1 => 30, 4 => 5, 9 => 12, 11 => 8, 20 => 100];
 $ix = new GpuPost\Index($l, GPUPOST_POSTINGS, ['doc_lengths' => $len, 'k1' => 2.0, 'b' => 0.3, 'device' => 'host']);
-$want = ref_top($l, $len, ['a', 'b'], true, 10, 2.0, 0.3);
+$want = ref_bm25_top($l, $len, ['a', 'b'], true, 10, 2.0, 0.3);
 $path = sys_get_temp_dir() . '/gpupost-077-' . getmypid() . '.gpix';
 $ix->save($path);
 $back = GpuPost\Index::open($path, $on);

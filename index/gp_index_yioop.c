@@ -1,0 +1,206 @@
+/* A Yioop IndexShard file (Yioop 2019-2021, docs/FORMATS.md section 6) read into an index: its
+ * dictionary's word ids are the terms, each term's run of the postings section its MOD9 list,
+ * the doc records give the docs' lengths. Everything is checked before it is used: the file may
+ * be any bytes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gp_index.h"
+#include "../codec/gp_mod9.h"
+
+#define YS_NAME "Yioop shard"
+#define YS_HEADER 40      /* ten big-endian u32 */
+#define YS_KEY 20         /* IndexShard::WORD_KEY_LEN */
+#define YS_RECORD 32      /* key, generation, offset, length */
+#define YS_DOC_UNIT 16    /* a doc's index is its record's offset / 16 */
+
+/* Yioop's combined form keeps 9 bits of a first gap it accepts below 1024: a posting of doc d
+ * (2^15 <= d < 2^18) whose first position is 512..1023 reads back as doc d + 1, first position
+ * less 512. Doc records take at least two 16-byte units, so d + 1 is no record's start while d
+ * is one: such a list is decoded, those postings put back (doc d, positions + 512: what Yioop
+ * meant to store) and the list written again in the long form (*out, malloc'd). Returns 1 when
+ * it did, 0 when the list needs nothing (or holds a doc it cannot explain: adopting the lengths
+ * names it), GP_EFORMAT or GP_ENOMEM. */
+static int repair_list(const uint8_t *blob, size_t len, const uint32_t *table, size_t n_docs,
+                       uint8_t **out, size_t *out_len, gp_error *err)
+{
+	gp_mod9_counts c;
+	if (gp_mod9_measure(blob, len, 1, &c, err) != GP_OK) return GP_EFORMAT;
+	int rc = GP_ENOMEM, found = 0;
+	int64_t *docs = malloc((c.postings + 1) * sizeof(*docs)), *pos = malloc((c.values + 1) * sizeof(*pos));
+	uint32_t *vstart = malloc((c.postings + 1) * sizeof(*vstart)), *values = malloc((c.values + 2) * sizeof(*values));
+	uint8_t *combined = malloc(c.postings + 1), *enc = NULL;
+	if (!docs || !pos || !vstart || !values || !combined) goto done;
+	gp_mod9_decode_postings(blob, len, docs, vstart, combined, pos, 0);
+	for (size_t p = 0; p < c.postings; p++) {
+		int64_t d = docs[p];
+		if (d < 0 || (size_t)d >= n_docs || table[d] != GP_IX_NO_LENGTH) continue;
+		int after_record = d >= 1 && table[d - 1] != GP_IX_NO_LENGTH;
+		int increasing = p == 0 || docs[p - 1] < d - 1;
+		if (combined[p] && d > (1 << 15) && d <= (1 << 18) && after_record && increasing) {
+			docs[p] = d - 1;
+			for (uint32_t v = vstart[p]; v < vstart[p + 1]; v++) pos[v] += 512;
+			found = 1;
+		}
+	}
+	rc = 0;
+	if (!found) goto done;
+	/* every posting in the long form: at most one word a value and one more */
+	size_t cap = 4 * (c.values + 2 * c.postings) + 8, at = 0;
+	rc = GP_ENOMEM;
+	if (!(enc = malloc(cap))) goto done;
+	for (size_t p = 0; p < c.postings; p++) {
+		const char *why;
+		size_t first = vstart[p] + (combined[p] ? 0 : 1), n = vstart[p + 1] - first;
+		size_t k = gp_mod9_posting_values(docs[p], pos + first, n, 0, values, &why);
+		if (k == 0 || at + gp_mod9_encode_bound(k) > cap) {
+			rc = 0;   /* left as Yioop wrote it */
+			goto done;
+		}
+		at += gp_mod9_encode_values(values, k, enc + at);
+	}
+	*out = enc;
+	*out_len = at;
+	enc = NULL;
+	rc = 1;
+done:
+	free(docs);
+	free(pos);
+	free(vstart);
+	free(values);
+	free(combined);
+	free(enc);
+	if (rc == GP_ENOMEM) return gp_index_fail_nomem(err, "a repaired list");
+	return rc;
+}
+
+int gp_index_yioop_load(const uint8_t *file, size_t len, const gp_budget *budget, gp_index **out,
+                        gp_error *err)
+{
+	memset(err, 0, sizeof(*err));
+	*out = NULL;
+	if (len < YS_HEADER) return gp_fail(err, YS_NAME, 0, "shorter than its 40-byte header");
+	uint32_t h[10];
+	for (int i = 0; i < 10; i++) h[i] = gp_load_be32(file + 4 * i);
+	const uint64_t prefixes_len = h[0], words_len = h[1], postings_len = h[2], docs_len = h[3];
+	if (YS_HEADER + prefixes_len + words_len + postings_len + docs_len != len) {
+		return gp_fail(err, YS_NAME, 0, "the header's section lengths (%llu, %llu, %llu, %llu) and its 40 bytes "
+		               "do not add up to the file's %zu bytes", (unsigned long long)prefixes_len,
+		               (unsigned long long)words_len, (unsigned long long)postings_len,
+		               (unsigned long long)docs_len, len);
+	}
+	if (words_len == 0) {
+		return gp_fail(err, YS_NAME, 4, "no dictionary (a shard saved without it: its index bundle's dictionary holds it)");
+	}
+	if (words_len % YS_RECORD) return gp_fail(err, YS_NAME, 4, "dictionary length %llu is not a multiple of 32", (unsigned long long)words_len);
+	if (postings_len % 4) return gp_fail(err, YS_NAME, 8, "postings length %llu is not a multiple of 4", (unsigned long long)postings_len);
+	if (docs_len % YS_DOC_UNIT) return gp_fail(err, YS_NAME, 12, "doc records' length %llu is not a multiple of 16", (unsigned long long)docs_len);
+	const size_t dict_at = YS_HEADER + (size_t)prefixes_len, postings_at = dict_at + (size_t)words_len;
+	const size_t docs_at = postings_at + (size_t)postings_len;
+	const size_t n = (size_t)(words_len / YS_RECORD), n_docs = (size_t)(docs_len / YS_DOC_UNIT);
+
+	if (gp_budget_check(budget, 0, (uint64_t)n * (2 * sizeof(void *) + 2 * sizeof(size_t)) + (uint64_t)n_docs * 4,
+	                    "the shard's dictionary and doc lengths", err) != GP_OK) {
+		return GP_ENOMEM;
+	}
+	const char **terms = malloc((n + 1) * sizeof(*terms));
+	size_t *term_lens = malloc((n + 1) * sizeof(*term_lens));
+	const uint8_t **blobs = malloc((n + 1) * sizeof(*blobs));
+	size_t *lens = malloc((n + 1) * sizeof(*lens));
+	uint32_t *table = malloc((n_docs + 1) * sizeof(*table));
+	uint8_t **owned = calloc(n + 1, sizeof(*owned));   /* the lists written again */
+	int rc = GP_OK;
+	if (!terms || !term_lens || !blobs || !lens || !table || !owned) {
+		rc = gp_index_fail_nomem(err, "the shard's dictionary");
+		goto done;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const uint8_t *r = file + dict_at + YS_RECORD * i;
+		size_t at = dict_at + YS_RECORD * i;
+		uint32_t generation = gp_load_be32(r + YS_KEY), off = gp_load_be32(r + YS_KEY + 4);
+		uint32_t ln = gp_load_be32(r + YS_KEY + 8);
+		if (generation & 0x80000000u) {
+			/* packWords' one-posting record: 24 bytes where the dictionary's stride is 32 */
+			rc = gp_fail(err, YS_NAME, at + YS_KEY, "a one-posting dictionary record (Yioop writes it 8 bytes short)");
+			goto done;
+		}
+		if (ln & 0x80000000u) ln &= 0xFFFFu;   /* the high half holds the doc count */
+		if (ln == 0 || ln % 4 || off % 4 || (uint64_t)off + ln > postings_len) {
+			rc = gp_fail(err, YS_NAME, at + YS_KEY + 4, "list at offset %u, %u bytes, is not whole words within the "
+			             "%llu bytes of postings", off, ln, (unsigned long long)postings_len);
+			goto done;
+		}
+		terms[i] = (const char *)r;
+		term_lens[i] = YS_KEY;
+		blobs[i] = file + postings_at + off;
+		lens[i] = ln;
+	}
+	/* the doc records: offset (4), length << 8 | key count (4), the keys (8 each), padded to 16 */
+	for (size_t d = 0; d < n_docs; d++) table[d] = GP_IX_NO_LENGTH;
+	for (size_t at = 0; at < docs_len;) {
+		uint32_t doc_int = gp_load_be32(file + docs_at + at + 4), keys = doc_int & 255u;
+		uint64_t record = 8 + 8 * (uint64_t)keys + (keys % 2 ? 0 : 8);
+		if (at + record > docs_len) {
+			rc = gp_fail(err, YS_NAME, docs_at + at + 4, "doc record of %u keys runs past the doc records", keys);
+			goto done;
+		}
+		/* the 24-bit length field: bit 23 flags a link, bits 19-22 an archive crawl's rank */
+		uint32_t tokens = (doc_int >> 8) & 0x7FFFFu;
+		table[at / YS_DOC_UNIT] = tokens ? tokens : 1u;
+		at += (size_t)record;
+	}
+	for (size_t i = 0; i < n; i++) {
+		rc = repair_list(blobs[i], lens[i], table, n_docs, &owned[i], &lens[i], err);
+		if (rc == GP_EFORMAT) {
+			char rule[sizeof(err->rule)];
+			memcpy(rule, err->rule, sizeof(rule));
+			rc = gp_fail(err, YS_NAME, (size_t)(blobs[i] - file) + err->offset, "%.140s (the list of dictionary record %zu)", rule, i);
+			err->blob = i;
+		}
+		if (rc < 0) goto done;
+		if (rc == 1) blobs[i] = owned[i];
+	}
+	rc = gp_index_build(GP_IX_MOD9, n, terms, term_lens, blobs, lens, budget, out, err);
+	if (rc == GP_EFORMAT) {
+		/* the byte of the file, the term by its place in the dictionary */
+		size_t t = err->blob < n ? err->blob : 0;
+		char rule[sizeof(err->rule)];
+		memcpy(rule, err->rule, sizeof(rule));
+		size_t where = owned[t] ? (size_t)gp_load_be32(file + dict_at + YS_RECORD * t + YS_KEY + 4) + postings_at
+		                        : (size_t)(blobs[t] - file) + err->offset;
+		gp_fail(err, YS_NAME, where, "%.140s (the list of dictionary record %zu)", rule, t);
+		err->blob = t;
+		goto done;
+	}
+	if (rc == GP_EVALUE) {   /* a key twice, or more postings than an index holds */
+		char rule[sizeof(err->rule)];
+		memcpy(rule, err->rule, sizeof(rule));
+		rc = gp_fail(err, YS_NAME, dict_at, "%s", rule);
+	}
+	if (rc != GP_OK) goto done;
+	rc = gp_index_adopt_lengths(*out, table, (uint32_t)n_docs, 1.2, 0.75, err);
+	if (rc == GP_OK) {
+		table = NULL;   /* the index's now */
+	} else if (rc == GP_EVALUE) {
+		char rule[sizeof(err->rule)];
+		memcpy(rule, err->rule, sizeof(rule));
+		size_t t = err->blob < n ? err->blob : 0;
+		size_t where = postings_at + gp_load_be32(file + dict_at + YS_RECORD * t + YS_KEY + 4);
+		rc = gp_fail(err, YS_NAME, where, "a posting's doc is not the start of a doc record: %.140s", rule);
+		err->blob = t;
+	}
+	if (rc != GP_OK) {
+		gp_index_unref(*out);
+		*out = NULL;
+	}
+done:
+	free(terms);
+	free(term_lens);
+	free(blobs);
+	free(lens);
+	free(table);
+	for (size_t i = 0; owned && i < n; i++) free(owned[i]);
+	free(owned);
+	return rc;
+}
