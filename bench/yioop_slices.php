@@ -12,28 +12,16 @@
  * The shard: tests/data/yioop/shard-2021.bin.gz (477 docs), or, with `build N`, one Yioop's
  * IndexShard writes here from the first N files of the demo corpus (kept under /tmp).
  *   php -d extension=modules/gpupost.so bench/yioop_slices.php PATCHED_YIOOP_SRC [build N] [ROUNDS] */
-namespace seekquarry\yioop\configs {
-    foreach (['NUM_DOCS_PER_GENERATION' => 40000, 'PRECISION' => 10, 'AVG_LINKS_PER_PAGE' => 24,
-              'MAX_GENERATIONS' => 10000, 'AD_HOC_TITLE_LENGTH' => 50, 'LOG_TIMEOUT' => 30] as $name => $value) {
-        define(__NAMESPACE__ . '\\' . $name, $value);
-    }
-}
-namespace seekquarry\yioop\library {
-    class CrawlDaemon { public static function processHandler($x = false) {} }
-}
 namespace {
     use seekquarry\yioop\library as L;
 
+    require __DIR__ . '/../scripts/yioop-bootstrap.php';
     $src = $argv[1] ?? null;
-    if (!$src || !is_file("$src/library/IndexShard.php")) {
+    if (!$src) {
         fwrite(STDERR, "usage: php bench/yioop_slices.php PATCHED_YIOOP_SRC [build N] [ROUNDS]\n");
         exit(2);
     }
-    ob_start();
-    require "$src/library/IndexShard.php";
-    ob_end_clean();
-    set_error_handler(null);
-    error_reporting(E_ALL & ~E_DEPRECATED);
+    yioop_require_index_shard($src);
     if (!property_exists(L\IndexShard::class, 'gpupost')) {
         fwrite(STDERR, "$src: IndexShard.php is not patched (examples/yioop/IndexShard.php.patch)\n");
         exit(2);

@@ -5,7 +5,10 @@
  * with what that Yioop's unpackPosting reads back. Run once, outside the suite; its output is
  * committed. Yioop (GPLv3) is not part of this repository: point the script at checkouts.
  *
- *   php scripts/yioop-testdata.php YIOOP_SRC OLD_YIOOP_UTILITY OUT_DIR
+ *   php -d extension=modules/gpupost.so scripts/yioop-testdata.php YIOOP_SRC OLD_YIOOP_UTILITY OUT_DIR
+ *
+ * (With the extension loaded it also has Yioop's unpackPosting read back gpupost's lossless
+ * postings, `'combined' => false`: lossless-read-by-yioop.json.)
  *
  * YIOOP_SRC: a Yioop 2021 checkout's src/ (its library/IndexShard.php, Utility.php,
  *   PersistentStructure.php, CrawlConstants.php and configs/); the committed data came from
@@ -17,21 +20,10 @@
  * positions are real text's. Some docs carry 251 doc keys (Yioop allows up to 255) so that the
  * doc offsets cross 2^15, where Yioop's combined form starts: the shard holds postings Yioop's
  * combined form damages (FORMATS.md section 1, "Yioop's defects"). */
-namespace seekquarry\yioop\configs {
-    /* the few settings IndexShard reads that Config.php sets only inside a Yioop profile */
-    foreach (['NUM_DOCS_PER_GENERATION' => 40000, 'PRECISION' => 10, 'AVG_LINKS_PER_PAGE' => 24,
-              'MAX_GENERATIONS' => 10000, 'AD_HOC_TITLE_LENGTH' => 50, 'LOG_TIMEOUT' => 30] as $name => $value) {
-        define(__NAMESPACE__ . '\\' . $name, $value);
-    }
-}
-
-namespace seekquarry\yioop\library {
-    /* the crawl daemon's heartbeat, which a shard's save calls between its steps */
-    class CrawlDaemon { public static function processHandler($x = false) {} }
-}
-
 namespace {
     use seekquarry\yioop\library as L;
+
+    require __DIR__ . '/yioop-bootstrap.php';
 
     /* a slice as its docs in order and one digest of their positions (the whole lists are kept
      * in 'unpacked') */
@@ -45,10 +37,7 @@ namespace {
         fwrite(STDERR, "usage: php scripts/yioop-testdata.php YIOOP_SRC OLD_YIOOP_UTILITY OUT_DIR\n");
         exit(2);
     }
-    require $src . '/library/IndexShard.php';
-    set_error_handler(null);
-    error_reporting(E_ALL & ~E_DEPRECATED);
-    ini_set('display_errors', 'stderr');
+    yioop_require_index_shard($src);
     @mkdir($out, 0777, true);
 
     /* --- the corpus: each license whole, then its paragraphs --- */
@@ -182,6 +171,28 @@ namespace {
     }
     file_put_contents("$out/shard-2021.json", json_encode($expect, JSON_PRETTY_PRINT) . "\n");
     printf("readers: %d terms\n", count($expect['terms']));
+
+    /* --- gpupost's lossless postings ('combined' => false) read back by Yioop's unpackPosting:
+     * every first gap 1..1023 for docs across 0..2^27-2 (needs the extension loaded) --- */
+    if (function_exists('gpu_encode_postings')) {
+        $lossless = ['docs' => [0, 1, 2, (1 << 15) - 2, (1 << 15) - 1, 1 << 15, (1 << 15) + 1, 1 << 16, 1 << 17,
+            (1 << 17) + 1, (1 << 18) - 2, (1 << 18) - 1, 1 << 18, 1 << 20, (1 << 27) - 2], 'blobs_md5' => [], 'read' => []];
+        foreach ($lossless['docs'] as $doc) {
+            $all = '';
+            $read = [];
+            for ($gap = 1; $gap <= 1023; $gap++) {
+                $blob = gpu_encode_postings([$doc => [$gap, $gap + 3]], GPUPOST_MOD9, GPUPOST_POSTINGS, ['combined' => false]);
+                $all .= $blob;
+                $off = 0;
+                [$d, $positions] = L\unpackPosting($blob, $off);
+                $read[] = [$d, ...$positions];
+            }
+            $lossless['blobs_md5'][] = md5($all);
+            $lossless['read'][] = $read;
+        }
+        file_put_contents("$out/lossless-read-by-yioop.json", json_encode($lossless) . "\n");
+        printf("lossless: %d postings read by unpackPosting\n", 1023 * count($lossless['docs']));
+    }
 
     /* --- pre-2019 blobs: that Yioop's packPosting, and its unpackPosting reading them back --- */
     define('BASE_DIR', __DIR__);

@@ -303,6 +303,36 @@ static int device_decode(const gp_format_ops *ops, const gp_plan *p, gp_result *
 	return ops->device(&p->in, r, err);
 }
 
+/* Whether a planned decode goes to the device: headers it can size from, a device that takes
+ * the format, what it would size within the budget (if not, the host counts first), and work
+ * enough for the device by gpupost.min_device_values. */
+static int plan_wants_device(const gp_plan *p, int format, int mode, const gp_ctx *ctx)
+{
+	return p->headers_ok && p->device_ok && gp_budget_check(&ctx->budget, 0, p->device_bytes, "", NULL) == GP_OK &&
+	       gp_would_use_device(device_work(format, mode, p->expected), ctx);
+}
+
+int gp_decode_wants_device(int format, int mode, const uint8_t *const *blobs, const size_t *lens,
+                           size_t n_blobs, const gp_ctx *ctx)
+{
+	if (format < GP_FORMAT_MOD9 || format > GP_FORMAT_GROUP_VARINT) return 0;
+	gp_plan p = {.in = {.blobs = blobs, .lens = lens, .n_blobs = n_blobs, .mode = mode}};
+	format_ops[format].plan(&p);
+	return plan_wants_device(&p, format, mode, ctx);
+}
+
+int gp_decode_check_size(int format, int mode, const uint8_t *const *blobs, const size_t *lens,
+                         size_t n_blobs, const gp_ctx *ctx, gp_error *err)
+{
+	gp_result r = {.budget = &ctx->budget};
+	memset(err, 0, sizeof(*err));
+	if (format < GP_FORMAT_MOD9 || format > GP_FORMAT_GROUP_VARINT) return GP_OK;
+	gp_plan p = {.in = {.blobs = blobs, .lens = lens, .n_blobs = n_blobs, .mode = mode}};
+	format_ops[format].plan(&p);
+	if (p.headers_ok && p.sized) return gp_check_result(&r, p.expected, 0, err);
+	return GP_OK;
+}
+
 int gp_decode(int format, int mode, const uint8_t *const *blobs, const size_t *lens,
               size_t n_blobs, const gp_ctx *ctx, gp_result *r, gp_error *err)
 {
@@ -316,10 +346,7 @@ int gp_decode(int format, int mode, const uint8_t *const *blobs, const size_t *l
 	GP_TRACE("plan");
 	/* headers that give the result's size: refused before anything is allocated */
 	if (p.headers_ok && p.sized && gp_check_result(r, p.expected, 0, err) != GP_OK) return GP_ENOMEM;
-	/* what the device would size from the headers must fit the budget too; if not, the host
-	 * counts first */
-	if (p.headers_ok && p.device_ok && gp_budget_check(r->budget, 0, p.device_bytes, "", NULL) == GP_OK &&
-	    gp_would_use_device(device_work(format, mode, p.expected), ctx)) {
+	if (plan_wants_device(&p, format, mode, ctx)) {
 		int rc = device_decode(ops, &p, r, err);
 		if (device_settled(rc, r, err)) return rc;
 	}

@@ -71,7 +71,7 @@ rmdir($dir);
 ?>
 --EXPECTF--
 postings blob: %d bytes
-1M one-value MOD9 blobs, batch (host, memory_limit=128M): GpuPost\Exception: the decoded result (1000000 values, 0 postings) would need %d bytes of PHP memory, more than memory_limit leaves (%d)
+1M one-value MOD9 blobs, batch (host, memory_limit=128M): GpuPost\Exception: the decoded result's arrays would need %d bytes of PHP memory, more than memory_limit leaves (%d)
 %A800,000 one-position postings, POSTINGS (host, memory_limit=128M): GpuPost\Exception: the decoded result's arrays would need %d bytes of PHP memory, more than memory_limit leaves (%d)
 %AWAH of 2^22 + 1 set rows (host, memory_limit=128M): GpuPost\Exception: the decoded result (4194305 values, 0 postings) would need %d bytes of PHP memory, more than memory_limit leaves (%d)
 %AQS encoder, c = 1e-9 (host, memory_limit=128M): GpuPost\Exception: the encoded list would need %d bytes of PHP memory, more than memory_limit leaves (%d)
