@@ -52,13 +52,14 @@ static size_t result_blobs(const gp_result *r)
 /* The exact check before any PHP array of a result is built: the arrays against what
  * memory_limit leaves now, and they and the C buffers together against
  * gpupost.max_result_bytes. `batch`: under one array keyed as the blobs were. */
-static bool result_fits(const gp_result *r, zend_long mode, bool batch, const gp_ctx *ctx)
+static bool result_fits_sized(const gp_result *r, zend_long mode, bool batch, const gp_ctx *ctx, uint64_t *php_bytes)
 {
 	size_t longest = 0;
 	uint64_t php = batch ? gp_php_map_bytes(result_blobs(r)) : 0;
 	for (const gp_result *part = r; part; part = part->next) {
 		for (size_t b = 0; b < part->n_blobs; b++) php = gp_add_sat(php, blob_php_bytes(part, b, mode, &longest));
 	}
+	*php_bytes = php;
 	if (longest >= HT_MAX_SIZE) {
 		zend_throw_exception_ex(gpupost_exception_ce, 0,
 		                        "decoded list of %zu entries exceeds PHP's array size limit", longest);
@@ -67,6 +68,12 @@ static bool result_fits(const gp_result *r, zend_long mode, bool batch, const gp
 	gp_ctx now = *ctx;
 	now.budget.memory_left = memory_left();   /* the C buffers were taken outside PHP's heap */
 	return fits_budget(&now, php, result_c_bytes(r), "the decoded result's arrays");
+}
+
+static bool result_fits(const gp_result *r, zend_long mode, bool batch, const gp_ctx *ctx)
+{
+	uint64_t php;
+	return result_fits_sized(r, mode, batch, ctx, &php);
 }
 
 /* A packed PHP list from a C array of any integer type. */
@@ -154,9 +161,9 @@ static void decode_in_runs(const uint8_t *const *blobs, const size_t *lens, size
 				err.blob += run;
 				if (rc == GP_EFORMAT) throw_for_blob(&err, keys);
 				else gpupost_throw(&err, NULL);
-			} else if (result_fits(&r, mode, false, &part)) {
-				size_t longest = 0;
-				for (size_t b = 0; b < run_end - run; b++) built = gp_add_sat(built, blob_php_bytes(&r, b, mode, &longest));
+			} else {
+				uint64_t php;
+				if (result_fits_sized(&r, mode, false, &part, &php)) built = gp_add_sat(built, php);
 			}
 			if (EG(exception)) {
 				gp_result_free(&r);
