@@ -1,7 +1,8 @@
 --TEST--
-Yioop's slices, gallops and pre-2019 postings: on a shard written by Yioop's own IndexShard, every list read whole equals Yioop's unpackPosting (offsets, docs, positions), WordIterator's 200-word slices and a slice from inside a posting equal Yioop's getPostingsSlice (docs, positions, next offset) except where Yioop's combined form named a doc without a record, gallops equal nextPostingOffsetDocOffset step for step, seeks by unpackPosting's docs equal a linear scan; batches equal single calls; blobs of a 2014 Yioop equal its unpackPosting; random lists against the reference decoder; bad offsets and damaged postings
+Yioop's slices, gallops and pre-2019 postings: on a shard written by Yioop's own IndexShard, every list read whole equals Yioop's unpackPosting (offsets, docs, positions), WordIterator's 200-word slices and a slice from inside a posting equal Yioop's getPostingsSlice (docs, positions, next offset) except where Yioop's combined form named a doc without a record, gallops equal nextPostingOffsetDocOffset step for step, seeks by unpackPosting's docs equal a linear scan; batches equal single calls; blobs of a 2014 Yioop equal its unpackPosting; gpupost's lossless postings ('combined' => false) read back exactly by Yioop's own unpackPosting, every first gap 1..1023 for docs 0..2^27-2; random lists against the reference decoder; bad offsets and damaged postings
 --EXTENSIONS--
 gpupost
+zlib
 --FILE--
 <?php
 require __DIR__ . '/gpupost_test.inc';
@@ -121,6 +122,19 @@ for ($r = 0; $r < 60; $r++) {
 }
 echo "random lists: mismatches $rand_bad\n";
 
+/* gpupost's lossless form ('combined' => false, tests/075): Yioop's own unpackPosting read these very bytes (tests/data/yioop, scripts/yioop-testdata.php):
+ * the blobs made now are the ones it read, and it read every posting back exactly */
+$yioop = json_decode(gzdecode(file_get_contents(__DIR__ . '/data/yioop/lossless-read-by-yioop.json.gz')), true);
+$same_bytes = $exact = 0;
+foreach ($yioop['docs'] as $i => $doc) {
+    $all = '';
+    for ($gap = 1; $gap <= 1023; $gap++) $all .= gpu_encode_postings([$doc => [$gap, $gap + 3]], GPUPOST_MOD9, GPUPOST_POSTINGS, ['combined' => false]);
+    $same_bytes += md5($all) === $yioop['blobs_md5'][$i];
+    foreach ($yioop['read'][$i] as $k => $r) $exact += $r === [$doc, $k + 1, $k + 4];
+}
+printf("Yioop's unpackPosting on the long form: %d of %d docs' blobs as it read them, %d of %d postings exact (docs %d..%d)\n",
+    $same_bytes, count($yioop['docs']), $exact, 1023 * count($yioop['docs']), min($yioop['docs']), max($yioop['docs']));
+
 /* arguments and damaged postings */
 [$first, $last] = $want['terms'][0]['info'];
 $one = gpu_encode_postings([3 => range(1, 30)], GPUPOST_MOD9, GPUPOST_POSTINGS);   /* several words */
@@ -152,6 +166,7 @@ batch equals single calls: true
 batch in DOCS mode: true
 2014 blobs: 306 of 306 as that Yioop read them (it lost %d itself); a list of 300: true; read as today's form: false
 random lists: mismatches 0
+Yioop's unpackPosting on the long form: 15 of 15 docs' blobs as it read them, 15345 of 15345 postings exact (docs 0..134217726)
 ValueError: gpu_postings_slice(): Argument #2 ($offset) must be a multiple of 4 within the postings (0 to %d)
 ValueError: gpu_postings_slice(): Argument #3 ($last_offset) must be a multiple of 4 within the postings (0 to %d)
 ValueError: gpu_postings_slice(): Argument #2 ($offset) must be a multiple of 4 within the postings (0 to %d)

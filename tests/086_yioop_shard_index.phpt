@@ -2,6 +2,7 @@
 GpuPost\Index::openYioopShard: a shard written by Yioop's own IndexShard opened as an index whose terms are Yioop's word ids; every list, AND/OR/phrase queries and BM25 top k equal what the corpus says (the postings Yioop's combined form damaged put back), on the host and the device, persistent and saved again; damaged shards (header, dictionary, doc records, postings, random bytes) give GpuPost\Exception naming the byte
 --EXTENSIONS--
 gpupost
+zlib
 --FILE--
 <?php
 require __DIR__ . '/gpupost_test.inc';
