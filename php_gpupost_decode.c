@@ -189,12 +189,10 @@ static void decode_and_return(const uint8_t *const *blobs, const size_t *lens, s
 	gp_ctx ctx;
 	call_ctx(&ctx, n);
 	GP_TRACE("call context");
-	if (keys && n > 1 && !gp_decode_wants_device((int)format, (int)mode, blobs, lens, n, &ctx)) {
-		if (gp_decode_check_size((int)format, (int)mode, blobs, lens, n, &ctx, &err) != GP_OK) {
-			gpupost_throw(&err, NULL);
-		} else {
-			decode_in_runs(blobs, lens, n, format, mode, keys, &ctx, return_value);
-		}
+	int plan = keys && n > 1 ? gp_decode_host_plan((int)format, (int)mode, blobs, lens, n, &ctx, &err) : 1;
+	if (plan != 1) {
+		if (plan != GP_OK) gpupost_throw(&err, NULL);
+		else decode_in_runs(blobs, lens, n, format, mode, keys, &ctx, return_value);
 		call_end();
 		return;
 	}

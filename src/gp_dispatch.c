@@ -312,25 +312,17 @@ static int plan_wants_device(const gp_plan *p, int format, int mode, const gp_ct
 	       gp_would_use_device(device_work(format, mode, p->expected), ctx);
 }
 
-int gp_decode_wants_device(int format, int mode, const uint8_t *const *blobs, const size_t *lens,
-                           size_t n_blobs, const gp_ctx *ctx)
+int gp_decode_host_plan(int format, int mode, const uint8_t *const *blobs, const size_t *lens,
+                        size_t n_blobs, const gp_ctx *ctx, gp_error *err)
 {
+	memset(err, 0, sizeof(*err));
 	if (format < GP_FORMAT_MOD9 || format > GP_FORMAT_GROUP_VARINT) return 0;
 	gp_plan p = {.in = {.blobs = blobs, .lens = lens, .n_blobs = n_blobs, .mode = mode}};
 	format_ops[format].plan(&p);
-	return plan_wants_device(&p, format, mode, ctx);
-}
-
-int gp_decode_check_size(int format, int mode, const uint8_t *const *blobs, const size_t *lens,
-                         size_t n_blobs, const gp_ctx *ctx, gp_error *err)
-{
+	if (plan_wants_device(&p, format, mode, ctx)) return 1;
 	gp_result r = {.budget = &ctx->budget};
-	memset(err, 0, sizeof(*err));
-	if (format < GP_FORMAT_MOD9 || format > GP_FORMAT_GROUP_VARINT) return GP_OK;
-	gp_plan p = {.in = {.blobs = blobs, .lens = lens, .n_blobs = n_blobs, .mode = mode}};
-	format_ops[format].plan(&p);
 	if (p.headers_ok && p.sized) return gp_check_result(&r, p.expected, 0, err);
-	return GP_OK;
+	return 0;
 }
 
 int gp_decode(int format, int mode, const uint8_t *const *blobs, const size_t *lens,

@@ -21,16 +21,12 @@ typedef struct gp_ctx {
 	gp_budget budget;         /* what the call may build (gp_budget.h) */
 } gp_ctx;
 
-/* Whether gp_decode would send this batch to the device (else the host decodes it). */
-int gp_decode_wants_device(int format, int mode, const uint8_t *const *blobs, const size_t *lens,
-                           size_t n_blobs, const gp_ctx *ctx);
-/* The size check a whole batch gets before anything is decoded, for a batch decoded a run of
- * blobs at a time: GP_ENOMEM when the floor of its result from the headers' counts passes the
- * budget; GP_OK otherwise, and for MOD9 (no header: each run is checked as it comes, measuring
- * the whole batch first would cost a pass over it), a malformed blob included (its run names
- * it). */
-int gp_decode_check_size(int format, int mode, const uint8_t *const *blobs, const size_t *lens,
-                         size_t n_blobs, const gp_ctx *ctx, gp_error *err);
+/* One plan of a batch for a caller that decodes it on the host a run of blobs at a time: 1 when
+ * gp_decode would send it to the device instead; else 0, or GP_ENOMEM (err set) when the floor
+ * of its result from the headers' counts already passes the budget. MOD9 has no header: each of
+ * its runs is checked as it comes (measuring the whole batch first would cost a pass over it). */
+int gp_decode_host_plan(int format, int mode, const uint8_t *const *blobs, const size_t *lens,
+                        size_t n_blobs, const gp_ctx *ctx, gp_error *err);
 /* Decodes a batch (a single call is a batch of one). */
 int gp_decode(int format, int mode, const uint8_t *const *blobs, const size_t *lens,
               size_t n_blobs, const gp_ctx *ctx, gp_result *r, gp_error *err);
