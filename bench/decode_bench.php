@@ -59,20 +59,31 @@ function sample(callable $fn, int &$calls): float
 }
 
 /* Best of $reps samples of each of $fns ([setup, fn] pairs), the samples taken in turn (one of
- * each, $reps times), so that the machine's drift over the run falls on all of them alike. */
-function best_of(int $reps, array $fns): array
+ * each, $reps times, the order turned each time), so that the machine's drift over the run falls
+ * on all of them alike; with $medians, the median sample of each too. */
+function best_of(int $reps, array $fns, ?array &$medians = null): array
 {
-    $best = $calls = [];
+    $best = $calls = $all = [];
     foreach ($fns as $k => $f) {
         $best[$k] = INF;
         $calls[$k] = 1;
+        $all[$k] = [];
     }
+    $keys = array_keys($fns);
     for ($r = 0; $r < $reps; $r++) {
-        foreach ($fns as $k => [$setup, $fn]) {
+        $order = $r % 2 ? array_reverse($keys) : $keys;
+        foreach ($order as $k) {
+            [$setup, $fn] = $fns[$k];
             $setup();
-            $best[$k] = min($best[$k], sample($fn, $calls[$k]));
+            $all[$k][] = $t = sample($fn, $calls[$k]);
+            $best[$k] = min($best[$k], $t);
         }
     }
+    $medians = array_map(function (array $ts) {
+        sort($ts);
+        $c = count($ts);
+        return $c % 2 ? $ts[intdiv($c, 2)] : ($ts[$c / 2 - 1] + $ts[$c / 2]) / 2;
+    }, $all);
     return $best;
 }
 
@@ -85,10 +96,12 @@ printf("# input: %s, best of %d\n", [
     'S9' => 'S9 of docID gaps 1..255 (delta 1)', 'QS' => 'QS of increasing docIDs, gaps 1..255',
     'VB' => 'VBYTE of docIDs, gaps 1..255 (delta 1)', 'GV' => 'GROUP_VARINT of docIDs, gaps 1..255 (delta 1)'][$format], $reps);
 printf("# auto = the default dispatch (gpupost.min_device_values=%s); auto/best = its time over the\n"
-       . "# better of host and device (issue 5: at most 1.10); dev/range = device throughput over range()'s\n",
+       . "# better of host and device (issue 5: at most 1.10); dev/range = device throughput over range()'s;\n"
+       . "# chose = the path auto took (gpu_info()['last_backend']), chose/best = that path's median sample\n"
+       . "# over the better path's median (issue 23: at most 1.10), from the host and device columns' samples\n",
        ini_get('gpupost.min_device_values'));
-printf("%10s %12s %12s %12s %12s %12s %10s %10s %10s %9s\n", 'values', 'range() M/s', 'host M/s', 'device M/s',
-       'auto M/s', 'php M/s', 'host/range', 'dev/range', 'auto/best', 'host/php');
+printf("%10s %12s %12s %12s %12s %12s %10s %10s %10s %9s %7s %10s\n", 'values', 'range() M/s', 'host M/s', 'device M/s',
+       'auto M/s', 'php M/s', 'host/range', 'dev/range', 'auto/best', 'host/php', 'chose', 'chose/best');
 $default_min = ini_get('gpupost.min_device_values');
 mt_srand(1);
 foreach ($sizes as $n) {
@@ -119,14 +132,18 @@ foreach ($sizes as $n) {
         $fns['device'] = [$on('0'), $decode];
     }
     $fns['auto'] = [$on($default_min), $decode];
-    $t = best_of($reps, $fns);
+    $t = best_of($reps, $fns, $med);
     ini_set('gpupost.min_device_values', $default_min);
+    gpu_decode_postings($blob, $fmt, $mode);
+    $chose = gpu_info()['last_backend'] === 'host' ? 'host' : 'device';
+    $med_best = isset($med['device']) ? min($med['host'], $med['device']) : $med['host'];
+    $chose_best = ($med[$chose] ?? $med['host']) / $med_best;
     [$t_range, $t_host, $t_dev, $t_auto] = [$t['range'], $t['host'], $t['device'] ?? NAN, $t['auto']];
     $t_php = isset($opts['no-php']) || $n > 1000000 ? NAN :
         best_of(max(1, intdiv($reps, 2)), ['php' => [$none, fn() => php_mod9_values($blob)]])['php'];
     $m = fn($t) => is_nan($t) ? '-' : sprintf('%.1f', $n / $t / 1e6);
     $t_best = is_nan($t_dev) ? $t_host : min($t_host, $t_dev);
-    printf("%10d %12s %12s %12s %12s %12s %10.2f %10s %10.2f %9s\n", $n, $m($t_range), $m($t_host), $m($t_dev),
+    printf("%10d %12s %12s %12s %12s %12s %10.2f %10s %10.2f %9s %7s %10.2f\n", $n, $m($t_range), $m($t_host), $m($t_dev),
            $m($t_auto), $m($t_php), $t_range / $t_host, is_nan($t_dev) ? '-' : sprintf('%.2f', $t_range / $t_dev),
-           $t_auto / $t_best, is_nan($t_php) ? '-' : sprintf('%.1f', $t_php / $t_host));
+           $t_auto / $t_best, is_nan($t_php) ? '-' : sprintf('%.1f', $t_php / $t_host), $chose, $chose_best);
 }

@@ -1,6 +1,7 @@
 #!/bin/sh
-# Builds the libFuzzer harnesses (clang -fsanitize=fuzzer,address,undefined) into fuzz/out/.
-# Needs Debian's clang and libclang-rt-dev.
+# Builds the libFuzzer harnesses (clang -fsanitize=fuzzer,address,undefined) into fuzz/out/: the
+# codecs and the index compiled once (fuzz/out/obj/, a file a core at once), then each harness
+# linked against them. Needs Debian's clang and libclang-rt-dev.
 set -eu
 cd "$(dirname "$0")/.."
 if ! command -v clang >/dev/null || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
@@ -8,10 +9,15 @@ if ! command -v clang >/dev/null || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/l
 	$sudo apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq clang libclang-rt-dev >/dev/null
 fi
-mkdir -p fuzz/out
-codecs=$(grep -E '^(codec|index)/.*\.c$' sources.list)   # the codecs and the index of the one source list
-for f in mod9 s9 qs wah vbyte gvarint index; do
-	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=undefined -Wall -Wextra -o fuzz/out/fuzz_$f fuzz/fuzz_$f.c $codecs -lm
-done
+rm -rf fuzz/out/obj
+mkdir -p fuzz/out/obj
+cflags="-std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Wall -Wextra"
+jobs=$(nproc 2>/dev/null || echo 1)
+# the codecs and the index of the one source list; -fsanitize=fuzzer-no-link: instrumented, no main
+grep -E '^(codec|index)/.*\.c$' sources.list | xargs -P "$jobs" -I{} sh -c \
+	'clang '"$(echo "$cflags" | sed 's/fuzzer,/fuzzer-no-link,/')"' -c -o fuzz/out/obj/$(echo {} | tr / _ | sed "s/\.c$/.o/") {}'
+[ "$(ls fuzz/out/obj/*.o | wc -l)" -eq "$(grep -cE '^(codec|index)/.*\.c$' sources.list)" ]
+echo mod9 s9 qs wah vbyte gvarint index | tr ' ' '\n' | xargs -P "$jobs" -I{} \
+	clang $cflags -o fuzz/out/fuzz_{} fuzz/fuzz_{}.c fuzz/out/obj/*.o -lm
+for f in mod9 s9 qs wah vbyte gvarint index; do [ -x fuzz/out/fuzz_$f ]; done
 echo "built fuzz/out/fuzz_{mod9,s9,qs,wah,vbyte,gvarint,index}"

@@ -43,10 +43,7 @@ foreach ($lists as $name => [$format, $list, $options]) {
         } else {
             $b[$at] = chr(ord($b[$at]) ^ (1 << mt_rand(0, 7)));
         }
-        $h = gp_error_of(fn() => gp_on('host', fn() => gpu_decode_postings($b, $format)));
-        $d = gp_error_of(fn() => gp_on('device', fn() => gpu_decode_postings($b, $format)));
-        $hv = $h === 'no exception' ? gp_on('host', fn() => gpu_decode_postings($b, $format)) : null;
-        $dv = $d === 'no exception' ? gp_on('device', fn() => gpu_decode_postings($b, $format)) : null;
+        [[$hv, $h], [$dv, $d]] = gp_outcomes(fn() => gpu_decode_postings($b, $format));
         $checked++;
         $rejected += $h !== 'no exception';
         if ($h !== $d || $hv !== $dv) { echo "$name flip at $at: host '$h', device '$d'\n"; $bad++; }

@@ -31,10 +31,7 @@ foreach ($cases as $name => $b0) {
                 $b[$at] = chr(ord($b[$at]) ^ (1 << mt_rand(0, 7)));
             }
         }
-        $h = gp_error_of(fn() => gp_on('host', $docs_of($b)));
-        $d = gp_error_of(fn() => gp_on('device', $docs_of($b)));
-        $hv = $h === 'no exception' ? gp_on('host', $docs_of($b)) : null;
-        $dv = $d === 'no exception' ? gp_on('device', $docs_of($b)) : null;
+        [[$hv, $h], [$dv, $d]] = gp_outcomes($docs_of($b));
         $checked++;
         $rejected += $h !== 'no exception';
         if ($h !== $d || $hv !== $dv) { echo "$name, change $m: host '$h', device '$d'\n"; $bad++; }

@@ -34,10 +34,7 @@ foreach ([GPUPOST_VALUES => 'VALUES', GPUPOST_DOCS => 'DOCS'] as $mode => $mname
         } else {
             $b[$k][$at] = chr(ord($b[$k][$at]) ^ (1 << mt_rand(0, 7)));
         }
-        $h = gp_error_of(fn() => gp_on('host', fn() => gpu_decode_postings_batch($b, GPUPOST_MOD9, $mode)));
-        $d = gp_error_of(fn() => gp_on('device', fn() => gpu_decode_postings_batch($b, GPUPOST_MOD9, $mode)));
-        $hv = $h === 'no exception' ? gp_on('host', fn() => gpu_decode_postings_batch($b, GPUPOST_MOD9, $mode)) : null;
-        $dv = $d === 'no exception' ? gp_on('device', fn() => gpu_decode_postings_batch($b, GPUPOST_MOD9, $mode)) : null;
+        [[$hv, $h], [$dv, $d]] = gp_outcomes(fn() => gpu_decode_postings_batch($b, GPUPOST_MOD9, $mode));
         $checked++;
         $rejected += $h !== 'no exception';
         if ($h !== $d || $hv !== $dv) { echo "$mname, blob $k changed at $at: host '$h', device '$d'\n"; $bad++; }
