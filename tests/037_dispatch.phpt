@@ -1,5 +1,5 @@
 --TEST--
-Automatic dispatch: small lists on the host; above gpupost.min_device_values a GPU takes them, a CPU OpenCL device (PoCL) only when the threshold is 0; on a GPU each mode weighs its expected values by its crossover (MOD9 POSTINGS x2, DOCS x4)
+Automatic dispatch: small lists on the host; above gpupost.min_device_values a GPU takes them, a CPU OpenCL device (PoCL) only when the threshold is 0; on a GPU each mode weighs its expected values by its crossover (MOD9 POSTINGS x2, DOCS x4, GROUP_VARINT a third)
 --EXTENSIONS--
 gpupost
 --SKIPIF--
@@ -27,6 +27,9 @@ $cases = [
     'MOD9 DOCS, 600 values (2400)' => [fn() => gpu_decode_postings($blob, GPUPOST_MOD9, GPUPOST_DOCS), true],
     'S9, 700 values (700)' => [fn() => gpu_decode_postings(gpu_encode_postings($list, GPUPOST_S9), GPUPOST_S9), false],
     'QS, 700 values (700)' => [fn() => gpu_decode_postings(gpu_encode_postings($list, GPUPOST_QS), GPUPOST_QS), false],
+    'VBYTE, 1200 values (1200)' => [fn() => gpu_decode_postings(gpu_encode_postings(range(1, 1200), GPUPOST_VBYTE), GPUPOST_VBYTE), true],
+    'GROUP_VARINT, 2400 values (800)' => [fn() => gpu_decode_postings(gpu_encode_postings(range(1, 2400), GPUPOST_GROUP_VARINT), GPUPOST_GROUP_VARINT), false],
+    'GROUP_VARINT, 3300 values (1100)' => [fn() => gpu_decode_postings(gpu_encode_postings(range(1, 3300), GPUPOST_GROUP_VARINT), GPUPOST_GROUP_VARINT), true],
 ];
 foreach ($cases as $name => [$fn, $gpu]) {
     $fn();
@@ -45,4 +48,7 @@ MOD9 POSTINGS, 600 values (1200): as expected
 MOD9 DOCS, 600 values (2400): as expected
 S9, 700 values (700): as expected
 QS, 700 values (700): as expected
+VBYTE, 1200 values (1200): as expected
+GROUP_VARINT, 2400 values (800): as expected
+GROUP_VARINT, 3300 values (1100): as expected
 threshold 0: opencl
