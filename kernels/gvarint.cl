@@ -1,22 +1,26 @@
 /* GPUPOST_GROUP_VARINT on the device (FORMATS.md 7), tiled over the payload's bytes
- * (gp_byte_tile_load). Where its groups begin is a chain (each selector gives where the next
- * begins), so each pass first finds, for every item of a tile, where the chain leaves its
- * GP_BYTE_ITEM bytes for each of the 17 places it may enter them (an entry e: the first group
+ * (gv_items_load), in one pass. Where its groups begin is a chain (each selector gives where
+ * the next begins), so a tile first finds, for every item, where the chain leaves its
+ * GV_ITEM bytes for each of the 17 places it may enter them (an entry e: the first group
  * begins e bytes into the item, e = 16 meaning at the next item's first byte) and how many groups
- * it passes: a map of 17 entries (gv_item_map). Following the maps from a known entry gives
- * every item's first group.
- *   gv_tile_maps: a tile's map (its items' maps followed from each entry);
- *   gv_carry: a work-group a blob, its tiles' maps followed from entry 0: each tile's entry and
- *     the groups before it; the chain must end at the payload's end after ceil(n / 4) groups;
- *   gv_tile_sums (delta rules 1 and 2): each tile's values summed, as VBYTE's count pass;
- *   gv_tile_decode: every value, the delta rule applied, through a local staging area.
- * One tile alone (a small call) is gv_tile_decode alone, from entry 0, checking the end itself.
- * Anything that breaks the format sets the error word: the host's decoder then names it. */
+ * it passes: a map of 17 entries (gv_item_map), and from those the tile's own map.
+ *   The tiles then learn where the chain enters them, and the sum of the values before them
+ * (delta rules 1 and 2), by a chained scan with decoupled look-back (Merrill and Garland): a tile
+ * takes its number from a counter when it starts, publishes its map (17 words) at once, then
+ * follows the maps of the tiles before it back to one that has published its state (where the
+ * chain leaves it, the blob's groups through it) or to its blob's first tile, entered at 0;
+ * likewise its values' sum once it knows its entry. A tile waits only on tiles that started
+ * before it, each of which publishes its map before it waits on anything: no tile waits on one
+ * that is not running or done. Every published word carries GV_READY, so that a word is read
+ * whole or not at all (the status buffer is zeroed before each launch).
+ *   Every value is then written, the delta rule applied, through a local staging area. One tile
+ * alone (a small call) needs none of the status. Anything that breaks the format sets the error
+ * word: the host's decoder then names it. */
 
 #define GV_ENTRIES ((uint)GP_GV_ENTRIES)
+#define GV_ITEM ((uint)GP_GV_ITEM)   /* the payload bytes an item takes */
 #define GV_END 17u     /* the chain ended at the payload's end */
 #define GV_BROKEN 18u  /* a group ran past the payload's end */
-#define GV_COUNTERS ((uint)GP_BYTE_COUNTERS)
 
 inline uint gv_data_bytes(uint sel)
 {
@@ -28,26 +32,55 @@ inline uint gv_data_bytes(uint sel)
  * its first, each place from the one its group leads to (a step a place, not a walk an entry).
  * An item's places lie GV_STRIDE bytes apart: an odd number of words, so that items side by side
  * read different banks. */
-#define GV_PLACES (GP_BYTE_ITEM > GV_ENTRIES ? GP_BYTE_ITEM : GV_ENTRIES)
+#define GV_PLACES (GV_ITEM > GV_ENTRIES ? GV_ITEM : GV_ENTRIES)
 #define GV_STRIDE (4u * ((GV_PLACES + 3u) / 4u | 1u))
 
 /* The chain at item place q (tile position s + q) when q is past the item's bytes or at or past
- * the payload's end (tile position `end`): GV_END, GV_BROKEN, or the exit q - GP_BYTE_ITEM;
+ * the payload's end (tile position `end`): GV_END, GV_BROKEN, or the exit q - GV_ITEM;
  * GV_ENTRIES + 2 when it goes on inside the item. */
 inline uint gv_place_end(uint s, uint q, uint end)
 {
-	return s + q == end ? GV_END : s + q > end ? GV_BROKEN : q >= GP_BYTE_ITEM ? q - GP_BYTE_ITEM : GV_BROKEN + 1u;
+	return s + q == end ? GV_END : s + q > end ? GV_BROKEN : q >= GV_ITEM ? q - GV_ITEM : GV_BROKEN + 1u;
+}
+
+/* An item's bytes in local memory: its own and the 16 after them (where its last group may end),
+ * GV_IB_STRIDE bytes apart (an odd number of words), so that items side by side read different
+ * banks (a tile's bytes end to end would put the items of a warp on a few banks). */
+#define GV_IB (GV_ITEM + 16u)
+#define GV_IB_WORDS ((GV_IB / 4u) | 1u)
+#define GV_IB_STRIDE (4u * GV_IB_WORDS)
+
+/* Values staged an item (a tile's values in a few rounds of writes: all of them at once would
+ * not fit local memory beside the items' bytes and maps) */
+#define GV_STAGE_ITEMS ((uint)GP_GV_STAGE_ITEMS)
+
+/* The tile's items' bytes from the payload at tile position t0 (vec its first 16-byte unit, len
+ * bytes; 0 past its last unit, the bytes past len in that unit as the input holds them: the
+ * passes stop at len). Every item calls it; a barrier follows. */
+inline void gv_items_load(__global const uint4 *in, uint vec, uint len, uint t0, __local uint *ib)
+{
+	const uint lid = get_local_id(0), u0 = (t0 + lid * GV_ITEM) / 16u, last = (len + 15u) / 16u;
+	for (uint k = 0; k < GV_IB / 16u; k++) {
+		const uint4 v = u0 + k < last ? in[vec + u0 + k] : (uint4)(0u);
+		__local uint *w = ib + GV_IB_WORDS * lid + 4u * k;
+		w[0] = v.x;
+		w[1] = v.y;
+		w[2] = v.z;
+		w[3] = v.w;
+	}
+	barrier(CLK_LOCAL_MEM_FENCE);
 }
 
 /* Every item's map into exits[GV_STRIDE * lid + p] and groups[...]. A barrier follows. */
-inline void gv_item_map(__local const uchar *b, uint end, __local uchar *exits, __local uchar *groups)
+inline void gv_item_map(__local const uchar *ib, uint end, __local uchar *exits, __local uchar *groups)
 {
-	const uint lid = get_local_id(0), s = lid * GP_BYTE_ITEM;
+	const uint lid = get_local_id(0), s = lid * GV_ITEM;
+	__local const uchar *b = ib + GV_IB_STRIDE * lid;
 	__local uchar *ex = exits + GV_STRIDE * lid, *gr = groups + GV_STRIDE * lid;
 	for (uint p = GV_PLACES; p-- > 0u;) {
 		uint x = gv_place_end(s, p, end), k = 0;
 		if (x > GV_BROKEN) {
-			const uint q = p + 1u + gv_data_bytes(b[GP_BYTE_HALO + s + p]);
+			const uint q = p + 1u + gv_data_bytes(b[p]);
 			x = gv_place_end(s, q, end);
 			k = 1;
 			if (x > GV_BROKEN) {
@@ -110,103 +143,8 @@ inline uint gv_tile_end(const gp_byte_blob *x, uint t0, uint tb)
 	return x->len - t0 < tb + GV_ENTRIES ? x->len - t0 : tb + GV_ENTRIES;   /* (len >= t0) */
 }
 
-/* A tile's map, an entry a uint: the exit | the groups << 8. bv: wg * GP_BYTE_ITEM / 16 + 2 units;
- * exits, groups: wg * GV_STRIDE; segs: as gv_segment_maps's. */
-GP_PASS_BODY void gv_tile_maps_body(__global const uint4 *in, const gp_byte_blob *x, __global uint *maps,
-                                    __local uint4 *bv, __local uchar *exits, __local uchar *groups,
-                                    __local uint *segs)
-{
-	const uint lid = get_local_id(0), tb = get_local_size(0) * GP_BYTE_ITEM, g = get_group_id(0);
-	const uint t0 = (g - x->g0) * tb;
-	gp_byte_tile_load(in, x->vec, x->len, t0, bv);
-	gv_item_map((__local const uchar *)bv, gv_tile_end(x, t0, tb), exits, groups);
-	gv_segment_maps(exits, groups, segs);
-	if (lid < GV_ENTRIES) {
-		uint k, e = gv_follow_segments(segs, lid, &k);
-		maps[GV_ENTRIES * g + lid] = e | k << 8;
-	}
-}
-
-__kernel void gv_tile_maps(__global const uint4 *in, const uint vec, const uint len, __global uint *maps,
-                           __local uint4 *bv, __local uchar *exits, __local uchar *groups, __local uint *segs)
-{
-	gp_byte_blob x = {vec, len, 0u, 0u, 0u, 0u};
-	gv_tile_maps_body(in, &x, maps, bv, exits, groups, segs);
-}
-
-__kernel void gv_tile_maps_batch(__global const uint4 *in, __global const uint *tab,
-                                 __global const uint *tile_start, const uint n_blobs, __global uint *maps,
-                                 __local uint4 *bv, __local uchar *exits, __local uchar *groups,
-                                 __local uint *segs)
-{
-	gp_byte_blob x = gp_byte_blob_of(tab, tile_start, n_blobs, get_group_id(0));
-	gv_tile_maps_body(in, &x, maps, bv, exits, groups, segs);
-}
-
-/* Tiles [g0, g1) of one blob, from entry 0: each tile's entry (entry[t]) and the groups before
- * it in the blob (before[t]); the chain must end at the payload's end after `want` groups. Each
- * item follows a run of tiles from every entry (fmap: GV_ENTRIES uints an item, the exit | the
- * groups << 8), one item then follows the items, then each item its tiles. */
-GP_PASS_BODY void gv_carry_body(__global const uint *maps, uint g0, uint g1, uint want, __global uint *entry,
-                                __global uint *before, __global uint *err, __local uint *fmap,
-                                __local uint *start)
-{
-	const uint lid = get_local_id(0), wg = get_local_size(0), per = (g1 - g0 + wg - 1u) / wg;
-	const uint a = min(g1, g0 + lid * per), z = min(g1, a + per);
-	if (g0 == g1) return;   /* an empty blob: no chain */
-	for (uint e = 0; e < GV_ENTRIES; e++) {
-		uint x = e, k = 0;
-		for (uint t = a; t < z && x < GV_ENTRIES; t++) {
-			uint m = maps[GV_ENTRIES * t + x];
-			k += m >> 8;
-			x = m & 0xFFu;
-		}
-		fmap[GV_ENTRIES * lid + e] = x | k << 8;   /* (a run's groups stay below 2^24 bytes / 5) */
-	}
-	barrier(CLK_LOCAL_MEM_FENCE);
-	if (lid == 0u) {
-		uint x = 0, k = 0;
-		for (uint i = 0; i < wg; i++) {
-			start[2u * i] = x;
-			start[2u * i + 1u] = k;
-			if (x < GV_ENTRIES) {
-				uint m = fmap[GV_ENTRIES * i + x];
-				k += m >> 8;
-				x = m & 0xFFu;
-			}
-		}
-		if (x != GV_END || k != want) atomic_min(err, 0u);
-	}
-	barrier(CLK_LOCAL_MEM_FENCE);
-	uint x = start[2u * lid], k = start[2u * lid + 1u];
-	for (uint t = a; t < z; t++) {
-		entry[t] = x;
-		before[t] = k;
-		if (x < GV_ENTRIES) {
-			uint m = maps[GV_ENTRIES * t + x];
-			k += m >> 8;
-			x = m & 0xFFu;
-		}
-	}
-}
-
-__kernel void gv_carry(__global const uint *maps, const uint tiles, const uint want, __global uint *entry,
-                       __global uint *before, __global uint *err, __local uint *fmap, __local uint *start)
-{
-	gv_carry_body(maps, 0u, tiles, want, entry, before, err, fmap, start);
-}
-
-/* A work-group a blob. */
-__kernel void gv_carry_batch(__global const uint *maps, __global const uint *tab, __global const uint *tile_start,
-                             __global uint *entry, __global uint *before, __global uint *err, __local uint *fmap,
-                             __local uint *start)
-{
-	const uint b = get_group_id(0);
-	__global const uint *t = tab + GP_BT_STRIDE * b;
-	gv_carry_body(maps, tile_start[b], tile_start[b + 1u], (t[GP_BT_N] + 3u) / 4u, entry, before, err, fmap, start);
-}
-
-/* The groups of an item from its entry, tile position p, k0 the groups of the blob before them:
+/* The groups of an item (its bytes at b, its first at tile position s) from its entry, tile
+ * position p, k0 the groups of the blob before them:
  * *count gets the values (groups past ceil(n / 4) and the last group's unused slots hold none; an
  * unused slot must be one byte holding 0), *sum their sum. With `stage` as vb_item_values. The
  * first tile position that breaks the format, or GP_ERR_NONE. */
@@ -215,8 +153,8 @@ inline uint gv_item_values(__local const uchar *b, uint p, uint s, uint end, uin
 {
 	uint bad = GP_ERR_NONE, c = 0;
 	ulong total = 0;
-	for (uint k = k0; p < s + GP_BYTE_ITEM && p < end; k++) {
-		const uint sel = b[GP_BYTE_HALO + p];
+	for (uint k = k0; p < s + GV_ITEM && p < end; k++) {
+		const uint sel = b[p - s];
 		uint d = p + 1u;
 		p = d + gv_data_bytes(sel);
 		if (p > end) bad = min(bad, d - 1u);   /* past the payload: read no further */
@@ -224,7 +162,7 @@ inline uint gv_item_values(__local const uchar *b, uint p, uint s, uint end, uin
 		for (uint j = 0; j < 4u; j++) {
 			const uint bytes = ((sel >> (2u * j)) & 3u) + 1u;
 			uint v = 0;
-			for (uint q = 0; q < bytes; q++) v |= (uint)b[GP_BYTE_HALO + d + q] << (8u * q);
+			for (uint q = 0; q < bytes; q++) v |= (uint)b[d + q - s] << (8u * q);
 			d += bytes;
 			if (4u * k + j >= n) {
 				if (bytes != 1u || v != 0u) bad = min(bad, p);
@@ -243,13 +181,12 @@ inline uint gv_item_values(__local const uchar *b, uint p, uint s, uint end, uin
 }
 
 /* Each item's entry and the tile's groups before it, from the tile's entry (into ientry and
- * ibefore, wg + 1 each: the last, the tile's exit and groups), after the items' maps: the
- * segments' maps, then one item follows the segments, then one item a segment its items. */
+ * ibefore, wg + 1 each: the last, the tile's exit and groups), after the segments' maps: one item
+ * follows the segments, then one item a segment its items. */
 inline void gv_items_from(uint tile_entry, __local const uchar *exits, __local const uchar *groups,
-                          __local uint *segs, __local uint *ientry, __local uint *ibefore)
+                          __local const uint *segs, __local uint *ientry, __local uint *ibefore)
 {
 	const uint lid = get_local_id(0), wg = get_local_size(0), nseg = (wg + GV_SEGMENT - 1u) / GV_SEGMENT;
-	gv_segment_maps(exits, groups, segs);
 	if (lid == 0u) {
 		uint x = tile_entry, k = 0;
 		for (uint s = 0; s < nseg; s++) {
@@ -280,110 +217,183 @@ inline void gv_items_from(uint tile_entry, __local const uchar *exits, __local c
 	barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-/* The tile's items placed (ientry, ibefore: wg + 1 each) from entry[g] and before[g] (a carry
- * pass ran) or from 0 (one tile alone). Returns the groups of the blob before the tile. */
-GP_PASS_BODY uint gv_tile_place(__global const uint4 *in, const gp_byte_blob *x, __global const uint *entry,
-                                __global const uint *before, uint t0, uint tb, __local uint4 *bv,
-                                __local uchar *exits, __local uchar *groups, __local uint *segs,
-                                __local uint *ientry, __local uint *ibefore)
+/* A call's status (zeroed before the launch), for T tiles: a counter of the tiles started, then
+ * each tile's state (where the chain leaves it << 32 | the groups of its blob through it), its
+ * values' sum, the sum of its blob's values through it (64-bit words, GV_READY once written),
+ * then each tile's map (GV_ENTRIES 32-bit words: the exit | the groups << 8, GV_READY32 once
+ * written). A word is written whole, so a reader sees it ready and complete or not ready. */
+#define GV_READY (1UL << 63)
+#define GV_READY32 0x80000000u
+#define GV_SUM_CAP ((1UL << 62) - 1UL)   /* sums saturate here (a valid blob's stay below 2^32) */
+#define GV_STATE 0u
+#define GV_SUM 1u
+#define GV_SUMS 2u
+
+inline ulong gv_read(__global const ulong *status, uint what, uint tile)
 {
-	const int alone = get_num_groups(0) == 1u;
-	const uint g = get_group_id(0);
-	gp_byte_tile_load(in, x->vec, x->len, t0, bv);
-	gv_item_map((__local const uchar *)bv, gv_tile_end(x, t0, tb), exits, groups);
-	gv_items_from(alone ? 0u : entry[g], exits, groups, segs, ientry, ibefore);
-	return alone ? 0u : before[g];
+	return ((volatile __global const ulong *)status)[1UL + (ulong)what * get_num_groups(0) + tile];
 }
 
-/* bv, exits, groups, segs as gv_tile_maps's; ientry, ibefore: wg + 1; part: GV_COUNTERS. */
-GP_PASS_BODY void gv_tile_sums_body(__global const uint4 *in, const gp_byte_blob *x, __global const uint *entry,
-                                    __global const uint *before, uint bt, uint tiles, uint blocks,
-                                    __global uint *tile_sums, __global uint *block_sums, __global uint *err,
-                                    __local uint4 *bv, __local uchar *exits, __local uchar *groups,
-                                    __local uint *segs, __local uint *ientry, __local uint *ibefore,
-                                    __local uint *part)
+inline void gv_write(__global ulong *status, uint what, uint tile, ulong v)
 {
-	const uint lid = get_local_id(0), tb = get_local_size(0) * GP_BYTE_ITEM, g = get_group_id(0);
-	const uint t0 = (g - x->g0) * tb, end = gv_tile_end(x, t0, tb);
-	const uint k0 = gv_tile_place(in, x, entry, before, t0, tb, bv, exits, groups, segs, ientry, ibefore);
-	uint c = 0, bad = GP_ERR_NONE;
+	((volatile __global ulong *)status)[1UL + (ulong)what * get_num_groups(0) + tile] = GV_READY | v;
+}
+
+inline volatile __global uint *gv_maps(__global ulong *status)
+{
+	return (volatile __global uint *)(status + 1UL + 3UL * get_num_groups(0));
+}
+
+/* Tile g's entry and the groups of its blob before it (*before, for item 0), g0 its blob's first
+ * tile; every item calls it. The nearest tile before g within GV_WINDOW that has published its
+ * state (or the blob's start) is found by the group at once, the maps of the tiles after it are
+ * read into win (GV_WINDOW * GV_ENTRIES words) at once, then item 0 follows the chain through
+ * them; a window without a state, or a map not yet published, is read again. flag: 2 words. */
+#define GV_WINDOW max(1u, min((uint)get_local_size(0), max(GV_STAGE_ITEMS * (uint)get_local_size(0), GV_ENTRIES) / GV_ENTRIES))
+inline uint gv_look_back_entry(__global ulong *status, uint g, uint g0, __local uint *win, __local uint *flag,
+                               uint *before)
+{
+	const uint lid = get_local_id(0), wg = get_local_size(0), lo = g - g0 > GV_WINDOW ? g - GV_WINDOW : g0;
+	volatile __global const uint *maps = gv_maps(status);
+	uint from;   /* the chain is known entering tile `from` */
+	for (;;) {
+		if (lid == 0u) flag[0] = lo == g0 ? 1u : 0u;   /* tile j's state found: j + 2; the blob's start: 1 */
+		barrier(CLK_LOCAL_MEM_FENCE);
+		for (uint j = lo + lid; j < g; j += wg) {
+			if (gv_read(status, GV_STATE, j) & GV_READY) atomic_max(flag, j + 2u);
+		}
+		barrier(CLK_LOCAL_MEM_FENCE);
+		const uint f = flag[0];
+		barrier(CLK_LOCAL_MEM_FENCE);
+		if (f == 0u) continue;   /* no state in the window yet */
+		from = f == 1u ? g0 : f - 1u;
+		if (lid == 0u) flag[1] = 0u;
+		barrier(CLK_LOCAL_MEM_FENCE);
+		for (uint q = lid; q < (g - from) * GV_ENTRIES; q += wg) {
+			const uint m = maps[(ulong)from * GV_ENTRIES + q];
+			win[q] = m;
+			if (!(m & GV_READY32)) flag[1] = 1u;
+		}
+		barrier(CLK_LOCAL_MEM_FENCE);
+		const uint missing = flag[1];
+		barrier(CLK_LOCAL_MEM_FENCE);
+		if (!missing) break;
+	}
+	uint x = 0, k = 0;
+	if (lid == 0u) {
+		if (from > g0) {
+			const ulong state = gv_read(status, GV_STATE, from - 1u);
+			x = (uint)(state >> 32) & 0xFFu;
+			k = (uint)state;
+		}
+		for (uint t = 0; t < g - from && x < GV_ENTRIES; t++) {
+			const uint m = win[GV_ENTRIES * t + x];
+			k += (m >> 8) & 0x7FFFFFu;
+			x = m & 0xFFu;
+		}
+	}
+	barrier(CLK_LOCAL_MEM_FENCE);   /* win and flag are free again */
+	*before = k;
+	return x;
+}
+
+/* The sum of the values of tile g's blob before it (saturating at GV_SUM_CAP), for item 0; every
+ * item calls it. A window of the tiles before g is read at once: the nearest with its blob's sum
+ * through it ends the look-back, the tiles after it add their own sums (read again until all
+ * are published); without one, the window's own sums add up and the next window back is read.
+ * flag: 2 words; part_s: wg. */
+inline ulong gv_look_back_sum(__global ulong *status, uint g, uint g0, __local uint *flag, __local long *part_s)
+{
+	const uint lid = get_local_id(0), wg = get_local_size(0);
 	ulong sum = 0;
-	const uint e = ientry[lid];
-	if (e < GV_ENTRIES) {
-		bad = gv_item_values((__local const uchar *)bv, lid * GP_BYTE_ITEM + e, lid * GP_BYTE_ITEM, end,
-		                     k0 + ibefore[lid], x->n, &c, &sum, 0, 0u, 0UL, 0u, 0u, 0u);
+	for (uint hi = g; hi > g0;) {
+		const uint lo = hi - g0 > wg ? hi - wg : g0;
+		if (lid == 0u) flag[0] = flag[1] = 0u;
+		barrier(CLK_LOCAL_MEM_FENCE);
+		const uint j = hi - 1u - lid;   /* one tile an item */
+		const int in = lid < hi - lo;
+		if (in && (gv_read(status, GV_SUMS, j) & GV_READY)) atomic_max(flag, j + 1u);
+		barrier(CLK_LOCAL_MEM_FENCE);
+		const uint f = flag[0], from = f ? f - 1u : lo;   /* tiles [from, hi): tile `from`'s sums if f */
+		ulong v = 0;
+		if (in && j >= from) {
+			const ulong w = gv_read(status, f && j == from ? GV_SUMS : GV_SUM, j);
+			if (!(w & GV_READY)) flag[1] = 1u;
+			v = w & ~GV_READY;
+		}
+		long all;
+		gp_group_scan_i64(part_s, (long)v, &all);   /* (its barriers order flag[1]) */
+		const uint missing = flag[1];
+		barrier(CLK_LOCAL_MEM_FENCE);
+		if (missing) continue;   /* a tile has not published its sum yet: read the window again */
+		sum = min(sum + (ulong)all, GV_SUM_CAP);
+		if (f) break;
+		hi = lo;
 	}
-	if (bad != GP_ERR_NONE) atomic_min(err, t0 + bad);
-	uint xs[GV_COUNTERS] = {c, (uint)sum & 0xFFu, (uint)(sum >> 8) & 0xFFu, (uint)(sum >> 16) & 0xFFu,
-	                        (uint)(sum >> 24) & 0xFFu};
-	gp_group_sums_u32(part, xs, GV_COUNTERS);
-	for (uint k = 0; k < GV_COUNTERS && lid == 0u; k++) {
-		gp_tile_total_put(tile_sums + k * (tiles + 1u), block_sums + k * blocks, bt, g, xs[k]);
-	}
+	return sum;
 }
 
-__kernel void gv_tile_sums(__global const uint4 *in, const uint vec, const uint len, const uint n,
-                           __global const uint *entry, __global const uint *before, const uint bt,
-                           const uint tiles, const uint blocks, __global uint *tile_sums,
-                           __global uint *block_sums, __global uint *err, __local uint4 *bv,
-                           __local uchar *exits, __local uchar *groups, __local uint *segs, __local uint *ientry,
-                           __local uint *ibefore, __local uint *part)
+/* The one pass. x: the tile's blob (its tiles [x->g0, ...)), g: the tile, tiles: the call's, alone:
+ * one tile in the call (no status). ib: wg * GV_IB_STRIDE bytes; exits, groups: wg *
+ * GV_STRIDE; segs: as gv_segment_maps's; ientry, ibefore: wg + 1; part: wg; part_s: wg; stage:
+ * max(wg * GV_STAGE_ITEMS, GV_ENTRIES); bc: 4 (what item 0 found, for every item). */
+GP_PASS_BODY void gv_decode_body(__global const uint4 *in, const gp_byte_blob *x, uint g, int alone,
+                                 __global ulong *status, __global uint *out_all, __global uint *err,
+                                 __local uint *ib, __local uchar *exits, __local uchar *groups,
+                                 __local uint *segs, __local uint *ientry, __local uint *ibefore,
+                                 __local uint *part, __local long *part_s, __local uint *stage,
+                                 __local ulong *bc)
 {
-	gp_byte_blob x = {vec, len, n, 0u, 0u, 0u};
-	gv_tile_sums_body(in, &x, entry, before, bt, tiles, blocks, tile_sums, block_sums, err, bv, exits, groups,
-	                  segs, ientry, ibefore, part);
-}
-
-__kernel void gv_tile_sums_batch(__global const uint4 *in, __global const uint *tab,
-                                 __global const uint *tile_start, const uint n_blobs,
-                                 __global const uint *entry, __global const uint *before, const uint bt,
-                                 const uint tiles, const uint blocks, __global uint *tile_sums,
-                                 __global uint *block_sums, __global uint *err, __local uint4 *bv,
-                                 __local uchar *exits, __local uchar *groups, __local uint *segs, __local uint *ientry,
-                                 __local uint *ibefore, __local uint *part)
-{
-	gp_byte_blob x = gp_byte_blob_of(tab, tile_start, n_blobs, get_group_id(0));
-	gv_tile_sums_body(in, &x, entry, before, bt, tiles, blocks, tile_sums, block_sums, err, bv, exits, groups,
-	                  segs, ientry, ibefore, part);
-}
-
-/* As gv_tile_sums's, and part_s: wg longs; stage: wg * GP_BYTE_STAGE_ITEMS. The tile sums are
- * read only under delta rules 1 and 2 (gv_tile_sums ran). */
-GP_PASS_BODY void gv_tile_decode_body(__global const uint4 *in, const gp_byte_blob *x, __global const uint *entry,
-                                      __global const uint *before, uint bt, uint tiles, uint blocks,
-                                      __global const uint *tile_sums, __global const uint *block_sums,
-                                      __global uint *out_all, __global uint *err, __local uint4 *bv,
-                                      __local uchar *exits, __local uchar *groups, __local uint *segs, __local uint *ientry,
-                                      __local uint *ibefore, __local uint *part, __local long *part_s,
-                                      __local uint *stage)
-{
-	const uint lid = get_local_id(0), wg = get_local_size(0), tb = wg * GP_BYTE_ITEM, g = get_group_id(0);
-	const uint t0 = (g - x->g0) * tb, end = gv_tile_end(x, t0, tb), chunk = wg * GP_BYTE_STAGE_ITEMS;
-	__local const uchar *b = (__local const uchar *)bv;
-	const int alone = get_num_groups(0) == 1u;
-	if (alone) gp_alone_begin(err);
+	const uint lid = get_local_id(0), wg = get_local_size(0), tb = wg * GV_ITEM;
+	const uint t0 = (g - x->g0) * tb, end = gv_tile_end(x, t0, tb), chunk = wg * GV_STAGE_ITEMS;
+	const int first = g == x->g0, last = t0 + tb >= x->len;
+	__local const uchar *b = (__local const uchar *)ib + GV_IB_STRIDE * lid;   /* the item's bytes */
 	__global uint *out = out_all + x->vbase;
-	const uint k0 = gv_tile_place(in, x, entry, before, t0, tb, bv, exits, groups, segs, ientry, ibefore);
-	long sum0 = 0;
-	if (x->delta != 0u && !alone) {
-		gp_tile_offset_limbs(tile_sums, block_sums, bt, tiles, blocks, x->g0, g, part, GV_COUNTERS, 8u, &sum0);
+	gv_items_load(in, x->vec, x->len, t0, ib);
+	gv_item_map((__local const uchar *)ib, end, exits, groups);
+	gv_segment_maps(exits, groups, segs);
+
+	if (!alone && lid < GV_ENTRIES) {   /* the tile's map, published before anything waits */
+		uint k, e = gv_follow_segments(segs, lid, &k);
+		gv_maps(status)[(ulong)GV_ENTRIES * g + lid] = GV_READY32 | k << 8 | e;
 	}
-	if (alone && lid == 0u && (ientry[wg] != GV_END || ibefore[wg] != (x->n + 3u) / 4u)) atomic_min(err, 0u);
-	const uint e = ientry[lid], s = lid * GP_BYTE_ITEM, first = k0 + ibefore[lid];
+	uint k0 = 0;
+	const uint e0 = first ? 0u : gv_look_back_entry(status, g, x->g0, stage, part, &k0);
+	if (lid == 0u) {
+		uint k = 0;
+		const uint ex = e0 < GV_ENTRIES ? gv_follow_segments(segs, e0, &k) : e0;
+		if (!alone) gv_write(status, GV_STATE, g, (ulong)ex << 32 | (k0 + k));
+		bc[0] = e0;
+		bc[1] = k0;
+	}
+	barrier(CLK_LOCAL_MEM_FENCE);
+	k0 = (uint)bc[1];
+	gv_items_from((uint)bc[0], exits, groups, segs, ientry, ibefore);
+	/* the blob's last tile: the chain ends at the payload's end after ceil(n / 4) groups */
+	if (last && lid == 0u && (ientry[wg] != GV_END || k0 + ibefore[wg] != (x->n + 3u) / 4u)) atomic_min(err, 0u);
+	const uint e = ientry[lid], s = lid * GV_ITEM, first_group = k0 + ibefore[lid];
 	uint c = 0, bad = GP_ERR_NONE;
 	ulong sum = 0;
-	if (e < GV_ENTRIES) bad = gv_item_values(b, s + e, s, end, first, x->n, &c, &sum, 0, 0u, 0UL, 0u, 0u, 0u);
+	if (e < GV_ENTRIES) bad = gv_item_values(b, s + e, s, end, first_group, x->n, &c, &sum, 0, 0u, 0UL, 0u, 0u, 0u);
 	if (bad != GP_ERR_NONE) atomic_min(err, t0 + bad);
 	long all;
 	const long sum_at = gp_group_scan_i64(part_s, (long)sum, &all);
+	ulong before = 0;
+	if (x->delta != 0u) {
+		const ulong own = min((ulong)all, GV_SUM_CAP);
+		if (!alone && lid == 0u) gv_write(status, GV_SUM, g, own);   /* published before the look-back */
+		if (!first) before = gv_look_back_sum(status, g, x->g0, part, part_s);
+		if (!alone && lid == 0u) gv_write(status, GV_SUMS, g, min(before + own, GV_SUM_CAP));
+		if (lid == 0u) bc[2] = before;
+	}
 	uint total;
 	const uint at0 = gp_group_scan_u32(part, c, &total), out0 = 4u * k0;   /* the groups before are full */
+	const ulong run0 = (x->delta != 0u ? bc[2] : 0UL) + (ulong)sum_at;   /* (bc[2]: after the scan's barriers) */
 	const uint stop = min(total, x->n > out0 ? x->n - out0 : 0u);
 	for (uint c0 = 0; c0 < stop; c0 += chunk) {
 		const uint c1 = min(c0 + chunk, stop);
 		if (e < GV_ENTRIES && at0 < c1 && at0 + c > c0) {
-			bad = gv_item_values(b, s + e, s, end, first, x->n, &c, &sum, stage, x->delta, (ulong)(sum0 + sum_at), at0,
-			                     c0, c1);
+			bad = gv_item_values(b, s + e, s, end, first_group, x->n, &c, &sum, stage, x->delta, run0, at0, c0, c1);
 			if (bad != GP_ERR_NONE) atomic_min(err, t0 + bad);
 		}
 		barrier(CLK_LOCAL_MEM_FENCE);
@@ -392,30 +402,39 @@ GP_PASS_BODY void gv_tile_decode_body(__global const uint4 *in, const gp_byte_bl
 	}
 }
 
-__kernel void gv_tile_decode(__global const uint4 *in, const uint vec, const uint len, const uint n,
-                             const uint delta, __global const uint *entry, __global const uint *before,
-                             const uint bt, const uint tiles, const uint blocks,
-                             __global const uint *tile_sums, __global const uint *block_sums,
-                             __global uint *out_all, __global uint *err, __local uint4 *bv,
-                             __local uchar *exits, __local uchar *groups, __local uint *segs, __local uint *ientry,
-                             __local uint *ibefore, __local uint *part, __local long *part_s,
-                             __local uint *stage)
+/* Tiles are numbered in the order they start (the status's counter), so that a tile only ever
+ * waits on tiles that started before it. Every item calls it; a barrier follows. */
+inline uint gv_tile_number(__global ulong *status, int alone, __local ulong *bc)
 {
-	gp_byte_blob x = {vec, len, n, delta, 0u, 0u};
-	gv_tile_decode_body(in, &x, entry, before, bt, tiles, blocks, tile_sums, block_sums, out_all, err, bv, exits,
-	                    groups, segs, ientry, ibefore, part, part_s, stage);
+	if (get_local_id(0) == 0u) bc[3] = alone ? 0u : atomic_inc((volatile __global uint *)status);
+	barrier(CLK_LOCAL_MEM_FENCE);
+	return (uint)bc[3];
 }
 
-__kernel void gv_tile_decode_batch(__global const uint4 *in, __global const uint *tab,
-                                   __global const uint *tile_start, const uint n_blobs,
-                                   __global const uint *entry, __global const uint *before, const uint bt,
-                                   const uint tiles, const uint blocks, __global const uint *tile_sums,
-                                   __global const uint *block_sums, __global uint *out_all,
-                                   __global uint *err, __local uint4 *bv, __local uchar *exits,
-                                   __local uchar *groups, __local uint *segs, __local uint *ientry, __local uint *ibefore,
-                                   __local uint *part, __local long *part_s, __local uint *stage)
+__kernel void gv_decode(__global const uint4 *in, const uint vec, const uint len, const uint n,
+                        const uint delta, __global ulong *status, __global uint *out_all, __global uint *err,
+                        __local uint *ib, __local uchar *exits, __local uchar *groups, __local uint *segs,
+                        __local uint *ientry, __local uint *ibefore, __local uint *part, __local long *part_s,
+                        __local uint *stage, __local ulong *bc)
 {
-	gp_byte_blob x = gp_byte_blob_of(tab, tile_start, n_blobs, get_group_id(0));
-	gv_tile_decode_body(in, &x, entry, before, bt, tiles, blocks, tile_sums, block_sums, out_all, err, bv, exits,
-	                    groups, segs, ientry, ibefore, part, part_s, stage);
+	const int alone = get_num_groups(0) == 1u;
+	if (alone) gp_alone_begin(err);
+	gp_byte_blob x = {vec, len, n, delta, 0u, 0u};
+	const uint g = gv_tile_number(status, alone, bc);
+	gv_decode_body(in, &x, g, alone, status, out_all, err, ib, exits, groups, segs, ientry, ibefore, part, part_s,
+	               stage, bc);
+}
+
+__kernel void gv_decode_batch(__global const uint4 *in, __global const uint *tab, __global const uint *tile_start,
+                              const uint n_blobs, __global ulong *status, __global uint *out_all,
+                              __global uint *err, __local uint *ib, __local uchar *exits, __local uchar *groups,
+                              __local uint *segs, __local uint *ientry, __local uint *ibefore, __local uint *part,
+                              __local long *part_s, __local uint *stage, __local ulong *bc)
+{
+	const int alone = get_num_groups(0) == 1u;
+	if (alone) gp_alone_begin(err);
+	const uint g = gv_tile_number(status, alone, bc);
+	gp_byte_blob x = gp_byte_blob_of(tab, tile_start, n_blobs, g);
+	gv_decode_body(in, &x, g, alone, status, out_all, err, ib, exits, groups, segs, ientry, ibefore, part, part_s,
+	               stage, bc);
 }

@@ -276,15 +276,9 @@ inline uint gp_tile_offset_limbs(__global const uint *tile_sums, __global const 
 }
 
 /* The byte formats (VBYTE, GROUP_VARINT): a payload starts at a 16-byte unit of the input
- * (`vec`), len bytes; a tile is wg * GP_BYTE_ITEM bytes, item lid taking bytes
- * [lid * GP_BYTE_ITEM, + GP_BYTE_ITEM), loaded whole into local memory with GP_BYTE_HALO bytes
- * either side. One blob's parameters are a kernel's arguments; a batch's, its table's
- * (GP_BT_BASE the payload's unit, GP_BT_BYTES, GP_BT_N, GP_BT_BYTE_DELTA, GP_BT_VALUES). */
-#define GP_BYTE_ITEM (GP_TILE_ITEMS * 4u)
-#define GP_BYTE_HALO 16u
-/* values each item stages in their decode passes: GP_STAGE_ITEMS_32, at most 8 (their local
- * memory holds the tile's bytes too) */
-#define GP_BYTE_STAGE_ITEMS (GP_STAGE_ITEMS_32 < 8 ? GP_STAGE_ITEMS_32 : 8)
+ * (`vec`), len bytes, and is cut into tiles of wg items (each format its bytes an item). One
+ * blob's parameters are a kernel's arguments; a batch's, its table's (GP_BT_BASE the payload's
+ * unit, GP_BT_BYTES, GP_BT_N, GP_BT_BYTE_DELTA, GP_BT_VALUES). */
 
 typedef struct gp_byte_blob {
 	uint vec, len, n, delta, vbase, g0;   /* ... its output at vbase, its first tile g0 */
@@ -297,21 +291,6 @@ inline gp_byte_blob gp_byte_blob_of(__global const uint *tab, __global const uin
 	__global const uint *t = tab + GP_BT_STRIDE * b;
 	gp_byte_blob x = {t[GP_BT_BASE], t[GP_BT_BYTES], t[GP_BT_N], t[GP_BT_BYTE_DELTA], t[GP_BT_VALUES], tile_start[b]};
 	return x;
-}
-
-/* Tile bytes [t0 - GP_BYTE_HALO, t0 + tile + GP_BYTE_HALO) of a payload into b (byte t0 + i at
- * b[GP_BYTE_HALO + i]): the 16-byte units of the payload as they are (the bytes past len in its
- * last unit are whatever the input holds: the passes stop at len), 0 outside them. Every item
- * calls it; it ends with a barrier. */
-inline void gp_byte_tile_load(__global const uint4 *in, uint vec, uint len, uint t0, __local uint4 *b)
-{
-	const uint lid = get_local_id(0), wg = get_local_size(0);
-	const uint units = wg * GP_BYTE_ITEM / 16u + 2u, u0 = t0 / 16u, last = (len + 15u) / 16u;
-	for (uint q = lid; q < units; q += wg) {
-		uint u = u0 + q;   /* the payload's unit u - 1 */
-		b[q] = u >= 1u && u - 1u < last ? in[vec + u - 1u] : (uint4)(0u);
-	}
-	barrier(CLK_LOCAL_MEM_FENCE);
 }
 
 /* A plain copy, for the benchmarks' bandwidth reference (bench/device_bench.c). */

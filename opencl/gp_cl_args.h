@@ -37,14 +37,8 @@
 	X(VB_TILE_COUNT_BATCH, vb_tile_count_batch) \
 	X(VB_TILE_DECODE, vb_tile_decode) \
 	X(VB_TILE_DECODE_BATCH, vb_tile_decode_batch) \
-	X(GV_TILE_MAPS, gv_tile_maps) \
-	X(GV_TILE_MAPS_BATCH, gv_tile_maps_batch) \
-	X(GV_CARRY, gv_carry) \
-	X(GV_CARRY_BATCH, gv_carry_batch) \
-	X(GV_TILE_SUMS, gv_tile_sums) \
-	X(GV_TILE_SUMS_BATCH, gv_tile_sums_batch) \
-	X(GV_TILE_DECODE, gv_tile_decode) \
-	X(GV_TILE_DECODE_BATCH, gv_tile_decode_batch) \
+	X(GV_DECODE, gv_decode) \
+	X(GV_DECODE_BATCH, gv_decode_batch) \
 	X(WAH_TILE_COUNT, wah_tile_count) \
 	X(WAH_TILE_COUNT_BATCH, wah_tile_count_batch) \
 	X(WAH_TILE_OFFSETS, wah_tile_offsets) \
@@ -201,41 +195,15 @@
 	VAL(cl_uint, blocks) BUF(tile_sums) BUF(block_sums) BUF(out_all) BUF(err) LOC(part) \
 	LOC(part_s) LOC(stage)
 
-#define GP_KARGS_gv_tile_maps(BUF, VAL, LOC) \
-	BUF(in) VAL(cl_uint, vec) VAL(cl_uint, len) BUF(maps) LOC(bv) LOC(exits) LOC(groups) LOC(segs)
+#define GP_KARGS_gv_decode(BUF, VAL, LOC) \
+	BUF(in) VAL(cl_uint, vec) VAL(cl_uint, len) VAL(cl_uint, n) VAL(cl_uint, delta) BUF(status) \
+	BUF(out_all) BUF(err) LOC(ib) LOC(exits) LOC(groups) LOC(segs) LOC(ientry) LOC(ibefore) \
+	LOC(part) LOC(part_s) LOC(stage) LOC(bc)
 
-#define GP_KARGS_gv_tile_maps_batch(BUF, VAL, LOC) \
-	BUF(in) BUF(tab) BUF(tile_start) VAL(cl_uint, n_blobs) BUF(maps) LOC(bv) LOC(exits) \
-	LOC(groups) LOC(segs)
-
-#define GP_KARGS_gv_carry(BUF, VAL, LOC) \
-	BUF(maps) VAL(cl_uint, tiles) VAL(cl_uint, want) BUF(entry) BUF(before) BUF(err) LOC(fmap) \
-	LOC(start)
-
-#define GP_KARGS_gv_carry_batch(BUF, VAL, LOC) \
-	BUF(maps) BUF(tab) BUF(tile_start) BUF(entry) BUF(before) BUF(err) LOC(fmap) LOC(start)
-
-#define GP_KARGS_gv_tile_sums(BUF, VAL, LOC) \
-	BUF(in) VAL(cl_uint, vec) VAL(cl_uint, len) VAL(cl_uint, n) BUF(entry) BUF(before) \
-	VAL(cl_uint, bt) VAL(cl_uint, tiles) VAL(cl_uint, blocks) BUF(tile_sums) BUF(block_sums) \
-	BUF(err) LOC(bv) LOC(exits) LOC(groups) LOC(segs) LOC(ientry) LOC(ibefore) LOC(part)
-
-#define GP_KARGS_gv_tile_sums_batch(BUF, VAL, LOC) \
-	BUF(in) BUF(tab) BUF(tile_start) VAL(cl_uint, n_blobs) BUF(entry) BUF(before) VAL(cl_uint, bt) \
-	VAL(cl_uint, tiles) VAL(cl_uint, blocks) BUF(tile_sums) BUF(block_sums) BUF(err) LOC(bv) \
-	LOC(exits) LOC(groups) LOC(segs) LOC(ientry) LOC(ibefore) LOC(part)
-
-#define GP_KARGS_gv_tile_decode(BUF, VAL, LOC) \
-	BUF(in) VAL(cl_uint, vec) VAL(cl_uint, len) VAL(cl_uint, n) VAL(cl_uint, delta) BUF(entry) \
-	BUF(before) VAL(cl_uint, bt) VAL(cl_uint, tiles) VAL(cl_uint, blocks) BUF(tile_sums) \
-	BUF(block_sums) BUF(out_all) BUF(err) LOC(bv) LOC(exits) LOC(groups) LOC(segs) LOC(ientry) \
-	LOC(ibefore) LOC(part) LOC(part_s) LOC(stage)
-
-#define GP_KARGS_gv_tile_decode_batch(BUF, VAL, LOC) \
-	BUF(in) BUF(tab) BUF(tile_start) VAL(cl_uint, n_blobs) BUF(entry) BUF(before) VAL(cl_uint, bt) \
-	VAL(cl_uint, tiles) VAL(cl_uint, blocks) BUF(tile_sums) BUF(block_sums) BUF(out_all) BUF(err) \
-	LOC(bv) LOC(exits) LOC(groups) LOC(segs) LOC(ientry) LOC(ibefore) LOC(part) LOC(part_s) \
-	LOC(stage)
+#define GP_KARGS_gv_decode_batch(BUF, VAL, LOC) \
+	BUF(in) BUF(tab) BUF(tile_start) VAL(cl_uint, n_blobs) BUF(status) BUF(out_all) BUF(err) \
+	LOC(ib) LOC(exits) LOC(groups) LOC(segs) LOC(ientry) LOC(ibefore) LOC(part) LOC(part_s) \
+	LOC(stage) LOC(bc)
 
 #define GP_KARGS_wah_tile_count(BUF, VAL, LOC) \
 	BUF(in) BUF(t) VAL(cl_uint, bt) BUF(tile_sums) BUF(block_sums) BUF(err) LOC(part)

@@ -1,8 +1,7 @@
 /* Launcher for kernels/gvarint.cl: one blob in a call of its own (its payload 16-byte aligned
- * after 4 zero bytes), or a batch whose payloads each begin a 16-byte unit. The chain of groups
- * is found by tiles (gv_tile_maps), followed a blob at a time (gv_carry), the value sums counted
- * where a delta rule needs them (gv_tile_sums), then the decode pass; one tile is the decode
- * pass alone. */
+ * after 4 zero bytes), or a batch whose payloads each begin a 16-byte unit. One pass (gv_decode):
+ * the tiles find where the chain of groups enters them and the sums before them by a chained scan
+ * over a status buffer zeroed first (a tile's map, state and sums); one tile alone needs none. */
 #include "gp_cl_batch.h"
 #include "../codec/gp_batch.h"
 #include "../codec/gp_gvarint.h"
@@ -12,84 +11,31 @@
 typedef struct gv_launch {
 	cl_mem input, tab, tile_start, out, err;
 	cl_uint n_blobs, vec, len, n, delta;
-	int sums;   /* some blob has delta rule 1 or 2 */
 	const gp_cl_tile_sums *s;
 } gv_launch;
 
-static int gv_chain(const gv_launch *g, const gp_local_bytes *l, cl_mem entry, cl_mem before, gp_error *err)
+static int gv_pass(const gv_launch *g, gp_error *err)
 {
 	const int batch = g->tab != NULL;
 	const gp_cl_tile_sums *s = g->s;
-	cl_mem maps = gp_cl_buffer(GP_B_GV_MAPS, s->tiles * GP_GV_ENTRIES * 4, err);
-	if (!maps) return GP_EDEVICE;
-	cl_kernel k = gp_cl_kernel(batch ? GP_K_GV_TILE_MAPS_BATCH : GP_K_GV_TILE_MAPS);
+	const gp_local_gvarint l = gp_local_of_gvarint(s->wg);
+	/* a counter, each tile's state and sums (64-bit), then its map (kernels/gvarint.cl); zeroed (a
+	 * tile alone reads none of it) */
+	const size_t status_bytes = (1 + 3 * s->tiles) * 8 + s->tiles * GP_GV_ENTRIES * 4;
+	cl_mem status = gp_cl_buffer(GP_B_GV_STATUS, s->tiles > 1 ? status_bytes : 8, err);
+	if (!status || (s->tiles > 1 && gp_cl_fill_u32(status, 0, status_bytes, err) != GP_OK)) return GP_EDEVICE;
+	cl_kernel k = gp_cl_kernel(batch ? GP_K_GV_DECODE_BATCH : GP_K_GV_DECODE);
 	cl_int st = batch
-		? gp_set_gv_tile_maps_batch(k, &(gp_args_gv_tile_maps_batch){
-			.in = g->input, .tab = g->tab, .tile_start = g->tile_start, .n_blobs = g->n_blobs, .maps = maps,
-			.bv_bytes = l->tile, .exits_bytes = l->maps, .groups_bytes = l->maps, .segs_bytes = l->segs})
-		: gp_set_gv_tile_maps(k, &(gp_args_gv_tile_maps){
-			.in = g->input, .vec = g->vec, .len = g->len, .maps = maps, .bv_bytes = l->tile,
-			.exits_bytes = l->maps, .groups_bytes = l->maps, .segs_bytes = l->segs});
-	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg");
-	if (gp_cl_tiled_run(s, k, err) != GP_OK) return GP_EDEVICE;
-	/* a work-group a blob */
-	const size_t fmap = s->wg * GP_GV_ENTRIES * 4, start = s->wg * 2 * 4;
-	k = gp_cl_kernel(batch ? GP_K_GV_CARRY_BATCH : GP_K_GV_CARRY);
-	st = batch
-		? gp_set_gv_carry_batch(k, &(gp_args_gv_carry_batch){
-			.maps = maps, .tab = g->tab, .tile_start = g->tile_start, .entry = entry, .before = before,
-			.err = g->err, .fmap_bytes = fmap, .start_bytes = start})
-		: gp_set_gv_carry(k, &(gp_args_gv_carry){
-			.maps = maps, .tiles = (cl_uint)s->tiles, .want = (g->n + 3) / 4, .entry = entry, .before = before,
-			.err = g->err, .fmap_bytes = fmap, .start_bytes = start});
-	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg");
-	return gp_cl_run(k, (batch ? g->n_blobs : 1) * s->wg, err);
-}
-
-static int gv_passes(const gv_launch *g, gp_error *err)
-{
-	const int batch = g->tab != NULL;
-	const gp_cl_tile_sums *s = g->s;
-	const cl_uint tiles = (cl_uint)s->tiles;
-	const gp_local_bytes l = gp_local_of_bytes(s->wg, gp_cl_tile_items(), gp_cl_byte_stage_items());
-	cl_mem entry, before;
-	if (!(entry = gp_cl_buffer(GP_B_GV_ENTRY, s->tiles * 4, err)) ||
-	    !(before = gp_cl_buffer(GP_B_GV_BEFORE, s->tiles * 4, err)) ||
-	    (s->tiles > 1 && gv_chain(g, &l, entry, before, err) != GP_OK)) {
-		return GP_EDEVICE;
-	}
-	cl_kernel k;
-	cl_int st;
-	if (s->tiles > 1 && g->sums) {
-		k = gp_cl_kernel(batch ? GP_K_GV_TILE_SUMS_BATCH : GP_K_GV_TILE_SUMS);
-		st = batch
-			? gp_set_gv_tile_sums_batch(k, &(gp_args_gv_tile_sums_batch){
-				.in = g->input, .tab = g->tab, .tile_start = g->tile_start, .n_blobs = g->n_blobs, .entry = entry,
-				.before = before, .bt = s->bt, .tiles = tiles, .blocks = s->blocks, .tile_sums = s->sums,
-				.block_sums = s->block_sums, .err = g->err, .bv_bytes = l.tile, .exits_bytes = l.maps,
-				.groups_bytes = l.maps, .segs_bytes = l.segs, .ientry_bytes = l.places, .ibefore_bytes = l.places, .part_bytes = l.part})
-			: gp_set_gv_tile_sums(k, &(gp_args_gv_tile_sums){
-				.in = g->input, .vec = g->vec, .len = g->len, .n = g->n, .entry = entry, .before = before,
-				.bt = s->bt, .tiles = tiles, .blocks = s->blocks, .tile_sums = s->sums, .block_sums = s->block_sums,
-				.err = g->err, .bv_bytes = l.tile, .exits_bytes = l.maps, .groups_bytes = l.maps, .segs_bytes = l.segs,
-				.ientry_bytes = l.places, .ibefore_bytes = l.places, .part_bytes = l.part});
-		if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg");
-		if (gp_cl_tiled_run(s, k, err) != GP_OK) return GP_EDEVICE;
-	}
-	k = gp_cl_kernel(batch ? GP_K_GV_TILE_DECODE_BATCH : GP_K_GV_TILE_DECODE);
-	st = batch
-		? gp_set_gv_tile_decode_batch(k, &(gp_args_gv_tile_decode_batch){
-			.in = g->input, .tab = g->tab, .tile_start = g->tile_start, .n_blobs = g->n_blobs, .entry = entry,
-			.before = before, .bt = s->bt, .tiles = tiles, .blocks = s->blocks, .tile_sums = s->sums,
-			.block_sums = s->block_sums, .out_all = g->out, .err = g->err, .bv_bytes = l.tile,
-			.exits_bytes = l.maps, .groups_bytes = l.maps, .segs_bytes = l.segs, .ientry_bytes = l.places, .ibefore_bytes = l.places,
-			.part_bytes = l.part, .part_s_bytes = l.part_s, .stage_bytes = l.stage})
-		: gp_set_gv_tile_decode(k, &(gp_args_gv_tile_decode){
-			.in = g->input, .vec = g->vec, .len = g->len, .n = g->n, .delta = g->delta, .entry = entry,
-			.before = before, .bt = s->bt, .tiles = tiles, .blocks = s->blocks, .tile_sums = s->sums,
-			.block_sums = s->block_sums, .out_all = g->out, .err = g->err, .bv_bytes = l.tile,
-			.exits_bytes = l.maps, .groups_bytes = l.maps, .segs_bytes = l.segs, .ientry_bytes = l.places, .ibefore_bytes = l.places,
-			.part_bytes = l.part, .part_s_bytes = l.part_s, .stage_bytes = l.stage});
+		? gp_set_gv_decode_batch(k, &(gp_args_gv_decode_batch){
+			.in = g->input, .tab = g->tab, .tile_start = g->tile_start, .n_blobs = g->n_blobs, .status = status,
+			.out_all = g->out, .err = g->err, .ib_bytes = l.items, .exits_bytes = l.maps, .groups_bytes = l.maps,
+			.segs_bytes = l.segs, .ientry_bytes = l.places, .ibefore_bytes = l.places, .part_bytes = l.part,
+			.part_s_bytes = l.part_s, .stage_bytes = l.stage, .bc_bytes = l.found})
+		: gp_set_gv_decode(k, &(gp_args_gv_decode){
+			.in = g->input, .vec = g->vec, .len = g->len, .n = g->n, .delta = g->delta, .status = status,
+			.out_all = g->out, .err = g->err, .ib_bytes = l.items, .exits_bytes = l.maps, .groups_bytes = l.maps,
+			.segs_bytes = l.segs, .ientry_bytes = l.places, .ibefore_bytes = l.places, .part_bytes = l.part,
+			.part_s_bytes = l.part_s, .stage_bytes = l.stage, .bc_bytes = l.found});
 	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg");
 	return gp_cl_tiled_run(s, k, err);
 }
@@ -99,35 +45,35 @@ static int gv_single(const uint8_t *blob, size_t len, size_t n, uint32_t delta, 
 	const size_t payload = len - GP_GVARINT_HEADER;
 	gp_cl_tiled t;
 	/* 4 zero bytes ahead of the 12-byte header: the payload begins 16-byte unit 1 */
-	gp_cl_tiled_plan(&t, (4 + len + 15) / 16 * 16, payload, gp_cl_tile_items() * 4, GP_BYTE_COUNTERS);
+	gp_cl_tiled_plan(&t, (4 + len + 15) / 16 * 16, payload, GP_GV_ITEM, 1);
 	int out = gp_cl_call_add(&t.call, GP_IO_OUT, n * 4);
 	if (gp_cl_tiled_send(&t, &blob, &len, 1, 4, NULL, NULL, err) != GP_OK) return GP_EDEVICE;
 	gv_launch g = {.input = t.input, .out = t.call.r[out].mem, .err = t.err, .n_blobs = 1, .vec = 1,
-	               .len = (cl_uint)payload, .n = (cl_uint)n, .delta = delta, .sums = delta != 0, .s = &t.s};
-	if (gv_passes(&g, err) != GP_OK) return GP_EDEVICE;
+	               .len = (cl_uint)payload, .n = (cl_uint)n, .delta = delta, .s = &t.s};
+	if (gv_pass(&g, err) != GP_OK) return GP_EDEVICE;
 	return gp_cl_tiled_finish(&t, out, n, 32, r, err);
 }
 
-static int gv_batch(gp_cl_batch *b, const gp_batch_in *in, int sums, gp_result *r, gp_error *err)
+static int gv_batch(gp_cl_batch *b, const gp_batch_in *in, gp_result *r, gp_error *err)
 {
 	gp_cl_tile_sums s;
 	cl_mem starts, out;
 	if (gp_cl_batch_upload_units(b, in->blobs, in->lens, GP_GVARINT_HEADER, err) != GP_OK ||
-	    gp_cl_blob_tiles(b->host_istart, b->n_blobs, gp_cl_tile_items() * 4, GP_BYTE_COUNTERS, 256, GP_B_TILE_SUMS,
+	    gp_cl_blob_tiles(b->host_istart, b->n_blobs, GP_GV_ITEM, 1, 256, GP_B_TILE_SUMS,
 	                     GP_B_BLOCK_SUMS, &s, &starts, err) != GP_OK ||
 	    !(out = gp_cl_buffer(GP_B_OUT_32, (size_t)b->values * 4, err))) {
 		return GP_EDEVICE;
 	}
 	gv_launch g = {.input = b->input, .tab = b->table, .tile_start = starts, .out = out, .err = b->err,
-	               .n_blobs = b->n_blobs, .sums = sums, .s = &s};
-	if (s.tiles > 0 && gv_passes(&g, err) != GP_OK) return GP_EDEVICE;
+	               .n_blobs = b->n_blobs, .s = &s};
+	if (s.tiles > 0 && gv_pass(&g, err) != GP_OK) return GP_EDEVICE;
 	return gp_cl_batch_download(b, out, 32, r, err);
 }
 
 int gp_cl_gvarint_decode(const gp_batch_in *in, gp_result *r, gp_error *err)
 {
 	gp_cl_batch b;
-	int rc = GP_EDEVICE, sums = 0;
+	int rc = GP_EDEVICE;
 	if (gp_cl_batch_init(&b, in->n_blobs, err) != GP_OK) return GP_EDEVICE;
 	for (size_t i = 0; i < in->n_blobs; i++) {
 		size_t n;
@@ -141,12 +87,11 @@ int gp_cl_gvarint_decode(const gp_batch_in *in, gp_result *r, gp_error *err)
 		t[GP_BT_N] = (cl_uint)n;
 		t[GP_BT_BYTE_DELTA] = delta;
 		t[GP_BT_BYTES] = t[GP_BT_ITEMS] = (cl_uint)(in->lens[i] - GP_GVARINT_HEADER);
-		sums |= delta != 0;
 	}
 	if (in->n_blobs == 1 && b.host_table[GP_BT_BYTES] > 0) {
 		rc = gv_single(in->blobs[0], in->lens[0], b.host_table[GP_BT_N], b.host_table[GP_BT_BYTE_DELTA], r, err);
 	} else {
-		rc = gv_batch(&b, in, sums, r, err);
+		rc = gv_batch(&b, in, r, err);
 	}
 done:
 	gp_cl_batch_free(&b);

@@ -105,21 +105,21 @@ static inline gp_local_s9_decode gp_local_of_s9_decode(size_t wg, size_t tile, s
 	                            (size_t)GP_S9_LAYOUTS * 8};
 }
 
-/* The byte formats' passes (kernels/vbyte.cl, gvarint.cl): the tile's bytes with a 16-byte halo
- * either side, the items' maps (GROUP_VARINT: an exit and a group count at each place) and the maps of
- * their segments of 32, the items' places (wg + 1 entries and group counts), the scans' parts
- * (32- and 64-bit), the staged values. */
-typedef struct gp_local_bytes {
-	size_t tile, maps, segs, places, part, part_s, stage;
-} gp_local_bytes;
+/* GROUP_VARINT's pass (kernels/gvarint.cl): each item's bytes and the 16 after them, an odd
+ * number of words apart (GV_IB_STRIDE); the items' maps (an exit and a group count at each place,
+ * GV_STRIDE apart) and the maps of their segments of 32; the items' places (wg + 1 entries and
+ * group counts); the scans' parts (32- and 64-bit); the staged values (GP_GV_STAGE_ITEMS an
+ * item); what item 0 found (4 longs). */
+typedef struct gp_local_gvarint {
+	size_t items, maps, segs, places, part, part_s, stage, found;
+} gp_local_gvarint;
 
-static inline gp_local_bytes gp_local_of_bytes(size_t wg, size_t tile_items, size_t stage)
+static inline gp_local_gvarint gp_local_of_gvarint(size_t wg)
 {
-	/* an item's map at every place of its bytes (at least its 17 entries), an odd number of
-	 * words apart (GV_STRIDE) */
-	size_t places = tile_items * 4 > GP_GV_ENTRIES ? tile_items * 4 : GP_GV_ENTRIES;
-	return (gp_local_bytes){wg * tile_items * 4 + 32, wg * 4 * ((places + 3) / 4 | 1), (wg + 31) / 32 * GP_GV_ENTRIES * 4,
-	                        (wg + 1) * 4, wg * 4, wg * 8, wg * stage * 4};
+	const size_t item = GP_GV_ITEM, places = item > GP_GV_ENTRIES ? item : GP_GV_ENTRIES;
+	return (gp_local_gvarint){wg * 4 * (((item + 16) / 4) | 1), wg * 4 * ((places + 3) / 4 | 1),
+	                          (wg + 31) / 32 * GP_GV_ENTRIES * 4, (wg + 1) * 4, wg * 4, wg * 8,
+	                          (wg * GP_GV_STAGE_ITEMS > GP_GV_ENTRIES ? wg * GP_GV_STAGE_ITEMS : GP_GV_ENTRIES) * 4, 4 * 8};
 }
 
 /* VBYTE's decode pass (kernels/vbyte.cl): the scans' parts (32- and 64-bit) and the staged
@@ -179,9 +179,7 @@ typedef enum {
 	GP_B_BITMAP,                  /* WAH: the bitmaps gathered (or a query's combined) */
 	GP_B_ROWS,                    /* WAH: set rows */
 	GP_B_BLOB_ROWS,               /* WAH: each bitmap's first row in ROWS */
-	GP_B_GV_MAPS,                 /* GROUP_VARINT: each tile's map (kernels/gvarint.cl) */
-	GP_B_GV_ENTRY,                /* GROUP_VARINT: where the chain of groups enters each tile */
-	GP_B_GV_BEFORE,               /* GROUP_VARINT: the groups of its blob before each tile */
+	GP_B_GV_STATUS,               /* GROUP_VARINT: each tile's map, state and sums (kernels/gvarint.cl) */
 	GP_B_IX_QUERY_TABLES,         /* index: a batch's query tables (kernels/index.cl) */
 	GP_B_IX_CANDIDATES,           /* index: each item's doc (OR: merged) */
 	GP_B_IX_KEPT,                 /* index: which items are answers, then their running count */
@@ -224,8 +222,6 @@ size_t gp_cl_stage_items(size_t value_bytes);
  * (GP_QS_STAGE_ITEMS: GP_STAGE_ITEMS_32, at most 16). */
 size_t gp_cl_qs_items(void);
 size_t gp_cl_qs_stage_items(void);
-/* Values each item stages in the byte formats' decode passes (GP_BYTE_STAGE_ITEMS). */
-size_t gp_cl_byte_stage_items(void);
 /* Words per work-item of the tiled MOD9 and S9 decoders (GP_TILE_ITEMS of the build). */
 size_t gp_cl_tile_items(void);
 /* Output words per work-item of wah_gather (GP_WAH_ITEMS of the build). */

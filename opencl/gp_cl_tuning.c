@@ -22,13 +22,13 @@ static size_t local_need_32(size_t wg, size_t tile_items, size_t stage)
 	return l.offs + l.part + l.stage + l.lay;
 }
 
-/* The byte formats' decode passes: GROUP_VARINT's (staging at most 8 values an item) or VBYTE's
- * (a tile's values staged whole), whichever is larger */
-static size_t local_need_bytes(size_t wg, size_t tile_items)
+/* The byte formats' decode passes: GROUP_VARINT's or VBYTE's (each a tile's values staged
+ * whole), whichever is larger */
+static size_t local_need_bytes(size_t wg)
 {
-	gp_local_bytes l = gp_local_of_bytes(wg, tile_items, 8);
+	gp_local_gvarint l = gp_local_of_gvarint(wg);
 	gp_local_vbyte v = gp_local_of_vbyte(wg);
-	size_t gv = l.tile + 2 * l.maps + l.segs + 2 * l.places + l.part + l.part_s + l.stage;
+	size_t gv = l.items + 2 * l.maps + l.segs + 2 * l.places + l.part + l.part_s + l.stage + l.found;
 	size_t vb = v.part + v.part_s + v.stage;
 	return gv > vb ? gv : vb;
 }
@@ -87,7 +87,7 @@ void gp_cl_choose_shape(gp_device_shape *s, size_t max_work_group, size_t local_
 	s->tile_items = k->tile_items == 4 || k->tile_items == 16 ? k->tile_items : 8;
 	while (wg > 1 && local_mem &&
 	       (local_need_64(wg, s->tile_items, 1) > local_mem || local_need_wah(wg, 1) > local_mem ||
-	        local_need_bytes(wg, s->tile_items) > local_mem)) {
+	        local_need_bytes(wg) > local_mem)) {
 		wg /= 2;
 	}
 	s->wah_items = k->wah_items == 4 || k->wah_items == 16 ? k->wah_items : 8;
@@ -114,7 +114,6 @@ size_t gp_cl_qs_items(void) { return gp_cl.shape.qs_items; }
 size_t gp_cl_tile_items(void) { return gp_cl.shape.tile_items; }
 size_t gp_cl_wah_items(void) { return gp_cl.shape.wah_items; }
 size_t gp_cl_qs_stage_items(void) { return gp_cl.shape.stage_items_32 < 16 ? gp_cl.shape.stage_items_32 : 16; }
-size_t gp_cl_byte_stage_items(void) { return gp_cl.shape.stage_items_32 < 8 ? gp_cl.shape.stage_items_32 : 8; }
 
 size_t gp_cl_stage_items(size_t value_bytes)
 {
