@@ -297,55 +297,61 @@ inline uint gv_look_back_entry(__global ulong *status, uint g, uint g0, __local 
 	return x;
 }
 
-/* The sum of the values of tile g's blob before it (saturating at GV_SUM_CAP), for item 0; every
- * item calls it. A window of the tiles before g is read at once: the nearest with its blob's sum
- * through it ends the look-back, the tiles after it add their own sums (read again until all
- * are published); without one, the window's own sums add up and the next window back is read.
- * flag: 2 words; part_s: wg. */
-inline ulong gv_look_back_sum(__global ulong *status, uint g, uint g0, __local uint *flag, __local long *part_s)
+/* The sum of the values of tile g's blob before it (saturating at GV_SUM_CAP), for every item;
+ * every item calls it. A window of the tiles before g is read at once, a tile an item: the nearest
+ * with its blob's sum through it ends the look-back, the tiles after it add their own sums (read
+ * again until all are published); without one, the window's own sums add up and the next window
+ * back is read. The sums add up in local memory in three limbs of 21 bits (a window's fit 32
+ * bits). flag: 5 words. */
+inline ulong gv_look_back_sum(__global ulong *status, uint g, uint g0, __local uint *flag)
 {
 	const uint lid = get_local_id(0), wg = get_local_size(0);
 	ulong sum = 0;
 	for (uint hi = g; hi > g0;) {
 		const uint lo = hi - g0 > wg ? hi - wg : g0;
-		if (lid == 0u) flag[0] = flag[1] = 0u;
+		if (lid < 5u) flag[lid] = 0u;
 		barrier(CLK_LOCAL_MEM_FENCE);
 		const uint j = hi - 1u - lid;   /* one tile an item */
 		const int in = lid < hi - lo;
 		if (in && (gv_read(status, GV_SUMS, j) & GV_READY)) atomic_max(flag, j + 1u);
 		barrier(CLK_LOCAL_MEM_FENCE);
 		const uint f = flag[0], from = f ? f - 1u : lo;   /* tiles [from, hi): tile `from`'s sums if f */
-		ulong v = 0;
 		if (in && j >= from) {
-			const ulong w = gv_read(status, f && j == from ? GV_SUMS : GV_SUM, j);
+			const ulong w = gv_read(status, f && j == from ? GV_SUMS : GV_SUM, j), v = w & ~GV_READY;
 			if (!(w & GV_READY)) flag[1] = 1u;
-			v = w & ~GV_READY;
+			atomic_add(flag + 2, (uint)v & 0x1FFFFFu);
+			atomic_add(flag + 3, (uint)(v >> 21) & 0x1FFFFFu);
+			atomic_add(flag + 4, (uint)(v >> 42));
 		}
-		long all;
-		gp_group_scan_i64(part_s, (long)v, &all);   /* (its barriers order flag[1]) */
+		barrier(CLK_LOCAL_MEM_FENCE);
 		const uint missing = flag[1];
+		const ulong all = flag[4] >= (1u << 20) ? GV_SUM_CAP
+		                  : (ulong)flag[2] + ((ulong)flag[3] << 21) + ((ulong)flag[4] << 42);
 		barrier(CLK_LOCAL_MEM_FENCE);
 		if (missing) continue;   /* a tile has not published its sum yet: read the window again */
-		sum = min(sum + (ulong)all, GV_SUM_CAP);
+		sum = min(sum + all, GV_SUM_CAP);
 		if (f) break;
 		hi = lo;
 	}
 	return sum;
 }
 
-/* The one pass. x: the tile's blob (its tiles [x->g0, ...)), g: the tile, tiles: the call's, alone:
- * one tile in the call (no status). ib: wg * GV_IB_STRIDE bytes; exits, groups: wg *
- * GV_STRIDE; segs: as gv_segment_maps's; ientry, ibefore: wg + 1; part: wg; part_s: wg; stage:
- * max(wg * GV_STAGE_ITEMS, GV_ENTRIES); bc: 4 (what item 0 found, for every item). */
+/* The one pass. x: the tile's blob (its tiles [x->g0, ...)), g: the tile, alone: one tile in the
+ * call (no status). ib: wg * GV_IB_STRIDE bytes; segs: as gv_segment_maps's; ientry, ibefore:
+ * wg + 1; part: wg; part_s: wg; stage: GV_STAGE_OWN(wg) words, then the items' maps (exits and
+ * groups, wg * GV_STRIDE bytes each), which the staged values take over once the items' entries
+ * are known; bc: 4 (what item 0 found, for every item). */
+#define GV_STAGE_OWN(wg) max((wg) * GV_STAGE_ITEMS, GV_ENTRIES)
 GP_PASS_BODY void gv_decode_body(__global const uint4 *in, const gp_byte_blob *x, uint g, int alone,
                                  __global ulong *status, __global uint *out_all, __global uint *err,
-                                 __local uint *ib, __local uchar *exits, __local uchar *groups,
-                                 __local uint *segs, __local uint *ientry, __local uint *ibefore,
-                                 __local uint *part, __local long *part_s, __local uint *stage,
-                                 __local ulong *bc)
+                                 __local uint *ib, __local uint *segs, __local uint *ientry,
+                                 __local uint *ibefore, __local uint *part, __local long *part_s,
+                                 __local uint *stage, __local ulong *bc)
 {
 	const uint lid = get_local_id(0), wg = get_local_size(0), tb = wg * GV_ITEM;
-	const uint t0 = (g - x->g0) * tb, end = gv_tile_end(x, t0, tb), chunk = wg * GV_STAGE_ITEMS;
+	const uint t0 = (g - x->g0) * tb, end = gv_tile_end(x, t0, tb);
+	__local uchar *exits = (__local uchar *)(stage + GV_STAGE_OWN(wg)), *groups = exits + wg * GV_STRIDE;
+	const uint chunk = GV_STAGE_OWN(wg) + wg * GV_STRIDE / 2u;   /* the stage with the maps' room */
 	const int first = g == x->g0, last = t0 + tb >= x->len;
 	__local const uchar *b = (__local const uchar *)ib + GV_IB_STRIDE * lid;   /* the item's bytes */
 	__global uint *out = out_all + x->vbase;
@@ -382,13 +388,12 @@ GP_PASS_BODY void gv_decode_body(__global const uint4 *in, const gp_byte_blob *x
 	if (x->delta != 0u) {
 		const ulong own = min((ulong)all, GV_SUM_CAP);
 		if (!alone && lid == 0u) gv_write(status, GV_SUM, g, own);   /* published before the look-back */
-		if (!first) before = gv_look_back_sum(status, g, x->g0, part, part_s);
+		if (!first) before = gv_look_back_sum(status, g, x->g0, part);
 		if (!alone && lid == 0u) gv_write(status, GV_SUMS, g, min(before + own, GV_SUM_CAP));
-		if (lid == 0u) bc[2] = before;
 	}
 	uint total;
 	const uint at0 = gp_group_scan_u32(part, c, &total), out0 = 4u * k0;   /* the groups before are full */
-	const ulong run0 = (x->delta != 0u ? bc[2] : 0UL) + (ulong)sum_at;   /* (bc[2]: after the scan's barriers) */
+	const ulong run0 = before + (ulong)sum_at;
 	const uint stop = min(total, x->n > out0 ? x->n - out0 : 0u);
 	for (uint c0 = 0; c0 < stop; c0 += chunk) {
 		const uint c1 = min(c0 + chunk, stop);
@@ -413,28 +418,25 @@ inline uint gv_tile_number(__global ulong *status, int alone, __local ulong *bc)
 
 __kernel void gv_decode(__global const uint4 *in, const uint vec, const uint len, const uint n,
                         const uint delta, __global ulong *status, __global uint *out_all, __global uint *err,
-                        __local uint *ib, __local uchar *exits, __local uchar *groups, __local uint *segs,
-                        __local uint *ientry, __local uint *ibefore, __local uint *part, __local long *part_s,
-                        __local uint *stage, __local ulong *bc)
+                        __local uint *ib, __local uint *segs, __local uint *ientry, __local uint *ibefore,
+                        __local uint *part, __local long *part_s, __local uint *stage, __local ulong *bc)
 {
 	const int alone = get_num_groups(0) == 1u;
 	if (alone) gp_alone_begin(err);
 	gp_byte_blob x = {vec, len, n, delta, 0u, 0u};
 	const uint g = gv_tile_number(status, alone, bc);
-	gv_decode_body(in, &x, g, alone, status, out_all, err, ib, exits, groups, segs, ientry, ibefore, part, part_s,
-	               stage, bc);
+	gv_decode_body(in, &x, g, alone, status, out_all, err, ib, segs, ientry, ibefore, part, part_s, stage, bc);
 }
 
 __kernel void gv_decode_batch(__global const uint4 *in, __global const uint *tab, __global const uint *tile_start,
                               const uint n_blobs, __global ulong *status, __global uint *out_all,
-                              __global uint *err, __local uint *ib, __local uchar *exits, __local uchar *groups,
-                              __local uint *segs, __local uint *ientry, __local uint *ibefore, __local uint *part,
-                              __local long *part_s, __local uint *stage, __local ulong *bc)
+                              __global uint *err, __local uint *ib, __local uint *segs, __local uint *ientry,
+                              __local uint *ibefore, __local uint *part, __local long *part_s, __local uint *stage,
+                              __local ulong *bc)
 {
 	const int alone = get_num_groups(0) == 1u;
 	if (alone) gp_alone_begin(err);
 	const uint g = gv_tile_number(status, alone, bc);
 	gp_byte_blob x = gp_byte_blob_of(tab, tile_start, n_blobs, g);
-	gv_decode_body(in, &x, g, alone, status, out_all, err, ib, exits, groups, segs, ientry, ibefore, part, part_s,
-	               stage, bc);
+	gv_decode_body(in, &x, g, alone, status, out_all, err, ib, segs, ientry, ibefore, part, part_s, stage, bc);
 }

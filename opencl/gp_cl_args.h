@@ -197,13 +197,12 @@
 
 #define GP_KARGS_gv_decode(BUF, VAL, LOC) \
 	BUF(in) VAL(cl_uint, vec) VAL(cl_uint, len) VAL(cl_uint, n) VAL(cl_uint, delta) BUF(status) \
-	BUF(out_all) BUF(err) LOC(ib) LOC(exits) LOC(groups) LOC(segs) LOC(ientry) LOC(ibefore) \
-	LOC(part) LOC(part_s) LOC(stage) LOC(bc)
+	BUF(out_all) BUF(err) LOC(ib) LOC(segs) LOC(ientry) LOC(ibefore) LOC(part) LOC(part_s) \
+	LOC(stage) LOC(bc)
 
 #define GP_KARGS_gv_decode_batch(BUF, VAL, LOC) \
 	BUF(in) BUF(tab) BUF(tile_start) VAL(cl_uint, n_blobs) BUF(status) BUF(out_all) BUF(err) \
-	LOC(ib) LOC(exits) LOC(groups) LOC(segs) LOC(ientry) LOC(ibefore) LOC(part) LOC(part_s) \
-	LOC(stage) LOC(bc)
+	LOC(ib) LOC(segs) LOC(ientry) LOC(ibefore) LOC(part) LOC(part_s) LOC(stage) LOC(bc)
 
 #define GP_KARGS_wah_tile_count(BUF, VAL, LOC) \
 	BUF(in) BUF(t) VAL(cl_uint, bt) BUF(tile_sums) BUF(block_sums) BUF(err) LOC(part)

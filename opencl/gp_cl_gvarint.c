@@ -28,12 +28,12 @@ static int gv_pass(const gv_launch *g, gp_error *err)
 	cl_int st = batch
 		? gp_set_gv_decode_batch(k, &(gp_args_gv_decode_batch){
 			.in = g->input, .tab = g->tab, .tile_start = g->tile_start, .n_blobs = g->n_blobs, .status = status,
-			.out_all = g->out, .err = g->err, .ib_bytes = l.items, .exits_bytes = l.maps, .groups_bytes = l.maps,
+			.out_all = g->out, .err = g->err, .ib_bytes = l.items,
 			.segs_bytes = l.segs, .ientry_bytes = l.places, .ibefore_bytes = l.places, .part_bytes = l.part,
 			.part_s_bytes = l.part_s, .stage_bytes = l.stage, .bc_bytes = l.found})
 		: gp_set_gv_decode(k, &(gp_args_gv_decode){
 			.in = g->input, .vec = g->vec, .len = g->len, .n = g->n, .delta = g->delta, .status = status,
-			.out_all = g->out, .err = g->err, .ib_bytes = l.items, .exits_bytes = l.maps, .groups_bytes = l.maps,
+			.out_all = g->out, .err = g->err, .ib_bytes = l.items,
 			.segs_bytes = l.segs, .ientry_bytes = l.places, .ibefore_bytes = l.places, .part_bytes = l.part,
 			.part_s_bytes = l.part_s, .stage_bytes = l.stage, .bc_bytes = l.found});
 	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg");

@@ -28,7 +28,7 @@ static size_t local_need_bytes(size_t wg)
 {
 	gp_local_gvarint l = gp_local_of_gvarint(wg);
 	gp_local_vbyte v = gp_local_of_vbyte(wg);
-	size_t gv = l.items + 2 * l.maps + l.segs + 2 * l.places + l.part + l.part_s + l.stage + l.found;
+	size_t gv = l.items + l.segs + 2 * l.places + l.part + l.part_s + l.stage + l.found;
 	size_t vb = v.part + v.part_s + v.stage;
 	return gv > vb ? gv : vb;
 }
