@@ -245,31 +245,40 @@ inline volatile __global uint *gv_maps(__global ulong *status)
 }
 
 /* Tile g's entry and the groups of its blob before it (*before, for item 0), g0 its blob's first
- * tile; every item calls it. The nearest tile before g within GV_WINDOW that has published its
- * state (or the blob's start) is found by the group at once, the maps of the tiles after it are
- * read into win (GV_WINDOW * GV_ENTRIES words) at once, then item 0 follows the chain through
- * them; a window without a state, or a map not yet published, is read again. flag: 2 words. */
+ * tile; every item calls it. A window of GV_WINDOW tiles before g is read by the group at once
+ * for the nearest that has published its state (or the blob's start), and the maps of the tiles
+ * after that one into win (GV_WINDOW * GV_ENTRIES words; a map not yet published is read again);
+ * item 0 then follows the chain through them. A window without a state is composed into the
+ * maps already passed (comp: where each entry of the window's first tile leads to g's entry,
+ * and the groups on the way; 2 (GV_BROKEN + 1) words), and the window before it is read: a tile
+ * never waits for another's state, only for maps, which every tile publishes before it waits on
+ * anything. flag: 2 words. */
 #define GV_WINDOW max(1u, min((uint)get_local_size(0), max(GV_STAGE_ITEMS * (uint)get_local_size(0), GV_ENTRIES) / GV_ENTRIES))
 inline uint gv_look_back_entry(__global ulong *status, uint g, uint g0, __local uint *win, __local uint *flag,
-                               uint *before)
+                               __local uint *comp, uint *before)
 {
-	const uint lid = get_local_id(0), wg = get_local_size(0), lo = g - g0 > GV_WINDOW ? g - GV_WINDOW : g0;
+	const uint lid = get_local_id(0), wg = get_local_size(0);
 	volatile __global const uint *maps = gv_maps(status);
-	uint from;   /* the chain is known entering tile `from` */
+	__local uint *cx = comp, *ck = comp + GV_BROKEN + 1u;
+	for (uint e = lid; e <= GV_BROKEN; e += wg) {   /* nothing passed yet: each entry to itself */
+		cx[e] = e;
+		ck[e] = 0u;
+	}
+	uint hi = g, from, f;   /* the tiles [lo, hi) read; the chain known entering tile `from` */
 	for (;;) {
+		const uint lo = hi - g0 > GV_WINDOW ? hi - GV_WINDOW : g0;
 		if (lid == 0u) flag[0] = lo == g0 ? 1u : 0u;   /* tile j's state found: j + 2; the blob's start: 1 */
 		barrier(CLK_LOCAL_MEM_FENCE);
-		for (uint j = lo + lid; j < g; j += wg) {
+		for (uint j = lo + lid; j < hi; j += wg) {
 			if (gv_read(status, GV_STATE, j) & GV_READY) atomic_max(flag, j + 2u);
 		}
 		barrier(CLK_LOCAL_MEM_FENCE);
-		const uint f = flag[0];
+		f = flag[0];
+		from = f == 0u ? lo : f == 1u ? g0 : f - 1u;
 		barrier(CLK_LOCAL_MEM_FENCE);
-		if (f == 0u) continue;   /* no state in the window yet */
-		from = f == 1u ? g0 : f - 1u;
 		if (lid == 0u) flag[1] = 0u;
 		barrier(CLK_LOCAL_MEM_FENCE);
-		for (uint q = lid; q < (g - from) * GV_ENTRIES; q += wg) {
+		for (uint q = lid; q < (hi - from) * GV_ENTRIES; q += wg) {
 			const uint m = maps[(ulong)from * GV_ENTRIES + q];
 			win[q] = m;
 			if (!(m & GV_READY32)) flag[1] = 1u;
@@ -277,7 +286,28 @@ inline uint gv_look_back_entry(__global ulong *status, uint g, uint g0, __local 
 		barrier(CLK_LOCAL_MEM_FENCE);
 		const uint missing = flag[1];
 		barrier(CLK_LOCAL_MEM_FENCE);
-		if (!missing) break;
+		if (missing) continue;   /* a map not published yet: read the window again */
+		if (f != 0u) break;
+		/* no state in [lo, hi): each entry of tile lo followed through the window, then through
+		 * what was composed before */
+		uint x[GV_ENTRIES], k[GV_ENTRIES];
+		for (uint e = lid; e < GV_ENTRIES; e += wg) {
+			uint y = e, kk = 0;
+			for (uint t = 0; t < hi - lo && y < GV_ENTRIES; t++) {
+				const uint m = win[GV_ENTRIES * t + y];
+				kk += (m >> 8) & 0x7FFFFFu;
+				y = m & 0xFFu;
+			}
+			x[e / wg] = cx[y];
+			k[e / wg] = kk + ck[y];
+		}
+		barrier(CLK_LOCAL_MEM_FENCE);
+		for (uint e = lid; e < GV_ENTRIES; e += wg) {
+			cx[e] = x[e / wg];
+			ck[e] = k[e / wg];
+		}
+		barrier(CLK_LOCAL_MEM_FENCE);
+		hi = lo;
 	}
 	uint x = 0, k = 0;
 	if (lid == 0u) {
@@ -286,13 +316,15 @@ inline uint gv_look_back_entry(__global ulong *status, uint g, uint g0, __local 
 			x = (uint)(state >> 32) & 0xFFu;
 			k = (uint)state;
 		}
-		for (uint t = 0; t < g - from && x < GV_ENTRIES; t++) {
+		for (uint t = 0; t < hi - from && x < GV_ENTRIES; t++) {
 			const uint m = win[GV_ENTRIES * t + x];
 			k += (m >> 8) & 0x7FFFFFu;
 			x = m & 0xFFu;
 		}
+		k += ck[x];
+		x = cx[x];
 	}
-	barrier(CLK_LOCAL_MEM_FENCE);   /* win and flag are free again */
+	barrier(CLK_LOCAL_MEM_FENCE);   /* win, flag and comp are free again */
 	*before = k;
 	return x;
 }
@@ -340,7 +372,8 @@ inline ulong gv_look_back_sum(__global ulong *status, uint g, uint g0, __local u
  * call (no status). ib: wg * GV_IB_STRIDE bytes; segs: as gv_segment_maps's; ientry, ibefore:
  * wg + 1; part: wg; part_s: wg; stage: GV_STAGE_OWN(wg) words, then the items' maps (exits and
  * groups, wg * GV_STRIDE bytes each), which the staged values take over once the items' entries
- * are known; bc: 4 (what item 0 found, for every item). */
+ * are known; bc: 4 longs (what item 0 found, for every item), then the look-back's composed maps
+ * (2 (GV_BROKEN + 1) words). */
 #define GV_STAGE_OWN(wg) max((wg) * GV_STAGE_ITEMS, GV_ENTRIES)
 GP_PASS_BODY void gv_decode_body(__global const uint4 *in, const gp_byte_blob *x, uint g, int alone,
                                  __global ulong *status, __global uint *out_all, __global uint *err,
@@ -359,12 +392,12 @@ GP_PASS_BODY void gv_decode_body(__global const uint4 *in, const gp_byte_blob *x
 	gv_item_map((__local const uchar *)ib, end, exits, groups);
 	gv_segment_maps(exits, groups, segs);
 
-	if (!alone && lid < GV_ENTRIES) {   /* the tile's map, published before anything waits */
-		uint k, e = gv_follow_segments(segs, lid, &k);
-		gv_maps(status)[(ulong)GV_ENTRIES * g + lid] = GV_READY32 | k << 8 | e;
+	for (uint en = lid; !alone && en < GV_ENTRIES; en += wg) {   /* the tile's map, published before anything waits */
+		uint k, e = gv_follow_segments(segs, en, &k);
+		gv_maps(status)[(ulong)GV_ENTRIES * g + en] = GV_READY32 | k << 8 | e;
 	}
 	uint k0 = 0;
-	const uint e0 = first ? 0u : gv_look_back_entry(status, g, x->g0, stage, part, &k0);
+	const uint e0 = first ? 0u : gv_look_back_entry(status, g, x->g0, stage, part, (__local uint *)(bc + 4), &k0);
 	if (lid == 0u) {
 		uint k = 0;
 		const uint ex = e0 < GV_ENTRIES ? gv_follow_segments(segs, e0, &k) : e0;
