@@ -71,12 +71,20 @@ inline void gv_items_load(__global const uint4 *in, uint vec, uint len, uint t0,
 	barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-/* Every item's map into exits[GV_STRIDE * lid + p] and groups[...]. A barrier follows. */
-inline void gv_item_map(__local const uchar *ib, uint end, __local uchar *exits, __local uchar *groups)
+/* A place's map in a byte: the exit (at most GV_BROKEN) | the groups passed << 5 (a group takes at
+ * least 5 bytes, so an item of GV_ITEM bytes passes at most 7 from any place). */
+#if GP_GV_ITEM > 35
+#error "GP_GV_ITEM: a place's groups must fit 3 bits"
+#endif
+#define GV_EXIT(m) ((uint)(m) & 31u)
+#define GV_GROUPS(m) ((uint)(m) >> 5)
+
+/* Every item's map into maps[GV_STRIDE * lid + p]. A barrier follows. */
+inline void gv_item_map(__local const uchar *ib, uint end, __local uchar *maps)
 {
 	const uint lid = get_local_id(0), s = lid * GV_ITEM;
 	__local const uchar *b = ib + GV_IB_STRIDE * lid;
-	__local uchar *ex = exits + GV_STRIDE * lid, *gr = groups + GV_STRIDE * lid;
+	__local uchar *mp = maps + GV_STRIDE * lid;
 	for (uint p = GV_PLACES; p-- > 0u;) {
 		uint x = gv_place_end(s, p, end), k = 0;
 		if (x > GV_BROKEN) {
@@ -84,24 +92,24 @@ inline void gv_item_map(__local const uchar *ib, uint end, __local uchar *exits,
 			x = gv_place_end(s, q, end);
 			k = 1;
 			if (x > GV_BROKEN) {
-				x = ex[q];
-				k += gr[q];
+				const uint m = mp[q];
+				x = GV_EXIT(m);
+				k += GV_GROUPS(m);
 			}
 		}
-		ex[p] = (uchar)x;
-		gr[p] = (uchar)k;
+		mp[p] = (uchar)(x | k << 5);
 	}
 	barrier(CLK_LOCAL_MEM_FENCE);
 }
 
 /* The maps of items [i0, i1) followed from entry e: the exit, *groups the groups passed. */
-inline uint gv_follow(__local const uchar *exits, __local const uchar *groups, uint i0, uint i1, uint e,
-                      uint *passed)
+inline uint gv_follow(__local const uchar *maps, uint i0, uint i1, uint e, uint *passed)
 {
 	uint k = 0;
 	for (uint i = i0; i < i1 && e < GV_ENTRIES; i++) {
-		k += groups[GV_STRIDE * i + e];
-		e = exits[GV_STRIDE * i + e];
+		const uint m = maps[GV_STRIDE * i + e];
+		k += GV_GROUPS(m);
+		e = GV_EXIT(m);
 	}
 	*passed = k;
 	return e;
@@ -113,12 +121,12 @@ inline uint gv_follow(__local const uchar *exits, __local const uchar *groups, u
  * GV_SEGMENT more. segs: (wg / GV_SEGMENT) * GV_ENTRIES uints, the exit | the groups << 8. Every
  * item calls it; a barrier follows. */
 #define GV_SEGMENT 32u
-inline void gv_segment_maps(__local const uchar *exits, __local const uchar *groups, __local uint *segs)
+inline void gv_segment_maps(__local const uchar *maps, __local uint *segs)
 {
 	const uint lid = get_local_id(0), nseg = (get_local_size(0) + GV_SEGMENT - 1u) / GV_SEGMENT;
 	for (uint q = lid; q < nseg * GV_ENTRIES; q += get_local_size(0)) {
 		const uint seg = q / GV_ENTRIES, i0 = seg * GV_SEGMENT;
-		uint k, e = gv_follow(exits, groups, i0, min(i0 + GV_SEGMENT, (uint)get_local_size(0)), q % GV_ENTRIES, &k);
+		uint k, e = gv_follow(maps, i0, min(i0 + GV_SEGMENT, (uint)get_local_size(0)), q % GV_ENTRIES, &k);
 		segs[q] = e | k << 8;
 	}
 	barrier(CLK_LOCAL_MEM_FENCE);
@@ -183,7 +191,7 @@ inline uint gv_item_values(__local const uchar *b, uint p, uint s, uint end, uin
 /* Each item's entry and the tile's groups before it, from the tile's entry (into ientry and
  * ibefore, wg + 1 each: the last, the tile's exit and groups), after the segments' maps: one item
  * follows the segments, then one item a segment its items. */
-inline void gv_items_from(uint tile_entry, __local const uchar *exits, __local const uchar *groups,
+inline void gv_items_from(uint tile_entry, __local const uchar *maps,
                           __local const uint *segs, __local uint *ientry, __local uint *ibefore)
 {
 	const uint lid = get_local_id(0), wg = get_local_size(0), nseg = (wg + GV_SEGMENT - 1u) / GV_SEGMENT;
@@ -209,8 +217,9 @@ inline void gv_items_from(uint tile_entry, __local const uchar *exits, __local c
 			ientry[i] = x;
 			ibefore[i] = k;
 			if (x < GV_ENTRIES) {
-				k += groups[GV_STRIDE * i + x];
-				x = exits[GV_STRIDE * i + x];
+				const uint m = maps[GV_STRIDE * i + x];
+				k += GV_GROUPS(m);
+				x = GV_EXIT(m);
 			}
 		}
 	}
@@ -370,8 +379,8 @@ inline ulong gv_look_back_sum(__global ulong *status, uint g, uint g0, __local u
 
 /* The one pass. x: the tile's blob (its tiles [x->g0, ...)), g: the tile, alone: one tile in the
  * call (no status). ib: wg * GV_IB_STRIDE bytes; segs: as gv_segment_maps's; ientry, ibefore:
- * wg + 1; part: wg; part_s: wg; stage: GV_STAGE_OWN(wg) words, then the items' maps (exits and
- * groups, wg * GV_STRIDE bytes each), which the staged values take over once the items' entries
+ * wg + 1; part: wg; part_s: wg; stage: GV_STAGE_OWN(wg) words, then the items' maps (wg *
+ * GV_STRIDE bytes), which the staged values take over once the items' entries
  * are known; bc: 4 longs (what item 0 found, for every item), then the look-back's composed maps
  * (2 (GV_BROKEN + 1) words). */
 #define GV_STAGE_OWN(wg) max((wg) * GV_STAGE_ITEMS, GV_ENTRIES)
@@ -383,14 +392,14 @@ GP_PASS_BODY void gv_decode_body(__global const uint4 *in, const gp_byte_blob *x
 {
 	const uint lid = get_local_id(0), wg = get_local_size(0), tb = wg * GV_ITEM;
 	const uint t0 = (g - x->g0) * tb, end = gv_tile_end(x, t0, tb);
-	__local uchar *exits = (__local uchar *)(stage + GV_STAGE_OWN(wg)), *groups = exits + wg * GV_STRIDE;
-	const uint chunk = GV_STAGE_OWN(wg) + wg * GV_STRIDE / 2u;   /* the stage with the maps' room */
+	__local uchar *maps = (__local uchar *)(stage + GV_STAGE_OWN(wg));
+	const uint chunk = GV_STAGE_OWN(wg) + wg * GV_STRIDE / 4u;   /* the stage with the maps' room */
 	const int first = g == x->g0, last = t0 + tb >= x->len;
 	__local const uchar *b = (__local const uchar *)ib + GV_IB_STRIDE * lid;   /* the item's bytes */
 	__global uint *out = out_all + x->vbase;
 	gv_items_load(in, x->vec, x->len, t0, ib);
-	gv_item_map((__local const uchar *)ib, end, exits, groups);
-	gv_segment_maps(exits, groups, segs);
+	gv_item_map((__local const uchar *)ib, end, maps);
+	gv_segment_maps(maps, segs);
 
 	for (uint en = lid; !alone && en < GV_ENTRIES; en += wg) {   /* the tile's map, published before anything waits */
 		uint k, e = gv_follow_segments(segs, en, &k);
@@ -407,7 +416,7 @@ GP_PASS_BODY void gv_decode_body(__global const uint4 *in, const gp_byte_blob *x
 	}
 	barrier(CLK_LOCAL_MEM_FENCE);
 	k0 = (uint)bc[1];
-	gv_items_from((uint)bc[0], exits, groups, segs, ientry, ibefore);
+	gv_items_from((uint)bc[0], maps, segs, ientry, ibefore);
 	/* the blob's last tile: the chain ends at the payload's end after ceil(n / 4) groups */
 	if (last && lid == 0u && (ientry[wg] != GV_END || k0 + ibefore[wg] != (x->n + 3u) / 4u)) atomic_min(err, 0u);
 	const uint e = ientry[lid], s = lid * GV_ITEM, first_group = k0 + ibefore[lid];

@@ -109,7 +109,7 @@ static inline gp_local_s9_decode gp_local_of_s9_decode(size_t wg, size_t tile, s
  * number of words apart (GV_IB_STRIDE); the maps of the items' segments of 32; the items' places
  * (wg + 1 entries and group counts); the scans' parts (32- and 64-bit); the staged values
  * (GP_GV_STAGE_ITEMS an item, at least GP_GV_ENTRIES) followed by the items' maps (an exit and a
- * group count at each place, GV_STRIDE apart), whose room the staged values take over; what item
+ * group count at each place in a byte, GV_STRIDE apart), whose room the staged values take over; what item
  * 0 found (4 longs) and the maps the look-back composed (2 (GV_BROKEN + 1) words). */
 typedef struct gp_local_gvarint {
 	size_t items, segs, places, part, part_s, stage, found;
@@ -120,7 +120,7 @@ static inline gp_local_gvarint gp_local_of_gvarint(size_t wg)
 	const size_t item = GP_GV_ITEM, places = item > GP_GV_ENTRIES ? item : GP_GV_ENTRIES;
 	const size_t own = wg * GP_GV_STAGE_ITEMS > GP_GV_ENTRIES ? wg * GP_GV_STAGE_ITEMS : GP_GV_ENTRIES;
 	return (gp_local_gvarint){wg * 4 * (((item + 16) / 4) | 1), (wg + 31) / 32 * GP_GV_ENTRIES * 4, (wg + 1) * 4,
-	                          wg * 4, wg * 8, own * 4 + 2 * wg * 4 * ((places + 3) / 4 | 1), 4 * 8 + 2 * (GP_GV_ENTRIES + 2) * 4};
+	                          wg * 4, wg * 8, own * 4 + wg * 4 * ((places + 3) / 4 | 1), 4 * 8 + 2 * (GP_GV_ENTRIES + 2) * 4};
 }
 
 /* VBYTE's decode pass (kernels/vbyte.cl): the scans' parts (32- and 64-bit) and the staged
