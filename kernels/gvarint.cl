@@ -8,8 +8,8 @@
  * (delta rules 1 and 2), by a chained scan with decoupled look-back (Merrill and Garland): a tile
  * takes its number from a counter when it starts, publishes its map (17 words) at once, then
  * follows the maps of the tiles before it back to one that has published its state (where the
- * chain leaves it, the blob's groups through it) or to its blob's first tile, entered at 0;
- * likewise its values' sum once it knows its entry. A tile waits only on tiles that started
+ * chain leaves it, the blob's groups through it) or to its blob's first tile, entered at 0
+ * (gv_look_back_entry); likewise its values' sum once it knows its entry (gv_look_back_sum). A tile waits only on tiles that started
  * before it, each of which publishes its map before it waits on anything: no tile waits on one
  * that is not running or done. Every published word carries GV_READY, so that a word is read
  * whole or not at all (the status buffer is zeroed before each launch).
@@ -50,8 +50,8 @@ inline uint gv_place_end(uint s, uint q, uint end)
 #define GV_IB_WORDS ((GV_IB / 4u) | 1u)
 #define GV_IB_STRIDE (4u * GV_IB_WORDS)
 
-/* Values staged an item (a tile's values in a few rounds of writes: all of them at once would
- * not fit local memory beside the items' bytes and maps) */
+/* Values staged an item; with the room of the items' maps, free once their entries are known, a
+ * tile's values go out in one or two rounds of writes */
 #define GV_STAGE_ITEMS ((uint)GP_GV_STAGE_ITEMS)
 
 /* The tile's items' bytes from the payload at tile position t0 (vec its first 16-byte unit, len
