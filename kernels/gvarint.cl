@@ -262,7 +262,17 @@ inline volatile __global uint *gv_maps(__global ulong *status)
  * and the groups on the way; 2 (GV_BROKEN + 1) words), and the window before it is read: a tile
  * never waits for another's state, only for maps, which every tile publishes before it waits on
  * anything. flag: 2 words. */
-#define GV_WINDOW max(1u, min((uint)get_local_size(0), max(GV_STAGE_ITEMS * (uint)get_local_size(0), GV_ENTRIES) / GV_ENTRIES))
+#define GV_WINDOW max(1u, min(GV_WINDOW_CAP, max(GV_STAGE_ITEMS * (uint)get_local_size(0), GV_ENTRIES) / GV_ENTRIES))
+/* GP_GV_COMPOSE_TEST, a build option (GPUPOST_CL_OPTIONS) for tests: windows of two tiles whose
+ * states are not read, so that every look-back composes the maps back to its blob's start, as
+ * look-backs do where many tiles are in flight (tests/087) */
+#ifdef GP_GV_COMPOSE_TEST
+#define GV_WINDOW_CAP min(2u, (uint)get_local_size(0))
+#define GV_STATE_READY(w) 0
+#else
+#define GV_WINDOW_CAP ((uint)get_local_size(0))
+#define GV_STATE_READY(w) ((w) & GV_READY)
+#endif
 inline uint gv_look_back_entry(__global ulong *status, uint g, uint g0, __local uint *win, __local uint *flag,
                                __local uint *comp, uint *before)
 {
@@ -279,7 +289,7 @@ inline uint gv_look_back_entry(__global ulong *status, uint g, uint g0, __local 
 		if (lid == 0u) flag[0] = lo == g0 ? 1u : 0u;   /* tile j's state found: j + 2; the blob's start: 1 */
 		barrier(CLK_LOCAL_MEM_FENCE);
 		for (uint j = lo + lid; j < hi; j += wg) {
-			if (gv_read(status, GV_STATE, j) & GV_READY) atomic_max(flag, j + 2u);
+			if (GV_STATE_READY(gv_read(status, GV_STATE, j))) atomic_max(flag, j + 2u);
 		}
 		barrier(CLK_LOCAL_MEM_FENCE);
 		f = flag[0];
