@@ -46,9 +46,9 @@
 
 /* GROUP_VARINT: the places where the chain of groups may enter a stretch of bytes (its first
  * group begins 0 to 16 bytes into it), each item's map in local memory; the payload bytes a
- * work-item takes and the values it stages (kernels/gvarint.cl): 32 and 8 ran faster on an H200
- * than 16 bytes with a tile's values staged whole (twice the tiles, each looking back), and fit
- * the 48 KiB of local memory a work-group gets on NVIDIA's OpenCL (docs/BENCHMARKS.md). */
+ * work-item takes and the values it stages (kernels/gvarint.cl): larger items make fewer tiles,
+ * each of which looks back, and these fit the 48 KiB of local memory a work-group gets on
+ * NVIDIA's OpenCL (the sizes compared: docs/BENCHMARKS.md). */
 #define GP_GV_ENTRIES 17
 #define GP_GV_ITEM 32
 #define GP_GV_STAGE_ITEMS 8

@@ -17,8 +17,8 @@ static const char *last_backend = "none";
 static unsigned long last_device_failures = 0;
 
 /* What a decode's expected outputs weigh in the host/device choice, in MOD9 values: the ratio of
- * MOD9 VALUES' crossover to the format's and mode's, measured on an H100 and an H200
- * (docs/BENCHMARKS.md, "The host/device crossover"), so that gpupost.min_device_values is the
+ * MOD9 VALUES' crossover to the format's and mode's, as measured on GPUs (docs/BENCHMARKS.md,
+ * "The host/device crossover"), so that gpupost.min_device_values is the
  * crossover of each. DOCS counts the values its postings decode but returns one doc a posting, so
  * the device, whose cost is mostly the result, wins sooner; POSTINGS costs the host more a value
  * (its nested arrays); GROUP_VARINT's host decoder is the fastest and its device passes the
