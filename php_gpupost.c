@@ -315,6 +315,7 @@ GP_FUNCTION(gpu_info)
 		zval tuning;
 		array_init(&tuning);
 		add_assoc_long(&tuning, "work_group", (zend_long)b.shape.work_group);
+		add_assoc_long(&tuning, "small_group", (zend_long)b.shape.small_group);
 		add_assoc_long(&tuning, "staged_values_64", (zend_long)b.shape.stage_items_64);
 		add_assoc_long(&tuning, "staged_values_32", (zend_long)b.shape.stage_items_32);
 		add_assoc_long(&tuning, "qs_words", (zend_long)b.shape.qs_items);
@@ -455,9 +456,9 @@ static void gpupost_minfo(zend_module_entry *zend_module)
 	}
 	php_info_print_table_row(2, "Kernels built", b.built ? "yes" : "no");
 	if (b.built) {
-		snprintf(buf, sizeof(buf), "work-group %zu, staged values %zu (64-bit) and %zu (32-bit), "
-		         "QS words %zu, MOD9/S9 words %zu, WAH output words %zu", b.shape.work_group,
-		         b.shape.stage_items_64, b.shape.stage_items_32, b.shape.qs_items, b.shape.tile_items,
+		snprintf(buf, sizeof(buf), "work-group %zu (a one-tile call's from %zu), staged values %zu (64-bit) and %zu "
+		         "(32-bit), QS words %zu, MOD9/S9 words %zu, WAH output words %zu", b.shape.work_group,
+		         b.shape.small_group, b.shape.stage_items_64, b.shape.stage_items_32, b.shape.qs_items, b.shape.tile_items,
 		         b.shape.wah_items);
 		php_info_print_table_row(2, "Launch shapes", buf);
 	}

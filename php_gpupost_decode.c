@@ -19,12 +19,17 @@ static uint64_t blob_php_bytes(const gp_result *r, size_t b, zend_long mode, siz
 	size_t n = mode == GP_MODE_VALUES ? nv : np;
 	if (n > *longest) *longest = n;
 	if (mode != GP_MODE_POSTINGS) return gp_php_list_bytes(n);
-	uint64_t bytes = gp_php_map_bytes(np);
+	uint64_t bytes = gp_php_map_bytes(np), memo[32] = {0};   /* most postings hold few positions */
 	const uint32_t *vstart = r->vstart.data;
 	const uint8_t *combined = r->combined.data;
 	for (size_t p = p0; p < p0 + np; p++) {
-		size_t first = vstart[p] + (combined[p] ? 0 : 1);
-		bytes = gp_add_sat(bytes, gp_php_list_bytes(vstart[p + 1] - first));
+		size_t first = vstart[p] + (combined[p] ? 0 : 1), k = vstart[p + 1] - first;
+		uint64_t list = k < 32 ? memo[k] : 0;
+		if (!list) {
+			list = gp_php_list_bytes(k);
+			if (k < 32) memo[k] = list;
+		}
+		bytes = gp_add_sat(bytes, list);
 	}
 	return bytes;
 }

@@ -77,7 +77,11 @@ int main(int argc, char **argv)
 		"  uint l5, uint t0, uint t1, uint t2, uint t3, uint t4, uint t5)\n"
 		"{ if (get_global_id(0) < l0 + l1 + l2 + l3 + l4 + l5 + t0 + t1 + t2 + t3 + t4 + t5) d[0] = a[0]; }\n"
 		"__kernel void put(__global uint *a, uint16 w0, uint16 w1, uint16 w2, uint16 w3)\n"
-		"{ uint i = get_global_id(0); if (i < 4) vstore16(i == 0 ? w0 : i == 1 ? w1 : i == 2 ? w2 : w3, i, a); }\n";
+		"{ uint i = get_global_id(0); if (i < 4) vstore16(i == 0 ? w0 : i == 1 ? w1 : i == 2 ? w2 : w3, i, a); }\n"
+		"__kernel void loc(__global uint *a, const uint n, __local uint *x, __local uint *y, __local uint *z,\n"
+		"  __local uint *w)\n"
+		"{ uint i = get_local_id(0); x[i] = y[i] = z[i] = w[i] = i; barrier(CLK_LOCAL_MEM_FENCE);\n"
+		"  if (get_global_id(0) >= n) a[0] = x[i ^ 1] + y[i ^ 2] + z[i ^ 3] + w[i ^ 4]; }\n";
 	cl_program prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &st);
 	CHECK(st);
 	CHECK(clBuildProgram(prog, 1, &dev, "", NULL, NULL));
@@ -86,6 +90,8 @@ int main(int argc, char **argv)
 	cl_kernel kmany = clCreateKernel(prog, "many", &st);
 	CHECK(st);
 	cl_kernel kput = clCreateKernel(prog, "put", &st);
+	CHECK(st);
+	cl_kernel kloc = clCreateKernel(prog, "loc", &st);
 	CHECK(st);
 	cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, NULL, &st);
 	CHECK(st);
@@ -98,6 +104,10 @@ int main(int argc, char **argv)
 	cl_uint n = 1;
 	CHECK(clSetKernelArg(k, 0, sizeof(cl_mem), &buf));
 	CHECK(clSetKernelArg(k, 1, sizeof(cl_uint), &n));
+	/* the decode passes' kind of kernel: local memory in arguments (set once) */
+	CHECK(clSetKernelArg(kloc, 0, sizeof(cl_mem), &buf));
+	CHECK(clSetKernelArg(kloc, 1, sizeof(cl_uint), &n));
+	for (cl_uint a = 2; a < 6; a++) CHECK(clSetKernelArg(kloc, a, 4096, NULL));
 	size_t g = 64;
 	double *t = malloc(sizeof(double) * (size_t)reps);
 	/* The cost of each kind of command a call may add to the floor, so that a call's breakdown can
@@ -113,7 +123,8 @@ int main(int argc, char **argv)
 	                       "+ kernel arguments set again (2)", "write from pageable memory",
 	                       "non-blocking read + clFinish", "+ a clFinish after the write",
 	                       "write + 2 kernels + read, 16 KiB", "+ four non-blocking reads before",
-	                       "+ a 2nd kernel, its 19 arguments set", "the write as a kernel (256 B in its arguments)"};
+	                       "+ a 2nd kernel, its 19 arguments set", "the write as a kernel (256 B in its arguments)",
+	                       "its kernel with 4 local arguments (16 KiB)"};
 	cl_uint words[64] = {0};
 	const int cases = (int)(sizeof(names) / sizeof(names[0]));
 	double med[24];
@@ -148,7 +159,7 @@ int main(int argc, char **argv)
 				CHECK(clSetKernelArg(k, 1, sizeof(cl_uint), &n));
 			}
 			int kernels = c == 4 || c == 11 ? 2 : c == 5 ? 3 : 1;
-			for (int i = 0; i < kernels; i++) CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &g, 0, NULL, NULL));
+			for (int i = 0; i < kernels; i++) CHECK(clEnqueueNDRangeKernel(q, c == 15 ? kloc : k, 1, NULL, &g, &g, 0, NULL, NULL));
 			if (c == 13) {
 				for (cl_uint a = 0; a < 7; a++) CHECK(clSetKernelArg(kmany, a, sizeof(cl_mem), a ? &small : &buf));
 				for (cl_uint a = 7; a < 19; a++) CHECK(clSetKernelArg(kmany, a, sizeof(cl_uint), &zero));

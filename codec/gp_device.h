@@ -19,6 +19,7 @@ typedef struct gp_device_info {
 /* The launch shapes chosen for the device when its program was built (opencl/gp_cl_tuning.c). */
 typedef struct gp_device_shape {
 	size_t work_group;          /* work-items a group; global sizes are rounded up to it */
+	size_t small_group;         /* the least group a one-tile call runs with (<= work_group) */
 	size_t stage_items_64;      /* 64-bit values an item stages in local memory (GP_STAGE_ITEMS) */
 	size_t stage_items_32;      /* 32-bit values likewise (GP_STAGE_ITEMS_32) */
 	size_t qs_items;            /* upper words an item in QS's tiles (GP_QS_ITEMS) */

@@ -469,15 +469,15 @@ inline uint gv_tile_number(__global ulong *status, int alone, __local ulong *bc)
 }
 
 __kernel void gv_decode(__global const uint4 *in, const uint vec, const uint len, const uint n,
-                        const uint delta, __global ulong *status, __global uint *out_all, __global uint *err,
-                        __local uint *ib, __local uint *segs, __local uint *ientry, __local uint *ibefore,
+                        const uint delta, __global ulong *status, __global uint *out_all, const uint out_at,
+                        __global uint *err, __local uint *ib, __local uint *segs, __local uint *ientry, __local uint *ibefore,
                         __local uint *part, __local long *part_s, __local uint *stage, __local ulong *bc)
 {
 	const int alone = get_num_groups(0) == 1u;
 	if (alone) gp_alone_begin(err);
 	gp_byte_blob x = {vec, len, n, delta, 0u, 0u};
 	const uint g = gv_tile_number(status, alone, bc);
-	gv_decode_body(in, &x, g, alone, status, out_all, err, ib, segs, ientry, ibefore, part, part_s, stage, bc);
+	gv_decode_body(in, &x, g, alone, status, out_all + out_at, err, ib, segs, ientry, ibefore, part, part_s, stage, bc);
 }
 
 __kernel void gv_decode_batch(__global const uint4 *in, __global const uint *tab, __global const uint *tile_start,

@@ -209,15 +209,17 @@ GP_PASS_BODY void mod9_tile_decode_body(__global const uint *words, const uint n
 }
 
 /* The four decode kernels, likewise. out: the values, or one uint a posting (its doc; a doc is
- * below 2^28). A batch's also take first[] and word_off. */
+ * below 2^28), from element out_at (a tile alone: after the error word and its total, in their
+ * buffer). A batch's also take first[] and word_off. */
 #define MOD9_TILE_DECODE(NAME, DOCS, BATCH_ARGS, FIRST, WORD_OFF)                               \
 __kernel void NAME(__global const uint *words, const uint n, BATCH_ARGS const uint bt,         \
                    __global uint *tile_sums, __global const uint *block_sums,                 \
-                   __global uint *out, __global uint *err, __local uint *offs,                \
-                   __local uint *part, __local uint *stage, __local uint2 *lay)               \
+                   __global uint *out, const uint out_at, __global uint *err,                 \
+                   __local uint *offs, __local uint *part, __local uint *stage,               \
+                   __local uint2 *lay)                                                        \
 {                                                                                             \
-	mod9_tile_decode_body(words, n, FIRST, bt, tile_sums, block_sums, out, WORD_OFF, err,      \
-	                      offs, part, stage, lay, DOCS);                                       \
+	mod9_tile_decode_body(words, n, FIRST, bt, tile_sums, block_sums, out + out_at, WORD_OFF,  \
+	                      err, offs, part, stage, lay, DOCS);                                  \
 }
 #define MOD9_BATCH_ARGS __global const uchar *first, __global uint *word_off,
 MOD9_TILE_DECODE(mod9_tile_decode, 0, MOD9_NO_ARG, 0, 0)
@@ -535,19 +537,24 @@ GP_PASS_BODY void mod9_tile_postings_body(__global const uint *words, const uint
 	}
 }
 
-/* The two decode kernels: one blob, a batch (first[], word_off, pword_off). */
+/* The two decode kernels: one blob, a batch (first[], word_off, pword_off). Each output from
+ * an element offset (`*_at`) of its buffer: a call of one tile passes one buffer for them all,
+ * the error word at its element 0 (opencl/gp_cl_mod9.c), so that one read brings them back. */
 #define MOD9_TILE_POSTINGS(NAME, BATCH_ARGS, FIRST, WORD_OFF, PWORD_OFF)                        \
 __kernel void NAME(__global const uint *words, const uint n, BATCH_ARGS const uint bt,         \
                    const uint tiles, const uint blocks, __global const uint *tile_sums,        \
                    __global const uint *block_sums, __global const long *seg,                  \
-                   __global uint *pos32, __global long *pos64, const uint wide,                \
-                   const uint flag_at, __global long *docs, __global uchar *combined,          \
-                   __global uint *vstart, __global uint *totals, __global uint *err,           \
-                   __local long *offs, __local long *part, __local uint2 *lay)                 \
+                   __global uint *pos32, __global long *pos64, const uint pos_at,              \
+                   const uint wide, const uint flag_at, __global long *docs,                   \
+                   const uint docs_at, __global uchar *combined, const uint combined_at,       \
+                   __global uint *vstart, const uint vstart_at, __global uint *totals,         \
+                   const uint totals_at, __global uint *err, __local long *offs,               \
+                   __local long *part, __local uint2 *lay)                                     \
 {                                                                                             \
 	mod9_tile_postings_body(words, n, FIRST, WORD_OFF, PWORD_OFF, bt, tiles, blocks, tile_sums, \
-	                        block_sums, seg, pos32, pos64, wide, flag_at, docs, combined,      \
-	                        vstart, totals, err, offs, part, lay);                             \
+	                        block_sums, seg, pos32 + pos_at, pos64 + pos_at, wide, flag_at,    \
+	                        docs + docs_at, combined + combined_at, vstart + vstart_at,        \
+	                        totals + totals_at, err, offs, part, lay);                         \
 }
 #define MOD9_POSTINGS_BATCH_ARGS __global const uchar *first, __global uint *word_off,         \
                                  __global uint *pword_off,

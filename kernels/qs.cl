@@ -172,11 +172,12 @@ GP_PASS_BODY void qs_tile_decode_body(__global const uint *in, const qs_blob blo
 __kernel void qs_tile_decode(__global const uint *in, const uint nl, const uint nu, const uint n,
                              const uint l, const uint last, const uint bt,
                              __global const uint *tile_sums, __global const uint *block_sums,
-                             __global uint *out, __global uint *err, __local uint *offs,
-                             __local uint *part, __local uint *stage, __local uint *carry)
+                             __global uint *out, const uint out_at, __global uint *err,
+                             __local uint *offs, __local uint *part, __local uint *stage,
+                             __local uint *carry)
 {
 	const qs_blob blob = {GP_QS_HEADER_WORDS, nl, nu, n, l, last, 0u, 0u};
-	qs_tile_decode_body(in, blob, bt, tile_sums, block_sums, out, err, offs, part, stage, carry);
+	qs_tile_decode_body(in, blob, bt, tile_sums, block_sums, out + out_at, err, offs, part, stage, carry);
 }
 
 __kernel void qs_tile_decode_batch(__global const uint *in, __global const uint *tab,

@@ -120,7 +120,7 @@ __kernel void s9_tile_count_batch(__global const uint *in, __global const uint *
 #define S9_TILE_DECODE_KERNEL(NAME, BLOB_ARGS, BLOB_SETUP)                                          \
 __kernel void NAME(__global const uint *in, BLOB_ARGS const uint bt, const uint tiles,              \
                    const uint blocks, __global const uint *tile_sums,                               \
-                   __global const uint *block_sums, __global long *out_all,                         \
+                   __global const uint *block_sums, __global long *out_all, const uint out_at,      \
                    __global uint *err, __local uint *offs, __local long *sums,                      \
                    __local uint *part_c, __local long *part_s, __local long *stage,                 \
                    __local uint2 *lay)                                                              \
@@ -130,7 +130,7 @@ __kernel void NAME(__global const uint *in, BLOB_ARGS const uint bt, const uint 
 	const uint g = get_group_id(0), first = (g - g0) * wg * GP_TILE_ITEMS;                          \
 	const int alone = get_num_groups(0) == 1u;   /* no count pass ran: check its selectors */      \
 	if (alone) gp_alone_begin(err);                                                                 \
-	__global long *out = out_all + vbase;                                                           \
+	__global long *out = out_all + out_at + vbase;                                                  \
 	uint w[GP_TILE_ITEMS], cnt[GP_TILE_ITEMS];                                                      \
 	for (uint k = 0; k < GP_TILE_ITEMS; k++) {   /* in flight while the offsets are summed */       \
 		uint i = first + k * wg + lid;                                                              \

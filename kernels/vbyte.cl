@@ -199,11 +199,11 @@ GP_PASS_BODY void vb_tile_decode_body(__global const uint4 *in, const gp_byte_bl
 __kernel void vb_tile_decode(__global const uint4 *in, const uint vec, const uint len, const uint n,
                              const uint delta, const uint bt, const uint tiles, const uint blocks,
                              __global const uint *tile_sums, __global const uint *block_sums,
-                             __global uint *out_all, __global uint *err, __local uint *part,
-                             __local long *part_s, __local uint *stage)
+                             __global uint *out_all, const uint out_at, __global uint *err,
+                             __local uint *part, __local long *part_s, __local uint *stage)
 {
 	gp_byte_blob x = {vec, len, n, delta, 0u, 0u};
-	vb_tile_decode_body(in, &x, bt, tiles, blocks, tile_sums, block_sums, out_all, err, part, part_s, stage);
+	vb_tile_decode_body(in, &x, bt, tiles, blocks, tile_sums, block_sums, out_all + out_at, err, part, part_s, stage);
 }
 
 __kernel void vb_tile_decode_batch(__global const uint4 *in, __global const uint *tab,

@@ -103,20 +103,20 @@
 	LOC(part) LOC(lay)
 
 #define GP_KARGS_mod9_tile_decode(BUF, VAL, LOC) \
-	BUF(words) VAL(cl_uint, n) VAL(cl_uint, bt) BUF(tile_sums) BUF(block_sums) BUF(out) BUF(err) \
-	LOC(offs) LOC(part) LOC(stage) LOC(lay)
+	BUF(words) VAL(cl_uint, n) VAL(cl_uint, bt) BUF(tile_sums) BUF(block_sums) BUF(out) \
+	VAL(cl_uint, out_at) BUF(err) LOC(offs) LOC(part) LOC(stage) LOC(lay)
 
 #define GP_KARGS_mod9_tile_docs(BUF, VAL, LOC) \
-	BUF(words) VAL(cl_uint, n) VAL(cl_uint, bt) BUF(tile_sums) BUF(block_sums) BUF(out) BUF(err) \
-	LOC(offs) LOC(part) LOC(stage) LOC(lay)
+	BUF(words) VAL(cl_uint, n) VAL(cl_uint, bt) BUF(tile_sums) BUF(block_sums) BUF(out) \
+	VAL(cl_uint, out_at) BUF(err) LOC(offs) LOC(part) LOC(stage) LOC(lay)
 
 #define GP_KARGS_mod9_tile_decode_batch(BUF, VAL, LOC) \
 	BUF(words) VAL(cl_uint, n) BUF(first) BUF(word_off) VAL(cl_uint, bt) BUF(tile_sums) \
-	BUF(block_sums) BUF(out) BUF(err) LOC(offs) LOC(part) LOC(stage) LOC(lay)
+	BUF(block_sums) BUF(out) VAL(cl_uint, out_at) BUF(err) LOC(offs) LOC(part) LOC(stage) LOC(lay)
 
 #define GP_KARGS_mod9_tile_docs_batch(BUF, VAL, LOC) \
 	BUF(words) VAL(cl_uint, n) BUF(first) BUF(word_off) VAL(cl_uint, bt) BUF(tile_sums) \
-	BUF(block_sums) BUF(out) BUF(err) LOC(offs) LOC(part) LOC(stage) LOC(lay)
+	BUF(block_sums) BUF(out) VAL(cl_uint, out_at) BUF(err) LOC(offs) LOC(part) LOC(stage) LOC(lay)
 
 #define GP_KARGS_mod9_tile_count_postings(BUF, VAL, LOC) \
 	BUF(words) VAL(cl_uint, n) VAL(cl_uint, bt) VAL(cl_uint, tiles) VAL(cl_uint, blocks) \
@@ -132,15 +132,18 @@
 
 #define GP_KARGS_mod9_tile_postings(BUF, VAL, LOC) \
 	BUF(words) VAL(cl_uint, n) VAL(cl_uint, bt) VAL(cl_uint, tiles) VAL(cl_uint, blocks) \
-	BUF(tile_sums) BUF(block_sums) BUF(seg) BUF(pos32) BUF(pos64) VAL(cl_uint, wide) \
-	VAL(cl_uint, flag_at) BUF(docs) BUF(combined) BUF(vstart) BUF(totals) BUF(err) LOC(offs) \
-	LOC(part) LOC(lay)
+	BUF(tile_sums) BUF(block_sums) BUF(seg) BUF(pos32) BUF(pos64) VAL(cl_uint, pos_at) \
+	VAL(cl_uint, wide) VAL(cl_uint, flag_at) BUF(docs) VAL(cl_uint, docs_at) BUF(combined) \
+	VAL(cl_uint, combined_at) BUF(vstart) VAL(cl_uint, vstart_at) BUF(totals) \
+	VAL(cl_uint, totals_at) BUF(err) LOC(offs) LOC(part) LOC(lay)
 
 #define GP_KARGS_mod9_tile_postings_batch(BUF, VAL, LOC) \
 	BUF(words) VAL(cl_uint, n) BUF(first) BUF(word_off) BUF(pword_off) VAL(cl_uint, bt) \
 	VAL(cl_uint, tiles) VAL(cl_uint, blocks) BUF(tile_sums) BUF(block_sums) BUF(seg) BUF(pos32) \
-	BUF(pos64) VAL(cl_uint, wide) VAL(cl_uint, flag_at) BUF(docs) BUF(combined) BUF(vstart) \
-	BUF(totals) BUF(err) LOC(offs) LOC(part) LOC(lay)
+	BUF(pos64) VAL(cl_uint, pos_at) VAL(cl_uint, wide) VAL(cl_uint, flag_at) BUF(docs) \
+	VAL(cl_uint, docs_at) BUF(combined) VAL(cl_uint, combined_at) BUF(vstart) \
+	VAL(cl_uint, vstart_at) BUF(totals) VAL(cl_uint, totals_at) BUF(err) LOC(offs) LOC(part) \
+	LOC(lay)
 
 #define GP_KARGS_s9_tile_count(BUF, VAL, LOC) \
 	BUF(in) VAL(cl_uint, base) VAL(cl_uint, nw) VAL(cl_uint, bt) VAL(cl_uint, tiles) \
@@ -153,12 +156,13 @@
 #define GP_KARGS_s9_tile_decode(BUF, VAL, LOC) \
 	BUF(in) VAL(cl_uint, base) VAL(cl_uint, nw) VAL(cl_uint, n) VAL(cl_uint, delta) \
 	VAL(cl_uint, bt) VAL(cl_uint, tiles) VAL(cl_uint, blocks) BUF(tile_sums) BUF(block_sums) \
-	BUF(out_all) BUF(err) LOC(offs) LOC(sums) LOC(part_c) LOC(part_s) LOC(stage) LOC(lay)
+	BUF(out_all) VAL(cl_uint, out_at) BUF(err) LOC(offs) LOC(sums) LOC(part_c) LOC(part_s) \
+	LOC(stage) LOC(lay)
 
 #define GP_KARGS_s9_tile_decode_batch(BUF, VAL, LOC) \
 	BUF(in) BUF(tab) BUF(tile_start) VAL(cl_uint, n_blobs) VAL(cl_uint, bt) VAL(cl_uint, tiles) \
-	VAL(cl_uint, blocks) BUF(tile_sums) BUF(block_sums) BUF(out_all) BUF(err) LOC(offs) LOC(sums) \
-	LOC(part_c) LOC(part_s) LOC(stage) LOC(lay)
+	VAL(cl_uint, blocks) BUF(tile_sums) BUF(block_sums) BUF(out_all) VAL(cl_uint, out_at) BUF(err) \
+	LOC(offs) LOC(sums) LOC(part_c) LOC(part_s) LOC(stage) LOC(lay)
 
 #define GP_KARGS_qs_tile_count(BUF, VAL, LOC) \
 	BUF(in) VAL(cl_uint, nl) VAL(cl_uint, nu) VAL(cl_uint, n) VAL(cl_uint, l) VAL(cl_uint, last) \
@@ -170,8 +174,8 @@
 
 #define GP_KARGS_qs_tile_decode(BUF, VAL, LOC) \
 	BUF(in) VAL(cl_uint, nl) VAL(cl_uint, nu) VAL(cl_uint, n) VAL(cl_uint, l) VAL(cl_uint, last) \
-	VAL(cl_uint, bt) BUF(tile_sums) BUF(block_sums) BUF(out) BUF(err) LOC(offs) LOC(part) \
-	LOC(stage) LOC(carry)
+	VAL(cl_uint, bt) BUF(tile_sums) BUF(block_sums) BUF(out) VAL(cl_uint, out_at) BUF(err) \
+	LOC(offs) LOC(part) LOC(stage) LOC(carry)
 
 #define GP_KARGS_qs_tile_decode_batch(BUF, VAL, LOC) \
 	BUF(in) BUF(tab) BUF(tile_start) VAL(cl_uint, n_blobs) VAL(cl_uint, bt) BUF(tile_sums) \
@@ -188,7 +192,7 @@
 #define GP_KARGS_vb_tile_decode(BUF, VAL, LOC) \
 	BUF(in) VAL(cl_uint, vec) VAL(cl_uint, len) VAL(cl_uint, n) VAL(cl_uint, delta) \
 	VAL(cl_uint, bt) VAL(cl_uint, tiles) VAL(cl_uint, blocks) BUF(tile_sums) BUF(block_sums) \
-	BUF(out_all) BUF(err) LOC(part) LOC(part_s) LOC(stage)
+	BUF(out_all) VAL(cl_uint, out_at) BUF(err) LOC(part) LOC(part_s) LOC(stage)
 
 #define GP_KARGS_vb_tile_decode_batch(BUF, VAL, LOC) \
 	BUF(in) BUF(tab) BUF(tile_start) VAL(cl_uint, n_blobs) VAL(cl_uint, bt) VAL(cl_uint, tiles) \
@@ -197,8 +201,8 @@
 
 #define GP_KARGS_gv_decode(BUF, VAL, LOC) \
 	BUF(in) VAL(cl_uint, vec) VAL(cl_uint, len) VAL(cl_uint, n) VAL(cl_uint, delta) BUF(status) \
-	BUF(out_all) BUF(err) LOC(ib) LOC(segs) LOC(ientry) LOC(ibefore) LOC(part) LOC(part_s) \
-	LOC(stage) LOC(bc)
+	BUF(out_all) VAL(cl_uint, out_at) BUF(err) LOC(ib) LOC(segs) LOC(ientry) LOC(ibefore) \
+	LOC(part) LOC(part_s) LOC(stage) LOC(bc)
 
 #define GP_KARGS_gv_decode_batch(BUF, VAL, LOC) \
 	BUF(in) BUF(tab) BUF(tile_start) VAL(cl_uint, n_blobs) BUF(status) BUF(out_all) BUF(err) \

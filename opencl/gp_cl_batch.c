@@ -281,9 +281,9 @@ void gp_cl_batch_free(gp_cl_batch *b)
 /* The shape of the sums for `items` items: tiles, blocks of about sqrt(tiles) tiles (a decode
  * group then reads at most 2 sqrt(tiles) sums); the bytes of the tile sums and block sums. */
 static void tile_sums_shape(gp_cl_tile_sums *s, size_t items, size_t per_item, size_t counters, cl_uint max_bt,
-                            size_t *sum_bytes, size_t *block_bytes)
+                            size_t wg, size_t *sum_bytes, size_t *block_bytes)
 {
-	s->wg = gp_cl_wg();
+	s->wg = wg;
 	s->tile = s->wg * per_item;
 	s->tiles = (items + s->tile - 1) / s->tile;
 	for (s->bt = 1; s->bt < max_bt && (size_t)s->bt * s->bt < s->tiles; s->bt++) continue;
@@ -296,7 +296,7 @@ int gp_cl_tile_sums_init(gp_cl_tile_sums *s, size_t items, size_t per_item, size
                          cl_uint max_bt, gp_buffer_id sums_id, gp_buffer_id blocks_id, gp_error *err)
 {
 	size_t sum_bytes, block_bytes;
-	tile_sums_shape(s, items, per_item, counters, max_bt, &sum_bytes, &block_bytes);
+	tile_sums_shape(s, items, per_item, counters, max_bt, gp_cl_wg(), &sum_bytes, &block_bytes);
 	if (!(s->sums = gp_cl_buffer(sums_id, sum_bytes, err)) ||
 	    !(s->block_sums = gp_cl_buffer(blocks_id, block_bytes, err))) {
 		return GP_EDEVICE;
@@ -321,7 +321,7 @@ void gp_cl_tiled_plan(gp_cl_tiled *t, size_t in_bytes, size_t words, size_t per_
 	size_t sum_bytes, block_bytes;
 	memset(t, 0, sizeof(*t));
 	/* at most 256 tiles a block, so that S9's 32-bit block sums cannot overflow */
-	tile_sums_shape(&t->s, words, per_item, counters, 256, &sum_bytes, &block_bytes);
+	tile_sums_shape(&t->s, words, per_item, counters, 256, gp_cl_call_wg(words, per_item), &sum_bytes, &block_bytes);
 	gp_cl_call_init(&t->call);
 	t->r_in = gp_cl_call_add(&t->call, GP_IO_IN, in_bytes);
 	const int alone = t->s.tiles == 1;
@@ -329,6 +329,20 @@ void gp_cl_tiled_plan(gp_cl_tiled *t, size_t in_bytes, size_t words, size_t per_
 	t->r_sums = gp_cl_call_add(&t->call, alone ? GP_IO_RESULT : GP_IO_OUT, sum_bytes);   /* a decode's sizes after them */
 	/* zeroed for the count pass's sums */
 	t->r_blocks = gp_cl_call_add(&t->call, alone ? GP_IO_DEVICE : GP_IO_IN, block_bytes);
+	t->r_out = -1;
+}
+
+int gp_cl_tiled_output(gp_cl_tiled *t, size_t bytes)
+{
+	if (t->s.tiles != 1) {
+		t->out_at = 0;
+		return t->r_out = gp_cl_call_add(&t->call, GP_IO_OUT, bytes);
+	}
+	gp_cl_region *r = &t->call.r[t->r_sums];
+	t->out_at = (r->bytes + 15) & ~(size_t)15;
+	r->io = GP_IO_OUT;   /* read as far as the host expects, the sums with it */
+	r->bytes = t->out_at + bytes;
+	return t->r_out = t->r_sums;
 }
 
 int gp_cl_tiled_send(gp_cl_tiled *t, const uint8_t *const *blobs, const size_t *lens, size_t n_blobs,
@@ -351,8 +365,31 @@ int gp_cl_tiled_send(gp_cl_tiled *t, const uint8_t *const *blobs, const size_t *
 
 int gp_cl_tiled_receive(gp_cl_tiled *t, const int *regions, const size_t *bytes, size_t n, gp_error *err)
 {
-	if (gp_cl_call_receive(&t->call, regions, bytes, n, err) != GP_OK) return GP_EDEVICE;
+	int reg[GP_CL_CALL_REGIONS + 1];
+	size_t len[GP_CL_CALL_REGIONS + 1], k = 0;
+	int out_read = 0;
+	for (size_t i = 0; i < n && k < GP_CL_CALL_REGIONS; i++, k++) {
+		reg[k] = regions[i];
+		len[k] = bytes[i] + (regions[i] == t->r_out ? t->out_at : 0);
+		out_read |= regions[i] == t->r_out;
+	}
+	if (t->r_out >= 0 && t->r_out == t->r_sums && !out_read) {   /* the sums are the output's region's */
+		reg[k] = t->r_out;
+		len[k++] = t->out_at;
+	}
+	if (gp_cl_call_receive(&t->call, reg, len, k, err) != GP_OK) return GP_EDEVICE;
 	return gp_cl_call_u32(&t->call, t->r_err >= 0 ? t->r_err : t->r_sums, 0) == GP_ERR_NONE ? GP_OK : GP_EFORMAT;
+}
+
+int gp_cl_tiled_receive_more(gp_cl_tiled *t, size_t bytes, gp_error *err)
+{
+	size_t len = t->out_at + bytes;
+	return gp_cl_call_receive_more(&t->call, &t->r_out, &len, 1, err);
+}
+
+uint8_t *gp_cl_tiled_out_host(const gp_cl_tiled *t)
+{
+	return t->call.r[t->r_out].host + t->out_at;
 }
 
 void gp_cl_call_lend(gp_result *r, void *values, size_t n, int value_bits)
@@ -365,7 +402,7 @@ void gp_cl_call_lend(gp_result *r, void *values, size_t n, int value_bits)
 
 int gp_cl_tiled_run(const gp_cl_tile_sums *s, cl_kernel k, gp_error *err)
 {
-	return gp_cl_run(k, s->tiles * s->wg, err);
+	return gp_cl_run_groups(k, s->tiles * s->wg, s->wg, err);
 }
 
 int gp_cl_tiled_count(const gp_cl_tile_sums *s, cl_kernel k, gp_error *err)
@@ -384,6 +421,6 @@ int gp_cl_tiled_finish(gp_cl_tiled *t, int out, size_t n, int value_bits, gp_res
 	r->blob_postings[0] = r->blob_postings[1] = 0;
 	size_t bytes = n * ((size_t)value_bits / 8);
 	int rc = gp_cl_tiled_receive(t, &out, &bytes, 1, err);
-	if (rc == GP_OK) gp_cl_call_lend(r, t->call.r[out].host, n, value_bits);
+	if (rc == GP_OK) gp_cl_call_lend(r, gp_cl_tiled_out_host(t), n, value_bits);
 	return rc;
 }

@@ -101,11 +101,18 @@ typedef struct gp_cl_tiled {
 	gp_cl_tile_sums s;
 	gp_cl_call call;
 	int r_in, r_err, r_sums, r_blocks;
+	int r_out;          /* the output's region (gp_cl_tiled_output), -1 before */
+	size_t out_at;      /* the output's first byte in it: after the sums when one tile runs alone */
 } gp_cl_tiled;
 
 /* A decode call's regions for `in_bytes` of blobs (region 0) and the sums of `words` words: the
  * caller then adds its own (tables, outputs) and calls gp_cl_tiled_send. */
 void gp_cl_tiled_plan(gp_cl_tiled *t, size_t in_bytes, size_t words, size_t per_item, size_t counters);
+/* The call's output region of `bytes` (after the plan, before the send): one tile alone writes
+ * its output after its error word and sums in their region (out_at bytes in, 16-byte aligned),
+ * so that one read brings back both; several tiles, a region of its own (out_at 0). A decode
+ * pass writes the output from element out_at / element size of that region's buffer. */
+int gp_cl_tiled_output(gp_cl_tiled *t, size_t bytes);
 /* Opens the call, zeroes the control words and block sums but the error word (set to
  * GP_ERR_NONE), and sends the blobs back to
  * back after `lead` zero bytes (< 16: one blob's payload then starts 16-byte aligned, read as
@@ -118,8 +125,12 @@ int gp_cl_tiled_send(gp_cl_tiled *t, const uint8_t *const *blobs, const size_t *
 int gp_cl_tiled_on_device(gp_cl_tiled *t, cl_mem input, size_t words, size_t per_item, size_t counters,
                           gp_error *err);
 /* The call's one wait (gp_cl_call_receive), then its error word: GP_EFORMAT when a kernel
- * flagged the input. */
+ * flagged the input. The output region's bytes count from the output's first (out_at). */
 int gp_cl_tiled_receive(gp_cl_tiled *t, const int *regions, const size_t *bytes, size_t n, gp_error *err);
+/* A second read of the output's first `bytes` (gp_cl_call_receive_more); its host copy after
+ * either read: gp_cl_tiled_out_host. */
+int gp_cl_tiled_receive_more(gp_cl_tiled *t, size_t bytes, gp_error *err);
+uint8_t *gp_cl_tiled_out_host(const gp_cl_tiled *t);
 /* Launches kernel k (its arguments set) over the tiles of s: a group of s->wg items a tile. */
 int gp_cl_tiled_run(const gp_cl_tile_sums *s, cl_kernel k, gp_error *err);
 /* The same for a count pass, which one tile does without: a decode pass launched alone finds

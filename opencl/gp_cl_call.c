@@ -139,6 +139,7 @@ static int call_read(gp_cl_call *c, int ctrl, const int *regions, const size_t *
 	for (size_t i = 0; i < k && st == CL_SUCCESS; i++) {
 		st = clEnqueueReadBuffer(gp_cl.queue, part[i]->mem, i + 1 == k ? CL_TRUE : CL_FALSE, 0, len[i], part[i]->host, 0,
 		                         NULL, NULL);
+		if (i + 1 < k) GP_TRACE("read enqueued");   /* the last, blocking, is its caller's step */
 	}
 	if (st != CL_SUCCESS || k == 0) {   /* nothing may still land in the mirror */
 		cl_int fin = clFinish(gp_cl.queue);

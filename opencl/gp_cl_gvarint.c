@@ -10,7 +10,7 @@
 /* A batch or one blob (tab NULL: its payload at unit `vec`, len bytes, n values under `delta`). */
 typedef struct gv_launch {
 	cl_mem input, tab, tile_start, out, err;
-	cl_uint n_blobs, vec, len, n, delta;
+	cl_uint n_blobs, vec, len, n, delta, out_at;
 	const gp_cl_tile_sums *s;
 } gv_launch;
 
@@ -33,7 +33,7 @@ static int gv_pass(const gv_launch *g, gp_error *err)
 			.part_s_bytes = l.part_s, .stage_bytes = l.stage, .bc_bytes = l.found})
 		: gp_set_gv_decode(k, &(gp_args_gv_decode){
 			.in = g->input, .vec = g->vec, .len = g->len, .n = g->n, .delta = g->delta, .status = status,
-			.out_all = g->out, .err = g->err, .ib_bytes = l.items,
+			.out_all = g->out, .out_at = g->out_at, .err = g->err, .ib_bytes = l.items,
 			.segs_bytes = l.segs, .ientry_bytes = l.places, .ibefore_bytes = l.places, .part_bytes = l.part,
 			.part_s_bytes = l.part_s, .stage_bytes = l.stage, .bc_bytes = l.found});
 	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg");
@@ -46,10 +46,11 @@ static int gv_single(const uint8_t *blob, size_t len, size_t n, uint32_t delta, 
 	gp_cl_tiled t;
 	/* 4 zero bytes ahead of the 12-byte header: the payload begins 16-byte unit 1 */
 	gp_cl_tiled_plan(&t, (4 + len + 15) / 16 * 16, payload, GP_GV_ITEM, 1);
-	int out = gp_cl_call_add(&t.call, GP_IO_OUT, n * 4);
+	const int out = gp_cl_tiled_output(&t, n * 4);
 	if (gp_cl_tiled_send(&t, &blob, &len, 1, 4, NULL, NULL, err) != GP_OK) return GP_EDEVICE;
 	gv_launch g = {.input = t.input, .out = t.call.r[out].mem, .err = t.err, .n_blobs = 1, .vec = 1,
-	               .len = (cl_uint)payload, .n = (cl_uint)n, .delta = delta, .s = &t.s};
+	               .len = (cl_uint)payload, .n = (cl_uint)n, .delta = delta, .out_at = (cl_uint)(t.out_at / 4),
+	               .s = &t.s};
 	if (gv_pass(&g, err) != GP_OK) return GP_EDEVICE;
 	return gp_cl_tiled_finish(&t, out, n, 32, r, err);
 }

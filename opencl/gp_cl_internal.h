@@ -216,6 +216,9 @@ cl_mem gp_cl_buffer(gp_buffer_id id, size_t bytes, gp_error *err);
 size_t gp_cl_buffer_capacity(gp_buffer_id id);
 /* Work-group size for launches; global sizes are rounded up to a multiple of it. */
 size_t gp_cl_wg(void);
+/* The group a call whose `items` fit one tile of per_item an item runs with: the least power of
+ * two that holds them, at least the device's small group, at most gp_cl_wg(). */
+size_t gp_cl_call_wg(size_t items, size_t per_item);
 /* Values of value_bytes (4 or 8) each work-item stages in local memory in the tiled decoders
  * (GP_STAGE_ITEMS_32, GP_STAGE_ITEMS). */
 size_t gp_cl_stage_items(size_t value_bytes);
@@ -231,8 +234,9 @@ size_t gp_cl_wah_items(void);
 size_t gp_cl_index_chunk_items(void);
 /* Whether ranked OR batches are pruned (GPUPOST_INDEX_NO_PRUNE=1 turns it off, for benchmarks). */
 int gp_cl_index_prune(void);
-/* Enqueues `kernel` over at least `items` work-items. */
+/* Enqueues `kernel` over at least `items` work-items, in groups of gp_cl_wg() (or of wg). */
 int gp_cl_run(cl_kernel kernel, size_t items, gp_error *err);
+int gp_cl_run_groups(cl_kernel kernel, size_t items, size_t wg, gp_error *err);
 /* Records a failed OpenCL call in err (GP_EDEVICE) and returns GP_EDEVICE. */
 int gp_cl_fail(gp_error *err, cl_int status, const char *what);
 /* Drops cached buffers (after an allocation failure, to retry with less memory held). */

@@ -6,9 +6,21 @@
 
 size_t gp_cl_wg(void) { return gp_cl.shape.work_group; }
 
+size_t gp_cl_call_wg(size_t items, size_t per_item)
+{
+	size_t wg = gp_cl.shape.small_group ? gp_cl.shape.small_group : gp_cl.shape.work_group;
+	while (wg < gp_cl.shape.work_group && wg * per_item < items) wg *= 2;
+	return wg < gp_cl.shape.work_group ? wg : gp_cl.shape.work_group;
+}
+
 int gp_cl_run(cl_kernel kernel, size_t items, gp_error *err)
 {
-	size_t wg = gp_cl.shape.work_group, global = (items + wg - 1) / wg * wg;
+	return gp_cl_run_groups(kernel, items, gp_cl.shape.work_group, err);
+}
+
+int gp_cl_run_groups(cl_kernel kernel, size_t items, size_t wg, gp_error *err)
+{
+	size_t global = (items + wg - 1) / wg * wg;
 	cl_int st;
 	if (global == 0) return GP_OK;
 	if (gp_cl_fault("launch")) {

@@ -38,7 +38,7 @@ static int mod9_mark_firsts(const cl_uint *blob_words, size_t n_blobs, cl_uint n
  * and the offsets its decode passes leave at each blob's first word. */
 typedef struct mod9_pass {
 	const gp_cl_tiled *t;
-	cl_uint nw;
+	cl_uint nw, out_at;   /* out_at: the decode pass's first output element */
 	int batch;
 	cl_mem first, word_off, pword_off, blobs_mem;
 } mod9_pass;
@@ -74,11 +74,11 @@ static int mod9_decode(const mod9_pass *p, int docs, cl_mem out, gp_error *err)
 	cl_int st = p->batch
 		? gp_set_mod9_tile_decode_batch(k, &(gp_args_mod9_tile_decode_batch){
 			.words = t->input, .n = p->nw, .first = p->first, .word_off = p->word_off, .bt = t->s.bt,
-			.tile_sums = t->s.sums, .block_sums = t->s.block_sums, .out = out, .err = t->err,
-			.offs_bytes = l.offs, .part_bytes = l.part, .stage_bytes = l.stage, .lay_bytes = l.lay})
+			.tile_sums = t->s.sums, .block_sums = t->s.block_sums, .out = out, .out_at = p->out_at,
+			.err = t->err, .offs_bytes = l.offs, .part_bytes = l.part, .stage_bytes = l.stage, .lay_bytes = l.lay})
 		: gp_set_mod9_tile_decode(k, &(gp_args_mod9_tile_decode){
 			.words = t->input, .n = p->nw, .bt = t->s.bt, .tile_sums = t->s.sums,
-			.block_sums = t->s.block_sums, .out = out, .err = t->err, .offs_bytes = l.offs,
+			.block_sums = t->s.block_sums, .out = out, .out_at = p->out_at, .err = t->err, .offs_bytes = l.offs,
 			.part_bytes = l.part, .stage_bytes = l.stage, .lay_bytes = l.lay});
 	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg");
 	return gp_cl_tiled_run(&t->s, k, err);
@@ -159,21 +159,23 @@ static int mod9_tiled(const uint8_t *const *blobs, const size_t *lens, size_t n_
 		mod9_tables_add(&m, &t.call, blob_words, n_blobs);
 		r_meta = gp_cl_call_add(&t.call, GP_IO_OUT, 2 * (n_blobs + 1) * sizeof(cl_uint));
 	}
-	int out = gp_cl_call_add(&t.call, GP_IO_OUT, (size_t)nw * per_word * 4);
+	const int out = gp_cl_tiled_output(&t, (size_t)nw * per_word * 4);
 	if (gp_cl_tiled_send(&t, blobs, lens, n_blobs, 0, batch ? mod9_tables_fill : NULL, &m, err) != GP_OK ||
 	    (batch && !(word_off = gp_cl_buffer(GP_B_WORD_VALUE_OFFSETS, ((size_t)nw + 1) * 4, err)))) {
 		return GP_EDEVICE;
 	}
 	const gp_cl_region *reg = t.call.r;
-	mod9_pass p = {.t = &t, .nw = nw, .batch = batch, .first = batch ? reg[m.r_first].mem : NULL, .word_off = word_off};
+	mod9_pass p = {.t = &t, .nw = nw, .out_at = (cl_uint)(t.out_at / 4), .batch = batch,
+	               .first = batch ? reg[m.r_first].mem : NULL, .word_off = word_off};
 	if (mod9_count(&p, docs, err) != GP_OK || mod9_decode(&p, docs, reg[out].mem, err) != GP_OK ||
 	    (batch && mod9_blob_offsets(reg[m.r_words].mem, n_blobs, word_off, word_off, reg[r_meta].mem, err) != GP_OK)) {
 		return GP_EDEVICE;
 	}
 	size_t guess = gp_cl_guess(docs ? est->postings : est->values, (size_t)nw * per_word, 4) * 4;
-	const int back[2] = {batch ? r_meta : t.r_sums, out};
+	/* the sizes (a tile alone: in the output's region), then the output */
+	const int sizes = batch ? r_meta : t.r_sums, back[2] = {sizes, out};
 	const size_t back_bytes[2] = {batch ? 2 * (n_blobs + 1) * sizeof(cl_uint) : (t.s.tiles + 1) * 4, guess};
-	int rc = gp_cl_tiled_receive(&t, back, back_bytes, 2, err);
+	int rc = sizes == out ? gp_cl_tiled_receive(&t, &out, &guess, 1, err) : gp_cl_tiled_receive(&t, back, back_bytes, 2, err);
 	if (rc != GP_OK) return rc;
 	/* a batch's offsets from mod9_blob_offsets; one blob's total after its tile sums, as a
 	 * batch's: blob 0 from 0, then the totals */
@@ -183,8 +185,8 @@ static int mod9_tiled(const uint8_t *const *blobs, const size_t *lens, size_t n_
 	size_t total = meta[2 * n_blobs], bytes = total * 4;
 	if (gp_check_result(r, total, 0, err) != GP_OK) return GP_ENOMEM;
 	if ((rc = mod9_result_offsets(r, meta, n_blobs, docs, err)) != GP_OK) return rc;
-	if (bytes > guess && gp_cl_call_receive_more(&t.call, &out, &bytes, 1, err) != GP_OK) return GP_EDEVICE;
-	gp_cl_call_lend(r, reg[out].host, total, 32);
+	if (bytes > guess && gp_cl_tiled_receive_more(&t, bytes, err) != GP_OK) return GP_EDEVICE;
+	gp_cl_call_lend(r, gp_cl_tiled_out_host(&t), total, 32);
 	r->n_postings = docs ? total : 0;
 	if (docs) {   /* the docs came back as the values, 32-bit (a doc is below 2^28) */
 		r->docs = r->values;
@@ -254,6 +256,7 @@ static int mod9_count_postings(const mod9_pass *p, cl_mem seg, gp_error *err)
 typedef struct mod9_postings_out {
 	cl_mem seg, pos32, pos64, docs, combined, vstart, totals;
 	cl_uint wide, flag_at;
+	cl_uint pos_at, docs_at, combined_at, vstart_at, totals_at;       /* elements into each */
 } mod9_postings_out;
 
 static int mod9_postings_pass(const mod9_pass *p, const mod9_postings_out *o, gp_error *err)
@@ -268,14 +271,18 @@ static int mod9_postings_pass(const mod9_pass *p, const mod9_postings_out *o, gp
 			.words = t->input, .n = p->nw, .first = p->first, .word_off = p->word_off,
 			.pword_off = p->pword_off, .bt = t->s.bt, .tiles = tiles, .blocks = t->s.blocks,
 			.tile_sums = t->s.sums, .block_sums = t->s.block_sums, .seg = o->seg, .pos32 = o->pos32,
-			.pos64 = o->pos64, .wide = o->wide, .flag_at = o->flag_at, .docs = o->docs,
-			.combined = o->combined, .vstart = o->vstart, .totals = o->totals, .err = t->err,
+			.pos64 = o->pos64, .pos_at = o->pos_at, .wide = o->wide, .flag_at = o->flag_at,
+			.docs = o->docs, .docs_at = o->docs_at, .combined = o->combined,
+			.combined_at = o->combined_at, .vstart = o->vstart, .vstart_at = o->vstart_at,
+			.totals = o->totals, .totals_at = o->totals_at, .err = t->err,
 			.offs_bytes = offs, .part_bytes = part, .lay_bytes = lay})
 		: gp_set_mod9_tile_postings(k, &(gp_args_mod9_tile_postings){
 			.words = t->input, .n = p->nw, .bt = t->s.bt, .tiles = tiles, .blocks = t->s.blocks,
 			.tile_sums = t->s.sums, .block_sums = t->s.block_sums, .seg = o->seg, .pos32 = o->pos32,
-			.pos64 = o->pos64, .wide = o->wide, .flag_at = o->flag_at, .docs = o->docs,
-			.combined = o->combined, .vstart = o->vstart, .totals = o->totals, .err = t->err,
+			.pos64 = o->pos64, .pos_at = o->pos_at, .wide = o->wide, .flag_at = o->flag_at,
+			.docs = o->docs, .docs_at = o->docs_at, .combined = o->combined,
+			.combined_at = o->combined_at, .vstart = o->vstart, .vstart_at = o->vstart_at,
+			.totals = o->totals, .totals_at = o->totals_at, .err = t->err,
 			.offs_bytes = offs, .part_bytes = part, .lay_bytes = lay});
 	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg");
 	return gp_cl_tiled_run(&t->s, k, err);
@@ -309,6 +316,82 @@ static int mod9_postings_setup(const gp_cl_tiled *t, const cl_uint *blob_words, 
 	              !(p->word_off = gp_cl_buffer(GP_B_WORD_VALUE_OFFSETS, ((size_t)nw + 1) * 4, err)) ||
 	              !(p->pword_off = gp_cl_buffer(GP_B_WORD_POSTING_OFFSETS, ((size_t)nw + 1) * 4, err)))) {
 		return GP_EDEVICE;
+	}
+	return GP_OK;
+}
+
+/* One blob in one tile: the decode pass alone writes the error word and the sizes (its sums'
+ * region: error word, values, postings, the wide flag) and after them the posting arrays and
+ * the positions, in one region, brought back by one read that takes the posting arrays' bounds
+ * whole (a tile holds at most a few thousand words) and the positions the host expects; what
+ * the guess missed, in a second. Four reads fewer than a region each. */
+typedef struct mod9_one_layout {
+	size_t docs, combined, pos, end;   /* byte offsets from the output's start; vstart at 0 */
+} mod9_one_layout;
+
+static mod9_one_layout mod9_one_layout_of(cl_uint nw, size_t max_values)
+{
+	mod9_one_layout l;
+	l.docs = (((size_t)nw + 1) * 4 + 7) & ~(size_t)7;
+	l.combined = l.docs + (size_t)nw * 8;
+	l.pos = (l.combined + nw + 3) & ~(size_t)3;
+	l.end = l.pos + max_values * 4;
+	return l;
+}
+
+static int mod9_postings_one(const uint8_t *blob, size_t len, cl_uint nw, const gp_mod9_counts *est,
+                             gp_result *r, gp_error *err)
+{
+	const size_t max_values = (size_t)nw * GP_MOD9_MAX_PER_WORD;
+	const mod9_one_layout l = mod9_one_layout_of(nw, max_values);
+	gp_cl_tiled t;
+	mod9_pass p = {.t = &t, .nw = nw};
+	gp_cl_tiled_plan(&t, (size_t)nw * 4, nw, gp_cl_tile_items(), 2);
+	const int all = gp_cl_tiled_output(&t, l.end);
+	if (gp_cl_tiled_send(&t, &blob, &len, 1, 0, NULL, NULL, err) != GP_OK) return GP_EDEVICE;
+	cl_mem m = t.call.r[all].mem;
+	const size_t at = t.out_at;
+	mod9_postings_out o = {.totals = m, .vstart = m, .docs = m, .combined = m, .pos32 = m, .flag_at = 2,
+	                       .totals_at = 1, .vstart_at = (cl_uint)(at / 4), .docs_at = (cl_uint)((at + l.docs) / 8),
+	                       .combined_at = (cl_uint)(at + l.combined), .pos_at = (cl_uint)((at + l.pos) / 4)};
+	if (!(o.seg = gp_cl_buffer(GP_B_GAP_CARRY, 8, err)) || mod9_postings_pass(&p, &o, err) != GP_OK) return GP_EDEVICE;
+	const size_t nv_g = gp_cl_guess(est->values, max_values, 4);
+	size_t want = l.pos + nv_g * 4;
+	int rc = gp_cl_tiled_receive(&t, &all, &want, 1, err);
+	if (rc != GP_OK) return rc;
+	const cl_uint *head = (const cl_uint *)t.call.r[all].host;   /* error word, values, postings, wide */
+	const size_t nv = head[1], np = head[2];
+	const cl_uint meta[4] = {0, 0, head[1], head[2]};
+	const int wide = head[3] != 0;
+	if (gp_check_result(r, nv, np, err) != GP_OK) return GP_ENOMEM;
+	if ((rc = mod9_result_offsets(r, meta, 1, 1, err)) != GP_OK) return rc;
+	r->n_values = nv;
+	r->n_postings = np;
+	r->backend = "opencl";
+	void *pos64 = NULL;
+	if (wide) {   /* a position past 2^32 - 1: the pass again, 64-bit, the positions downloaded */
+		o.pos32 = NULL;
+		o.pos_at = 0;
+		o.wide = 1;
+		if (!(o.pos64 = gp_cl_buffer(GP_B_OUT_64, max_values * 8, err)) || mod9_postings_pass(&p, &o, err) != GP_OK ||
+		    !(pos64 = gp_cl_download_mapped(o.pos64, nv * 8, err))) {
+			return GP_EDEVICE;
+		}
+	} else if (nv > nv_g && gp_cl_tiled_receive_more(&t, l.pos + nv * 4, err) != GP_OK) {
+		return GP_EDEVICE;
+	}
+	uint8_t *out = gp_cl_tiled_out_host(&t);   /* the mirror may have moved */
+	gp_array_set(&r->vstart, out, 4, GP_OWN_LENT);
+	if (np) {
+		gp_array_set(&r->docs, out + l.docs, 8, GP_OWN_LENT);
+		gp_array_set(&r->combined, out + l.combined, 1, GP_OWN_LENT);
+	}
+	if (pos64) {
+		gp_array_set(&r->pos, nv ? pos64 : NULL, 8, GP_OWN_LENT);
+		gp_result_lend(r, pos64, gp_cl_unmap);
+	} else {
+		if (nv) gp_array_set(&r->pos, out + l.pos, 4, GP_OWN_LENT);
+		gp_result_lend(r, t.call.host, gp_cl_call_return);
 	}
 	return GP_OK;
 }
@@ -421,7 +504,9 @@ int gp_cl_mod9_decode(const gp_batch_in *in, gp_result *r, gp_error *err)
 	blob_words[0] = 0;
 	for (size_t b = 0; b < n_blobs; b++) blob_words[b + 1] = blob_words[b] + (cl_uint)(lens[b] / 4);
 	if (blob_words[n_blobs] == 0) rc = mod9_empty(n_blobs, r, err);
-	else if (mode == GP_MODE_POSTINGS) rc = mod9_postings_tiled(blobs, lens, n_blobs, blob_words, est, r, err);
+	else if (mode == GP_MODE_POSTINGS && n_blobs == 1 && gp_cl_call_wg(blob_words[1], gp_cl_tile_items()) * gp_cl_tile_items() >= blob_words[1]) {
+		rc = mod9_postings_one(blobs[0], lens[0], blob_words[1], est, r, err);
+	} else if (mode == GP_MODE_POSTINGS) rc = mod9_postings_tiled(blobs, lens, n_blobs, blob_words, est, r, err);
 	else rc = mod9_tiled(blobs, lens, n_blobs, blob_words, est, mode, r, err);
 	free(blob_words);
 	if (rc != GP_OK) gp_result_free(r);

@@ -131,7 +131,7 @@ int gp_cl_build(void)
 	if (st != CL_SUCCESS) return gp_cl_fail(NULL, st, "clCreateProgramWithSource");
 	clGetDeviceInfo(gp_cl.device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof(lmem), &lmem, NULL);
 	gp_device_shape *s = &gp_cl.shape;
-	gp_cl_choose_shape(s, gp_cl.info.max_work_group, (size_t)lmem, &gp_cl.knobs);
+	gp_cl_choose_shape(s, gp_cl.info.max_work_group, (size_t)lmem, strcmp(gp_cl.info.type, "cpu") == 0, &gp_cl.knobs);
 
 	char options[448];
 	snprintf(options, sizeof(options),
@@ -172,6 +172,7 @@ int gp_cl_build(void)
 	/* then the largest power of two that every built kernel allows */
 	while (wg > 1 && (wg & (wg - 1))) wg &= wg - 1;
 	s->work_group = wg ? wg : 1;
+	if (s->small_group > s->work_group) s->small_group = s->work_group;
 	gp_cl.built = 1;
 	return GP_OK;
 }

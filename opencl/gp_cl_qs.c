@@ -7,7 +7,7 @@
 /* The two passes over the tiles of s, words at `input`. One blob (tab NULL): its header h; a
  * batch: each blob's tiles from tile_start, its parameters from tab. */
 static int qs_passes(cl_mem input, cl_mem tab, cl_mem tile_start, cl_uint n_blobs, const gp_qs_header *h,
-                     const gp_cl_tile_sums *s, cl_mem out, cl_mem errbuf, gp_error *err)
+                     const gp_cl_tile_sums *s, cl_mem out, cl_uint out_at, cl_mem errbuf, gp_error *err)
 {
 	const int batch = tab != NULL;
 	cl_uint nl = 0, nu = 0, n = 0, l = 0, last = 0;
@@ -40,7 +40,7 @@ static int qs_passes(cl_mem input, cl_mem tab, cl_mem tile_start, cl_uint n_blob
 			.offs_bytes = offs, .part_bytes = part, .stage_bytes = stage, .carry_bytes = carry})
 		: gp_set_qs_tile_decode(k, &(gp_args_qs_tile_decode){
 			.in = input, .nl = nl, .nu = nu, .n = n, .l = l, .last = last, .bt = s->bt,
-			.tile_sums = s->sums, .block_sums = s->block_sums, .out = out, .err = errbuf,
+			.tile_sums = s->sums, .block_sums = s->block_sums, .out = out, .out_at = out_at, .err = errbuf,
 			.offs_bytes = offs, .part_bytes = part, .stage_bytes = stage, .carry_bytes = carry});
 	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg");
 	return gp_cl_tiled_run(s, k, err);
@@ -52,9 +52,9 @@ static int qs_single(const uint8_t *blob, size_t len, const gp_qs_header *h, gp_
 {
 	gp_cl_tiled t;
 	gp_cl_tiled_plan(&t, len, h->upper_words, gp_cl_qs_items(), 1);
-	int out = gp_cl_call_add(&t.call, GP_IO_OUT, (size_t)h->n * 4);
+	const int out = gp_cl_tiled_output(&t, (size_t)h->n * 4);
 	if (gp_cl_tiled_send(&t, &blob, &len, 1, 0, NULL, NULL, err) != GP_OK ||
-	    qs_passes(t.input, NULL, NULL, 1, h, &t.s, t.call.r[out].mem, t.err, err) != GP_OK) {
+	    qs_passes(t.input, NULL, NULL, 1, h, &t.s, t.call.r[out].mem, (cl_uint)(t.out_at / 4), t.err, err) != GP_OK) {
 		return GP_EDEVICE;
 	}
 	return gp_cl_tiled_finish(&t, out, h->n, 32, r, err);
@@ -82,7 +82,7 @@ static int qs_batch_passes(const gp_cl_batch *b, cl_mem *out, gp_error *err)
 	if (gp_cl_blob_tiles(b->host_istart, b->n_blobs, gp_cl_qs_items(), 1, 256, GP_B_TILE_SUMS, GP_B_BLOCK_SUMS,
 	                     &s, &starts, err) != GP_OK ||
 	    !(*out = gp_cl_buffer(GP_B_OUT_32, (size_t)b->values * 4, err)) ||
-	    (s.tiles > 0 && qs_passes(b->input, b->table, starts, b->n_blobs, NULL, &s, *out, b->err, err) != GP_OK)) {
+	    (s.tiles > 0 && qs_passes(b->input, b->table, starts, b->n_blobs, NULL, &s, *out, 0, b->err, err) != GP_OK)) {
 		return GP_EDEVICE;
 	}
 	return GP_OK;

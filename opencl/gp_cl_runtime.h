@@ -23,6 +23,7 @@ typedef struct gp_cl_knobs {
 	unsigned wah_items;               /* GPUPOST_WAH_ITEMS: 4 or 16 */
 	unsigned stage_items_32;          /* GPUPOST_STAGE_ITEMS_32: 1 to 64 */
 	unsigned qs_items;                /* GPUPOST_QS_ITEMS: 1 to GP_SCAN_ITEMS */
+	unsigned small_group;             /* GPUPOST_SMALL_GROUP: a power of two, 8 to 256 */
 	char cl_options[256];             /* GPUPOST_CL_OPTIONS, appended to the build options */
 	size_t upload_threads, upload_first_kb, upload_piece_kb;   /* GPUPOST_UPLOAD_* */
 	size_t index_chunk_items;         /* GPUPOST_INDEX_CHUNK: candidates of one index launch */
@@ -75,7 +76,7 @@ int gp_cl_own(void);
 /* gp_cl_tuning.c: the knobs from the environment; the shapes for this device (local memory
  * and work-group limits, the knobs within them). */
 void gp_cl_knobs_read(gp_cl_knobs *knobs);
-void gp_cl_choose_shape(gp_device_shape *shape, size_t max_work_group, size_t local_mem,
+void gp_cl_choose_shape(gp_device_shape *shape, size_t max_work_group, size_t local_mem, int cpu,
                         const gp_cl_knobs *knobs);
 
 /* gp_cl_program.c: context, queue, program and kernels for the chosen device. */

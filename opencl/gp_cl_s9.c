@@ -9,7 +9,7 @@
  * given; a batch: each blob's tiles from tile_start, its parameters from tab. */
 static int s9_passes(cl_mem input, cl_mem tab, cl_mem tile_start, cl_uint n_blobs, cl_uint base,
                      cl_uint nw, cl_uint n, cl_uint delta, const gp_cl_tile_sums *s, cl_mem out,
-                     cl_mem errbuf, gp_error *err)
+                     cl_uint out_at, cl_mem errbuf, gp_error *err)
 {
 	const int batch = tab != NULL;
 	const cl_uint tiles = (cl_uint)s->tiles;
@@ -31,12 +31,12 @@ static int s9_passes(cl_mem input, cl_mem tab, cl_mem tile_start, cl_uint n_blob
 		? gp_set_s9_tile_decode_batch(k, &(gp_args_s9_tile_decode_batch){
 			.in = input, .tab = tab, .tile_start = tile_start, .n_blobs = n_blobs, .bt = s->bt,
 			.tiles = tiles, .blocks = s->blocks, .tile_sums = s->sums, .block_sums = s->block_sums,
-			.out_all = out, .err = errbuf, .offs_bytes = l.offs, .sums_bytes = l.sums,
+			.out_all = out, .out_at = out_at, .err = errbuf, .offs_bytes = l.offs, .sums_bytes = l.sums,
 			.part_c_bytes = l.part_c, .part_s_bytes = l.part_s, .stage_bytes = l.stage, .lay_bytes = l.lay})
 		: gp_set_s9_tile_decode(k, &(gp_args_s9_tile_decode){
 			.in = input, .base = base, .nw = nw, .n = n, .delta = delta, .bt = s->bt, .tiles = tiles,
 			.blocks = s->blocks, .tile_sums = s->sums, .block_sums = s->block_sums, .out_all = out,
-			.err = errbuf, .offs_bytes = l.offs, .sums_bytes = l.sums, .part_c_bytes = l.part_c,
+			.out_at = out_at, .err = errbuf, .offs_bytes = l.offs, .sums_bytes = l.sums, .part_c_bytes = l.part_c,
 			.part_s_bytes = l.part_s, .stage_bytes = l.stage, .lay_bytes = l.lay});
 	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg");
 	return gp_cl_tiled_run(s, k, err);
@@ -50,9 +50,10 @@ static int s9_single(const uint8_t *blob, size_t len, cl_uint n, cl_uint delta, 
 	cl_uint nw = (cl_uint)((len - GP_S9_HEADER) / 4), base = (4 + GP_S9_HEADER) / 4;
 	gp_cl_tiled t;
 	gp_cl_tiled_plan(&t, 4 + len, nw, gp_cl_tile_items(), 4);
-	int out = gp_cl_call_add(&t.call, GP_IO_OUT, (size_t)n * 8);
+	const int out = gp_cl_tiled_output(&t, (size_t)n * 8);
 	if (gp_cl_tiled_send(&t, &blob, &len, 1, 4, NULL, NULL, err) != GP_OK ||
-	    s9_passes(t.input, NULL, NULL, 1, base, nw, n, delta, &t.s, t.call.r[out].mem, t.err, err) != GP_OK) {
+	    s9_passes(t.input, NULL, NULL, 1, base, nw, n, delta, &t.s, t.call.r[out].mem, (cl_uint)(t.out_at / 8), t.err,
+	              err) != GP_OK) {
 		return GP_EDEVICE;
 	}
 	return gp_cl_tiled_finish(&t, out, n, 64, r, err);
@@ -79,7 +80,7 @@ static int s9_batch_passes(const gp_cl_batch *b, cl_mem *out, gp_error *err)
 	if (gp_cl_blob_tiles(b->host_istart, b->n_blobs, gp_cl_tile_items(), 4, 256, GP_B_TILE_SUMS, GP_B_BLOCK_SUMS,
 	                     &s, &starts, err) != GP_OK ||
 	    !(*out = gp_cl_buffer(GP_B_OUT_64, (size_t)b->values * 8, err)) ||
-	    (s.tiles > 0 && s9_passes(b->input, b->table, starts, b->n_blobs, 0, 0, 0, 0, &s, *out, b->err, err) != GP_OK)) {
+	    (s.tiles > 0 && s9_passes(b->input, b->table, starts, b->n_blobs, 0, 0, 0, 0, &s, *out, 0, b->err, err) != GP_OK)) {
 		return GP_EDEVICE;
 	}
 	return GP_OK;

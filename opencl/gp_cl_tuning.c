@@ -54,6 +54,7 @@ void gp_cl_knobs_read(gp_cl_knobs *k)
 	k->wah_items = env_uint("GPUPOST_WAH_ITEMS");
 	k->stage_items_32 = env_uint("GPUPOST_STAGE_ITEMS_32");
 	k->qs_items = env_uint("GPUPOST_QS_ITEMS");
+	k->small_group = env_uint("GPUPOST_SMALL_GROUP");
 	snprintf(k->cl_options, sizeof(k->cl_options), "%s", opts ? opts : "");
 	k->upload_threads = env_uint("GPUPOST_UPLOAD_THREADS");
 	k->upload_first_kb = env_uint("GPUPOST_UPLOAD_FIRST");
@@ -79,7 +80,7 @@ size_t gp_cl_index_chunk_items(void)
  * wah_gather's windows) fit. Then the values staged per item: as many as still fit, at most 16
  * (64-bit) and 32 (32-bit). gp_cl_build lowers the work-group further to what every built kernel
  * allows. */
-void gp_cl_choose_shape(gp_device_shape *s, size_t max_work_group, size_t local_mem, const gp_cl_knobs *k)
+void gp_cl_choose_shape(gp_device_shape *s, size_t max_work_group, size_t local_mem, int cpu, const gp_cl_knobs *k)
 {
 	size_t wg = 256;
 	if (max_work_group && max_work_group < wg) wg = max_work_group;
@@ -108,6 +109,12 @@ void gp_cl_choose_shape(gp_device_shape *s, size_t max_work_group, size_t local_
 	}
 	if (k->qs_items >= 1 && k->qs_items <= GP_SCAN_ITEMS) s->qs_items = k->qs_items;
 	s->work_group = wg;
+	/* A call of one tile runs in the least group that holds it, from small_group up: on a CPU
+	 * device (PoCL runs a group's work-items in loops between its barriers) 32 work-items cost
+	 * far less than 256; on a GPU a group's items run at once, and a smaller group only gives
+	 * each more words in turn, so the full one. */
+	s->small_group = k->small_group >= 8 && k->small_group <= 256 && !(k->small_group & (k->small_group - 1))
+	                 ? k->small_group : cpu ? 32 : wg;
 }
 
 size_t gp_cl_qs_items(void) { return gp_cl.shape.qs_items; }

@@ -9,7 +9,8 @@
 /* The two passes over the tiles of s. One blob (tab NULL): its payload at unit `vec`, len bytes,
  * n values under `delta`; a batch: each blob's tiles from tile_start, its parameters from tab. */
 static int vb_passes(cl_mem input, cl_mem tab, cl_mem tile_start, cl_uint n_blobs, cl_uint vec, cl_uint len,
-                     cl_uint n, cl_uint delta, const gp_cl_tile_sums *s, cl_mem out, cl_mem errbuf, gp_error *err)
+                     cl_uint n, cl_uint delta, const gp_cl_tile_sums *s, cl_mem out, cl_uint out_at, cl_mem errbuf,
+                     gp_error *err)
 {
 	const int batch = tab != NULL;
 	const cl_uint tiles = (cl_uint)s->tiles;
@@ -32,8 +33,8 @@ static int vb_passes(cl_mem input, cl_mem tab, cl_mem tile_start, cl_uint n_blob
 			.part_bytes = l.part, .part_s_bytes = l.part_s, .stage_bytes = l.stage})
 		: gp_set_vb_tile_decode(k, &(gp_args_vb_tile_decode){
 			.in = input, .vec = vec, .len = len, .n = n, .delta = delta, .bt = s->bt, .tiles = tiles,
-			.blocks = s->blocks, .tile_sums = s->sums, .block_sums = s->block_sums, .out_all = out, .err = errbuf,
-			.part_bytes = l.part, .part_s_bytes = l.part_s, .stage_bytes = l.stage});
+			.blocks = s->blocks, .tile_sums = s->sums, .block_sums = s->block_sums, .out_all = out, .out_at = out_at,
+			.err = errbuf, .part_bytes = l.part, .part_s_bytes = l.part_s, .stage_bytes = l.stage});
 	if (st != CL_SUCCESS) return gp_cl_fail(err, st, "clSetKernelArg");
 	return gp_cl_tiled_run(s, k, err);
 }
@@ -44,10 +45,10 @@ static int vb_single(const uint8_t *blob, size_t len, size_t n, uint32_t delta, 
 	gp_cl_tiled t;
 	/* 4 zero bytes ahead of the 12-byte header: the payload begins 16-byte unit 1 */
 	gp_cl_tiled_plan(&t, (4 + len + 15) / 16 * 16, payload, GP_VB_ITEM, GP_BYTE_COUNTERS);
-	int out = gp_cl_call_add(&t.call, GP_IO_OUT, n * 4);
+	const int out = gp_cl_tiled_output(&t, n * 4);
 	if (gp_cl_tiled_send(&t, &blob, &len, 1, 4, NULL, NULL, err) != GP_OK ||
-	    vb_passes(t.input, NULL, NULL, 1, 1, (cl_uint)payload, (cl_uint)n, delta, &t.s, t.call.r[out].mem, t.err,
-	              err) != GP_OK) {
+	    vb_passes(t.input, NULL, NULL, 1, 1, (cl_uint)payload, (cl_uint)n, delta, &t.s, t.call.r[out].mem,
+	              (cl_uint)(t.out_at / 4), t.err, err) != GP_OK) {
 		return GP_EDEVICE;
 	}
 	return gp_cl_tiled_finish(&t, out, n, 32, r, err);
@@ -60,7 +61,7 @@ static int vb_batch_passes(const gp_cl_batch *b, cl_mem *out, gp_error *err)
 	if (gp_cl_blob_tiles(b->host_istart, b->n_blobs, GP_VB_ITEM, GP_BYTE_COUNTERS, 256, GP_B_TILE_SUMS,
 	                     GP_B_BLOCK_SUMS, &s, &starts, err) != GP_OK ||
 	    !(*out = gp_cl_buffer(GP_B_OUT_32, (size_t)b->values * 4, err)) ||
-	    (s.tiles > 0 && vb_passes(b->input, b->table, starts, b->n_blobs, 0, 0, 0, 0, &s, *out, b->err, err) != GP_OK)) {
+	    (s.tiles > 0 && vb_passes(b->input, b->table, starts, b->n_blobs, 0, 0, 0, 0, &s, *out, 0, b->err, err) != GP_OK)) {
 		return GP_EDEVICE;
 	}
 	return GP_OK;

@@ -27,7 +27,8 @@ if ($i['kernels_built']) {
              $pow2($t['staged_values_32']) && $t['staged_values_32'] <= 32 && $t['staged_values_32'] >= $t['staged_values_64'],
              $t['qs_words'] >= 1 && $t['qs_words'] <= 8 && in_array($t['tile_words'], [4, 8, 16], true)
                  && $pow2($t['wah_words']) && $t['wah_words'] <= 16,
-             str_contains($info, 'Launch shapes => work-group ' . $t['work_group']));
+             str_contains($info, 'Launch shapes => work-group ' . $t['work_group'] . " (a one-tile call's from " . $t['small_group'] . ')')
+                 && $t['small_group'] === ($i['device']['type'] === 'cpu' ? min(32, $t['work_group']) : $t['work_group']));
 } else {
     var_dump($i['tuning'], true, true, true, !str_contains($info, 'Launch shapes'));
 }

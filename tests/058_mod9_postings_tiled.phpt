@@ -51,6 +51,16 @@ $mblob = gpu_encode_postings($many, GPUPOST_MOD9, GPUPOST_POSTINGS);
 var_dump(strlen($mblob) / 4, $d === $many, $d === $h);
 unset($many, $d, $h, $mblob);
 
+/* 2c. one tile (the call whose outputs come back in one region): a posting of 40 gaps near 2^28
+ * (one a word: positions past 2^32, so the pass runs again 64-bit) between short ones */
+$p = 0;
+$pos = [];
+for ($k = 0; $k < 40; $k++) { $p += mt_rand(1 << 27, (1 << 28) - 1); $pos[] = $p; }
+$wide = [7 => [3, 9], 8 => $pos, 20 => [5]];
+$wblob = gpu_encode_postings($wide, GPUPOST_MOD9, GPUPOST_POSTINGS);
+[[$h], [$d]] = gp_outcomes($post($wblob));
+var_dump(strlen($wblob) / 4 < 100, $d === $wide, $d === $h, max($d[8]) > 1 << 32);
+
 /* 3. a posting whose first word and next 3000 words hold no value (flags 11, then 10; 24 x 1
  * bits, all 0): its doc and positions are in the word after them, 3000 postings in */
 $filler = str_repeat(pack('N', 0x3c000c5f), 3000);   /* doc 5, positions 1, 4, 11 */
@@ -112,6 +122,10 @@ bool(true)
 bool(true)
 bool(true)
 int(%d)
+bool(true)
+bool(true)
+bool(true)
+bool(true)
 bool(true)
 bool(true)
 array(2) {
