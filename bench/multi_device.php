@@ -5,14 +5,21 @@
  * device part, from the call's trace, beside the whole call) and a batch of --queries AND queries
  * on a GpuPost\Index sharded over the k devices (its device part, from the trace, beside the
  * whole call). Median of --reps; scaling efficiency of the device parts, t(1) / (k t(k)).
+ * With --limit=K the AND queries are ranked (BM25 over doc lengths given to every doc, the K best
+ * a query): every match is scored on the devices and few answers come back, a device-bound batch
+ * where the plain one is bound by its answers' arrays; --values=0 skips the decode. --specs runs
+ * the sets of devices named instead of the first k (as gpupost.device, separated by '/': a device
+ * listed twice holds two shards and takes them in turn, which tells what the split itself does
+ * from what the second device adds).
  *
  *   php -d extension=modules/gpupost.so bench/multi_device.php [--kind=gpu|cpu] [--values=67108864]
  *       [--lists=256] [--terms=2000] [--postings=200000000] [--min-len=1000] [--max-len=1000000]
- *       [--queries=20000] [--reps=5] [--max=N]
+ *       [--queries=20000] [--limit=0] [--reps=5] [--max=N] [--specs=0:0/0:0,0:0/0:0,0:1]
  * The buffers a call uses are kept between calls (gpupost.max_cached_bytes=8G), as a server
  * running such batches would set it.
  */
-$opts = getopt('', ['kind:', 'values:', 'lists:', 'terms:', 'postings:', 'queries:', 'reps:', 'child:', 'max:', 'min-len:', 'max-len:']);
+$opts = getopt('', ['kind:', 'values:', 'lists:', 'terms:', 'postings:', 'queries:', 'reps:', 'child:', 'max:', 'min-len:', 'max-len:',
+                    'limit:', 'specs:']);
 $kind = $opts['kind'] ?? 'gpu';
 $cfg = [
     'values' => (int)($opts['values'] ?? 64 << 20),
@@ -23,6 +30,7 @@ $cfg = [
     'reps' => (int)($opts['reps'] ?? 5),
     'min-len' => (int)($opts['min-len'] ?? 1000),
     'max-len' => (int)($opts['max-len'] ?? 1000000),
+    'limit' => (int)($opts['limit'] ?? 0),
 ];
 
 function median(array $t): float
@@ -53,7 +61,7 @@ if (isset($opts['child'])) {   /* one configuration: the work, timed, as JSON */
     /* the decode batch: lists of small gaps (S9, delta rule 1) and the same values in MOD9 */
     $per = intdiv($cfg['values'], $cfg['lists']);
     $s9 = $mod9 = [];
-    for ($l = 0; $l < $cfg['lists']; $l++) {
+    for ($l = 0; $per > 0 && $l < $cfg['lists']; $l++) {
         $vals = [];
         for ($i = 0, $v = 0; $i < $per; $i++) $vals[] = $v += mt_rand(1, 64);
         $s9[] = gpu_encode_postings($vals, GPUPOST_S9, GPUPOST_VALUES, ['delta' => 1]);
@@ -63,6 +71,10 @@ if (isset($opts['child'])) {   /* one configuration: the work, timed, as JSON */
     }
     foreach (['S9' => [$s9, GPUPOST_S9], 'MOD9' => [$mod9, GPUPOST_MOD9]] as $name => [$blobs, $f]) {
         $whole = $part = [];
+        if (!$blobs) {
+            $out["decode $name"] = [0.0, 0.0, '-'];
+            continue;
+        }
         for ($r = 0; $r <= $reps; $r++) {
             $t = hrtime(true);
             $res = gpu_decode_postings_batch($blobs, $f);
@@ -89,9 +101,14 @@ if (isset($opts['child'])) {   /* one configuration: the work, timed, as JSON */
         $lists["t$t"] = gpu_encode_postings(range($from, $docs - 1, $step), GPUPOST_S9, GPUPOST_VALUES, ['delta' => 1]);
         $total += intdiv($docs - 1 - $from, $step) + 1;
     }
-    $t0 = hrtime(true);
-    $ix = new GpuPost\Index($lists, GPUPOST_S9, ['device' => 'all', 'device_lists' => 'decoded']);
-    unset($lists);
+    $options = ['device' => 'all', 'device_lists' => 'decoded'];
+    if ($cfg['limit'] > 0) {   /* every doc a length, so that every match is scored */
+        $options['doc_lengths'] = [];
+        for ($d = 0; $d < $docs; $d++) $options['doc_lengths'][] = 50 + ($d * 7919) % 200;
+    }
+    $ix = new GpuPost\Index($lists, GPUPOST_S9, $options);
+    unset($lists, $options);
+    $search = $cfg['limit'] > 0 ? ['limit' => $cfg['limit']] : [];
     $queries = [];
     $n_terms = count($ix);
     for ($q = 0; $q < $cfg['queries']; $q++) {
@@ -100,12 +117,12 @@ if (isset($opts['child'])) {   /* one configuration: the work, timed, as JSON */
         $queries[] = $terms;
     }
     $first = hrtime(true);
-    $ix->searchBatch($queries);   /* uploads the lists (sharded over the devices) */
+    $ix->searchBatch($queries, $search);   /* uploads the lists (sharded over the devices) */
     $upload = (hrtime(true) - $first) / 1e6;
     $times = $parts = [];
     for ($r = 0; $r < $reps; $r++) {
         $t = hrtime(true);
-        $a = $ix->searchBatch($queries);
+        $a = $ix->searchBatch($queries, $search);
         $times[] = (hrtime(true) - $t) / 1e6;
         $parts[] = traced_ms('terms to ids', 'answered');
     }
@@ -130,13 +147,17 @@ if (!$devices) exit("no $kind device\n");
 $max = min(count($devices), (int)($opts['max'] ?? count($devices)));
 printf("# gpupost on several devices, %s; %d %s device(s): %s\n", date('Y-m-d'), count($devices), $kind,
     implode(', ', array_unique(array_column($devices, 2))));
-printf("# decode: %d lists, %d values (S9 gaps 1-64, MOD9 values 1-4095); index: up to %d terms of %d to %d docs, %d postings, %d AND queries of 2-3 terms; median of %d\n",
-    $cfg['lists'], $cfg['values'], $cfg['terms'], $cfg['min-len'], $cfg['max-len'], $cfg['postings'], $cfg['queries'], $cfg['reps']);
+printf("# decode: %d lists, %d values (S9 gaps 1-64, MOD9 values 1-4095); index: up to %d terms of %d to %d docs, %d postings, %d AND queries of 2-3 terms%s; median of %d\n",
+    $cfg['lists'], $cfg['values'], $cfg['terms'], $cfg['min-len'], $cfg['max-len'], $cfg['postings'], $cfg['queries'],
+    $cfg['limit'] > 0 ? sprintf(', ranked (BM25, the %d best)', $cfg['limit']) : '', $cfg['reps']);
 printf("%-3s %-14s %10s %10s %6s %10s %10s %6s %10s %10s %6s %7s %10s\n", 'k', 'device', 'S9 ms', 'S9 dev ms', 'eff',
     'MOD9 ms', 'MOD9 dev', 'eff', 'AND ms', 'AND dev', 'eff', 'shards', 'upload ms');
 $one = null;
-for ($k = 1; $k <= $max; $k++) {
-    $spec = implode(',', array_map(fn($d) => "$d[0]:$d[1]", array_slice($devices, 0, $k)));
+$specs = [];
+for ($k = 1; $k <= $max; $k++) $specs[] = implode(',', array_map(fn($d) => "$d[0]:$d[1]", array_slice($devices, 0, $k)));
+if (isset($opts['specs'])) $specs = explode('/', $opts['specs']);
+foreach ($specs as $spec) {
+    $k = count(explode(',', $spec));
     $cmd = array_merge($base, ['-d', "gpupost.device=$spec", __FILE__, '--child=1']);
     foreach ($cfg as $key => $v) $cmd[] = "--$key=$v";
     $p = proc_open($cmd, [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes, null, ['GPUPOST_TRACE' => '1'] + getenv());
