@@ -295,11 +295,17 @@ static uint ix_group_scan(__local uint *s, uint x, uint *total)
 
 #define IX_RADIX_BITS 11
 #define IX_RADIX_BINS (1u << IX_RADIX_BITS)
+#define IX_TOPK_ITEMS 8u
 
 /* A query's best keys (work-group q): a radix select from the top bits finds the key T of the
  * rows-th best and how many of the keys equal to it belong in (the first in item order: the
- * smaller docs); then every key above T and those are written, in item order, to the query's
- * rows (out_doc, out_key; out_n[q] of them). hist: IX_RADIX_BINS uints; scan: one an item. */
+ * smaller docs); then every key above T and those are written to the query's rows (out_doc,
+ * out_key; out_n[q] of them) in no set order (the host sorts each query's rows): a local atomic
+ * hands out the slots, where a second scan a chunk would cost as much again, and each item
+ * takes IX_TOPK_ITEMS consecutive candidates a scan (a query's candidates can run to millions,
+ * and one work-group takes them all). The group's count of what it writes is known before:
+ * the rows, or every match (the radix select's first pass counts them). hist:
+ * IX_RADIX_BINS + 8 uints (the bins, the select's state); scan: one an item. */
 __kernel void index_top_k(__global const ulong *keys, __global const uint *cand, __global const uint *qt,
                           const uint starts_off, const uint rows_off, const uint n_queries,
                           __global uint *out_doc, __global ulong *out_key, __global uint *out_n,
@@ -309,18 +315,18 @@ __kernel void index_top_k(__global const ulong *keys, __global const uint *cand,
 	if (q >= n_queries) return;
 	uint lo = qt[starts_off + q], hi = qt[starts_off + q + 1];
 	uint row0 = qt[rows_off + q], rows = qt[rows_off + q + 1] - row0;
-	__local ulong prefix_l, mask_l;
-	__local uint need_l, all_l;
+	/* the select's state after the bins: the prefix and mask of T so far (two uints each), the
+	 * ties still needed, whether every match is taken; then the rows' slot counter */
+	__local uint *st = hist + IX_RADIX_BINS;
 	if (lid == 0) {
-		prefix_l = 0;
-		mask_l = 0;
-		need_l = rows;
-		all_l = 0;
+		st[0] = st[1] = st[2] = st[3] = 0;
+		st[4] = rows;
+		st[5] = 0;
 	}
 	barrier(CLK_LOCAL_MEM_FENCE);
 	for (int shift = 64 - IX_RADIX_BITS; rows > 0; shift -= IX_RADIX_BITS) {
 		uint sh = shift < 0 ? 0u : (uint)shift, bits = shift < 0 ? (uint)(IX_RADIX_BITS + shift) : IX_RADIX_BITS;
-		ulong prefix = prefix_l, mask = mask_l;
+		ulong prefix = upsample(st[1], st[0]), mask = upsample(st[3], st[2]);
 		for (uint b = lid; b < IX_RADIX_BINS; b += wg) hist[b] = 0;
 		barrier(CLK_LOCAL_MEM_FENCE);
 		for (uint i = lo + lid; i < hi; i += wg) {
@@ -329,7 +335,7 @@ __kernel void index_top_k(__global const ulong *keys, __global const uint *cand,
 		}
 		barrier(CLK_LOCAL_MEM_FENCE);
 		if (lid == 0) {
-			uint above = 0, d = 1u << bits, need = need_l, found = 0;
+			uint above = 0, d = 1u << bits, need = st[4], found = 0;
 			while (d > 0) {
 				d--;
 				if (above + hist[d] >= need) {
@@ -339,32 +345,50 @@ __kernel void index_top_k(__global const ulong *keys, __global const uint *cand,
 				above += hist[d];
 			}
 			if (!found) {
-				all_l = 1;   /* fewer matches than rows: every one */
+				st[5] = 1;   /* fewer matches than rows: every one */
+				st[6] = above;
 			} else {
-				need_l = need - above;
-				prefix_l = prefix | ((ulong)d << sh);
-				mask_l = mask | ((ulong)((1u << bits) - 1u) << sh);
+				ulong p = prefix | ((ulong)d << sh), m = mask | ((ulong)((1u << bits) - 1u) << sh);
+				st[4] = need - above;
+				st[0] = (uint)p;
+				st[1] = (uint)(p >> 32);
+				st[2] = (uint)m;
+				st[3] = (uint)(m >> 32);
 			}
 		}
 		barrier(CLK_LOCAL_MEM_FENCE);
-		if (all_l || sh == 0) break;
+		if (st[5] || sh == 0) break;
 	}
-	const ulong t = prefix_l;
-	const uint all = all_l || rows == 0, need = need_l;
-	uint written = 0, ties = 0;
-	for (uint c = lo; c < hi; c += wg) {
-		uint i = c + lid, total;
-		ulong k = i < hi ? keys[i] : 0;
-		uint eq = !all && k != 0 && k == t;
-		uint before = ix_group_scan(scan, eq, &total);
-		uint take = all ? (k != 0 && rows > 0) : (k > t || (eq && ties + before < need));
-		ties += total;
-		uint at = ix_group_scan(scan, take, &total);
-		if (take) {
-			out_doc[row0 + written + at] = cand[i];
-			out_key[row0 + written + at] = k;
+	const ulong t = upsample(st[1], st[0]);
+	const uint all = st[5] || rows == 0, need = st[4];
+	__local uint *slot = st + 7;
+	if (lid == 0) {
+		*slot = 0;
+		out_n[q] = rows == 0 ? 0 : all ? st[6] : rows;   /* what the slots will have handed out */
+	}
+	/* item lid takes IX_TOPK_ITEMS consecutive candidates of each span: one scan a span hands
+	 * out the ties in item order */
+	uint ties = 0;
+	for (uint c = lo; c < hi; c += wg * IX_TOPK_ITEMS) {
+		const uint first = c + lid * IX_TOPK_ITEMS;
+		ulong kk[IX_TOPK_ITEMS];
+		uint n_eq = 0, total;
+		for (uint j = 0; j < IX_TOPK_ITEMS; j++) {
+			kk[j] = first + j < hi ? keys[first + j] : 0;
+			n_eq += !all && kk[j] != 0 && kk[j] == t;
 		}
-		written += total;
+		uint before = ix_group_scan(scan, n_eq, &total);
+		for (uint j = 0; j < IX_TOPK_ITEMS; j++) {
+			ulong k = kk[j];
+			uint eq = !all && k != 0 && k == t;
+			uint take = all ? (k != 0 && rows > 0) : (k > t || (eq && ties + before < need));
+			before += eq;
+			if (take) {   /* a slot of the query's rows, in no set order: the host sorts them */
+				uint at = atomic_inc(slot);
+				out_doc[row0 + at] = cand[first + j];
+				out_key[row0 + at] = k;
+			}
+		}
+		ties += total;
 	}
-	if (lid == 0) out_n[q] = written;
 }

@@ -368,7 +368,7 @@ static int launch(const gp_index *ix, const index_device *d, const gp_query_batc
 		gp_args_index_top_k at = {
 			.keys = cb->keys, .cand = cand, .qt = tables, .starts_off = qt->starts, .rows_off = qt->rows,
 			.n_queries = nq, .out_doc = cb->answers, .out_key = cb->row_keys, .out_n = cb->bounds,
-			.hist_bytes = (size_t)4 << 11, .scan_bytes = gp_cl_wg() * 4,
+			.hist_bytes = ((size_t)1 << 11) * 4 + 32, .scan_bytes = gp_cl_wg() * 4,
 		};
 		if (gp_set_index_score(sc, &as) != CL_SUCCESS) return set_failed(err, "clSetKernelArg(index_score)");
 		if (gp_set_index_top_k(tk, &at) != CL_SUCCESS) return set_failed(err, "clSetKernelArg(index_top_k)");
