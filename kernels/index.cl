@@ -304,7 +304,9 @@ static uint ix_group_scan(__local uint *s, uint x, uint *total)
  * hands out the slots, where a second scan a chunk would cost as much again, and each item
  * takes IX_TOPK_ITEMS consecutive candidates a scan (a query's candidates can run to millions,
  * and one work-group takes them all). The group's count of what it writes is known before:
- * the rows, or every match (the radix select's first pass counts them). hist:
+ * the rows, or every match (the radix select's first pass counts them), so that no barrier
+ * follows the last loop to read the slot counter (with one there, PoCL lost the radix select's
+ * results). hist:
  * IX_RADIX_BINS + 8 uints (the bins, the select's state); scan: one an item. */
 __kernel void index_top_k(__global const ulong *keys, __global const uint *cand, __global const uint *qt,
                           const uint starts_off, const uint rows_off, const uint n_queries,

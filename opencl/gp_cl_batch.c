@@ -316,6 +316,11 @@ int gp_cl_tiled_on_device(gp_cl_tiled *t, cl_mem input, size_t words, size_t per
 	return gp_cl_fill_u32(t->err, GP_ERR_NONE, 4, err);
 }
 
+int gp_cl_tiled_fits_one(size_t words, size_t per_item)
+{
+	return words <= gp_cl_call_wg(words, per_item) * per_item;
+}
+
 void gp_cl_tiled_plan(gp_cl_tiled *t, size_t in_bytes, size_t words, size_t per_item, size_t counters)
 {
 	size_t sum_bytes, block_bytes;
@@ -365,19 +370,9 @@ int gp_cl_tiled_send(gp_cl_tiled *t, const uint8_t *const *blobs, const size_t *
 
 int gp_cl_tiled_receive(gp_cl_tiled *t, const int *regions, const size_t *bytes, size_t n, gp_error *err)
 {
-	int reg[GP_CL_CALL_REGIONS + 1];
-	size_t len[GP_CL_CALL_REGIONS + 1], k = 0;
-	int out_read = 0;
-	for (size_t i = 0; i < n && k < GP_CL_CALL_REGIONS; i++, k++) {
-		reg[k] = regions[i];
-		len[k] = bytes[i] + (regions[i] == t->r_out ? t->out_at : 0);
-		out_read |= regions[i] == t->r_out;
-	}
-	if (t->r_out >= 0 && t->r_out == t->r_sums && !out_read) {   /* the sums are the output's region's */
-		reg[k] = t->r_out;
-		len[k++] = t->out_at;
-	}
-	if (gp_cl_call_receive(&t->call, reg, len, k, err) != GP_OK) return GP_EDEVICE;
+	size_t len[GP_CL_CALL_REGIONS];
+	for (size_t i = 0; i < n && i < GP_CL_CALL_REGIONS; i++) len[i] = bytes[i] + (regions[i] == t->r_out ? t->out_at : 0);
+	if (gp_cl_call_receive(&t->call, regions, len, n, err) != GP_OK) return GP_EDEVICE;
 	return gp_cl_call_u32(&t->call, t->r_err >= 0 ? t->r_err : t->r_sums, 0) == GP_ERR_NONE ? GP_OK : GP_EFORMAT;
 }
 

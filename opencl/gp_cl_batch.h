@@ -108,6 +108,8 @@ typedef struct gp_cl_tiled {
 /* A decode call's regions for `in_bytes` of blobs (region 0) and the sums of `words` words: the
  * caller then adds its own (tables, outputs) and calls gp_cl_tiled_send. */
 void gp_cl_tiled_plan(gp_cl_tiled *t, size_t in_bytes, size_t words, size_t per_item, size_t counters);
+/* Whether the plan of `words` at per_item an item is one tile (its decode pass then runs alone). */
+int gp_cl_tiled_fits_one(size_t words, size_t per_item);
 /* The call's output region of `bytes` (after the plan, before the send): one tile alone writes
  * its output after its error word and sums in their region (out_at bytes in, 16-byte aligned),
  * so that one read brings back both; several tiles, a region of its own (out_at 0). A decode
@@ -125,7 +127,8 @@ int gp_cl_tiled_send(gp_cl_tiled *t, const uint8_t *const *blobs, const size_t *
 int gp_cl_tiled_on_device(gp_cl_tiled *t, cl_mem input, size_t words, size_t per_item, size_t counters,
                           gp_error *err);
 /* The call's one wait (gp_cl_call_receive), then its error word: GP_EFORMAT when a kernel
- * flagged the input. The output region's bytes count from the output's first (out_at). */
+ * flagged the input. The output region's bytes count from the output's first (out_at): a tile
+ * alone's sums come back with its output, which every call reads. */
 int gp_cl_tiled_receive(gp_cl_tiled *t, const int *regions, const size_t *bytes, size_t n, gp_error *err);
 /* A second read of the output's first `bytes` (gp_cl_call_receive_more); its host copy after
  * either read: gp_cl_tiled_out_host. */

@@ -504,7 +504,7 @@ int gp_cl_mod9_decode(const gp_batch_in *in, gp_result *r, gp_error *err)
 	blob_words[0] = 0;
 	for (size_t b = 0; b < n_blobs; b++) blob_words[b + 1] = blob_words[b] + (cl_uint)(lens[b] / 4);
 	if (blob_words[n_blobs] == 0) rc = mod9_empty(n_blobs, r, err);
-	else if (mode == GP_MODE_POSTINGS && n_blobs == 1 && gp_cl_call_wg(blob_words[1], gp_cl_tile_items()) * gp_cl_tile_items() >= blob_words[1]) {
+	else if (mode == GP_MODE_POSTINGS && n_blobs == 1 && gp_cl_tiled_fits_one(blob_words[1], gp_cl_tile_items())) {
 		rc = mod9_postings_one(blobs[0], lens[0], blob_words[1], est, r, err);
 	} else if (mode == GP_MODE_POSTINGS) rc = mod9_postings_tiled(blobs, lens, n_blobs, blob_words, est, r, err);
 	else rc = mod9_tiled(blobs, lens, n_blobs, blob_words, est, mode, r, err);
