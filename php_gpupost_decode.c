@@ -125,11 +125,17 @@ static void result_to_zval(const gp_result *whole, size_t b, zend_long mode, zva
 	const uint32_t *vstart = r->vstart.data;
 	const uint8_t *combined = r->combined.data;
 	array_init_size(rv, (uint32_t)np);
+	zend_hash_real_init_mixed(Z_ARRVAL_P(rv));
+	int64_t last = -1;
 	for (size_t p = p0; p < p0 + np; p++) {
 		zval positions;
 		size_t first = vstart[p] + (combined[p] ? 0 : 1);
 		packed_from_array(&positions, &r->pos, first, vstart[p + 1] - first);
-		zend_hash_index_update(Z_ARRVAL_P(rv), (zend_ulong)gp_array_i64(&r->docs, p), &positions);
+		int64_t doc = gp_array_i64(&r->docs, p);
+		/* docs increase in a well-formed list: added without looking for the key first */
+		if (doc > last) zend_hash_index_add_new(Z_ARRVAL_P(rv), (zend_ulong)doc, &positions);
+		else zend_hash_index_update(Z_ARRVAL_P(rv), (zend_ulong)doc, &positions);
+		last = doc > last ? doc : last;
 	}
 }
 

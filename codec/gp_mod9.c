@@ -74,7 +74,8 @@ void gp_mod9_estimate(const uint8_t *blob, size_t len, gp_mod9_counts *est)
 	 * fixed stride would see only one kind of word of a blob whose postings all take the same
 	 * number of words (a doc word, then a positions word, ...) */
 	for (size_t at = 0; at < nwords; at += step, sampled++) {
-		size_t i = at + (size_t)((sampled * 2654435761u) >> 7) % step;
+		/* a blob of at most 64 words is read whole, without a division a word */
+		size_t i = step == 1 ? at : at + (size_t)((sampled * 2654435761u) >> 7) % step;
 		if (i >= nwords) i = nwords - 1;
 		uint32_t w = gp_load_be32(blob + 4 * i);
 		values += gp_mod9_word_count(w);

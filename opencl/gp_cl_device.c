@@ -29,7 +29,7 @@ static struct {
 
 int gp_cl_own(void)
 {
-	return gp_cl.state == GP_CL_READY && gp_cl.pid == getpid();
+	return gp_cl.state == GP_CL_READY && gp_cl.pid == gp_self_pid();
 }
 
 static const char *gp_cl_status_name(cl_int s)
@@ -70,7 +70,7 @@ int gp_cl_fail(gp_error *err, cl_int status, const char *what)
 static void gp_cl_unusable(const char *why)
 {
 	gp_cl_set.state = gp_cl.state = GP_CL_UNUSABLE;
-	gp_cl.pid = getpid();
+	gp_cl.pid = gp_self_pid();
 	snprintf(gp_cl.last_error, sizeof(gp_cl.last_error), "%s", why);
 }
 
@@ -217,14 +217,14 @@ static unsigned long gp_cl_ticket(void)
 		         access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp", (unsigned)getuid());
 	}
 	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd < 0) return (unsigned long)getpid();
-	unsigned long t = (unsigned long)getpid();
+	if (fd < 0) return (unsigned long)gp_self_pid();
+	unsigned long t = (unsigned long)gp_self_pid();
 	if (flock(fd, LOCK_EX) == 0) {
 		char buf[32] = "";
 		ssize_t got = pread(fd, buf, sizeof(buf) - 1, 0);
 		t = got > 0 ? strtoul(buf, NULL, 10) : 0;
 		int len = snprintf(buf, sizeof(buf), "%020lu\n", t + 1);
-		if (pwrite(fd, buf, (size_t)len, 0) != len) t = (unsigned long)getpid();
+		if (pwrite(fd, buf, (size_t)len, 0) != len) t = (unsigned long)gp_self_pid();
 		flock(fd, LOCK_UN);
 	}
 	close(fd);
@@ -239,7 +239,7 @@ static int gp_cl_open_device(size_t slot, const gp_cl_candidate *c)
 {
 	gp_cl_runtime *was = gp_cl_current;
 	gp_cl_current = &gp_cl_devices[slot];
-	gp_cl.pid = getpid();
+	gp_cl.pid = gp_self_pid();
 	gp_cl.platform = c->platform;
 	gp_cl.device = c->device;
 	gp_cl.speed = 0;
@@ -265,21 +265,21 @@ static void gp_cl_forget_parent(void)
 			rt->mapped_mem = NULL;
 			rt->call_pending = 0;
 		}
-		rt->pid = getpid();
+		rt->pid = gp_self_pid();
 	}
 }
 
 int gp_cl_available(const char *device_spec, int all_devices)
 {
-	if (gp_cl_set.state != GP_CL_UNOPENED && gp_cl_set.pid != getpid()) {
+	if (gp_cl_set.state != GP_CL_UNOPENED && gp_cl_set.pid != gp_self_pid()) {
 		if (gp_cl_set.state == GP_CL_READY) {
 			gp_cl_forget_parent();
 			gp_cl_current = &gp_cl_devices[0];
 			snprintf(gp_cl.last_error, sizeof(gp_cl.last_error),
 			         "process %d forked after process %d opened the device: the host path "
-			         "serves this process", (int)getpid(), (int)gp_cl_set.pid);
+			         "serves this process", (int)gp_self_pid(), (int)gp_cl_set.pid);
 			gp_cl_set.state = GP_CL_UNUSABLE;
-			gp_cl_set.pid = getpid();
+			gp_cl_set.pid = gp_self_pid();
 			gp_cl_set.n = 0;
 			return 0;
 		}
@@ -287,7 +287,7 @@ int gp_cl_available(const char *device_spec, int all_devices)
 	}
 	if (gp_cl_set.state == GP_CL_READY) return 1;
 	if (gp_cl_set.state == GP_CL_UNUSABLE) return 0;
-	gp_cl_set.pid = getpid();
+	gp_cl_set.pid = gp_self_pid();
 	gp_cl_set.all = all_devices;
 	snprintf(gp_cl_set.spec, sizeof(gp_cl_set.spec), "%s", device_spec ? device_spec : "auto");
 	gp_cl_spec parsed;
@@ -296,7 +296,7 @@ int gp_cl_available(const char *device_spec, int all_devices)
 		return 0;
 	}
 	gp_cl_candidate found[GP_CL_MAX_DEVICES];
-	gp_cl.pid = getpid();
+	gp_cl.pid = gp_self_pid();
 	size_t n = gp_cl_match(gp_cl_set.spec, found, GP_CL_MAX_DEVICES);
 	gp_cl_set.in_set = n;
 	gp_cl_set.state = GP_CL_UNUSABLE;
@@ -324,17 +324,17 @@ int gp_cl_available(const char *device_spec, int all_devices)
 
 size_t gp_cl_device_count(void)
 {
-	return gp_cl_set.state == GP_CL_READY && gp_cl_set.pid == getpid() ? gp_cl_set.n : 0;
+	return gp_cl_set.state == GP_CL_READY && gp_cl_set.pid == gp_self_pid() ? gp_cl_set.n : 0;
 }
 
 size_t gp_cl_devices_in_set(void)
 {
-	return gp_cl_set.pid == getpid() ? gp_cl_set.in_set : 0;
+	return gp_cl_set.pid == gp_self_pid() ? gp_cl_set.in_set : 0;
 }
 
 const char *gp_cl_device_rule(void)
 {
-	return gp_cl_set.pid == getpid() ? gp_cl_set.rule : "";
+	return gp_cl_set.pid == gp_self_pid() ? gp_cl_set.rule : "";
 }
 
 void gp_cl_select(size_t d)
@@ -380,12 +380,12 @@ void gp_cl_speed_note(size_t d, double bytes, double seconds)
 
 const gp_device_info *gp_cl_info(void)
 {
-	return gp_cl.device && gp_cl.pid == getpid() && gp_cl_set.pid == getpid() ? &gp_cl.info : NULL;
+	return gp_cl.device && gp_cl.pid == gp_self_pid() && gp_cl_set.pid == gp_self_pid() ? &gp_cl.info : NULL;
 }
 
 int gp_cl_program_built(void)
 {
-	return gp_cl.built && gp_cl.pid == getpid();
+	return gp_cl.built && gp_cl.pid == gp_self_pid();
 }
 
 const char *gp_cl_last_error(void)
@@ -402,7 +402,7 @@ int gp_cl_shape_of(gp_device_shape *shape)
 
 void gp_cl_recover(int cl_status)
 {
-	if (gp_cl.state != GP_CL_READY || gp_cl.pid != getpid()) return;
+	if (gp_cl.state != GP_CL_READY || gp_cl.pid != gp_self_pid()) return;
 	clFinish(gp_cl.queue);
 	if (cl_status == CL_MEM_OBJECT_ALLOCATION_FAILURE || cl_status == CL_OUT_OF_RESOURCES ||
 	    cl_status == CL_OUT_OF_HOST_MEMORY || cl_status == CL_INVALID_BUFFER_SIZE) {
@@ -433,7 +433,7 @@ static void gp_cl_close_device(void)
 void gp_cl_shutdown(void)
 {
 	gp_pool_shutdown();
-	if (gp_cl_set.pid != getpid() || gp_cl_set.state != GP_CL_READY) return;
+	if (gp_cl_set.pid != gp_self_pid() || gp_cl_set.state != GP_CL_READY) return;
 	for (size_t d = 0; d < gp_cl_set.n; d++) {
 		gp_cl_current = &gp_cl_devices[d];
 		if (gp_cl_own()) gp_cl_close_device();

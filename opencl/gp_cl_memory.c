@@ -1,11 +1,12 @@
 /* Memory: grow-only device buffer slots, pinned staging (mapped once, kept mapped), downloads
- * lent to results, blocking reads and fills, and the trim between calls. */
+ * lent to results, reads and fills, and the trim between calls. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "gp_cl_runtime.h"
+#include "gp_pool.h"
 
 /* A GPU gets transfers through pinned staging buffers; a CPU device (PoCL) shares host memory,
  * where the staging copy would only add a copy. */
@@ -303,7 +304,7 @@ void gp_cl_unmap(void *p)
 		if (gp_cl_devices[d].mapped == p) owner = &gp_cl_devices[d];
 	}
 	if (!owner) return;
-	if (owner->state == GP_CL_READY && owner->pid == getpid() && owner->mapped_mem) {
+	if (owner->state == GP_CL_READY && owner->pid == gp_self_pid() && owner->mapped_mem) {
 		clEnqueueUnmapMemObject(owner->queue, owner->mapped_mem, p, 0, NULL, NULL);
 		clFinish(owner->queue);
 		GP_TRACE("unmap + clFinish");
@@ -314,10 +315,12 @@ void gp_cl_unmap(void *p)
 
 int gp_cl_read_at(cl_mem mem, size_t offset, size_t bytes, void *dst, gp_error *err)
 {
-	cl_int st;
 	if (bytes == 0) return GP_OK;
-	st = clEnqueueReadBuffer(gp_cl_queue(), mem, CL_TRUE, offset, bytes, dst, 0, NULL, NULL);
-	GP_TRACE("blocking read");
+	/* not blocking, then clFinish: as a call's reads (gp_cl_call.c) */
+	cl_int st = clEnqueueReadBuffer(gp_cl_queue(), mem, CL_FALSE, offset, bytes, dst, 0, NULL, NULL);
+	cl_int fin = clFinish(gp_cl_queue());
+	GP_TRACE("read landed (clFinish)");
+	if (st == CL_SUCCESS) st = fin;
 	return st == CL_SUCCESS ? GP_OK : gp_cl_fail(err, st, "clEnqueueReadBuffer");
 }
 

@@ -76,11 +76,8 @@ int gp_cl_prefix_sum(const int64_t *in, size_t n, int inclusive, int64_t *out, g
 {
 	const uint8_t *part = (const uint8_t *)in;
 	size_t bytes = n * sizeof(int64_t);
-	cl_mem buf;
-	cl_int st;
 	if (n == 0) return GP_OK;
-	buf = gp_cl_upload(GP_B_SCAN_DATA, &part, &bytes, 1, bytes, err);
+	cl_mem buf = gp_cl_upload(GP_B_SCAN_DATA, &part, &bytes, 1, bytes, err);
 	if (!buf || gp_cl_scan_i64(buf, buf, n, inclusive, err) != GP_OK) return GP_EDEVICE;
-	st = clEnqueueReadBuffer(gp_cl_queue(), buf, CL_TRUE, 0, bytes, out, 0, NULL, NULL);
-	return st == CL_SUCCESS ? GP_OK : gp_cl_fail(err, st, "clEnqueueReadBuffer");
+	return gp_cl_read(buf, bytes, out, err);
 }

@@ -25,6 +25,27 @@ static struct {
 	.job_lock = PTHREAD_MUTEX_INITIALIZER, .state = GP_POOL_CLOSED,
 };
 
+static pid_t gp_pid;
+static pthread_once_t gp_pid_once = PTHREAD_ONCE_INIT;
+
+static void gp_pid_read(void)
+{
+	gp_pid = getpid();
+}
+
+/* glibc forgets a shared object's fork handlers when it is unloaded */
+static void gp_pid_init(void)
+{
+	gp_pid_read();
+	pthread_atfork(NULL, NULL, gp_pid_read);
+}
+
+pid_t gp_self_pid(void)
+{
+	pthread_once(&gp_pid_once, gp_pid_init);
+	return gp_pid;
+}
+
 static void *gp_pool_thread(void *arg)
 {
 	size_t k = (size_t)arg;
@@ -53,7 +74,7 @@ static void gp_pool_forget(void)
 	gp_pool.n_threads = 0;
 	atomic_store(&gp_pool.state, GP_POOL_CLOSED);
 	atomic_store(&gp_pool.quit, 0);
-	atomic_store(&gp_pool.pid, getpid());
+	atomic_store(&gp_pool.pid, gp_self_pid());
 }
 
 void gp_pool_run(size_t n, void (*fn)(void *arg), void *arg)
@@ -64,7 +85,7 @@ void gp_pool_run(size_t n, void (*fn)(void *arg), void *arg)
 		return;
 	}
 	/* the first use finds the state as initialized; a forked child, its parent's */
-	pid_t pid = atomic_load(&gp_pool.pid), me = getpid();
+	pid_t pid = atomic_load(&gp_pool.pid), me = gp_self_pid();
 	if (pid == 0) atomic_compare_exchange_strong(&gp_pool.pid, &pid, me);
 	else if (pid != me) gp_pool_forget();
 	/* another thread's job holds the pool (the shares of a call split over devices upload at
@@ -102,7 +123,7 @@ void gp_pool_run(size_t n, void (*fn)(void *arg), void *arg)
 
 void gp_pool_shutdown(void)
 {
-	if (atomic_load(&gp_pool.pid) != getpid()) {
+	if (atomic_load(&gp_pool.pid) != gp_self_pid()) {
 		gp_pool_forget();
 		return;
 	}

@@ -5,6 +5,7 @@
 #define GP_POOL_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #define GP_POOL_MAX 16   /* workers, counting the caller */
 
@@ -15,6 +16,10 @@
  * start only leaves more to the others. One job at a time: a second caller, on another thread,
  * runs its fn alone. */
 void gp_pool_run(size_t n, void (*fn)(void *arg), void *arg);
+
+/* The process's id without a system call each time (a device call asks several times whether it
+ * runs in the process that opened the device): read once, and again in the child of a fork(). */
+pid_t gp_self_pid(void);
 
 /* Stops and joins the threads (module shutdown). */
 void gp_pool_shutdown(void);
