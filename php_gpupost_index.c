@@ -708,6 +708,10 @@ GP_METHOD(GpuPost_Index, info)
 	add_assoc_long(return_value, "bytes_host", (zend_long)gp_index_host_bytes(ix));
 	add_assoc_long(return_value, "bytes_device", (zend_long)ix->device_bytes);
 	add_assoc_long(return_value, "device_shards", (zend_long)ix->device_shards);
+	zval shards;
+	array_init_size(&shards, (uint32_t)ix->device_shards);
+	for (size_t d = 0; d < ix->device_shards; d++) add_next_index_long(&shards, (zend_long)ix->shard_postings[d]);
+	add_assoc_zval(return_value, "shard_postings", &shards);
 	add_assoc_string(return_value, "backend", o->place != GP_PLACE_HOST && ix->device ? "opencl" : "host");
 	add_assoc_string(return_value, "last_backend", (char *)o->last_backend);
 	add_assoc_string(return_value, "device_lists", ix->device ? (ix->device_compressed ? "compressed" : "decoded")

@@ -51,7 +51,7 @@ static void check_queries(const gp_index *ix)
 		for (uint64_t i = 0; i < a.total; i++) {
 			uint32_t in = 0;
 			for (uint32_t t = 0; t < n; t++) {
-				for (uint32_t j = ix->list_at[terms[t]]; j < ix->list_at[terms[t] + 1]; j++) {
+				for (uint64_t j = ix->list_at[terms[t]]; j < ix->list_at[terms[t] + 1]; j++) {
 					if (ix->docs[j] == a.docs[i]) { in++; break; }
 				}
 			}

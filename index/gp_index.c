@@ -155,7 +155,7 @@ static int decode_list(gp_index *ix, uint32_t t, const uint8_t *blob, size_t len
                        const list_counts *c, decode_scratch *s, gp_error *err)
 {
 	const char *fmt = ix->format == GP_IX_MOD9 ? GP_MOD9_NAME : ix->format == GP_IX_S9 ? GP_S9_NAME : GP_QS_NAME;
-	uint32_t base = ix->list_at[t], kept = 0;
+	uint64_t base = ix->list_at[t], kept = 0;
 	size_t n = c->postings;
 	if (scratch_fit(s, n, ix->format == GP_IX_MOD9 ? c->mod9.values : 0) != GP_OK) return GP_ENOMEM;
 	if (ix->format == GP_IX_MOD9) {
@@ -168,7 +168,7 @@ static int decode_list(gp_index *ix, uint32_t t, const uint8_t *blob, size_t len
 		if (gp_qs_decode(blob, &h, s->v32, err) != GP_OK) return GP_EFORMAT;
 		for (size_t i = 0; i < n; i++) s->v64[i] = s->v32[i];
 	}
-	uint32_t pbase = ix->positional ? ix->pos_at[base] : 0;
+	uint64_t pbase = ix->positional ? ix->pos_at[base] : 0;
 	for (size_t i = 0; i < n; i++) {
 		int64_t d = s->v64[i];
 		if (d < 0 || d > (int64_t)UINT32_MAX) {
@@ -196,9 +196,9 @@ static int decode_list(gp_index *ix, uint32_t t, const uint8_t *blob, size_t len
 		}
 		if (same || !sorted) {   /* phrases search positions: sorted, each once */
 			ix->merged[t] = 1;
-			uint32_t first = ix->pos_at[base + kept - 1], m = first;
+			uint64_t first = ix->pos_at[base + kept - 1], m = first;
 			qsort(ix->positions + first, pbase - first, sizeof(int32_t), cmp_i32);
-			for (uint32_t j = first; j < pbase; j++) {
+			for (uint64_t j = first; j < pbase; j++) {
 				if (j == first || ix->positions[j] != ix->positions[m - 1]) ix->positions[m++] = ix->positions[j];
 			}
 			pbase = m;
@@ -240,7 +240,7 @@ int gp_index_count_docs(gp_index *ix)
 	uint64_t words = ((uint64_t)ix->max_doc >> 6) + 1, n = 0;
 	uint64_t *bits = calloc(words, sizeof(uint64_t));
 	if (!bits) return GP_ENOMEM;
-	for (uint32_t i = 0; i < ix->n_postings; i++) bits[ix->docs[i] >> 6] |= (uint64_t)1 << (ix->docs[i] & 63);
+	for (uint64_t i = 0; i < ix->n_postings; i++) bits[ix->docs[i] >> 6] |= (uint64_t)1 << (ix->docs[i] & 63);
 	for (uint64_t w = 0; w < words; w++) n += (uint64_t)__builtin_popcountll(bits[w]);
 	free(bits);
 	ix->n_docs = n;
@@ -277,24 +277,24 @@ int gp_index_build(int format, size_t n, const char *const *terms, const size_t 
 			free(counts);
 			return GP_EFORMAT;
 		}
+		if (counts[i].postings >= UINT32_MAX) {   /* a list's length is a 32-bit df */
+			free(counts);
+			err->code = GP_EVALUE;
+			err->blob = i;
+			err->format = "index";
+			snprintf(err->rule, sizeof(err->rule), "a list holds fewer than 2^32 - 1 postings (%llu given)",
+			         (unsigned long long)counts[i].postings);
+			return GP_EVALUE;
+		}
 		term_bytes += term_lens[i];
 		blob_bytes += lens[i];
 		postings += counts[i].postings;
 		positions += counts[i].positions;
 		mod9_values = counts[i].mod9.values > mod9_values ? counts[i].mod9.values : mod9_values;
 	}
-	if (postings >= UINT32_MAX || positions >= UINT32_MAX) {
-		free(counts);
-		err->code = GP_EVALUE;
-		err->format = "index";
-		snprintf(err->rule, sizeof(err->rule), "an index holds fewer than 2^32 - 1 postings and positions "
-		         "(%llu postings, up to %llu positions given)", (unsigned long long)postings,
-		         (unsigned long long)positions);
-		return GP_EVALUE;
-	}
 	int positional = format == GP_IX_MOD9;
-	uint64_t c_bytes = term_bytes + blob_bytes + (uint64_t)(n + 1) * 25 + (uint64_t)n * 8 + postings * 4 +
-	                   (positional ? (postings + 1) * 4 + positions * 4 + (mod9_values + 1) * 8 : 0);
+	uint64_t c_bytes = term_bytes + blob_bytes + (uint64_t)(n + 1) * 29 + (uint64_t)n * 8 + postings * 4 +
+	                   (positional ? (postings + 1) * 8 + positions * 4 + (mod9_values + 1) * 8 : 0);
 	if (gp_budget_check(budget, 0, c_bytes, "the index", err) != GP_OK) {
 		free(counts);
 		return GP_ENOMEM;
@@ -312,11 +312,11 @@ int gp_index_build(int format, size_t n, const char *const *terms, const size_t 
 	ix->term_at = malloc((n + 1) * sizeof(uint64_t));
 	ix->blobs = malloc(blob_bytes + 1);
 	ix->blob_at = malloc((n + 1) * sizeof(uint64_t));
-	ix->list_at = malloc((n + 1) * sizeof(uint32_t));
+	ix->list_at = malloc((n + 1) * sizeof(uint64_t));
 	ix->docs = malloc((postings + 1) * sizeof(uint32_t));
 	ix->merged = calloc(n + 1, 1);
 	if (positional) {
-		ix->pos_at = malloc((postings + 1) * sizeof(uint32_t));
+		ix->pos_at = malloc((postings + 1) * sizeof(uint64_t));
 		ix->positions = malloc((positions + 1) * sizeof(int32_t));
 	}
 	if (!ix->terms || !ix->term_at || !ix->blobs || !ix->blob_at || !ix->list_at || !ix->docs || !ix->merged ||
@@ -344,7 +344,7 @@ int gp_index_build(int format, size_t n, const char *const *terms, const size_t 
 			scratch_free(&s);
 			goto fail;
 		}
-		uint32_t len_i = ix->list_at[i + 1] - ix->list_at[i];
+		uint64_t len_i = ix->list_at[i + 1] - ix->list_at[i];
 		if (len_i && ix->docs[ix->list_at[i + 1] - 1] > ix->max_doc) ix->max_doc = ix->docs[ix->list_at[i + 1] - 1];
 	}
 	scratch_free(&s);

@@ -4,8 +4,10 @@
  * resident copy of either form) and, for ranked queries, the docs' lengths. No PHP and no
  * OpenCL, so that the builder and the file reader can be fuzzed on their own.
  *
- * Limits of one index: fewer than 2^32 postings and 2^32 positions, docs below 2^32, positions
- * within 32-bit signed integers (offsets are 32-bit on the host and the device alike). */
+ * Limits of one index: docs below 2^32, positions within 32-bit signed integers. Offsets into
+ * the lists are 64-bit on the host; a device copy's are 32-bit (fewer than 2^32 postings and
+ * 2^32 positions a device copy: a larger index is held in shards over several devices, or
+ * answered on the host). */
 #ifndef GP_INDEX_H
 #define GP_INDEX_H
 
@@ -19,6 +21,8 @@ enum { GP_IX_OR = 1, GP_IX_AND = 2, GP_IX_PHRASE = 3 };
 /* How the device keeps the lists ('device_lists'): AUTO decoded unless that would take more than
  * half the device's memory (or a buffer past its largest allocation). */
 enum { GP_IX_LISTS_AUTO = 0, GP_IX_LISTS_DECODED = 1, GP_IX_LISTS_COMPRESSED = 2 };
+/* The most shards an index is cut into (a shard a device of the process). */
+#define GP_IX_MAX_SHARDS 8
 /* A query term that is not in the index. */
 #define GP_IX_NO_TERM UINT32_MAX
 
@@ -28,7 +32,7 @@ typedef struct gp_index {
 	uint32_t n_terms;
 	uint64_t n_docs;          /* distinct docs over all lists */
 	uint32_t max_doc;         /* the largest doc (0 in an empty index) */
-	uint32_t n_postings, n_positions;
+	uint64_t n_postings, n_positions;
 
 	/* the dictionary: term t is terms[term_at[t] .. term_at[t + 1]) */
 	char *terms;
@@ -42,9 +46,9 @@ typedef struct gp_index {
 
 	/* the lists decoded: term t's docs are docs[list_at[t] .. list_at[t + 1]), increasing; with
 	 * positions, posting p's are positions[pos_at[p] .. pos_at[p + 1]), increasing */
-	uint32_t *list_at;        /* n_terms + 1 */
+	uint64_t *list_at;        /* n_terms + 1 */
 	uint32_t *docs;           /* n_postings */
-	uint32_t *pos_at;         /* n_postings + 1 (positional) */
+	uint64_t *pos_at;         /* n_postings + 1 (positional) */
 	int32_t *positions;       /* n_positions */
 	/* lists whose decode differs from their blob's (equal docs merged, positions sorted): the
 	 * device decodes the others itself when it keeps the lists compressed */
@@ -58,6 +62,8 @@ typedef struct gp_index {
 	int device_compressed;    /* once resident: the device keeps the lists as given and decodes
 	                           * what a batch needs */
 	uint64_t image_blobs_at;  /* open(): where its blobs (the same bytes) begin in the file image */
+	int device_refused;       /* its lists pass a device copy's 32-bit offsets, whole or in the
+	                           * shards the process's devices would hold: answered on the host */
 
 	/* ranked retrieval (gp_index_rank.c): BM25 as SQLite FTS5's bm25(), from doc lengths given
 	 * at build (NULL doc_len: none, ranked queries refused) */
@@ -74,7 +80,8 @@ typedef struct gp_index {
 	 * shards, one a device, has device_shards of them (its `device` is the dispatch's) */
 	const struct gp_index *whole;
 	size_t device_shards;
-	uint64_t shards_host_bytes;   /* the shards' own lists, on the host */
+	uint64_t shard_postings[GP_IX_MAX_SHARDS];   /* each shard's postings */
+	uint64_t shards_host_bytes;   /* what the shards keep on the host (their lists are their devices') */
 
 	int refs;                 /* holders (a PHP object each, the persistent registry) */
 } gp_index;
@@ -95,7 +102,7 @@ uint32_t gp_index_lookup(const gp_index *ix, const char *term, size_t len);
 /* Term t's list length (its docs). */
 static inline uint32_t gp_index_df(const gp_index *ix, uint32_t t)
 {
-	return t == GP_IX_NO_TERM ? 0 : ix->list_at[t + 1] - ix->list_at[t];
+	return t == GP_IX_NO_TERM ? 0 : (uint32_t)(ix->list_at[t + 1] - ix->list_at[t]);   /* distinct docs */
 }
 /* Term t's list length in the whole index (what BM25's IDF counts): a shard's own list is only
  * its part. */
@@ -107,7 +114,7 @@ static inline uint32_t gp_index_rank_df(const gp_index *ix, uint32_t t)
  * posting offsets and `positions` positions (an index's, or a shard's). */
 static inline uint64_t gp_index_lists_bytes(uint32_t n_terms, uint64_t postings, uint64_t positions, int positional)
 {
-	return ((uint64_t)n_terms + 1) * 4 + postings * 4 + (positional ? (postings + 1) * 4 + positions * 4 : 0);
+	return ((uint64_t)n_terms + 1) * 8 + postings * 4 + (positional ? (postings + 1) * 8 + positions * 4 : 0);
 }
 /* Bytes the index holds on the host. */
 uint64_t gp_index_host_bytes(const gp_index *ix);
@@ -130,6 +137,12 @@ void gp_index_shard_bounds(const gp_index *ix, size_t n, const double *weights, 
  * The lists are checked against the budget (C bytes) first. GP_ENOMEM. */
 int gp_index_shard(const gp_index *ix, uint64_t lo, uint64_t hi, const gp_budget *budget, gp_index **out,
                    gp_error *err);
+
+/* The postings and positions of docs [lo, hi) over ix's lists: the size of that shard. */
+void gp_index_shard_size(const gp_index *ix, uint64_t lo, uint64_t hi, uint64_t *postings, uint64_t *positions);
+/* A shard whose lists its device now holds (decoded): its host copy of the docs and positions
+ * is freed, its list offsets kept (the planner reads the lists' lengths). */
+void gp_index_shard_uploaded(gp_index *shard);
 
 /* --- queries (gp_index_query.c) --- */
 
@@ -194,10 +207,11 @@ static inline double gp_bm25_part(double idf, double tf, double k1, double b, do
 }
 /* A posting's tf: its position count; 1 without positions (S9, QS, and a MOD9 posting that
  * has none, as Yioop's meta words do: the doc holds the term once). */
-static inline uint32_t gp_index_tf(const gp_index *ix, uint32_t posting)
+static inline uint32_t gp_index_tf(const gp_index *ix, uint64_t posting)
 {
-	uint32_t n = ix->positional ? ix->pos_at[posting + 1] - ix->pos_at[posting] : 1;
-	return n ? n : 1;
+	uint64_t n = ix->positional ? ix->pos_at[posting + 1] - ix->pos_at[posting] : 1;
+	if (n > UINT32_MAX) n = UINT32_MAX;
+	return n ? (uint32_t)n : 1;
 }
 
 /* --- the file (gp_index_file.c, docs/FORMATS.md section 5) --- */

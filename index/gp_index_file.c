@@ -105,6 +105,16 @@ int gp_index_save(const gp_index *ix, gp_index_writer write, void *ctx, gp_error
 	const size_t table_len = (size_t)IX_SECTION * n_sec;
 	int rc = GP_OK;
 	memset(err, 0, sizeof(*err));
+	if (ix->n_postings >= UINT32_MAX || ix->n_positions >= UINT32_MAX) {   /* the header's counts are 32-bit */
+		free(term_at);
+		free(blob_at);
+		free(lengths);
+		err->code = GP_EVALUE;
+		err->format = "index file";
+		snprintf(err->rule, sizeof(err->rule), "a file holds fewer than 2^32 - 1 postings and positions "
+		         "(the index has %llu and %llu)", (unsigned long long)ix->n_postings, (unsigned long long)ix->n_positions);
+		return GP_EVALUE;
+	}
 	if (!term_at || !blob_at || (ix->doc_len && !lengths)) {
 		free(term_at);
 		free(blob_at);
@@ -136,8 +146,8 @@ int gp_index_save(const gp_index *ix, gp_index_writer write, void *ctx, gp_error
 	gp_store_le32(header + 16, ix->positional ? 1u : 0u);
 	gp_store_le32(header + 20, ix->n_terms);
 	gp_store_le64(header + 24, ix->n_docs);
-	gp_store_le32(header + 32, ix->n_postings);
-	gp_store_le32(header + 36, ix->n_positions);
+	gp_store_le32(header + 32, (uint32_t)ix->n_postings);
+	gp_store_le32(header + 36, (uint32_t)ix->n_positions);
 	gp_store_le32(header + 40, ix->max_doc);
 	gp_store_le32(header + 44, (uint32_t)n_sec);
 	gp_store_le32(header + 48, gp_crc32(0, table, table_len));

@@ -80,7 +80,7 @@ static int has_position(const int32_t *p, size_t n, int64_t x)
 
 /* Whether a doc's postings in a phrase's places match at consecutive positions: post[j] is place
  * j's posting index (into ix->pos_at). */
-static int phrase_match(const gp_index *ix, const uint32_t *post, size_t places)
+static int phrase_match(const gp_index *ix, const uint64_t *post, size_t places)
 {
 	/* anchored at the place with the fewest positions in this doc; the others' positions are
 	 * merged against the anchors (both increase), a cursor per place, or searched when the
@@ -155,7 +155,7 @@ static inline void sink_put(sink *s, uint32_t doc)
  * places[] name, for each place, its term's index in ids[]. lists and lens: room for k. With
  * r, each match is scored for the top k instead of listed. */
 static void query_and(const gp_index *ix, const uint32_t *ids, size_t k, const uint32_t *places,
-                      size_t n_places, size_t *cur, uint32_t *post, const uint32_t **lists,
+                      size_t n_places, size_t *cur, uint64_t *post, const uint32_t **lists,
                       size_t *lens, gp_rank *r, sink *s)
 {
 	for (size_t j = 0; j < k; j++) {
@@ -175,12 +175,12 @@ static void query_and(const gp_index *ix, const uint32_t *ids, size_t k, const u
 		if (j < k) continue;
 		if (places) {
 			cur[0] = i;
-			for (size_t p = 0; p < n_places; p++) post[p] = ix->list_at[ids[places[p]]] + (uint32_t)cur[places[p]];
+			for (size_t p = 0; p < n_places; p++) post[p] = ix->list_at[ids[places[p]]] + cur[places[p]];
 			if (!phrase_match(ix, post, n_places)) continue;
 		}
 		if (r) {
 			cur[0] = i;
-			for (size_t j = 0; j < k; j++) r->tf[j] = gp_index_tf(ix, ix->list_at[ids[j]] + (uint32_t)cur[j]);
+			for (size_t j = 0; j < k; j++) r->tf[j] = gp_index_tf(ix, ix->list_at[ids[j]] + cur[j]);
 			gp_rank_doc(r, x);
 			continue;
 		}
@@ -211,7 +211,7 @@ static void query_or(const gp_index *ix, const uint32_t *ids, size_t k, size_t *
 		/* advance every list whose head is x */
 		while (h > 0 && HEAD(heap[0]) == last) {
 			j = heap[0];
-			if (r) r->tf[j] = gp_index_tf(ix, ix->list_at[ids[j]] + (uint32_t)cur[j]);
+			if (r) r->tf[j] = gp_index_tf(ix, ix->list_at[ids[j]] + cur[j]);
 			if (++cur[j] == gp_index_df(ix, ids[j])) heap[0] = heap[--h];
 			size_t c = 0;
 			for (;;) {
@@ -260,7 +260,7 @@ static void query_or_maxscore(const gp_index *ix, const uint32_t *ids, size_t k,
 	pre[0] = 0.0;
 	for (size_t i = 0; i < k; i++) pre[i + 1] = pre[i] + ub[ord[i]];
 	size_t lazy = 0;   /* ord[0 .. lazy): searched, not merged */
-#define AT(j) (ix->list_at[ids[j]] + (uint32_t)cur[j])
+#define AT(j) (ix->list_at[ids[j]] + cur[j])
 #define DONE(j) (cur[j] == gp_index_df(ix, ids[j]))
 	for (;;) {
 		uint32_t d = UINT32_MAX;
@@ -315,7 +315,7 @@ int gp_index_query_host(const gp_index *ix, const gp_query_batch *q, const gp_bu
 	uint64_t *keys = malloc((max_terms + 1) * sizeof(uint64_t));
 	uint32_t *ids = malloc((max_terms + 1) * sizeof(uint32_t));
 	uint32_t *places = malloc((max_terms + 1) * sizeof(uint32_t));
-	uint32_t *post = malloc((max_terms + 1) * sizeof(uint32_t));
+	uint64_t *post = malloc((max_terms + 1) * sizeof(uint64_t));
 	size_t *cur = malloc((max_terms + 1) * sizeof(size_t));
 	size_t *lens = malloc((max_terms + 1) * sizeof(size_t));
 	const uint32_t **lists = malloc((max_terms + 1) * sizeof(uint32_t *));

@@ -31,7 +31,7 @@ int gp_index_adopt_lengths(gp_index *ix, uint32_t *table, uint32_t len_docs, dou
 	}
 	/* every doc of the lists needs its length */
 	for (uint32_t t = 0; t < ix->n_terms; t++) {
-		for (uint32_t p = ix->list_at[t]; p < ix->list_at[t + 1]; p++) {
+		for (uint64_t p = ix->list_at[t]; p < ix->list_at[t + 1]; p++) {
 			uint32_t d = ix->docs[p];
 			if (d >= len_docs || table[d] == GP_IX_NO_LENGTH) {
 				err->blob = t;
@@ -63,7 +63,7 @@ int gp_index_adopt_lengths(gp_index *ix, uint32_t *table, uint32_t len_docs, dou
 	/* each term's bound for MaxScore, once: a pass over the postings */
 	for (uint32_t t = 0; t < ix->n_terms; t++) {
 		double m = 0.0;
-		for (uint32_t p = ix->list_at[t]; p < ix->list_at[t + 1]; p++) {
+		for (uint64_t p = ix->list_at[t]; p < ix->list_at[t + 1]; p++) {
 			double f = gp_bm25_part(1.0, (double)gp_index_tf(ix, p), k1, b, (double)table[ix->docs[p]], ix->avgdl);
 			if (f > m) m = f;
 		}

@@ -8,10 +8,50 @@
 
 #include "gp_index.h"
 
-/* What a posting weighs on a device: its doc and its positions. */
-static uint64_t posting_weight(const gp_index *ix, uint32_t p)
+/* The first of list t's postings whose doc is at least d. */
+static uint64_t list_from(const gp_index *ix, uint32_t t, uint64_t d)
 {
-	return 1 + (ix->positional ? ix->pos_at[p + 1] - ix->pos_at[p] : 0);
+	uint64_t lo = ix->list_at[t], hi = ix->list_at[t + 1];
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (ix->docs[mid] < d) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo;
+}
+
+/* The first of list t's postings from a (a posting of t) whose doc is at least d: a galloping
+ * search from a, for a d just past it. */
+static uint64_t list_from_at(const gp_index *ix, uint32_t t, uint64_t a, uint64_t d)
+{
+	uint64_t end = ix->list_at[t + 1], step = 1, lo = a;
+	while (lo + step < end && ix->docs[lo + step] < d) {
+		lo += step;
+		step *= 2;
+	}
+	uint64_t hi = lo + step < end ? lo + step : end;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (ix->docs[mid] < d) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo;
+}
+
+/* The weight on a device of list t's postings [a, b): their docs and their positions. */
+static uint64_t postings_weight(const gp_index *ix, uint64_t a, uint64_t b)
+{
+	return (b - a) + (ix->positional ? ix->pos_at[b] - ix->pos_at[a] : 0);
+}
+
+/* Up to 4096 doc ranges of equal width (bucket i: docs from edge(i)); each list's weight in each
+ * found by walking its docs, or, for a list much longer than the ranges, by a search at each
+ * edge: not a pass over every posting of a large index. */
+#define SHARD_BUCKETS 4096
+
+static uint64_t bucket_edge(uint64_t i, uint64_t buckets, uint64_t end)
+{
+	return (i * end + buckets - 1) / buckets;   /* the first doc d with d * buckets / end >= i */
 }
 
 void gp_index_shard_bounds(const gp_index *ix, size_t n, const double *weights, uint64_t *bounds)
@@ -20,54 +60,61 @@ void gp_index_shard_bounds(const gp_index *ix, size_t n, const double *weights, 
 	bounds[0] = 0;
 	bounds[n] = end;
 	if (n < 2) return;
-	/* the weight of each of up to 2^16 doc ranges of equal width, then cuts between ranges */
-	size_t buckets = end < 65536 ? (size_t)end : 65536;
-	uint64_t *w = calloc(buckets, sizeof(uint64_t));
+	size_t buckets = end < SHARD_BUCKETS ? (size_t)end : SHARD_BUCKETS;
+	uint64_t *w = calloc(buckets, sizeof(uint64_t)), *edge = malloc((buckets + 1) * sizeof(uint64_t));
 	double total_w = 0, total = 0;
 	for (size_t i = 0; i < n; i++) total_w += weights[i];
-	if (!w || total_w <= 0) {   /* equal doc ranges */
+	if (!w || !edge || total_w <= 0) {   /* equal doc ranges */
 		for (size_t i = 1; i < n; i++) bounds[i] = end * i / n;
 		free(w);
+		free(edge);
 		return;
 	}
-	for (uint32_t p = 0; p < ix->n_postings; p++) {
-		uint64_t b = (uint64_t)ix->docs[p] * buckets / end;
-		w[b] += posting_weight(ix, p);
-		total += (double)posting_weight(ix, p);
+	for (size_t i = 0; i <= buckets; i++) edge[i] = bucket_edge(i, buckets, end);
+	for (uint32_t t = 0; t < ix->n_terms; t++) {
+		uint64_t a = ix->list_at[t], b = ix->list_at[t + 1];
+		if (b - a < (uint64_t)buckets * 32) {
+			for (uint64_t p = a, i = 0; p < b; p++) {
+				while (ix->docs[p] >= edge[i + 1]) i++;
+				w[i] += postings_weight(ix, p, p + 1);
+			}
+			continue;
+		}
+		for (size_t i = 0; i < buckets && a < b; i++) {
+			uint64_t next = list_from_at(ix, t, a, edge[i + 1]);
+			w[i] += postings_weight(ix, a, next);
+			a = next;
+		}
 	}
+	for (size_t i = 0; i < buckets; i++) total += (double)w[i];
 	double at = 0, goal = 0;
 	size_t b = 0;
 	for (size_t i = 1; i < n; i++) {
 		goal += total * weights[i - 1] / total_w;
 		while (b < buckets && at + (double)w[b] / 2 <= goal) at += (double)w[b++];
-		bounds[i] = (b * end + buckets - 1) / buckets;   /* the first doc of bucket b */
+		bounds[i] = edge[b];
 		if (bounds[i] < bounds[i - 1]) bounds[i] = bounds[i - 1];
 	}
 	free(w);
+	free(edge);
 }
 
-/* The first of list t's postings whose doc is at least d. */
-static uint32_t list_from(const gp_index *ix, uint32_t t, uint64_t d)
+void gp_index_shard_size(const gp_index *ix, uint64_t lo, uint64_t hi, uint64_t *postings, uint64_t *positions)
 {
-	uint32_t lo = ix->list_at[t], hi = ix->list_at[t + 1];
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (ix->docs[mid] < d) lo = mid + 1;
-		else hi = mid;
+	*postings = *positions = 0;
+	for (uint32_t t = 0; t < ix->n_terms; t++) {
+		uint64_t a = list_from(ix, t, lo), b = list_from(ix, t, hi);
+		*postings += b - a;
+		if (ix->positional) *positions += ix->pos_at[b] - ix->pos_at[a];
 	}
-	return lo;
 }
 
 int gp_index_shard(const gp_index *ix, uint64_t lo, uint64_t hi, const gp_budget *budget, gp_index **out,
                    gp_error *err)
 {
-	uint64_t postings = 0, positions = 0;
+	uint64_t postings, positions;
 	*out = NULL;
-	for (uint32_t t = 0; t < ix->n_terms; t++) {
-		uint32_t a = list_from(ix, t, lo), b = list_from(ix, t, hi);
-		postings += b - a;
-		if (ix->positional) positions += ix->pos_at[b] - ix->pos_at[a];
-	}
+	gp_index_shard_size(ix, lo, hi, &postings, &positions);
 	uint64_t bytes = gp_index_lists_bytes(ix->n_terms, postings, positions, ix->positional);
 	if (gp_budget_check(budget, 0, bytes, "an index shard's lists", err) != GP_OK) return GP_ENOMEM;
 	gp_index *s = calloc(1, sizeof(*s));
@@ -85,24 +132,24 @@ int gp_index_shard(const gp_index *ix, uint64_t lo, uint64_t hi, const gp_budget
 	s->device_lists = GP_IX_LISTS_DECODED;   /* a shard's lists exist decoded only */
 	s->device_compressed = 0;
 	s->refs = 1;
-	s->n_postings = (uint32_t)postings;
-	s->n_positions = (uint32_t)positions;
-	s->list_at = malloc(((size_t)ix->n_terms + 1) * sizeof(uint32_t));
+	s->n_postings = postings;
+	s->n_positions = positions;
+	s->list_at = malloc(((size_t)ix->n_terms + 1) * sizeof(uint64_t));
 	s->docs = malloc((size_t)(postings ? postings : 1) * sizeof(uint32_t));
-	s->pos_at = ix->positional ? malloc((size_t)(postings + 1) * sizeof(uint32_t)) : NULL;
+	s->pos_at = ix->positional ? malloc((size_t)(postings + 1) * sizeof(uint64_t)) : NULL;
 	s->positions = ix->positional ? malloc((size_t)(positions ? positions : 1) * sizeof(int32_t)) : NULL;
 	if (!s->list_at || !s->docs || (ix->positional && (!s->pos_at || !s->positions))) {
 		gp_index_unref(s);
 		return gp_index_fail_nomem(err, "an index shard's lists");
 	}
-	uint32_t at = 0, pos = 0;
+	uint64_t at = 0, pos = 0;
 	for (uint32_t t = 0; t < ix->n_terms; t++) {
-		uint32_t a = list_from(ix, t, lo), b = list_from(ix, t, hi);
+		uint64_t a = list_from(ix, t, lo), b = list_from(ix, t, hi);
 		s->list_at[t] = at;
 		memcpy(s->docs + at, ix->docs + a, (size_t)(b - a) * sizeof(uint32_t));
 		if (ix->positional) {
-			uint32_t from = ix->pos_at[a], n = ix->pos_at[b] - from;
-			for (uint32_t p = a; p < b; p++) s->pos_at[at + (p - a)] = pos + (ix->pos_at[p] - from);
+			uint64_t from = ix->pos_at[a], n = ix->pos_at[b] - from;
+			for (uint64_t p = a; p < b; p++) s->pos_at[at + (p - a)] = pos + (ix->pos_at[p] - from);
 			memcpy(s->positions + pos, ix->positions + from, (size_t)n * sizeof(int32_t));
 			pos += n;
 		}
@@ -112,4 +159,14 @@ int gp_index_shard(const gp_index *ix, uint64_t lo, uint64_t hi, const gp_budget
 	if (ix->positional) s->pos_at[at] = pos;
 	*out = s;
 	return GP_OK;
+}
+
+void gp_index_shard_uploaded(gp_index *s)
+{
+	free(s->docs);
+	free(s->pos_at);
+	free(s->positions);
+	s->docs = NULL;
+	s->pos_at = NULL;
+	s->positions = NULL;
 }

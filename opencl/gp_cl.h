@@ -109,6 +109,10 @@ struct gp_query_batch;
 struct gp_answers;
 struct gp_budget;
 int gp_cl_index_upload(struct gp_index *ix, const uint8_t *image, gp_error *err);
+/* Whether a device copy's 32-bit offsets hold lists of `postings` postings and `positions`
+ * positions (under the test hooks, GPUPOST_TEST_DEVICE_OFFSETS lowers the bound, so that the
+ * tests reach it with small indexes). */
+int gp_cl_index_fits(uint64_t postings, uint64_t positions);
 int gp_cl_index_query(const struct gp_index *ix, const struct gp_query_batch *q,
                       const struct gp_budget *budget, struct gp_answers *out, gp_error *err);
 

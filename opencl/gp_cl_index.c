@@ -67,8 +67,35 @@ static int upload_compressed(gp_index *ix, const uint8_t *image, index_device *d
 	return GP_OK;
 }
 
+int gp_cl_index_fits(uint64_t postings, uint64_t positions)
+{
+	uint64_t most = UINT32_MAX - 1;   /* an offset table's last entry is the count */
+#ifdef GP_TEST_HOOKS
+	const char *cap = getenv("GPUPOST_TEST_DEVICE_OFFSETS");
+	if (cap && *cap) most = strtoull(cap, NULL, 10);
+#endif
+	return postings <= most && positions <= most;
+}
+
+/* A host offset table (64-bit) as the device's (32-bit; gp_cl_index_fits said they fit). */
+static cl_mem resident_offsets(const uint64_t *at, size_t n, gp_error *err)
+{
+	cl_uint *narrow = malloc((n ? n : 1) * sizeof(cl_uint));
+	if (!narrow) {
+		gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "the index's offset table");
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++) narrow[i] = (cl_uint)at[i];
+	cl_mem m = gp_cl_resident(narrow, n * sizeof(cl_uint), err);
+	free(narrow);
+	return m;
+}
+
 int gp_cl_index_upload(gp_index *ix, const uint8_t *image, gp_error *err)
 {
+	if (!gp_cl_index_fits(ix->n_postings, ix->n_positions)) {
+		return gp_cl_fail(err, CL_INVALID_BUFFER_SIZE, "an index past a device copy's 32-bit offsets");
+	}
 	index_device *d = calloc(1, sizeof(*d));
 	size_t docs = (size_t)ix->n_postings * 4, lists = ((size_t)ix->n_terms + 1) * 4;
 	size_t pos_at = ix->positional ? ((size_t)ix->n_postings + 1) * 4 : 0;
@@ -87,8 +114,10 @@ int gp_cl_index_upload(gp_index *ix, const uint8_t *image, gp_error *err)
 			return GP_EDEVICE;
 		}
 	} else {
-		if (!(d->docs = gp_cl_resident(ix->docs, docs, err)) || !(d->list_at = gp_cl_resident(ix->list_at, lists, err)) ||
-		    !(d->pos_at = gp_cl_resident(ix->pos_at, pos_at, err)) ||
+		if (!(d->docs = gp_cl_resident(ix->docs, docs, err)) ||
+		    !(d->list_at = resident_offsets(ix->list_at, (size_t)ix->n_terms + 1, err)) ||
+		    !(d->pos_at = ix->positional ? resident_offsets(ix->pos_at, (size_t)ix->n_postings + 1, err)
+		                                 : gp_cl_resident(NULL, 0, err)) ||
 		    !(d->positions = gp_cl_resident(ix->positions, positions, err))) {
 			index_device_free(d);
 			return GP_EDEVICE;
@@ -490,10 +519,10 @@ static int decode_lists(const gp_index *ix, const gp_query_batch *sub, const bat
 			blobs[j] = ix->blobs + ix->blob_at[t];
 			lens[j] = (size_t)(ix->blob_at[t + 1] - ix->blob_at[t]);
 		} else if (df) {
-			uint32_t a = ix->list_at[t];
+			uint64_t a = ix->list_at[t];
 			memcpy(lt + sent_docs_off + sd, ix->docs + a, (size_t)df * 4);
 			for (uint32_t p = 0; with_pos && p < df; p++, sd++) {
-				uint32_t pa = ix->pos_at[a + p], m = ix->pos_at[a + p + 1] - pa;
+				uint64_t pa = ix->pos_at[a + p], m = ix->pos_at[a + p + 1] - pa;
 				if (phrase) memcpy(lt + sent_positions_off + sp, ix->positions + pa, (size_t)m * 4);
 				sp += m;
 				lt[sent_pos_at_off + sd + 1] = (cl_uint)sp;

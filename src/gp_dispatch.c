@@ -422,7 +422,7 @@ void gp_shutdown(void)
 
 static int index_on_device(const gp_index *ix, uint64_t work, gp_placement place, const gp_ctx *ctx)
 {
-	if (place == GP_PLACE_HOST || ix->n_postings == 0) return 0;
+	if (place == GP_PLACE_HOST || ix->n_postings == 0 || ix->device_refused) return 0;
 	if (place == GP_PLACE_DEVICE) return gp_cl_available(ctx->device, ctx->device_all);
 	return gp_would_use_device(work > SIZE_MAX ? SIZE_MAX : (size_t)work, ctx);
 }
@@ -431,8 +431,20 @@ static int index_on_device(const gp_index *ix, uint64_t work, gp_placement place
 static int index_upload(gp_index *ix, const uint8_t *image, const gp_ctx *ctx, gp_error *err)
 {
 	size_t n = gp_cl_device_count();
-	if (n > 1) return gp_split_index_upload(ix, n, &ctx->budget, err, &last_device_failures);
-	return gp_cl_index_upload(ix, image, err);
+	int rc;
+	if (n > 1) {
+		rc = gp_split_index_upload(ix, n, &ctx->budget, err, &last_device_failures);
+	} else if (!gp_cl_index_fits(ix->n_postings, ix->n_positions)) {
+		rc = GP_EVALUE;
+	} else {
+		rc = gp_cl_index_upload(ix, image, err);
+	}
+	/* past what the devices' offsets hold: the host answers, and the device is not asked again */
+	if (rc == GP_EVALUE) {
+		ix->device_refused = 1;
+		memset(err, 0, sizeof(*err));
+	}
+	return rc;
 }
 
 void gp_index_prepare(gp_index *ix, gp_placement place, const gp_ctx *ctx, const uint8_t *image)

@@ -235,6 +235,8 @@ int gp_split_run(gp_split_fn fn, const gp_batch_in *ins, size_t n_shares, gp_res
 
 /* --- an index over several devices --- */
 
+_Static_assert(GP_SPLIT_MAX <= GP_IX_MAX_SHARDS, "an index records each shard's postings");
+
 /* The shards of an index, one a device: the index's `device` when device_shards > 0. */
 typedef struct split_shards {
 	size_t n;
@@ -254,16 +256,23 @@ static void split_shards_free(void *p)
 }
 
 typedef struct shard_upload {
+	const gp_index *whole;
+	uint64_t lo, hi;
+	const gp_budget *budget;
 	gp_index *shard;
 	gp_error err;
 	int rc;
 } shard_upload;
 
+/* On its device's thread: the shard cut, uploaded, and its host lists freed (the devices' threads
+ * cut theirs at once, and each shard's lists leave the host as soon as its device has them). */
 static void shard_upload_run(void *arg)
 {
 	shard_upload *u = arg;
 	memset(&u->err, 0, sizeof(u->err));
-	u->rc = gp_cl_index_upload(u->shard, NULL, &u->err);
+	u->rc = gp_index_shard(u->whole, u->lo, u->hi, u->budget, &u->shard, &u->err);
+	if (u->rc == GP_OK) u->rc = gp_cl_index_upload(u->shard, NULL, &u->err);
+	if (u->rc == GP_OK) gp_index_shard_uploaded(u->shard);
 }
 
 int gp_split_index_upload(gp_index *ix, size_t n_devices, const gp_budget *budget, gp_error *err,
@@ -273,34 +282,40 @@ int gp_split_index_upload(gp_index *ix, size_t n_devices, const gp_budget *budge
 	uint64_t bounds[GP_SPLIT_MAX + 1];
 	shard_upload up[GP_SPLIT_MAX];
 	size_t n = n_devices < GP_SPLIT_MAX ? n_devices : GP_SPLIT_MAX;
-	split_shards *set = calloc(1, sizeof(*set));
-	if (!set) return gp_fail_nomem(err);
 	/* each device's part in proportion to its memory: the devices together hold the index */
 	for (size_t d = 0; d < n; d++) {
 		const gp_device_info *info = gp_cl_info_of(d);
 		weights[d] = info && info->global_mem ? (double)info->global_mem : 1.0;
 	}
 	gp_index_shard_bounds(ix, n, weights, bounds);
+	/* a shard past a device copy's 32-bit offsets: the index stays on the host */
+	for (size_t d = 0; d < n; d++) {
+		uint64_t postings, positions;
+		gp_index_shard_size(ix, bounds[d], bounds[d + 1], &postings, &positions);
+		if (!gp_cl_index_fits(postings, positions)) return GP_EVALUE;
+	}
+	split_shards *set = calloc(1, sizeof(*set));
+	if (!set) return gp_fail_nomem(err);
+	for (size_t d = 0; d < n; d++) {
+		up[d] = (shard_upload){.whole = ix, .lo = bounds[d], .hi = bounds[d + 1], .budget = budget};
+	}
+	split_on_devices(n, shard_upload_run, up, sizeof(up[0]));
 	int rc = GP_OK;
-	for (size_t d = 0; d < n && rc == GP_OK; d++) {
-		up[d] = (shard_upload){0};
-		rc = gp_index_shard(ix, bounds[d], bounds[d + 1], budget, &set->shard[d], err);
-		if (rc == GP_OK) set->n++;
+	for (size_t d = 0; d < n; d++) {
+		set->shard[d] = up[d].shard;
+		split_outcome(d, up[d].rc, &up[d].err, &rc, err, failures);
 	}
-	if (rc == GP_OK) {
-		for (size_t d = 0; d < n; d++) up[d].shard = set->shard[d];
-		split_on_devices(n, shard_upload_run, up, sizeof(up[0]));
-		for (size_t d = 0; d < n; d++) split_outcome(d, up[d].rc, &up[d].err, &rc, err, failures);
-	}
+	set->n = n;
 	if (rc != GP_OK) {
 		split_shards_free(set);
 		return rc;
 	}
 	ix->device_bytes = ix->shards_host_bytes = 0;
-	for (size_t d = 0; d < n; d++) {
+	for (size_t d = 0; d < n; d++) {   /* the whole index answers if a shard's device fails */
 		const gp_index *sh = set->shard[d];
+		ix->shard_postings[d] = sh->n_postings;
 		ix->device_bytes += sh->device_bytes;
-		ix->shards_host_bytes += gp_index_lists_bytes(sh->n_terms, sh->n_postings, sh->n_positions, sh->positional);
+		ix->shards_host_bytes += ((uint64_t)sh->n_terms + 1) * sizeof(uint64_t);
 	}
 	ix->device = set;
 	ix->device_free = split_shards_free;
