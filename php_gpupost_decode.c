@@ -124,8 +124,7 @@ static void result_to_zval(const gp_result *whole, size_t b, zend_long mode, zva
 	}
 	const uint32_t *vstart = r->vstart.data;
 	const uint8_t *combined = r->combined.data;
-	array_init_size(rv, (uint32_t)np);
-	zend_hash_real_init_mixed(Z_ARRVAL_P(rv));
+	array_init_size(rv, (uint32_t)np);   /* packed while the docs allow it, as PHP decides */
 	int64_t last = -1;
 	for (size_t p = p0; p < p0 + np; p++) {
 		zval positions;
