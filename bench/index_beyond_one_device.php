@@ -22,42 +22,7 @@ $max_step = (int)($opts['max-step'] ?? 509);
 $n_queries = (int)($opts['queries'] ?? 2000);
 $reps = (int)($opts['reps'] ?? 3);
 
-function is_prime(int $n): bool
-{
-    for ($d = 2; $d * $d <= $n; $d++) if ($n % $d === 0) return false;
-    return $n >= 2;
-}
-
-/* The S9 blob (delta rule 1) of the n docs from, from + step, ...: a short run encoded, and the
- * words that K more values add repeated, K a multiple of every S9 word's count. */
-const K = 2520;
-function s9_run(int $from, int $step, int $n): string
-{
-    static $parts = [];
-    $n0 = 1000 + ($n - 1000) % K;
-    $key = "$from/$step/$n0";
-    if (!isset($parts[$key])) {
-        $a = gpu_encode_postings(range($from, $from + $step * ($n0 - 1), $step), GPUPOST_S9, GPUPOST_VALUES, ['delta' => 1]);
-        $b = gpu_encode_postings(range($from, $from + $step * ($n0 + K - 1), $step), GPUPOST_S9, GPUPOST_VALUES, ['delta' => 1]);
-        $b = substr($b, 0, 4) . substr($a, 4, 4) . substr($b, 8);   /* the same n, to compare */
-        $s = 0;
-        while ($s < strlen($a) - 12 && $a[strlen($a) - 1 - $s] === $b[strlen($b) - 1 - $s]) $s++;
-        $at = strlen($a) - $s;
-        $x = substr($b, $at, strlen($b) - strlen($a));
-        if (substr($b, 0, $at) !== substr($a, 0, $at) || trim(chunk_split($x, 4, ' ')) !== trim(str_repeat(substr($x, 0, 4) . ' ', strlen($x) / 4))) {
-            exit("the run's added words are not one word repeated (step $step)\n");
-        }
-        $parts = [$key => [$a, $at, $x]];
-    }
-    [$a, $at, $x] = $parts[$key];
-    return substr($a, 0, 4) . pack('V', $n) . substr($a, 8, $at - 8) . str_repeat($x, intdiv($n - $n0, K)) . substr($a, $at);
-}
-
-/* the construction checked against the encoder, once */
-$check = s9_run(7, 263, 1000 + 3 * K + 5);
-if ($check !== gpu_encode_postings(range(7, 7 + 263 * (3 * K + 1004), 263), GPUPOST_S9, GPUPOST_VALUES, ['delta' => 1])) {
-    exit("s9_run differs from the encoder\n");
-}
+require __DIR__ . '/s9_runs.inc';
 
 $info = gpu_info();
 $one = max(array_map(fn($d) => $d['global_mem'] ?? 0, $info['devices'] ?: [$info['device']]));

@@ -39,11 +39,7 @@ function median(array $t): float
     return $t[intdiv(count($t), 2)];
 }
 
-function is_prime(int $n): bool
-{
-    for ($d = 2; $d * $d <= $n; $d++) if ($n % $d === 0) return false;
-    return $n >= 2;
-}
+require __DIR__ . '/s9_runs.inc';   /* is_prime */
 
 /* The device part of the last call, from its trace (GPUPOST_TRACE=1): a decode from the glue's
  * "call context" to dispatch's "decoded", a query batch from "terms to ids" to "answered". */

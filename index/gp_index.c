@@ -146,6 +146,20 @@ static int cmp_i32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The n docs into out, and whether they strictly increase within 0 .. 2^32 - 1 (the ends then
+ * say the range): one loop without branches; where it says no, the loop that names what is wrong
+ * writes out again. */
+static int docs_kept_increasing(const int64_t *v, size_t n, uint32_t *out)
+{
+	size_t falls = 0;
+	if (n) out[0] = (uint32_t)v[0];
+	for (size_t i = 1; i < n; i++) {
+		out[i] = (uint32_t)v[i];
+		falls += v[i] <= v[i - 1];
+	}
+	return falls == 0 && (n == 0 || (v[0] >= 0 && v[n - 1] <= (int64_t)UINT32_MAX));
+}
+
 /* Decodes list t into the index after list t - 1 (list_at[t] set), and sets list_at[t + 1].
  * What the index requires beyond the format: docs below 2^32 and increasing, positions within
  * 32-bit signed integers. A doc equal to the one before is taken as the same document (the
@@ -167,6 +181,10 @@ static int decode_list(gp_index *ix, uint32_t t, const uint8_t *blob, size_t len
 		gp_qs_check_header(blob, len, &h, NULL);
 		if (gp_qs_decode(blob, &h, s->v32, err) != GP_OK) return GP_EFORMAT;
 		for (size_t i = 0; i < n; i++) s->v64[i] = s->v32[i];
+	}
+	if (!ix->positional && docs_kept_increasing(s->v64, n, ix->docs + base)) {   /* the usual list */
+		ix->list_at[t + 1] = base + n;
+		return GP_OK;
 	}
 	uint64_t pbase = ix->positional ? ix->pos_at[base] : 0;
 	for (size_t i = 0; i < n; i++) {
@@ -233,16 +251,44 @@ static int build_dictionary(gp_index *ix, const char *const *terms, const size_t
 	return GP_OK;
 }
 
-/* Distinct docs over all lists, from a bitmap of max_doc + 1 bits. */
+/* Distinct docs over all lists, from a bitmap of their docs. Walked a list at a time, a bitmap of
+ * every doc leaves the cache with each list once it is larger than the cache: where there are few
+ * lists for their postings, the lists are walked a block of docs at a time instead (a cursor a
+ * list), the block's bits counted and cleared before the next. */
+#define COUNT_BLOCK_DOCS ((uint64_t)1 << 21)   /* 256 KiB of bits */
+
 int gp_index_count_docs(gp_index *ix)
 {
 	if (ix->n_postings == 0) return GP_OK;
-	uint64_t words = ((uint64_t)ix->max_doc >> 6) + 1, n = 0;
-	uint64_t *bits = calloc(words, sizeof(uint64_t));
-	if (!bits) return GP_ENOMEM;
-	for (uint64_t i = 0; i < ix->n_postings; i++) bits[ix->docs[i] >> 6] |= (uint64_t)1 << (ix->docs[i] & 63);
-	for (uint64_t w = 0; w < words; w++) n += (uint64_t)__builtin_popcountll(bits[w]);
+	const uint64_t end = (uint64_t)ix->max_doc + 1, blocks = (end + COUNT_BLOCK_DOCS - 1) / COUNT_BLOCK_DOCS;
+	const int blocked = blocks > 1 && blocks * ix->n_terms < ix->n_postings / 8;
+	const uint64_t span = blocked ? COUNT_BLOCK_DOCS : end, words = ((span - 1) >> 6) + 1;
+	uint64_t n = 0, *bits = calloc(words, sizeof(uint64_t));
+	uint64_t *cur = blocked ? malloc(((size_t)ix->n_terms + 1) * sizeof(uint64_t)) : NULL;
+	if (!bits || (blocked && !cur)) {
+		free(bits);
+		free(cur);
+		return GP_ENOMEM;
+	}
+	if (cur) memcpy(cur, ix->list_at, ((size_t)ix->n_terms + 1) * sizeof(uint64_t));
+	for (uint64_t lo = 0; lo < end; lo += span) {
+		const uint64_t hi = lo + span;
+		for (uint32_t t = 0; t < ix->n_terms; t++) {
+			uint64_t p = cur ? cur[t] : ix->list_at[t];
+			const uint64_t stop = ix->list_at[t + 1];
+			for (; p < stop && ix->docs[p] < hi; p++) {
+				const uint64_t d = ix->docs[p] - lo;
+				bits[d >> 6] |= (uint64_t)1 << (d & 63);
+			}
+			if (cur) cur[t] = p;
+		}
+		for (uint64_t w = 0; w < words; w++) {
+			n += (uint64_t)__builtin_popcountll(bits[w]);
+			bits[w] = 0;
+		}
+	}
 	free(bits);
+	free(cur);
 	ix->n_docs = n;
 	return GP_OK;
 }

@@ -14,6 +14,10 @@ function attempt(callable $f): void {
 $ok = gpu_encode_postings([3 => [1, 2], 9 => [4]], GPUPOST_MOD9, GPUPOST_POSTINGS);
 attempt(fn() => new GpuPost\Index(['good' => $ok, 'bad' => "\x00\x00\x00\x01\xff"]));
 attempt(fn() => new GpuPost\Index(['good' => gpu_encode_postings([1, 2], GPUPOST_S9), 'odd' => gpu_encode_postings([5, 3], GPUPOST_S9)], GPUPOST_S9));
+/* docs past 2^32 - 1 (S9 with the delta rule sums past it), and equal docs in a row (one doc) */
+attempt(fn() => new GpuPost\Index(['wide' => gpu_encode_postings(range(0, 33 << 27, 1 << 27), GPUPOST_S9, GPUPOST_VALUES, ['delta' => 1])], GPUPOST_S9));
+$eq = new GpuPost\Index(['a' => gpu_encode_postings([1, 3, 3, 5], GPUPOST_S9), 'b' => gpu_encode_postings([3, 5], GPUPOST_S9)], GPUPOST_S9);
+echo json_encode($eq->search(['a'])), ' ', json_encode($eq->search(['a', 'b'])), ' ', $eq->info()['postings'], "\n";
 attempt(fn() => new GpuPost\Index(['x' => 5]));
 attempt(fn() => new GpuPost\Index(['x' => [1 => [1]], 'y' => 'blob'], GPUPOST_POSTINGS));
 attempt(fn() => new GpuPost\Index(['x' => [1 => [2, 1]]], GPUPOST_POSTINGS));
@@ -72,6 +76,8 @@ foreach (['host', 'device'] as $path) {
 --EXPECTF--
 GpuPost\Exception: MOD9: term 'bad', byte %d: %s
 GpuPost\Exception: S9: term 'odd', byte 0: posting 1: doc 3 after doc 5: an index list's docs must increase
+GpuPost\Exception: S9: term 'wide', byte 0: posting 32: doc 4294967296 is outside 0 .. 2^32 - 1, which an index holds
+[1,3,5] [3,5] 5
 TypeError: GpuPost\Index::__construct(): Argument #1 ($lists) must map terms to blobs (strings), int given for term 'x'
 TypeError: GpuPost\Index::__construct(): Argument #1 ($lists) must map terms to [doc => [positions]] arrays, string given for term 'y'
 ValueError: GpuPost\Index::__construct(): Argument #1 ($lists) term 'x': doc 1 cannot be encoded: positions must be strictly increasing integers >= 1, gaps below 2^28
