@@ -132,9 +132,12 @@ static void result_to_zval(const gp_result *whole, size_t b, zend_long mode, zva
 		packed_from_array(&positions, &r->pos, first, vstart[p + 1] - first);
 		int64_t doc = gp_array_i64(&r->docs, p);
 		/* docs increase in a well-formed list: added without looking for the key first */
-		if (doc > last) zend_hash_index_add_new(Z_ARRVAL_P(rv), (zend_ulong)doc, &positions);
-		else zend_hash_index_update(Z_ARRVAL_P(rv), (zend_ulong)doc, &positions);
-		last = doc > last ? doc : last;
+		if (doc > last) {
+			zend_hash_index_add_new(Z_ARRVAL_P(rv), (zend_ulong)doc, &positions);
+			last = doc;
+		} else {
+			zend_hash_index_update(Z_ARRVAL_P(rv), (zend_ulong)doc, &positions);
+		}
 	}
 }
 

@@ -97,6 +97,14 @@ static uint8_t *lengths_le(const gp_index *ix, uint64_t *len)
 
 int gp_index_save(const gp_index *ix, gp_index_writer write, void *ctx, gp_error *err)
 {
+	memset(err, 0, sizeof(*err));
+	if (ix->n_postings >= UINT32_MAX || ix->n_positions >= UINT32_MAX) {   /* the header's counts are 32-bit */
+		err->code = GP_EVALUE;
+		err->format = "index file";
+		snprintf(err->rule, sizeof(err->rule), "a file holds fewer than 2^32 - 1 postings and positions "
+		         "(the index has %llu and %llu)", (unsigned long long)ix->n_postings, (unsigned long long)ix->n_positions);
+		return GP_EVALUE;
+	}
 	uint8_t header[IX_HEADER] = {0}, table[IX_SECTION * SEC_KNOWN], zeros[8] = {0};
 	uint8_t *term_at = offsets_le(ix->term_at, ix->n_terms), *blob_at = offsets_le(ix->blob_at, ix->n_terms);
 	uint64_t lengths_len = 0;
@@ -104,17 +112,6 @@ int gp_index_save(const gp_index *ix, gp_index_writer write, void *ctx, gp_error
 	const int n_sec = SEC_REQUIRED + (ix->doc_len != NULL);
 	const size_t table_len = (size_t)IX_SECTION * n_sec;
 	int rc = GP_OK;
-	memset(err, 0, sizeof(*err));
-	if (ix->n_postings >= UINT32_MAX || ix->n_positions >= UINT32_MAX) {   /* the header's counts are 32-bit */
-		free(term_at);
-		free(blob_at);
-		free(lengths);
-		err->code = GP_EVALUE;
-		err->format = "index file";
-		snprintf(err->rule, sizeof(err->rule), "a file holds fewer than 2^32 - 1 postings and positions "
-		         "(the index has %llu and %llu)", (unsigned long long)ix->n_postings, (unsigned long long)ix->n_positions);
-		return GP_EVALUE;
-	}
 	if (!term_at || !blob_at || (ix->doc_len && !lengths)) {
 		free(term_at);
 		free(blob_at);

@@ -8,20 +8,24 @@
 
 #include "gp_index.h"
 
-/* The first of list t's postings whose doc is at least d. */
-static uint64_t list_from(const gp_index *ix, uint32_t t, uint64_t d)
+/* The first of docs[lo, hi) (increasing) that is at least d. */
+static uint64_t first_at_least(const uint32_t *docs, uint64_t lo, uint64_t hi, uint64_t d)
 {
-	uint64_t lo = ix->list_at[t], hi = ix->list_at[t + 1];
 	while (lo < hi) {
 		uint64_t mid = lo + (hi - lo) / 2;
-		if (ix->docs[mid] < d) lo = mid + 1;
+		if (docs[mid] < d) lo = mid + 1;
 		else hi = mid;
 	}
 	return lo;
 }
 
-/* The first of list t's postings from a (a posting of t) whose doc is at least d: a galloping
- * search from a, for a d just past it. */
+/* The first of list t's postings whose doc is at least d. */
+static uint64_t list_from(const gp_index *ix, uint32_t t, uint64_t d)
+{
+	return first_at_least(ix->docs, ix->list_at[t], ix->list_at[t + 1], d);
+}
+
+/* The same from a (a posting of t), for a d just past it: galloping from a, then the search. */
 static uint64_t list_from_at(const gp_index *ix, uint32_t t, uint64_t a, uint64_t d)
 {
 	uint64_t end = ix->list_at[t + 1], step = 1, lo = a;
@@ -29,13 +33,7 @@ static uint64_t list_from_at(const gp_index *ix, uint32_t t, uint64_t a, uint64_
 		lo += step;
 		step *= 2;
 	}
-	uint64_t hi = lo + step < end ? lo + step : end;
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		if (ix->docs[mid] < d) lo = mid + 1;
-		else hi = mid;
-	}
-	return lo;
+	return first_at_least(ix->docs, lo, lo + step < end ? lo + step : end, d);
 }
 
 /* The weight on a device of list t's postings [a, b): their docs and their positions. */

@@ -108,7 +108,7 @@ struct gp_index;
 struct gp_query_batch;
 struct gp_answers;
 struct gp_budget;
-int gp_cl_index_upload(struct gp_index *ix, const uint8_t *image, gp_error *err);
+int gp_cl_index_upload(struct gp_index *ix, const uint8_t *image, gp_error *err);   /* GP_EVALUE: past gp_cl_index_fits */
 /* Whether a device copy's 32-bit offsets hold lists of `postings` postings and `positions`
  * positions (under the test hooks, GPUPOST_TEST_DEVICE_OFFSETS lowers the bound, so that the
  * tests reach it with small indexes). */

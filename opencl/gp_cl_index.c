@@ -93,9 +93,7 @@ static cl_mem resident_offsets(const uint64_t *at, size_t n, gp_error *err)
 
 int gp_cl_index_upload(gp_index *ix, const uint8_t *image, gp_error *err)
 {
-	if (!gp_cl_index_fits(ix->n_postings, ix->n_positions)) {
-		return gp_cl_fail(err, CL_INVALID_BUFFER_SIZE, "an index past a device copy's 32-bit offsets");
-	}
+	if (!gp_cl_index_fits(ix->n_postings, ix->n_positions)) return GP_EVALUE;
 	index_device *d = calloc(1, sizeof(*d));
 	size_t docs = (size_t)ix->n_postings * 4, lists = ((size_t)ix->n_terms + 1) * 4;
 	size_t pos_at = ix->positional ? ((size_t)ix->n_postings + 1) * 4 : 0;

@@ -431,14 +431,8 @@ static int index_on_device(const gp_index *ix, uint64_t work, gp_placement place
 static int index_upload(gp_index *ix, const uint8_t *image, const gp_ctx *ctx, gp_error *err)
 {
 	size_t n = gp_cl_device_count();
-	int rc;
-	if (n > 1) {
-		rc = gp_split_index_upload(ix, n, &ctx->budget, err, &last_device_failures);
-	} else if (!gp_cl_index_fits(ix->n_postings, ix->n_positions)) {
-		rc = GP_EVALUE;
-	} else {
-		rc = gp_cl_index_upload(ix, image, err);
-	}
+	int rc = n > 1 ? gp_split_index_upload(ix, n, &ctx->budget, err, &last_device_failures)
+	               : gp_cl_index_upload(ix, image, err);
 	/* past what the devices' offsets hold: the host answers, and the device is not asked again */
 	if (rc == GP_EVALUE) {
 		ix->device_refused = 1;
