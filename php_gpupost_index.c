@@ -402,12 +402,13 @@ GP_METHOD(GpuPost_Index, save)
 		zend_string_release(tmp);
 		RETURN_THROWS();
 	}
-	int rc = gp_index_save(ix, write_to_stream, s, &err);
+	int rc = gp_index_save(ix, write_to_stream, s, &err);   /* err: the rule where it refuses the index */
 	if (php_stream_close(s) != 0 && rc == GP_OK) rc = GP_EVALUE;
 	if (rc == GP_OK && local && VCWD_RENAME(ZSTR_VAL(tmp), ZSTR_VAL(path)) != 0) rc = GP_EVALUE;
 	if (rc != GP_OK) {
 		if (local) VCWD_UNLINK(ZSTR_VAL(tmp));
-		zend_throw_exception_ex(gpupost_exception_ce, 0, "cannot write the index file %s", ZSTR_VAL(path));
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "cannot write the index file %s%s%s", ZSTR_VAL(path),
+		                        err.rule[0] ? ": " : "", err.rule);
 	}
 	zend_string_release(tmp);
 }

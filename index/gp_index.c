@@ -1,12 +1,18 @@
 /* Building an index: every list validated and decoded once, the dictionary hashed. */
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "gp_index.h"
 #include "../codec/gp_mod9.h"
 #include "../codec/gp_s9.h"
 #include "../codec/gp_qs.h"
+#include "../codec/gp_pool.h"
 
 static uint64_t term_hash(const char *s, size_t len)
 {
@@ -101,35 +107,80 @@ static int measure_list(int format, const uint8_t *blob, size_t len, list_counts
 	return GP_OK;
 }
 
-/* Scratch for one list's decode, grown to the largest list. */
+/* A large array of the build asks for huge pages where the kernel gives them only when asked
+ * (Linux's transparent huge pages in "madvise" mode, Debian's default): its first touch then takes
+ * one fault for 2 MiB instead of one for 4 KiB, which the copies into a large index wait on. */
+static void *huge_advised(void *p, size_t bytes)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+	const uintptr_t huge = (uintptr_t)2 << 20;
+	if (p && bytes >= 2 * huge) {
+		uintptr_t from = ((uintptr_t)p + huge - 1) & ~(huge - 1), to = ((uintptr_t)p + bytes) & ~(huge - 1);
+		if (to > from) madvise((void *)from, to - from, MADV_HUGEPAGE);
+	}
+#endif
+	return p;
+}
+
+static void *index_alloc(size_t bytes)
+{
+	return huge_advised(malloc(bytes), bytes);
+}
+
+/* Scratch for one list's decode, grown to the largest list a worker meets: the codec's output,
+ * then the list as the index keeps it (docs, each posting's positions end, the positions), copied
+ * into the index once its place is known. */
 typedef struct decode_scratch {
 	int64_t *v64;       /* S9 values; MOD9 docs */
 	uint32_t *v32;      /* QS values; MOD9 value starts */
 	uint8_t *combined;
 	int64_t *pos;
+	uint32_t *docs;     /* the docs kept */
+	uint64_t *ends;     /* where each kept posting's positions end, from the list's first */
+	int32_t *positions;
 	size_t cap_postings, cap_values;
 } decode_scratch;
 
-static int scratch_fit(decode_scratch *s, size_t postings, size_t values)
+/* What one decoded list holds: the docs kept (equal docs in a row are one), its positions, and
+ * whether the decode differs from the blob's (merged). */
+typedef struct decoded_list {
+	uint64_t kept, n_positions;
+	int merged;
+} decoded_list;
+
+#define SCRATCH_GROW(field, n)                                      \
+	do {                                                            \
+		void *grown_ = realloc(s->field, (n) * sizeof(*s->field));  \
+		if (!grown_) return GP_ENOMEM;                              \
+		huge_advised(grown_, (n) * sizeof(*s->field));              \
+		s->field = grown_;                                          \
+	} while (0)
+
+/* values: a MOD9 list's (0 for S9 and QS); positional: each posting's positions end kept too */
+static int scratch_fit(decode_scratch *s, size_t postings, size_t values, int positional)
 {
 	if (postings + 1 > s->cap_postings) {
 		size_t n = postings + 1;
-		int64_t *a = realloc(s->v64, n * sizeof(int64_t));
-		if (a) s->v64 = a;
-		uint32_t *b = realloc(s->v32, n * sizeof(uint32_t));
-		if (b) s->v32 = b;
-		uint8_t *c = realloc(s->combined, n);
-		if (c) s->combined = c;
-		if (!a || !b || !c) return GP_ENOMEM;
+		SCRATCH_GROW(v64, n);
+		SCRATCH_GROW(v32, n);
+		SCRATCH_GROW(combined, n);
+		SCRATCH_GROW(docs, n);
+		if (positional) SCRATCH_GROW(ends, n);
 		s->cap_postings = n;
 	}
 	if (values + 1 > s->cap_values) {
-		int64_t *p = realloc(s->pos, (values + 1) * sizeof(int64_t));
-		if (!p) return GP_ENOMEM;
-		s->pos = p;
+		SCRATCH_GROW(pos, values + 1);
+		SCRATCH_GROW(positions, values + 1);
 		s->cap_values = values + 1;
 	}
 	return GP_OK;
+}
+
+/* A worker's scratch at most: what scratch_fit takes for a list of that many postings and values. */
+static uint64_t scratch_bytes(uint64_t postings, uint64_t values, int positional)
+{
+	return (postings + 1) * (sizeof(int64_t) + sizeof(uint32_t) * 2 + 1 + (positional ? sizeof(uint64_t) : 0)) +
+	       (values + 1) * (sizeof(int64_t) + sizeof(int32_t));
 }
 
 static void scratch_free(decode_scratch *s)
@@ -138,6 +189,10 @@ static void scratch_free(decode_scratch *s)
 	free(s->v32);
 	free(s->combined);
 	free(s->pos);
+	free(s->docs);
+	free(s->ends);
+	free(s->positions);
+	memset(s, 0, sizeof(*s));
 }
 
 static int cmp_i32(const void *a, const void *b)
@@ -160,21 +215,22 @@ static int docs_kept_increasing(const int64_t *v, size_t n, uint32_t *out)
 	return falls == 0 && (n == 0 || (v[0] >= 0 && v[n - 1] <= (int64_t)UINT32_MAX));
 }
 
-/* Decodes list t into the index after list t - 1 (list_at[t] set), and sets list_at[t + 1].
- * What the index requires beyond the format: docs below 2^32 and increasing, positions within
- * 32-bit signed integers. A doc equal to the one before is taken as the same document (the
- * postings merged, positions sorted): Yioop's combined form reads a first position of 512 to
- * 1023 as the next doc, which may be the following posting's. */
-static int decode_list(gp_index *ix, uint32_t t, const uint8_t *blob, size_t len,
-                       const list_counts *c, decode_scratch *s, gp_error *err)
+/* Decodes one list into the scratch as the index keeps it (d says what it holds). What the index
+ * requires beyond the format: docs below 2^32 and increasing, positions within 32-bit signed
+ * integers. A doc equal to the one before is taken as the same document (the postings merged,
+ * positions sorted): Yioop's combined form reads a first position of 512 to 1023 as the next
+ * doc, which may be the following posting's. */
+static int decode_list(int format, int positional, const uint8_t *blob, size_t len, const list_counts *c,
+                       decode_scratch *s, decoded_list *d, gp_error *err)
 {
-	const char *fmt = ix->format == GP_IX_MOD9 ? GP_MOD9_NAME : ix->format == GP_IX_S9 ? GP_S9_NAME : GP_QS_NAME;
-	uint64_t base = ix->list_at[t], kept = 0;
+	const char *fmt = format == GP_IX_MOD9 ? GP_MOD9_NAME : format == GP_IX_S9 ? GP_S9_NAME : GP_QS_NAME;
 	size_t n = c->postings;
-	if (scratch_fit(s, n, ix->format == GP_IX_MOD9 ? c->mod9.values : 0) != GP_OK) return GP_ENOMEM;
-	if (ix->format == GP_IX_MOD9) {
+	uint64_t kept = 0, pb = 0;
+	memset(d, 0, sizeof(*d));
+	if (scratch_fit(s, n, format == GP_IX_MOD9 ? c->mod9.values : 0, positional) != GP_OK) return GP_ENOMEM;
+	if (format == GP_IX_MOD9) {
 		gp_mod9_decode_postings(blob, len, s->v64, s->v32, s->combined, s->pos, 0);
-	} else if (ix->format == GP_IX_S9) {
+	} else if (format == GP_IX_S9) {
 		gp_s9_decode(blob, len, s->v64);
 	} else {
 		gp_qs_header h;
@@ -182,24 +238,23 @@ static int decode_list(gp_index *ix, uint32_t t, const uint8_t *blob, size_t len
 		if (gp_qs_decode(blob, &h, s->v32, err) != GP_OK) return GP_EFORMAT;
 		for (size_t i = 0; i < n; i++) s->v64[i] = s->v32[i];
 	}
-	if (!ix->positional && docs_kept_increasing(s->v64, n, ix->docs + base)) {   /* the usual list */
-		ix->list_at[t + 1] = base + n;
+	if (!positional && docs_kept_increasing(s->v64, n, s->docs)) {   /* the usual list */
+		d->kept = n;
 		return GP_OK;
 	}
-	uint64_t pbase = ix->positional ? ix->pos_at[base] : 0;
 	for (size_t i = 0; i < n; i++) {
-		int64_t d = s->v64[i];
-		if (d < 0 || d > (int64_t)UINT32_MAX) {
-			return gp_fail(err, fmt, 0, "posting %zu: doc %lld is outside 0 .. 2^32 - 1, which an index holds", i, (long long)d);
+		int64_t doc = s->v64[i];
+		if (doc < 0 || doc > (int64_t)UINT32_MAX) {
+			return gp_fail(err, fmt, 0, "posting %zu: doc %lld is outside 0 .. 2^32 - 1, which an index holds", i, (long long)doc);
 		}
-		int same = kept > 0 && d == ix->docs[base + kept - 1];
-		if (kept > 0 && d < ix->docs[base + kept - 1]) {
+		int same = kept > 0 && doc == s->docs[kept - 1];
+		if (kept > 0 && doc < s->docs[kept - 1]) {
 			return gp_fail(err, fmt, 0, "posting %zu: doc %lld after doc %lld: an index list's docs must increase",
-			               i, (long long)d, (long long)ix->docs[base + kept - 1]);
+			               i, (long long)doc, (long long)s->docs[kept - 1]);
 		}
-		if (same) ix->merged[t] = 1;
-		else ix->docs[base + kept++] = (uint32_t)d;
-		if (!ix->positional) continue;
+		if (same) d->merged = 1;
+		else s->docs[kept++] = (uint32_t)doc;
+		if (!positional) continue;
 		/* a combined posting's first value is its doc and its first gap */
 		size_t from = s->v32[i] + (s->combined[i] ? 0 : 1), to = s->v32[i + 1];
 		int sorted = 1;
@@ -210,21 +265,134 @@ static int decode_list(gp_index *ix, uint32_t t, const uint8_t *blob, size_t len
 				               i, (long long)p);
 			}
 			if (j > from && p <= s->pos[j - 1]) sorted = 0;
-			ix->positions[pbase++] = (int32_t)p;
+			s->positions[pb++] = (int32_t)p;
 		}
 		if (same || !sorted) {   /* phrases search positions: sorted, each once */
-			ix->merged[t] = 1;
-			uint64_t first = ix->pos_at[base + kept - 1], m = first;
-			qsort(ix->positions + first, pbase - first, sizeof(int32_t), cmp_i32);
-			for (uint64_t j = first; j < pbase; j++) {
-				if (j == first || ix->positions[j] != ix->positions[m - 1]) ix->positions[m++] = ix->positions[j];
+			d->merged = 1;
+			uint64_t first = kept > 1 ? s->ends[kept - 2] : 0, m = first;
+			qsort(s->positions + first, pb - first, sizeof(int32_t), cmp_i32);
+			for (uint64_t j = first; j < pb; j++) {
+				if (j == first || s->positions[j] != s->positions[m - 1]) s->positions[m++] = s->positions[j];
 			}
-			pbase = m;
+			pb = m;
 		}
-		ix->pos_at[base + kept] = pbase;
+		s->ends[kept - 1] = pb;
 	}
-	ix->list_at[t + 1] = base + kept;
+	d->kept = kept;
+	d->n_positions = pb;
 	return GP_OK;
+}
+
+/* --- the build's workers ---
+ * Lists are measured, then decoded and placed, by up to GP_POOL_MAX threads of the host's pool
+ * (gp_pool.h), each taking the next list from a counter. A list's place in the index depends on
+ * the lists before it (merged docs make a list shorter than its blob): a worker decodes its list
+ * into its own scratch, waits until the list before has taken its place (a counter of the lists
+ * placed, moved on the moment a list knows its length), then copies its list there while the
+ * others go on. The error kept is the first list's that fails, as one thread would find it. */
+typedef struct build_job {
+	gp_index *ix;
+	const uint8_t *const *blobs;
+	const size_t *lens;
+	list_counts *counts;
+	size_t n;
+	uint64_t *pos_end;          /* decode: where list t's positions begin (n + 1) */
+	size_t workers;             /* at most this many take part (each a scratch) */
+	atomic_size_t joined, next, placed, first_bad;
+	pthread_mutex_t lock;       /* the error */
+	int rc;
+	gp_error err;
+	decode_scratch scratch[GP_POOL_MAX];
+} build_job;
+
+/* Keeps list i's error unless an earlier list's is kept. */
+static void job_fail(build_job *j, size_t i, int rc, const gp_error *err)
+{
+	pthread_mutex_lock(&j->lock);
+	if (i < atomic_load(&j->first_bad)) {
+		j->rc = rc;
+		j->err = *err;
+		j->err.code = rc;
+		j->err.blob = i;
+		atomic_store(&j->first_bad, i);
+	}
+	pthread_mutex_unlock(&j->lock);
+}
+
+static void measure_worker(void *arg)
+{
+	build_job *j = arg;
+	gp_error err;
+	for (size_t i; (i = atomic_fetch_add(&j->next, 1)) < j->n && i < atomic_load(&j->first_bad);) {
+		memset(&err, 0, sizeof(err));
+		if (measure_list(j->ix->format, j->blobs[i], j->lens[i], &j->counts[i], &err) != GP_OK) {
+			job_fail(j, i, GP_EFORMAT, &err);
+		} else if (j->counts[i].postings >= UINT32_MAX) {   /* a list's length is a 32-bit df */
+			gp_fail(&err, "index", 0, "a list holds fewer than 2^32 - 1 postings (%llu given)",
+			        (unsigned long long)j->counts[i].postings);
+			job_fail(j, i, GP_EVALUE, &err);
+		}
+	}
+}
+
+static void decode_worker(void *arg)
+{
+	build_job *j = arg;
+	gp_index *ix = j->ix;
+	const size_t me = atomic_fetch_add(&j->joined, 1);
+	if (me >= j->workers) return;   /* the others finish the job */
+	decode_scratch *s = &j->scratch[me];
+	decoded_list d;
+	gp_error err;
+	for (size_t i; (i = atomic_fetch_add(&j->next, 1)) < j->n;) {
+		if (i > atomic_load(&j->first_bad)) break;
+		memset(&err, 0, sizeof(err));
+		int rc = decode_list(ix->format, ix->positional, j->blobs[i], j->lens[i], &j->counts[i], s, &d, &err);
+		if (rc != GP_OK) {
+			if (rc == GP_ENOMEM) gp_index_fail_nomem(&err, "a list's decode");
+			job_fail(j, i, rc, &err);
+			break;
+		}
+		if (j->lens[i]) memcpy(ix->blobs + ix->blob_at[i], j->blobs[i], j->lens[i]);   /* its place is known */
+		ix->merged[i] = (uint8_t)d.merged;
+		/* the list before placed (or an earlier list failed: nothing after it is kept) */
+		while (atomic_load_explicit(&j->placed, memory_order_acquire) != i) {
+			if (atomic_load(&j->first_bad) < i) return;
+			sched_yield();
+		}
+		const uint64_t base = ix->list_at[i], pbase = j->pos_end[i];
+		ix->list_at[i + 1] = base + d.kept;
+		j->pos_end[i + 1] = pbase + d.n_positions;
+		atomic_store_explicit(&j->placed, i + 1, memory_order_release);
+		memcpy(ix->docs + base, s->docs, d.kept * sizeof(uint32_t));
+		if (ix->positional) {
+			for (uint64_t k = 0; k < d.kept; k++) ix->pos_at[base + k + 1] = pbase + s->ends[k];
+			memcpy(ix->positions + pbase, s->positions, d.n_positions * sizeof(int32_t));
+		}
+	}
+}
+
+/* The workers a build takes: GPUPOST_BUILD_THREADS if set (1 to GP_POOL_MAX), else the host's
+ * cores up to GP_POOL_MAX once the lists hold GP_BUILD_THREADED_POSTINGS or more (a small build
+ * is done before a thread would wake); fewer while their scratch would pass the budget. */
+#define GP_BUILD_THREADED_POSTINGS ((uint64_t)1 << 20)
+
+static size_t build_workers(size_t n, uint64_t postings, uint64_t scratch, uint64_t c_bytes, const gp_budget *budget)
+{
+	const char *env = getenv("GPUPOST_BUILD_THREADS");
+	long want = env && *env ? strtol(env, NULL, 10) : 0;
+	size_t w;
+	if (want > 0) {
+		w = (size_t)want;
+	} else {
+		long cpus = postings >= GP_BUILD_THREADED_POSTINGS ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
+		w = cpus > 1 ? (size_t)cpus : 1;
+	}
+	if (w > GP_POOL_MAX) w = GP_POOL_MAX;
+	if (w > n) w = n ? n : 1;
+	/* one worker's scratch is what a build has always taken beside the index; more only within budget */
+	while (w > 1 && budget && gp_add_sat(c_bytes, gp_mul_sat(scratch, w - 1)) > budget->max_result) w--;
+	return w;
 }
 
 static int build_dictionary(gp_index *ix, const char *const *terms, const size_t *term_lens,
@@ -254,25 +422,37 @@ static int build_dictionary(gp_index *ix, const char *const *terms, const size_t
 /* Distinct docs over all lists, from a bitmap of their docs. Walked a list at a time, a bitmap of
  * every doc leaves the cache with each list once it is larger than the cache: where there are few
  * lists for their postings, the lists are walked a block of docs at a time instead (a cursor a
- * list), the block's bits counted and cleared before the next. */
+ * list), the block's bits counted and cleared before the next; the blocks are then shared out
+ * among the workers, a run of them each (a binary search a list finds where its run begins). */
 #define COUNT_BLOCK_DOCS ((uint64_t)1 << 21)   /* 256 KiB of bits */
 
-int gp_index_count_docs(gp_index *ix)
+typedef struct count_job {
+	const gp_index *ix;
+	uint64_t span, words, blocks;
+	size_t workers;
+	atomic_size_t joined;
+	atomic_uint_fast64_t docs;
+	atomic_int failed;
+} count_job;
+
+static void count_worker(void *arg)
 {
-	if (ix->n_postings == 0) return GP_OK;
-	const uint64_t end = (uint64_t)ix->max_doc + 1, blocks = (end + COUNT_BLOCK_DOCS - 1) / COUNT_BLOCK_DOCS;
-	const int blocked = blocks > 1 && blocks * ix->n_terms < ix->n_postings / 8;
-	const uint64_t span = blocked ? COUNT_BLOCK_DOCS : end, words = ((span - 1) >> 6) + 1;
-	uint64_t n = 0, *bits = calloc(words, sizeof(uint64_t));
-	uint64_t *cur = blocked ? malloc(((size_t)ix->n_terms + 1) * sizeof(uint64_t)) : NULL;
-	if (!bits || (blocked && !cur)) {
+	count_job *j = arg;
+	const gp_index *ix = j->ix;
+	const size_t me = atomic_fetch_add(&j->joined, 1);
+	if (me >= j->workers) return;
+	const uint64_t b0 = j->blocks * me / j->workers, b1 = j->blocks * (me + 1) / j->workers;
+	uint64_t n = 0, *bits = calloc(j->words, sizeof(uint64_t));
+	uint64_t *cur = j->blocks > 1 ? malloc(((size_t)ix->n_terms + 1) * sizeof(uint64_t)) : NULL;
+	if (!bits || (j->blocks > 1 && !cur)) {
+		atomic_store(&j->failed, 1);
 		free(bits);
 		free(cur);
-		return GP_ENOMEM;
+		return;
 	}
-	if (cur) memcpy(cur, ix->list_at, ((size_t)ix->n_terms + 1) * sizeof(uint64_t));
-	for (uint64_t lo = 0; lo < end; lo += span) {
-		const uint64_t hi = lo + span;
+	for (uint32_t t = 0; cur && t < ix->n_terms; t++) cur[t] = gp_index_list_from(ix, t, b0 * j->span);
+	for (uint64_t lo = b0 * j->span; lo < b1 * j->span; lo += j->span) {
+		const uint64_t hi = lo + j->span;
 		for (uint32_t t = 0; t < ix->n_terms; t++) {
 			uint64_t p = cur ? cur[t] : ix->list_at[t];
 			const uint64_t stop = ix->list_at[t + 1];
@@ -282,14 +462,33 @@ int gp_index_count_docs(gp_index *ix)
 			}
 			if (cur) cur[t] = p;
 		}
-		for (uint64_t w = 0; w < words; w++) {
+		for (uint64_t w = 0; w < j->words; w++) {
 			n += (uint64_t)__builtin_popcountll(bits[w]);
 			bits[w] = 0;
 		}
 	}
 	free(bits);
 	free(cur);
-	ix->n_docs = n;
+	atomic_fetch_add(&j->docs, n);
+}
+
+int gp_index_count_docs(gp_index *ix, size_t workers)
+{
+	if (ix->n_postings == 0) return GP_OK;
+	const uint64_t end = (uint64_t)ix->max_doc + 1, blocks = (end + COUNT_BLOCK_DOCS - 1) / COUNT_BLOCK_DOCS;
+	const int blocked = blocks > 1 && blocks * ix->n_terms < ix->n_postings / 8;
+	count_job j = {.ix = ix, .span = blocked ? COUNT_BLOCK_DOCS : end, .blocks = blocked ? blocks : 1};
+	j.words = ((j.span - 1) >> 6) + 1;
+	j.workers = workers < j.blocks ? workers : (size_t)j.blocks;
+	if (j.workers < 1) j.workers = 1;
+	atomic_init(&j.joined, 0);
+	atomic_init(&j.docs, 0);
+	atomic_init(&j.failed, 0);
+	/* every run must be counted: runs whose worker never came are counted here */
+	gp_pool_run(j.workers, count_worker, &j);
+	for (size_t me; !atomic_load(&j.failed) && (me = atomic_load(&j.joined)) < j.workers;) count_worker(&j);
+	if (atomic_load(&j.failed)) return GP_ENOMEM;
+	ix->n_docs = atomic_load(&j.docs);
 	return GP_OK;
 }
 
@@ -305,7 +504,7 @@ int gp_index_build(int format, size_t n, const char *const *terms, const size_t 
                    const uint8_t *const *blobs, const size_t *lens, const gp_budget *budget,
                    gp_index **out, gp_error *err)
 {
-	uint64_t term_bytes = 0, blob_bytes = 0, postings = 0, positions = 0, mod9_values = 0;
+	uint64_t term_bytes = 0, blob_bytes = 0, postings = 0, positions = 0, most_postings = 0, most_values = 0;
 	int rc;
 	memset(err, 0, sizeof(*err));
 	*out = NULL;
@@ -315,97 +514,107 @@ int gp_index_build(int format, size_t n, const char *const *terms, const size_t 
 		snprintf(err->rule, sizeof(err->rule), "an index holds fewer than 2^32 - 1 terms");
 		return GP_EVALUE;
 	}
+	build_job *job = calloc(1, sizeof(*job));
 	list_counts *counts = malloc((n + 1) * sizeof(*counts));
-	if (!counts) return gp_index_fail_nomem(err, "the lists' counts");
-	for (size_t i = 0; i < n; i++) {
-		if (measure_list(format, blobs[i], lens[i], &counts[i], err) != GP_OK) {
-			err->blob = i;
-			free(counts);
-			return GP_EFORMAT;
-		}
-		if (counts[i].postings >= UINT32_MAX) {   /* a list's length is a 32-bit df */
-			free(counts);
-			err->code = GP_EVALUE;
-			err->blob = i;
-			err->format = "index";
-			snprintf(err->rule, sizeof(err->rule), "a list holds fewer than 2^32 - 1 postings (%llu given)",
-			         (unsigned long long)counts[i].postings);
-			return GP_EVALUE;
-		}
-		term_bytes += term_lens[i];
-		blob_bytes += lens[i];
-		postings += counts[i].postings;
-		positions += counts[i].positions;
-		mod9_values = counts[i].mod9.values > mod9_values ? counts[i].mod9.values : mod9_values;
-	}
-	int positional = format == GP_IX_MOD9;
-	uint64_t c_bytes = term_bytes + blob_bytes + (uint64_t)(n + 1) * 29 + (uint64_t)n * 8 + postings * 4 +
-	                   (positional ? (postings + 1) * 8 + positions * 4 + (mod9_values + 1) * 8 : 0);
-	if (gp_budget_check(budget, 0, c_bytes, "the index", err) != GP_OK) {
-		free(counts);
-		return GP_ENOMEM;
-	}
 	gp_index *ix = calloc(1, sizeof(*ix));
-	if (!ix) {
+	if (!job || !counts || !ix) {
+		free(job);
 		free(counts);
+		free(ix);
 		return gp_index_fail_nomem(err, "the index");
 	}
 	ix->refs = 1;
 	ix->format = format;
-	ix->positional = positional;
+	ix->positional = format == GP_IX_MOD9;
 	ix->n_terms = (uint32_t)n;
+	job->ix = ix;
+	job->blobs = blobs;
+	job->lens = lens;
+	job->counts = counts;
+	job->n = n;
+	job->first_bad = n;
+	pthread_mutex_init(&job->lock, NULL);
+	/* every list measured (and validated) before anything is sized from it; a pass over the
+	 * blobs, as many threads as the decode will take from their bytes */
+	for (size_t i = 0; i < n; i++) blob_bytes += lens[i];
+	job->workers = build_workers(n, blob_bytes / 2, 0, 0, NULL);
+	gp_pool_run(job->workers, measure_worker, job);
+	if (atomic_load(&job->first_bad) < n) {
+		rc = job->rc;
+		*err = job->err;
+		goto fail;
+	}
+	for (size_t i = 0; i < n; i++) {
+		term_bytes += term_lens[i];
+		postings += counts[i].postings;
+		positions += counts[i].positions;
+		if (counts[i].postings > most_postings) most_postings = counts[i].postings;
+		if (counts[i].mod9.values > most_values) most_values = counts[i].mod9.values;
+	}
+	const int positional = ix->positional;
+	uint64_t c_bytes = term_bytes + blob_bytes + (uint64_t)(n + 1) * 37 + (uint64_t)n * 8 + postings * 4 +
+	                   (positional ? (postings + 1) * 8 + positions * 4 : 0);
+	const uint64_t scratch = scratch_bytes(most_postings, most_values, positional);
+	if ((rc = gp_budget_check(budget, 0, gp_add_sat(c_bytes, scratch), "the index", err)) != GP_OK) goto fail;
 	ix->terms = malloc(term_bytes + 1);
 	ix->term_at = malloc((n + 1) * sizeof(uint64_t));
-	ix->blobs = malloc(blob_bytes + 1);
+	ix->blobs = index_alloc(blob_bytes + 1);
 	ix->blob_at = malloc((n + 1) * sizeof(uint64_t));
 	ix->list_at = malloc((n + 1) * sizeof(uint64_t));
-	ix->docs = malloc((postings + 1) * sizeof(uint32_t));
+	ix->docs = index_alloc((postings + 1) * sizeof(uint32_t));
 	ix->merged = calloc(n + 1, 1);
+	job->pos_end = malloc((n + 1) * sizeof(uint64_t));
 	if (positional) {
-		ix->pos_at = malloc((postings + 1) * sizeof(uint64_t));
-		ix->positions = malloc((positions + 1) * sizeof(int32_t));
+		ix->pos_at = index_alloc((postings + 1) * sizeof(uint64_t));
+		ix->positions = index_alloc((positions + 1) * sizeof(int32_t));
 	}
 	if (!ix->terms || !ix->term_at || !ix->blobs || !ix->blob_at || !ix->list_at || !ix->docs || !ix->merged ||
-	    (positional && (!ix->pos_at || !ix->positions))) {
+	    !job->pos_end || (positional && (!ix->pos_at || !ix->positions))) {
 		rc = gp_index_fail_nomem(err, "the index");
 		goto fail;
 	}
 	ix->term_at[0] = ix->blob_at[0] = 0;
-	ix->list_at[0] = 0;
+	ix->list_at[0] = job->pos_end[0] = 0;
 	if (positional) ix->pos_at[0] = 0;
 	for (size_t i = 0; i < n; i++) {
 		ix->term_at[i + 1] = ix->term_at[i] + term_lens[i];
 		ix->blob_at[i + 1] = ix->blob_at[i] + lens[i];
-		if (lens[i]) memcpy(ix->blobs + ix->blob_at[i], blobs[i], lens[i]);
 	}
 	if ((rc = build_dictionary(ix, terms, term_lens, err)) != GP_OK) {
 		if (rc == GP_ENOMEM) gp_index_fail_nomem(err, "the dictionary");
 		goto fail;
 	}
-	decode_scratch s = {0};
-	for (size_t i = 0; i < n; i++) {
-		if ((rc = decode_list(ix, (uint32_t)i, blobs[i], lens[i], &counts[i], &s, err)) != GP_OK) {
-			if (rc == GP_ENOMEM) gp_index_fail_nomem(err, "a list's decode");
-			err->blob = i;
-			scratch_free(&s);
-			goto fail;
-		}
-		uint64_t len_i = ix->list_at[i + 1] - ix->list_at[i];
-		if (len_i && ix->docs[ix->list_at[i + 1] - 1] > ix->max_doc) ix->max_doc = ix->docs[ix->list_at[i + 1] - 1];
+	job->workers = build_workers(n, postings, scratch, c_bytes, budget);
+	atomic_store(&job->next, 0);
+	gp_pool_run(job->workers, decode_worker, job);
+	if (atomic_load(&job->first_bad) < n) {
+		rc = job->rc;
+		*err = job->err;
+		goto fail;
 	}
-	scratch_free(&s);
+	for (size_t i = 0; i < n; i++) {
+		if (ix->list_at[i + 1] > ix->list_at[i] && ix->docs[ix->list_at[i + 1] - 1] > ix->max_doc) {
+			ix->max_doc = ix->docs[ix->list_at[i + 1] - 1];
+		}
+	}
 	ix->n_postings = ix->list_at[n];
-	ix->n_positions = positional ? ix->pos_at[ix->n_postings] : 0;
-	if (gp_index_count_docs(ix) != GP_OK) {
+	ix->n_positions = positional ? job->pos_end[n] : 0;
+	if (gp_index_count_docs(ix, job->workers) != GP_OK) {
 		rc = gp_index_fail_nomem(err, "the doc count's bitmap");
 		goto fail;
 	}
-	free(counts);
+	rc = GP_OK;
 	*out = ix;
-	return GP_OK;
+	ix = NULL;
 fail:
+	for (size_t w = 0; w < GP_POOL_MAX; w++) scratch_free(&job->scratch[w]);
+	pthread_mutex_destroy(&job->lock);
+	free(job->pos_end);
+	free(job);
 	free(counts);
-	ix->refs = 0;
-	index_free(ix);
+	if (ix) {
+		ix->refs = 0;
+		index_free(ix);
+	}
 	return rc;
 }

@@ -99,6 +99,21 @@ int gp_index_build(int format, size_t n, const char *const *terms, const size_t 
 
 /* The term id of a term, or GP_IX_NO_TERM. */
 uint32_t gp_index_lookup(const gp_index *ix, const char *term, size_t len);
+/* The first of docs[lo, hi) (increasing) that is at least d. */
+static inline uint64_t gp_index_first_at_least(const uint32_t *docs, uint64_t lo, uint64_t hi, uint64_t d)
+{
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (docs[mid] < d) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo;
+}
+/* The first of list t's postings whose doc is at least d. */
+static inline uint64_t gp_index_list_from(const gp_index *ix, uint32_t t, uint64_t d)
+{
+	return gp_index_first_at_least(ix->docs, ix->list_at[t], ix->list_at[t + 1], d);
+}
 /* Term t's list length (its docs). */
 static inline uint32_t gp_index_df(const gp_index *ix, uint32_t t)
 {
@@ -224,9 +239,9 @@ int gp_index_save(const gp_index *ix, gp_index_writer write, void *ctx, gp_error
  * or the list's format with err->blob the term's id). */
 int gp_index_load(const uint8_t *file, size_t len, const gp_budget *budget, gp_index **out,
                   gp_error *err);
-/* n_docs again (distinct docs over the lists, up to max_doc): GP_ENOMEM when its bitmap cannot
- * be had. */
-int gp_index_count_docs(gp_index *ix);
+/* n_docs again (distinct docs over the lists, up to max_doc), on up to `workers` of the host's
+ * threads: GP_ENOMEM when its bitmaps cannot be had. */
+int gp_index_count_docs(gp_index *ix, size_t workers);
 /* A Yioop IndexShard file (FORMATS.md section 6) as a MOD9 index: terms its 20-byte word ids,
  * docs its doc indices (record offset / 16), lengths from its doc records (BM25 with k1 1.2,
  * b 0.75). GP_EFORMAT (format "Yioop shard") names the file's byte and the rule. */

@@ -8,23 +8,6 @@
 
 #include "gp_index.h"
 
-/* The first of docs[lo, hi) (increasing) that is at least d. */
-static uint64_t first_at_least(const uint32_t *docs, uint64_t lo, uint64_t hi, uint64_t d)
-{
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		if (docs[mid] < d) lo = mid + 1;
-		else hi = mid;
-	}
-	return lo;
-}
-
-/* The first of list t's postings whose doc is at least d. */
-static uint64_t list_from(const gp_index *ix, uint32_t t, uint64_t d)
-{
-	return first_at_least(ix->docs, ix->list_at[t], ix->list_at[t + 1], d);
-}
-
 /* The same from a (a posting of t), for a d just past it: galloping from a, then the search. */
 static uint64_t list_from_at(const gp_index *ix, uint32_t t, uint64_t a, uint64_t d)
 {
@@ -33,7 +16,7 @@ static uint64_t list_from_at(const gp_index *ix, uint32_t t, uint64_t a, uint64_
 		lo += step;
 		step *= 2;
 	}
-	return first_at_least(ix->docs, lo, lo + step < end ? lo + step : end, d);
+	return gp_index_first_at_least(ix->docs, lo, lo + step < end ? lo + step : end, d);
 }
 
 /* The weight on a device of list t's postings [a, b): their docs and their positions. */
@@ -101,7 +84,7 @@ void gp_index_shard_size(const gp_index *ix, uint64_t lo, uint64_t hi, uint64_t 
 {
 	*postings = *positions = 0;
 	for (uint32_t t = 0; t < ix->n_terms; t++) {
-		uint64_t a = list_from(ix, t, lo), b = list_from(ix, t, hi);
+		uint64_t a = gp_index_list_from(ix, t, lo), b = gp_index_list_from(ix, t, hi);
 		*postings += b - a;
 		if (ix->positional) *positions += ix->pos_at[b] - ix->pos_at[a];
 	}
@@ -142,7 +125,7 @@ int gp_index_shard(const gp_index *ix, uint64_t lo, uint64_t hi, const gp_budget
 	}
 	uint64_t at = 0, pos = 0;
 	for (uint32_t t = 0; t < ix->n_terms; t++) {
-		uint64_t a = list_from(ix, t, lo), b = list_from(ix, t, hi);
+		uint64_t a = gp_index_list_from(ix, t, lo), b = gp_index_list_from(ix, t, hi);
 		s->list_at[t] = at;
 		memcpy(s->docs + at, ix->docs + a, (size_t)(b - a) * sizeof(uint32_t));
 		if (ix->positional) {

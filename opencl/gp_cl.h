@@ -5,8 +5,8 @@
  * Layout of opencl/: gp_cl_device.c (platform and device choice, the per-process state, fork
  * safety), gp_cl_tuning.c (launch shapes per device, the environment's overrides read once),
  * gp_cl_program.c (the program built from the sources compiled into the .so), gp_cl_memory.c
- * (buffer slots, pinned staging, downloads, trimming), gp_cl_upload.c (the threaded upload),
- * gp_pool.c (its worker pool), gp_cl_launch.c (launches, arguments, profiling), then one
+ * (buffer slots, pinned staging, downloads, trimming), gp_cl_upload.c (the threaded upload, on
+ * codec/gp_pool.c's threads), gp_cl_launch.c (launches, arguments, profiling), then one
  * launcher per format (gp_cl_mod9.c, gp_cl_s9.c, gp_cl_qs.c, gp_cl_wah.c, gp_cl_scan.c) over the
  * batch helpers of gp_cl_batch.c. */
 #ifndef GP_CL_H

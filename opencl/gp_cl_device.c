@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "gp_cl_runtime.h"
-#include "gp_pool.h"
+#include "../codec/gp_pool.h"
 
 gp_cl_runtime gp_cl_devices[GP_CL_MAX_DEVICES] = {[0 ... GP_CL_MAX_DEVICES - 1] = {.state = GP_CL_UNOPENED}};
 _Thread_local gp_cl_runtime *gp_cl_current = &gp_cl_devices[0];

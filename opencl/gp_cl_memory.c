@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "gp_cl_runtime.h"
-#include "gp_pool.h"
+#include "../codec/gp_pool.h"
 
 /* A GPU gets transfers through pinned staging buffers; a CPU device (PoCL) shares host memory,
  * where the staging copy would only add a copy. */

@@ -9,7 +9,7 @@
 #endif
 
 #include "gp_cl_runtime.h"
-#include "gp_pool.h"
+#include "../codec/gp_pool.h"
 
 /* memcpy into pinned staging memory with non-temporal stores: the bytes are for the DMA, not
  * for this core's cache, and a plain store first reads each line it fills (a third more memory

@@ -1,4 +1,4 @@
-/* Stress for the upload worker pool (opencl/gp_pool.c), run by scripts/pool-stress.sh: 20,000
+/* Stress for the upload worker pool (codec/gp_pool.c), run by scripts/pool-stress.sh: 20,000
  * jobs of 1-17 workers sharing pieces through a counter, each checked whole, and no call begun
  * after its job's gp_pool_run returned (late workers skip the job); a shutdown in the
  * middle (the pool starts again); callers on four threads at once (as the shares of a call
@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "gp_pool.h"
+#include "../codec/gp_pool.h"
 
 typedef struct {
 	atomic_size_t next, sum;

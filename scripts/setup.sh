@@ -25,7 +25,9 @@ if [ ! -f Makefile ] || [ config.m4 -nt Makefile ] || [ Makefile.frag -nt Makefi
 	# shellcheck disable=SC2086
 	./configure -q $flags >/dev/null
 	echo "$flags" > .configure-flags
-	# objects built with other flags (make clean would also delete every .so below here)
-	rm -rf ./*.lo ./*.la .libs src/*.lo src/.libs codec/*.lo codec/.libs index/*.lo index/.libs opencl/*.lo opencl/.libs modules/*
+	# objects built with other flags, and what they depended on (a header that moved would stop
+	# make); make clean would also delete every .so below here
+	rm -rf ./*.lo ./*.la ./*.dep .libs modules/*
+	for d in src codec index opencl; do rm -rf "$d"/*.lo "$d"/*.dep "$d"/.libs; done
 fi
 make -s -j"$(nproc)" >/dev/null

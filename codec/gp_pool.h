@@ -1,6 +1,7 @@
 /* A small pool of host threads kept for the life of the process, for the staged upload's copy
- * (gp_cl.c): creating eight threads for every 64 MB upload cost more than a tenth of the time
- * the bus needs for it. Knows nothing of OpenCL. */
+ * (opencl/gp_cl_upload.c: creating eight threads for every 64 MB upload cost more than a tenth of
+ * the time the bus needs for it) and the index build's decode (index/gp_index.c). Knows nothing
+ * of OpenCL or PHP. */
 #ifndef GP_POOL_H
 #define GP_POOL_H
 
