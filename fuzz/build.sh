@@ -9,14 +9,12 @@ if ! command -v clang >/dev/null || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/l
 	$sudo apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq clang libclang-rt-dev >/dev/null
 fi
-rm -rf fuzz/out/obj
-mkdir -p fuzz/out/obj
+mkdir -p fuzz/out
 cflags="-std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Wall -Wextra"
 jobs=$(nproc 2>/dev/null || echo 1)
-# the codecs and the index of the one source list; -fsanitize=fuzzer-no-link: instrumented, no main
-grep -E '^(codec|index)/.*\.c$' sources.list | xargs -P "$jobs" -I{} sh -c \
-	'clang '"$(echo "$cflags" | sed 's/fuzzer,/fuzzer-no-link,/')"' -c -o fuzz/out/obj/$(echo {} | tr / _ | sed "s/\.c$/.o/") {}'
-[ "$(ls fuzz/out/obj/*.o | wc -l)" -eq "$(grep -cE '^(codec|index)/.*\.c$' sources.list)" ]
+# the codecs and the index; -fsanitize=fuzzer-no-link: instrumented, no main
+# shellcheck disable=SC2046
+sh scripts/host-objects.sh fuzz/out/obj clang $(echo "$cflags" | sed 's/fuzzer,/fuzzer-no-link,/')
 echo mod9 s9 qs wah vbyte gvarint index | tr ' ' '\n' | xargs -P "$jobs" -I{} \
 	clang $cflags -o fuzz/out/fuzz_{} fuzz/fuzz_{}.c fuzz/out/obj/*.o -lm
 for f in mod9 s9 qs wah vbyte gvarint index; do [ -x fuzz/out/fuzz_$f ]; done

@@ -486,7 +486,7 @@ int gp_index_count_docs(gp_index *ix, size_t workers)
 	atomic_init(&j.failed, 0);
 	/* every run must be counted: runs whose worker never came are counted here */
 	gp_pool_run(j.workers, count_worker, &j);
-	for (size_t me; !atomic_load(&j.failed) && (me = atomic_load(&j.joined)) < j.workers;) count_worker(&j);
+	while (!atomic_load(&j.failed) && atomic_load(&j.joined) < j.workers) count_worker(&j);
 	if (atomic_load(&j.failed)) return GP_ENOMEM;
 	ix->n_docs = atomic_load(&j.docs);
 	return GP_OK;

@@ -6,16 +6,13 @@
 set -eu
 cd "$(dirname "$0")/.."
 out=${TMPDIR:-/tmp}/gpupost-pool-stress
-mkdir -p "$out/obj"
+mkdir -p "$out"
 cc=${CC:-gcc}
 $cc -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=thread -o "$out/tsan" scripts/pool_stress.c codec/gp_pool.c -lpthread
 NOFORK=1 TSAN_OPTIONS=halt_on_error=1 "$out/tsan"
 $cc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -o "$out/plain" scripts/pool_stress.c codec/gp_pool.c -lpthread
 "$out/plain"
-# the codecs and the index of the one source list, a file a core at once
-rm -f "$out"/obj/*.o
-grep -E '^(codec|index)/.*\.c$' sources.list | xargs -P "$(nproc 2>/dev/null || echo 1)" -I{} sh -c \
-	"$cc -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=thread -c -o $out/obj/\$(echo {} | tr / _ | sed 's/\.c\$/.o/') {}"
+sh scripts/host-objects.sh "$out/obj" "$cc" -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=thread
 $cc -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=thread -Wall -Wextra -o "$out/index-tsan" scripts/index_build_stress.c \
 	"$out"/obj/*.o -lpthread -lm
 TSAN_OPTIONS=halt_on_error=1 "$out/index-tsan"
