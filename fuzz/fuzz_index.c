@@ -1,6 +1,8 @@
 /* libFuzzer harness for index/: the file reader on any bytes, and (first byte odd) the same bytes
  * with their checksums made right, so that the structure and the lists behind them are explored;
- * with bit 1 of the first byte set, the Yioop IndexShard reader instead.
+ * with bit 1 of the first byte set, the Yioop IndexShard reader instead. A custom mutator knows
+ * both layouts: it repeats and overlaps sections and dictionary records, and makes the counts
+ * lie, checksums recomputed, beside libFuzzer's own byte mutations.
  * A file that loads is queried (AND, OR, phrase over its first terms) against a plain merge, and
  * saved: loading the saved file gives the same file again. */
 #include "fuzz_common.h"
@@ -65,6 +67,59 @@ static void check_queries(const gp_index *ix)
 		}
 		gp_answers_free(&a);
 	}
+}
+
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
+
+/* A gpupost index file's structure mutated: a section table entry copied over another (a section
+ * twice), pointed into another's bytes (overlap), or a count of the header or a section length
+ * made to lie; the checksums then made right (flag bit 0). */
+static size_t mutate_index_file(uint8_t *f, size_t len, unsigned r)
+{
+	if (len < 64) return len;
+	uint32_t n = gp_load_le32(f + 44);
+	if (n == 0 || (uint64_t)n * 24 > len - 64) return len;
+	uint8_t *a = f + 64 + 24 * (size_t)((r >> 4) % n), *b = f + 64 + 24 * (size_t)((r >> 12) % n);
+	switch (r % 6) {
+	case 0: memcpy(a, b, 24); break;                                              /* a section repeated */
+	case 1: gp_store_le64(a + 8, gp_load_le64(b + 8) + ((r >> 20) % 16)); break;   /* overlapping */
+	case 2: gp_store_le64(a + 16, gp_load_le64(a + 16) + ((r >> 20) % 64) - 32); break;   /* a length lies */
+	case 3: gp_store_le32(f + 20 + 4 * ((r >> 20) % 6), (r >> 8) % 5 == 0 ? UINT32_MAX : gp_load_le32(f + 20 + 4 * ((r >> 20) % 6)) + ((r >> 24) % 8) - 4); break;
+	case 4: gp_store_le32(f + 44, n + 1 + (r >> 20) % 3); break;                  /* more sections than written */
+	default: gp_store_le32(a, (r >> 20) % 7); break;                             /* another id */
+	}
+	fix_checksums(f, len);
+	return len;
+}
+
+/* A Yioop shard's structure mutated: a dictionary record's list pointed at another's (overlap,
+ * repeated lists), a header length made to lie, a doc record's key count changed. */
+static size_t mutate_yioop_shard(uint8_t *f, size_t len, unsigned r)
+{
+	if (len < 40) return len;
+	uint64_t dict_at = 40 + (uint64_t)gp_load_be32(f), words = gp_load_be32(f + 4), n = words / 32;
+	if (r % 3 == 0 || n == 0 || dict_at + words > len) {
+		uint8_t *h = f + 4 * ((r >> 4) % 10);
+		gp_store_be32(h, gp_load_be32(h) + ((r >> 8) % 64) - 32);
+		return len;
+	}
+	uint8_t *a = f + dict_at + 32 * ((r >> 4) % n), *b = f + dict_at + 32 * ((r >> 12) % n);
+	if (r % 3 == 1) {
+		memcpy(a + 24, b + 24, 8);   /* the same list twice */
+	} else {
+		gp_store_be32(a + 24, gp_load_be32(b + 24) + 4 * ((r >> 20) % 4));   /* overlapping */
+		gp_store_be32(a + 28, gp_load_be32(a + 28) + 4 * ((r >> 24) % 4));
+	}
+	return len;
+}
+
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
+{
+	if (size < 2 || seed % 3 != 0) return LLVMFuzzerMutate(data, size, max_size);
+	unsigned r = seed / 3;
+	if (data[0] & 2) return 1 + mutate_yioop_shard(data + 1, size - 1, r);
+	data[0] |= 1;   /* the checksums are made right again when the input runs */
+	return 1 + mutate_index_file(data + 1, size - 1, r);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

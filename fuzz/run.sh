@@ -8,12 +8,12 @@ set -eu
 cd "$(dirname "$0")/.."
 secs=${1:-60}
 sh fuzz/build.sh >/dev/null
-targets="mod9 s9 qs wah vbyte gvarint index"
+targets="mod9 s9 qs wah vbyte gvarint index query"
 run_one() {
 	f=$1
 	mkdir -p fuzz/out/corpus/$f
 	log=fuzz/out/fuzz_$f.log
-	if ./fuzz/out/fuzz_$f -max_total_time="$secs" -print_final_stats=1 -rss_limit_mb=2048 \
+	if ./fuzz/out/fuzz_$f -max_total_time="$secs" -print_final_stats=1 -rss_limit_mb=2048 -timeout=10 \
 		-artifact_prefix=fuzz/out/crash-$f- fuzz/out/corpus/$f fuzz/seeds/$f >"$log" 2>&1; then
 		echo ok > fuzz/out/result_$f
 	else
