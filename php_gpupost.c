@@ -186,17 +186,18 @@ bool check_format_mode(zend_long format, zend_long mode, uint32_t format_arg, ui
 	return true;
 }
 
-/* What memory_limit leaves now: the limit less what PHP's heap holds in use (Zend frees its cached
- * chunks before it refuses memory), less a slack for what the allocator rounds and leaves
- * unused: a chunk of 2 MiB, pages partly filled, each chunk's first page. */
+/* What memory_limit leaves now: the limit less what PHP's heap has taken from the system (its
+ * chunks and huge blocks: what Zend checks the limit against; a fragmented heap holds far more
+ * than its live allocations, and the free room inside its chunks serves only small requests),
+ * less a slack for what the allocator rounds: a chunk of 2 MiB, pages partly filled. */
 uint64_t memory_left(void)
 {
 	zend_long limit = PG(memory_limit);
 	if (limit <= 0) return UINT64_MAX;
-	size_t used = zend_memory_usage(false);
+	size_t used = zend_memory_usage(true);
 	if ((size_t)limit <= used) return 0;
 	uint64_t left = (uint64_t)((size_t)limit - used);
-	uint64_t slack = ((uint64_t)4 << 20) + left / 32;
+	uint64_t slack = ((uint64_t)2 << 20) + left / 64;   /* a new chunk's rounding, and pages' */
 	return left > slack ? left - slack : 0;
 }
 

@@ -145,8 +145,8 @@ static bool parse_build_options(HashTable *opts, bool open, index_options *o, ui
 				zend_argument_type_error(arg, "option '%s' must be of type float, %s given", ZSTR_VAL(key), zend_zval_type_name(v));
 				return false;
 			}
-			if (!(x >= 0.0) || !zend_finite(x) || (!is_k1 && x > 1.0)) {
-				zend_argument_value_error(arg, "option '%s' must be %s", ZSTR_VAL(key), is_k1 ? "a finite number >= 0" : "between 0 and 1");
+			if (!(x >= 0.0) || !zend_finite(x) || !gp_bm25_params_valid(is_k1 ? x : 0.0, is_k1 ? 0.0 : x)) {
+				zend_argument_value_error(arg, "option '%s' must be %s", ZSTR_VAL(key), is_k1 ? "a number from 0 to 1e6" : "between 0 and 1");
 				return false;
 			}
 			*(is_k1 ? &o->k1 : &o->b) = x;
@@ -379,82 +379,15 @@ GP_METHOD(GpuPost_Index, __construct)
 
 /* --- files --- */
 
-static int write_to_stream(void *stream, const void *bytes, size_t len)
-{
-	return php_stream_write((php_stream *)stream, bytes, len) == (ssize_t)len ? 0 : -1;
-}
-
 GP_METHOD(GpuPost_Index, save)
 {
 	zend_string *path;
-	gp_error err;
 	ZEND_PARSE_PARAMETERS_START(1, 1)
 		Z_PARAM_PATH_STR(path)
 	ZEND_PARSE_PARAMETERS_END();
 	gp_index *ix = index_of(THIS_INDEX());
 	if (!ix) RETURN_THROWS();
-	/* written beside the target and renamed over it, so that a reader never sees half a file */
-	bool local = !strstr(ZSTR_VAL(path), "://");
-	zend_string *tmp = local ? zend_strpprintf(0, "%s.%d.tmp", ZSTR_VAL(path), (int)getpid()) : zend_string_copy(path);
-	php_stream *s = php_stream_open_wrapper(ZSTR_VAL(tmp), "wb", 0, NULL);
-	if (!s) {
-		zend_throw_exception_ex(gpupost_exception_ce, 0, "cannot write the index file %s", ZSTR_VAL(path));
-		zend_string_release(tmp);
-		RETURN_THROWS();
-	}
-	int rc = gp_index_save(ix, write_to_stream, s, &err);   /* err: the rule where it refuses the index */
-	if (php_stream_close(s) != 0 && rc == GP_OK) rc = GP_EVALUE;
-	if (rc == GP_OK && local && VCWD_RENAME(ZSTR_VAL(tmp), ZSTR_VAL(path)) != 0) rc = GP_EVALUE;
-	if (rc != GP_OK) {
-		if (local) VCWD_UNLINK(ZSTR_VAL(tmp));
-		zend_throw_exception_ex(gpupost_exception_ce, 0, "cannot write the index file %s%s%s", ZSTR_VAL(path),
-		                        err.rule[0] ? ": " : "", err.rule);
-	}
-	zend_string_release(tmp);
-}
-
-static void free_image(uint8_t *image, void *pinned)
-{
-	if (pinned) gp_index_image_free(pinned, image);
-	else free(image);
-}
-
-/* The whole file into a buffer: pinned memory when the lists will go to a GPU (*pinned then
- * its handle: gp_index_image_free), else malloc'd. */
-static uint8_t *read_file(const char *path, const char *what, const index_options *io, const gp_ctx *ctx, size_t *len, void **pinned)
-{
-	php_stream *s = php_stream_open_wrapper((char *)path, "rb", 0, NULL);
-	php_stream_statbuf sb;
-	*pinned = NULL;
-	if (!s) {
-		zend_throw_exception_ex(gpupost_exception_ce, 0, "cannot open the %s %s", what, path);
-		return NULL;
-	}
-	if (php_stream_stat(s, &sb) != 0 || sb.sb.st_size < 0) {
-		php_stream_close(s);
-		zend_throw_exception_ex(gpupost_exception_ce, 0, "cannot stat the %s %s", what, path);
-		return NULL;
-	}
-	*len = (size_t)sb.sb.st_size;
-	if (!fits_budget(ctx, 0, (uint64_t)*len, "the index file's image")) {
-		php_stream_close(s);
-		return NULL;
-	}
-	uint8_t *buf = io->lists == GP_IX_LISTS_COMPRESSED ? gp_index_image(*len, io->place, ctx, pinned) : NULL;
-	if (!buf) buf = malloc(*len + 1);
-	size_t got = 0;
-	while (buf && got < *len) {
-		ssize_t k = php_stream_read(s, (char *)buf + got, *len - got);
-		if (k <= 0) break;
-		got += (size_t)k;
-	}
-	php_stream_close(s);
-	if (!buf || got != *len) {
-		free_image(buf, *pinned);
-		zend_throw_exception_ex(gpupost_exception_ce, 0, buf ? "cannot read the %s %s" : "cannot allocate the image of the %s %s", what, path);
-		return NULL;
-	}
-	return buf;
+	if (!gpupost_index_file_save(ix, ZSTR_VAL(path))) RETURN_THROWS();
 }
 
 /* How a file becomes an index: gpupost's own index file, or a Yioop IndexShard file. */
@@ -480,44 +413,38 @@ static void open_index(INTERNAL_FUNCTION_PARAMETERS, index_loader load, const ch
 	call_ctx(&ctx, 1);
 	gp_index *ix = NULL;
 	char real[MAXPATHLEN];
-	const char *key = ZSTR_VAL(path);
 	if (io.persistent) {
-		if (!expand_filepath(ZSTR_VAL(path), real)) {
-			zend_throw_exception_ex(gpupost_exception_ce, 0, "cannot resolve the %s %s", what, ZSTR_VAL(path));
-			RETURN_THROWS();
-		}
-		key = real;
-		if (php_stream_stat_path(key, &sb) != 0) {
-			zend_throw_exception_ex(gpupost_exception_ce, 0, "cannot open the %s %s", what, key);
-			RETURN_THROWS();
-		}
-		ix = gpupost_resident_find(key, &sb);   /* a reference taken */
+		if (!gpupost_index_file_stat(ZSTR_VAL(path), what, real, &sb)) RETURN_THROWS();
+		ix = gpupost_resident_find(what, real, &sb);   /* a reference taken */
 	}
 	bool reused = ix != NULL;
 	if (!ix) {
 		size_t len;
 		void *pinned;
-		uint8_t *image = read_file(key, what, &io, &ctx, &len, &pinned);
+		/* sb: the state of the file as read, which a persistent copy is known by */
+		uint8_t *image = gpupost_index_file_read(ZSTR_VAL(path), what, io.lists == GP_IX_LISTS_COMPRESSED, io.place,
+		                                         &ctx, &len, &pinned, &sb, real);
 		if (!image) RETURN_THROWS();
 		int rc = load(image, len, &ctx.budget, &ix, &err);
 		if (rc == GP_OK) {
 			ix->device_lists = io.lists;
 			gp_index_prepare(ix, io.place, &ctx, pinned ? image : NULL);
 		}
-		free_image(image, pinned);
+		gpupost_index_image_free(image, pinned);
 		if (rc != GP_OK) {
 			if (err.code == GP_EFORMAT) {
-				zend_throw_exception_ex(gpupost_exception_ce, 0, "%s %s: byte %zu: %s", what, key, err.offset, err.rule);
+				zend_throw_exception_ex(gpupost_exception_ce, 0, "%s %s: byte %zu: %s", what, real, err.offset, err.rule);
 			} else {
 				gpupost_throw(&err, NULL);
 			}
 			RETURN_THROWS();
 		}
-		if (io.persistent && !gpupost_resident_add(key, &sb, ix)) {
+		if (io.persistent && !gpupost_resident_add(what, real, &sb, ix)) {
 			gp_index_unref(ix);
 			RETURN_THROWS();
 		}
 	}
+	const char *key = real;
 	object_init_ex(return_value, index_ce);
 	index_obj *o = index_from(Z_OBJ_P(return_value));
 	o->ix = ix;

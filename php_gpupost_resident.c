@@ -1,5 +1,7 @@
-/* The persistent GpuPost\Index copies of this process (open() with 'persistent'): kept after the
- * request, keyed by the resolved path, reused while the file's size and mtime stay, the least
+/* The persistent GpuPost\Index copies of this process (open() and openYioopShard() with
+ * 'persistent'): kept after the request, keyed by the reader that loaded them and the resolved
+ * path, reused while the file is the same file unchanged (device, inode, size, mtime and ctime:
+ * a file replaced, or rewritten with its mtime put back, has another inode or ctime), the least
  * recently used dropped first when gpupost.max_resident_bytes would be passed. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -11,13 +13,19 @@
 #include "php_gpupost.h"
 #include "php_gpupost_glue.h"
 
-/* The persistent indexes of this process: reused while a file's path, size and mtime stay, the
- * least recently used dropped first when gpupost.max_resident_bytes would be passed. */
+/* What identifies a file's state: a change of any field loads it again. */
+typedef struct file_id {
+	dev_t dev;
+	ino_t ino;
+	zend_off_t size;
+	time_t mtime, ctime;
+	long mtime_ns, ctime_ns;
+} file_id;
+
 typedef struct resident {
 	char *path;
-	zend_off_t size;
-	time_t mtime;
-	long mtime_ns;
+	const char *kind;   /* the reader's name ("index file", "Yioop shard"): one file, one index a reader */
+	file_id id;
 	gp_index *ix;
 	uint64_t used;
 } resident;
@@ -49,7 +57,7 @@ static void resident_drop(size_t i)
 
 /* Room for `bytes` more under the cap, dropping the least recently used first (an index in use
  * by an object stays alive through its own reference). */
-static bool resident_make_room(uint64_t bytes)
+static void resident_make_room(uint64_t bytes)
 {
 	uint64_t cap = (uint64_t)GPUPOST_G(max_resident_bytes);
 	while (residents.n > 0 && gpupost_resident_bytes() + bytes > cap) {
@@ -59,28 +67,36 @@ static bool resident_make_room(uint64_t bytes)
 		}
 		resident_drop(lru);
 	}
-	return bytes <= cap;
 }
 
-static void stat_of(php_stream_statbuf *sb, time_t *mtime, long *ns)
+static void id_of(const php_stream_statbuf *sb, file_id *id)
 {
-	*mtime = sb->sb.st_mtime;
+	memset(id, 0, sizeof(*id));
+	id->dev = sb->sb.st_dev;
+	id->ino = sb->sb.st_ino;
+	id->size = sb->sb.st_size;
+	id->mtime = sb->sb.st_mtime;
+	id->ctime = sb->sb.st_ctime;
 #if defined(__linux__)
-	*ns = sb->sb.st_mtim.tv_nsec;
-#else
-	*ns = 0;
+	id->mtime_ns = sb->sb.st_mtim.tv_nsec;
+	id->ctime_ns = sb->sb.st_ctim.tv_nsec;
 #endif
 }
 
-gp_index *gpupost_resident_find(const char *path, const php_stream_statbuf *sb)
+static bool same_id(const file_id *a, const file_id *b)
 {
-	time_t mtime;
-	long ns;
-	stat_of((php_stream_statbuf *)sb, &mtime, &ns);
+	return a->dev == b->dev && a->ino == b->ino && a->size == b->size && a->mtime == b->mtime &&
+	       a->mtime_ns == b->mtime_ns && a->ctime == b->ctime && a->ctime_ns == b->ctime_ns;
+}
+
+gp_index *gpupost_resident_find(const char *kind, const char *path, const php_stream_statbuf *sb)
+{
+	file_id id;
+	id_of(sb, &id);
 	for (size_t i = 0; i < residents.n; i++) {
 		resident *r = &residents.r[i];
-		if (strcmp(r->path, path) != 0) continue;
-		if (r->size == sb->sb.st_size && r->mtime == mtime && r->mtime_ns == ns) {
+		if (strcmp(r->path, path) != 0 || strcmp(r->kind, kind) != 0) continue;
+		if (same_id(&r->id, &id)) {
 			r->used = ++residents.tick;
 			gp_index_ref(r->ix);
 			return r->ix;
@@ -91,26 +107,27 @@ gp_index *gpupost_resident_find(const char *path, const php_stream_statbuf *sb)
 	return NULL;
 }
 
-bool gpupost_resident_add(const char *path, const php_stream_statbuf *sb, gp_index *ix)
+bool gpupost_resident_add(const char *kind, const char *path, const php_stream_statbuf *sb, gp_index *ix)
 {
-	uint64_t bytes = resident_bytes_of(ix);
-	if (!resident_make_room(bytes)) {
+	uint64_t bytes = resident_bytes_of(ix), cap = (uint64_t)GPUPOST_G(max_resident_bytes);
+	if (bytes > cap) {   /* refused before anything else is dropped for it */
 		zend_throw_exception_ex(gpupost_exception_ce, 0, "the persistent index %s would need %llu bytes, "
 		                        "more than gpupost.max_resident_bytes (" ZEND_LONG_FMT ")", path,
 		                        (unsigned long long)bytes, GPUPOST_G(max_resident_bytes));
 		return false;
 	}
+	resident_make_room(bytes);
 	if (residents.n == residents.cap) {
-		size_t cap = residents.cap ? residents.cap * 2 : 4;
-		resident *r = realloc(residents.r, cap * sizeof(*r));
+		size_t more = residents.cap ? residents.cap * 2 : 4;
+		resident *r = realloc(residents.r, more * sizeof(*r));
 		if (!r) return true;   /* kept for this request only */
 		residents.r = r;
-		residents.cap = cap;
+		residents.cap = more;
 	}
 	resident *r = &residents.r[residents.n];
 	if (!(r->path = strdup(path))) return true;
-	r->size = sb->sb.st_size;
-	stat_of((php_stream_statbuf *)sb, &r->mtime, &r->mtime_ns);
+	r->kind = kind;
+	id_of(sb, &r->id);
 	r->ix = ix;
 	r->used = ++residents.tick;
 	gp_index_ref(ix);

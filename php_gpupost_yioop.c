@@ -86,7 +86,7 @@ static bool word_offsets(size_t len, zend_long offset, zend_long last, size_t *f
 /* One slice as [docs, positions, offsets, next]: its postings found, checked, sized against
  * the budget, then decoded one by one (each at most 24 values a word). */
 static bool slice_to_zval(const uint8_t *sec, size_t nwords, size_t from, size_t last, uint64_t limit,
-                          zend_long mode, const slice_options *o, const gp_ctx *ctx, zval *rv)
+                          zend_long mode, const slice_options *o, const gp_ctx *ctx, uint64_t *built, zval *rv)
 {
 	gp_error err;
 	/* each posting takes a word of [from, last] (the first may begin before `from`), and counts */
@@ -108,7 +108,10 @@ static bool slice_to_zval(const uint8_t *sec, size_t nwords, size_t from, size_t
 		if (c.values > most) most = c.values;
 		if (mode == GP_MODE_POSTINGS) php = gp_add_sat(php, gp_php_list_bytes(c.values));
 	}
-	if (!fits_budget(ctx, php, (uint64_t)most * 8, "the slice's arrays")) goto done;
+	/* *built: the arrays of the batch's slices before this one, which the room measured at the
+	 * batch's start must hold too */
+	if (!fits_budget(ctx, gp_add_sat(*built, php), (uint64_t)most * 8, "the slice's arrays")) goto done;
+	*built = gp_add_sat(*built, php);
 	pos = safe_emalloc((size_t)most + 1, sizeof(int64_t), 0);
 	zval docs, positions, offsets;
 	array_init_size(&docs, (uint32_t)k);
@@ -183,9 +186,10 @@ GP_FUNCTION(gpu_postings_slice)
 	    !slice_mode(mode, 5) || !parse_slice_options(opts, false, &o, 6)) {
 		RETURN_THROWS();
 	}
+	uint64_t built = 0;
 	call_ctx(&ctx, 1);
 	if (!slice_to_zval((const uint8_t *)ZSTR_VAL(postings), ZSTR_LEN(postings) / 4, from, to, (uint64_t)limit,
-	                   mode, &o, &ctx, return_value)) {
+	                   mode, &o, &ctx, &built, return_value)) {
 		RETURN_THROWS();
 	}
 	call_end();
@@ -272,6 +276,7 @@ GP_FUNCTION(gpu_postings_slice_batch)
 	const uint8_t *sec = (const uint8_t *)ZSTR_VAL(postings);
 	size_t len = ZSTR_LEN(postings), nwords = len / 4;
 	call_ctx(&ctx, zend_hash_num_elements(requests));
+	uint64_t built = gp_php_map_bytes(zend_hash_num_elements(requests));   /* the batch's own array */
 	array_init_size(return_value, zend_hash_num_elements(requests));
 	zend_string *key;
 	zend_ulong ikey;
@@ -291,7 +296,7 @@ GP_FUNCTION(gpu_postings_slice_batch)
 			if (rc < 0) goto fail;
 			from = rc ? at : to + 1;   /* none: an empty slice that resumes past the list */
 		}
-		if (!slice_to_zval(sec, nwords, from, to, (uint64_t)v[2], mode, &o, &ctx, &one)) {
+		if (!slice_to_zval(sec, nwords, from, to, (uint64_t)v[2], mode, &o, &ctx, &built, &one)) {
 			goto fail;
 		}
 		if (key) zend_hash_update(Z_ARRVAL_P(return_value), key, &one);

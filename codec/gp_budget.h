@@ -26,6 +26,16 @@ typedef struct gp_budget {
 int gp_budget_check(const gp_budget *b, uint64_t php_bytes, uint64_t c_bytes, const char *what,
                     gp_error *err);
 
+/* The budget left for what a call builds beside c_bytes it already holds (a file's image beside
+ * the index read from it): *room, or NULL (admits all) for a NULL budget. */
+static inline const gp_budget *gp_budget_beside(const gp_budget *b, uint64_t c_bytes, gp_budget *room)
+{
+	if (!b) return NULL;
+	*room = *b;
+	room->max_result = b->max_result > c_bytes ? b->max_result - c_bytes : 0;
+	return room;
+}
+
 /* Bytes Zend's allocator takes for a request of `size` (its small bins, then whole pages). */
 uint64_t gp_zend_alloc_bytes(uint64_t size);
 /* A PHP list of n ints built as a packed array of its final size (array_init_size and a packed

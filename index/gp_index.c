@@ -472,7 +472,54 @@ static void count_worker(void *arg)
 	atomic_fetch_add(&j->docs, n);
 }
 
-int gp_index_count_docs(gp_index *ix, size_t workers)
+/* Distinct docs by a heap merge of the lists' cursors: memory a term, time a posting (times the
+ * heap's depth), whatever the docs' range; for sparse docs, where a bitmap would be sized by the
+ * largest doc rather than by the lists. */
+static int count_docs_merged(gp_index *ix)
+{
+	uint32_t h = 0, *heap = malloc(((size_t)ix->n_terms + 1) * sizeof(uint32_t));
+	uint64_t *cur = malloc(((size_t)ix->n_terms + 1) * sizeof(uint64_t)), n = 0;
+	if (!heap || !cur) {
+		free(heap);
+		free(cur);
+		return GP_ENOMEM;
+	}
+#define HEAD(t) (ix->docs[cur[t]])
+	for (uint32_t t = 0; t < ix->n_terms; t++) {
+		cur[t] = ix->list_at[t];
+		if (cur[t] == ix->list_at[t + 1]) continue;
+		uint32_t c = h++;
+		heap[c] = t;
+		while (c > 0 && HEAD(heap[(c - 1) / 2]) > HEAD(heap[c])) {
+			uint32_t x = heap[c]; heap[c] = heap[(c - 1) / 2]; heap[(c - 1) / 2] = x;
+			c = (c - 1) / 2;
+		}
+	}
+	int64_t last = -1;
+	while (h > 0) {
+		uint32_t t = heap[0];
+		if ((int64_t)HEAD(t) != last) {
+			last = HEAD(t);
+			n++;
+		}
+		if (++cur[t] == ix->list_at[t + 1]) heap[0] = heap[--h];
+		for (uint32_t c = 0;;) {
+			uint32_t l = 2 * c + 1, r = l + 1, m = c;
+			if (l < h && HEAD(heap[l]) < HEAD(heap[m])) m = l;
+			if (r < h && HEAD(heap[r]) < HEAD(heap[m])) m = r;
+			if (m == c) break;
+			uint32_t x = heap[c]; heap[c] = heap[m]; heap[m] = x;
+			c = m;
+		}
+	}
+#undef HEAD
+	free(heap);
+	free(cur);
+	ix->n_docs = n;
+	return GP_OK;
+}
+
+int gp_index_count_docs(gp_index *ix, size_t workers, const gp_budget *budget)
 {
 	if (ix->n_postings == 0) return GP_OK;
 	const uint64_t end = (uint64_t)ix->max_doc + 1, blocks = (end + COUNT_BLOCK_DOCS - 1) / COUNT_BLOCK_DOCS;
@@ -481,6 +528,17 @@ int gp_index_count_docs(gp_index *ix, size_t workers)
 	j.words = ((j.span - 1) >> 6) + 1;
 	j.workers = workers < j.blocks ? workers : (size_t)j.blocks;
 	if (j.workers < 1) j.workers = 1;
+	/* a bitmap a worker, counted in the budget; docs sparser than a bit for every 8 bytes of the
+	 * lists (one posting of doc 2^32 - 1 would take 512 MiB), or a bitmap the budget refuses even
+	 * for one worker, are counted by the merge instead */
+	const uint64_t held = gp_index_host_bytes(ix);   /* beside the index just built */
+	while (j.workers > 1 && gp_budget_check(budget, 0, gp_add_sat(held, gp_mul_sat(j.words * 8, j.workers)), "the doc count", NULL) != GP_OK) {
+		j.workers--;
+	}
+	if ((!blocked && j.words * 8 > ix->n_postings * 8 + ((uint64_t)1 << 20)) ||
+	    gp_budget_check(budget, 0, held + j.words * 8, "the doc count", NULL) != GP_OK) {
+		return count_docs_merged(ix);
+	}
 	atomic_init(&j.joined, 0);
 	atomic_init(&j.docs, 0);
 	atomic_init(&j.failed, 0);
@@ -599,7 +657,7 @@ int gp_index_build(int format, size_t n, const char *const *terms, const size_t 
 	}
 	ix->n_postings = ix->list_at[n];
 	ix->n_positions = positional ? job->pos_end[n] : 0;
-	if (gp_index_count_docs(ix, job->workers) != GP_OK) {
+	if (gp_index_count_docs(ix, job->workers, budget) != GP_OK) {
 		rc = gp_index_fail_nomem(err, "the doc count's bitmap");
 		goto fail;
 	}

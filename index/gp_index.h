@@ -181,9 +181,17 @@ typedef struct gp_answers {
 	uint32_t *docs;
 	uint64_t *at;
 	double *scores;           /* ranked batches: each doc's score (docs best first) */
+	uint64_t php_bytes;       /* what the answers admitted so far will take as PHP arrays */
+	size_t admitted;          /* the queries whose answers are counted in php_bytes */
 } gp_answers;
 
 void gp_answers_free(gp_answers *a);
+/* The one rule for what a batch's answers cost (docs/RELIABILITY.md): queries [a->admitted,
+ * upto) (their at[] set) are added as the arrays the PHP face builds of them (a list of ints,
+ * or for a ranked query a map doc => score, which is a hash), under the batch's map when there
+ * are several, and the whole checked against the budget with the answers' C bytes (4 a doc, 12
+ * ranked). GP_ENOMEM naming the size and the limit. */
+int gp_answers_admit(gp_answers *a, size_t upto, int ranked, const gp_budget *budget, gp_error *err);
 
 /* The postings a batch reads (its lists' lengths): the work that decides host or device. */
 uint64_t gp_query_work(const gp_index *ix, const gp_query_batch *q);
@@ -216,6 +224,14 @@ int gp_index_adopt_lengths(gp_index *ix, uint32_t *table, uint32_t len_docs, dou
  * place with tf occurrences adds in a doc of D tokens. The device's kernels compute the same
  * expressions in the same order. */
 double gp_bm25_idf(uint64_t n_docs, uint64_t df);
+/* BM25's parameters an index takes, wherever they come from (the constructor, a file): k1 from 0
+ * to GP_BM25_K1_MAX, b from 0 to 1. The bound keeps every score finite: a place adds at most
+ * IDF x (k1 + 1), and tf x (k1 + 1) stays far below the largest double. */
+#define GP_BM25_K1_MAX 1e6
+static inline int gp_bm25_params_valid(double k1, double b)
+{
+	return k1 >= 0.0 && k1 <= GP_BM25_K1_MAX && b >= 0.0 && b <= 1.0;
+}
 static inline double gp_bm25_part(double idf, double tf, double k1, double b, double dl, double avgdl)
 {
 	return idf * ((tf * (k1 + 1.0)) / (tf + k1 * (1 - b + b * dl / avgdl)));
@@ -239,9 +255,11 @@ int gp_index_save(const gp_index *ix, gp_index_writer write, void *ctx, gp_error
  * or the list's format with err->blob the term's id). */
 int gp_index_load(const uint8_t *file, size_t len, const gp_budget *budget, gp_index **out,
                   gp_error *err);
-/* n_docs again (distinct docs over the lists, up to max_doc), on up to `workers` of the host's
- * threads: GP_ENOMEM when its bitmaps cannot be had. */
-int gp_index_count_docs(gp_index *ix, size_t workers);
+/* n_docs again (distinct docs over the lists), on up to `workers` of the host's threads with a
+ * bitmap of the docs' range each, where the docs are dense enough and the budget (C bytes)
+ * allows the bitmaps; else by merging the lists (memory a term). GP_ENOMEM when the host has
+ * not the memory. */
+int gp_index_count_docs(gp_index *ix, size_t workers, const gp_budget *budget);
 /* A Yioop IndexShard file (FORMATS.md section 6) as a MOD9 index: terms its 20-byte word ids,
  * docs its doc indices (record offset / 16), lengths from its doc records (BM25 with k1 1.2,
  * b 0.75). GP_EFORMAT (format "Yioop shard") names the file's byte and the rule. */

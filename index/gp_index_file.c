@@ -194,7 +194,7 @@ static int load_lengths(gp_index *ix, const section *s, uint64_t off, const gp_b
 	if (s->len < IX_LENGTHS_HEAD) return BAD(off, "the doc lengths section holds %llu bytes, fewer than its %d-byte head", (unsigned long long)s->len, IX_LENGTHS_HEAD);
 	double k1 = load_f64(s->data), b = load_f64(s->data + 8);
 	uint32_t n = gp_load_le32(s->data + 16);
-	if (!(k1 >= 0.0 && k1 <= 1e300) || !(b >= 0.0 && b <= 1.0)) return BAD(off, "BM25's k1 %g or b %g is out of range", k1, b);
+	if (!gp_bm25_params_valid(k1, b)) return BAD(off, "BM25's k1 %g or b %g is out of range (k1 0 to %g, b 0 to 1)", k1, b, GP_BM25_K1_MAX);
 	if (gp_load_le32(s->data + 20) != 0 || s->len != IX_LENGTHS_HEAD + (uint64_t)n * 4) {
 		return BAD(off + 16, "the doc lengths section holds %llu bytes, not %d + 4 x %u docs", (unsigned long long)s->len, IX_LENGTHS_HEAD, n);
 	}
@@ -216,6 +216,53 @@ static int load_lengths(gp_index *ix, const section *s, uint64_t off, const gp_b
 	return GP_OK;
 }
 
+typedef struct section_span {
+	uint64_t off, end;
+	uint32_t entry;
+} section_span;
+
+static int span_order(const void *a, const void *b)
+{
+	const section_span *x = a, *y = b;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* Each of the n sections of the table lies within the file after the table, and no two share a
+ * byte (empty sections share none). */
+static int check_sections_apart(const uint8_t *file, size_t len, uint32_t n, gp_error *err)
+{
+	const uint64_t first = IX_HEADER + (uint64_t)n * IX_SECTION;
+	section_span *s = malloc(((size_t)n + 1) * sizeof(*s));
+	if (!s) return gp_index_fail_nomem(err, "the section table");
+	for (uint32_t i = 0; i < n; i++) {
+		const uint8_t *e = file + IX_HEADER + (size_t)IX_SECTION * i;
+		uint64_t at = IX_HEADER + (uint64_t)IX_SECTION * i, off = gp_load_le64(e + 8), bytes = gp_load_le64(e + 16);
+		uint32_t id = gp_load_le32(e);
+		if (off > len || bytes > len - off) {
+			free(s);
+			return BAD(at + 8, "section %u (%llu bytes at %llu) runs past the file's %zu bytes", id,
+			           (unsigned long long)bytes, (unsigned long long)off, len);
+		}
+		if (off < first) {
+			free(s);
+			return BAD(at + 8, "section %u overlaps the header or the table", id);
+		}
+		s[i] = (section_span){off, off + bytes, i};
+	}
+	qsort(s, n, sizeof(*s), span_order);
+	for (uint32_t i = 1; i < n; i++) {
+		if (s[i].off < s[i - 1].end && s[i].off < s[i].end) {
+			uint32_t a = s[i - 1].entry, b = s[i].entry;
+			free(s);
+			return BAD(IX_HEADER + (uint64_t)IX_SECTION * (a > b ? a : b) + 8,
+			           "the sections of table entries %u and %u overlap", a < b ? a : b, a > b ? a : b);
+		}
+		if (s[i].end < s[i - 1].end) s[i] = (section_span){s[i].off, s[i - 1].end, s[i - 1].entry};
+	}
+	free(s);
+	return GP_OK;
+}
+
 int gp_index_load(const uint8_t *file, size_t len, const gp_budget *budget, gp_index **out,
                   gp_error *err)
 {
@@ -229,6 +276,7 @@ int gp_index_load(const uint8_t *file, size_t len, const gp_budget *budget, gp_i
 	uint32_t version = gp_load_le32(file + 8), format = gp_load_le32(file + 12), flags = gp_load_le32(file + 16);
 	uint32_t n_terms = gp_load_le32(file + 20), n_sections = gp_load_le32(file + 44);
 	if (version != IX_VERSION) return BAD(8, "version %u: this build reads version %u", version, IX_VERSION);
+	if (gp_load_le64(file + 52) != 0) return BAD(52, "the reserved bytes 52..59 are not 0");
 	if (format < GP_IX_MOD9 || format > GP_IX_QS) return BAD(12, "list format %u is not MOD9 (1), S9 (2) or QS (3)", format);
 	if (flags != (format == GP_IX_MOD9 ? 1u : 0u)) return BAD(16, "flags %u do not go with the list format", flags);
 	if (n_terms == UINT32_MAX || ((uint64_t)n_terms + 1) * 8 > len) return BAD(20, "%u terms do not fit the file", n_terms);
@@ -239,14 +287,15 @@ int gp_index_load(const uint8_t *file, size_t len, const gp_budget *budget, gp_i
 	if (gp_load_le32(file + 48) != gp_crc32(0, table, (size_t)n_sections * IX_SECTION)) {
 		return BAD(48, "the section table's checksum does not match");
 	}
+	/* every section within the file, after the table and apart from the others: each byte is
+	 * then checksummed at most once, and the work is bounded by the file's size */
+	int rc = check_sections_apart(file, len, n_sections, err);
+	if (rc != GP_OK) return rc;
 	for (uint32_t i = 0; i < n_sections; i++) {
 		const uint8_t *e = table + (size_t)IX_SECTION * i;
 		uint64_t at = IX_HEADER + (uint64_t)IX_SECTION * i;
 		uint32_t id = gp_load_le32(e), crc = gp_load_le32(e + 4);
 		uint64_t off = gp_load_le64(e + 8), n = gp_load_le64(e + 16);
-		if (off > len || n > len - off) return BAD(at + 8, "section %u (%llu bytes at %llu) runs past the file's %zu bytes", id,
-		                                            (unsigned long long)n, (unsigned long long)off, len);
-		if (off < IX_HEADER + (uint64_t)n_sections * IX_SECTION) return BAD(at + 8, "section %u overlaps the header or the table", id);
 		if (gp_crc32(0, file + off, (size_t)n) != crc) return BAD(at + 4, "section %u's checksum does not match", id);
 		if (id >= 1 && id <= SEC_KNOWN) {
 			if (sec[id].data) return BAD(at, "section %u appears twice", id);
@@ -263,7 +312,7 @@ int gp_index_load(const uint8_t *file, size_t len, const gp_budget *budget, gp_i
 	const char **terms = malloc(((size_t)n_terms + 1) * sizeof(char *));
 	const uint8_t **blobs = malloc(((size_t)n_terms + 1) * sizeof(uint8_t *));
 	size_t *lens = malloc(((size_t)n_terms + 1) * 2 * sizeof(size_t));
-	int rc = GP_ENOMEM;
+	rc = GP_ENOMEM;
 	if (!term_at || !terms || !blobs || !lens) {
 		err->code = GP_ENOMEM;
 		err->format = "memory";
@@ -282,9 +331,12 @@ int gp_index_load(const uint8_t *file, size_t len, const gp_budget *budget, gp_i
 		blobs[t] = sec[SEC_BLOBS].data + blob_at[t];
 		lens[t] = (size_t)(blob_at[t + 1] - blob_at[t]);
 	}
-	rc = gp_index_build((int)format, n_terms, terms, term_lens, blobs, lens, budget, out, err);
+	gp_budget room;   /* the index is built beside the file's image */
+	rc = gp_index_build((int)format, n_terms, terms, term_lens, blobs, lens, gp_budget_beside(budget, len, &room), out, err);
 	if (rc == GP_EVALUE && err->format && strcmp(err->format, "index") == 0) {
-		rc = BAD(sec_off[SEC_TERMS] + term_at[err->blob < n_terms ? err->blob : 0], "%s", err->rule);
+		char rule[sizeof(err->rule)];   /* the rule is rewritten from its copy, not from itself */
+		memcpy(rule, err->rule, sizeof(rule));
+		rc = BAD(sec_off[SEC_TERMS] + term_at[err->blob < n_terms ? err->blob : 0], "%s", rule);
 	} else if (rc == GP_EFORMAT && err->blob < n_terms) {
 		/* a list broke its format: named by its term, at its byte in the file */
 		char rule[sizeof(err->rule)];

@@ -17,6 +17,16 @@ void gp_answers_free(gp_answers *a)
 	memset(a, 0, sizeof(*a));
 }
 
+int gp_answers_admit(gp_answers *a, size_t upto, int ranked, const gp_budget *budget, gp_error *err)
+{
+	for (; a->admitted < upto; a->admitted++) {
+		uint64_t n = a->at[a->admitted + 1] - a->at[a->admitted];
+		a->php_bytes = gp_add_sat(a->php_bytes, ranked ? gp_php_map_bytes(n) : gp_php_list_bytes(n));
+	}
+	uint64_t php = gp_add_sat(a->php_bytes, a->n_queries > 1 ? gp_php_map_bytes(a->n_queries) : 0);
+	return gp_budget_check(budget, php, gp_mul_sat(a->total, ranked ? 12 : 4), "the answers", err);
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -28,7 +38,9 @@ size_t gp_query_plan(const gp_index *ix, const gp_query_batch *q, size_t query, 
 	size_t n = 0;
 	for (uint64_t i = q->at[query]; i < q->at[query + 1]; i++) {
 		uint32_t t = q->terms[i];
-		if (t == GP_IX_NO_TERM || t >= ix->n_terms) {
+		/* a term the index lacks and a term whose list is empty are alike: no docs (an empty
+		 * list never reaches the operators, whose cursors assume a first doc) */
+		if (t == GP_IX_NO_TERM || t >= ix->n_terms || gp_index_df(ix, t) == 0) {
 			if (q->op != GP_IX_OR) return 0;
 			continue;
 		}
@@ -365,11 +377,7 @@ int gp_index_query_host(const gp_index *ix, const gp_query_batch *q, const gp_bu
 			out->total += n;
 		}
 		out->at[qi + 1] = out->total;
-		if (!q->count_only && gp_budget_check(budget, gp_php_lists_floor(out->total, q->n_queries),
-		                                      out->total * 4, "the answers", err) != GP_OK) {
-			rc = GP_ENOMEM;
-			goto done;
-		}
+		if (!q->count_only && (rc = gp_answers_admit(out, qi + 1, ranked, budget, err)) != GP_OK) goto done;
 	}
 done:
 	gp_rank_free(&rank);

@@ -24,6 +24,7 @@ int gp_index_adopt_lengths(gp_index *ix, uint32_t *table, uint32_t len_docs, dou
                            gp_error *err)
 {
 	uint64_t n = 0, total = 0;
+	if (!gp_bm25_params_valid(k1, b)) return bad_value(err, "BM25's k1 and b must be 0 to 1e6 and 0 to 1%.0llu%.0llu", 0, 0);
 	for (uint32_t d = 0; d < len_docs; d++) {
 		if (table[d] == GP_IX_NO_LENGTH) continue;
 		n++;

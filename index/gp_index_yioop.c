@@ -75,6 +75,39 @@ done:
 	return rc;
 }
 
+static int list_order(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* No two dictionary records' lists share a byte (Yioop writes each word's postings once): the
+ * lists are then read, repaired and decoded in time bounded by the postings' size, however many
+ * records name them. */
+static int check_lists_apart(const uint8_t *file, size_t dict_at, const uint8_t *const *blobs, const size_t *lens,
+                             size_t n, size_t postings_at, gp_error *err)
+{
+	uint64_t *span = malloc((n + 1) * 3 * sizeof(uint64_t));   /* start, end, record */
+	if (!span) return gp_index_fail_nomem(err, "the shard's dictionary");
+	for (size_t i = 0; i < n; i++) {
+		span[3 * i] = (uint64_t)(blobs[i] - file);
+		span[3 * i + 1] = span[3 * i] + lens[i];
+		span[3 * i + 2] = i;
+	}
+	qsort(span, n, 3 * sizeof(uint64_t), list_order);
+	for (size_t i = 1; i < n; i++) {
+		if (span[3 * i] < span[3 * (i - 1) + 1]) {
+			uint64_t a = span[3 * (i - 1) + 2], b = span[3 * i + 2], later = a > b ? a : b, start = span[3 * i] - postings_at;
+			free(span);
+			return gp_fail(err, YS_NAME, dict_at + YS_RECORD * later + YS_KEY + 4, "the lists of dictionary records "
+			               "%llu and %llu overlap (at byte %llu of the postings)", (unsigned long long)(a < b ? a : b),
+			               (unsigned long long)later, (unsigned long long)start);
+		}
+	}
+	free(span);
+	return GP_OK;
+}
+
 int gp_index_yioop_load(const uint8_t *file, size_t len, const gp_budget *budget, gp_index **out,
                         gp_error *err)
 {
@@ -136,6 +169,7 @@ int gp_index_yioop_load(const uint8_t *file, size_t len, const gp_budget *budget
 		blobs[i] = file + postings_at + off;
 		lens[i] = ln;
 	}
+	if ((rc = check_lists_apart(file, dict_at, blobs, lens, n, postings_at, err)) != GP_OK) goto done;
 	/* the doc records: offset (4), length << 8 | key count (4), the keys (8 each), padded to 16 */
 	for (size_t d = 0; d < n_docs; d++) table[d] = GP_IX_NO_LENGTH;
 	for (size_t at = 0; at < docs_len;) {
@@ -161,7 +195,8 @@ int gp_index_yioop_load(const uint8_t *file, size_t len, const gp_budget *budget
 		if (rc < 0) goto done;
 		if (rc == 1) blobs[i] = owned[i];
 	}
-	rc = gp_index_build(GP_IX_MOD9, n, terms, term_lens, blobs, lens, budget, out, err);
+	gp_budget room;   /* the index is built beside the file's image */
+	rc = gp_index_build(GP_IX_MOD9, n, terms, term_lens, blobs, lens, gp_budget_beside(budget, len, &room), out, err);
 	if (rc == GP_EFORMAT) {
 		/* the byte of the file, the term by its place in the dictionary */
 		size_t t = err->blob < n ? err->blob : 0;

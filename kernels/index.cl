@@ -186,7 +186,7 @@ __kernel void index_gather_words(__global const uint *resident, __global const u
 }
 
 /* Each posting's doc (32- or 64-bit from the decode, or the host's for the n - n_decoded sent
- * decoded) and, with vstart, its position count (MOD9 POSTINGS: its values less the separate
+ * decoded) and, with counts, its position count (MOD9 POSTINGS: its values less the separate
  * form's doc); counts[n] = 0 for the scan that makes them offsets. */
 __kernel void index_list_docs(__global const uint *d32, __global const long *d64, const uint wide,
                               __global const uint *vstart, __global const uchar *combined,
@@ -196,17 +196,19 @@ __kernel void index_list_docs(__global const uint *d32, __global const long *d64
 {
 	uint p = get_global_id(0);
 	if (p > n) return;
+	/* counts (NULL without positions) says whether positions are counted: vstart is NULL too
+	 * when every list of the chunk came from the host */
 	if (p == n) {
-		if (vstart) counts[n] = 0;
+		if (counts) counts[n] = 0;
 		return;
 	}
 	if (p < n_decoded) {
 		docs[p] = wide ? (uint)d64[p] : d32[p];
-		if (vstart) counts[p] = vstart[p + 1] - vstart[p] - (combined[p] ? 0u : 1u);
+		if (counts) counts[p] = vstart[p + 1] - vstart[p] - (combined[p] ? 0u : 1u);
 	} else {
 		uint s = p - n_decoded;
 		docs[p] = lt[sent_docs_off + s];
-		if (vstart) counts[p] = lt[sent_pos_at_off + s + 1] - lt[sent_pos_at_off + s];
+		if (counts) counts[p] = lt[sent_pos_at_off + s + 1] - lt[sent_pos_at_off + s];
 	}
 }
 

@@ -618,12 +618,10 @@ done:
 }
 
 /* Room for out->total answers (with scores when ranked), checked against the budget. */
-static int answers_room(gp_answers *out, size_t *cap, int ranked, const gp_budget *budget, size_t nq_all,
+static int answers_room(gp_answers *out, size_t *cap, int ranked, const gp_budget *budget, size_t upto,
                         gp_error *err)
 {
-	if (gp_budget_check(budget, gp_php_lists_floor(out->total, nq_all), out->total * (ranked ? 12 : 4), "the answers", err) != GP_OK) {
-		return GP_ENOMEM;
-	}
+	if (gp_answers_admit(out, upto, ranked, budget, err) != GP_OK) return GP_ENOMEM;
 	if (out->total <= *cap) return GP_OK;
 	size_t want = (size_t)out->total + (size_t)out->total / 2;
 	uint32_t *d = realloc(out->docs, want * 4);
@@ -651,7 +649,7 @@ static int row_order(const void *a, const void *b)
 /* A ranked chunk's rows (n[i] of query i, from its first row in the tables), each query's
  * sorted best first, appended to out with their scores. */
 static int ranked_rows(const query_tables *qt, const chunk_buffers *cb, const cl_uint *n, size_t q0, size_t nq,
-                       size_t nq_all, int count_only, const gp_budget *budget, gp_answers *out, size_t *cap,
+                       int count_only, const gp_budget *budget, gp_answers *out, size_t *cap,
                        gp_error *err)
 {
 	size_t rows = (size_t)qt->n_rows;
@@ -675,7 +673,7 @@ static int ranked_rows(const query_tables *qt, const chunk_buffers *cb, const cl
 		out->total += m;
 		out->at[q0 + i + 1] = out->total;
 		if (m == 0) continue;
-		if ((rc = answers_room(out, cap, 1, budget, nq_all, err)) != GP_OK) goto done;
+		if ((rc = answers_room(out, cap, 1, budget, q0 + i + 1, err)) != GP_OK) goto done;
 		for (size_t j = 0; j < m; j++) {
 			out->docs[base + j] = r[j].doc;
 			memcpy(&out->scores[base + j], &r[j].key, 8);
@@ -691,7 +689,7 @@ done:
 /* Queries [q0, q0 + sub->n_queries) of a batch: their answers appended to out (out->at[q0] set
  * on entry). */
 static int query_chunk(const gp_index *ix, const gp_query_batch *sub, const batch_plan *plan,
-                       size_t q0, size_t nq_all, const gp_budget *budget, gp_answers *out,
+                       size_t q0, const gp_budget *budget, gp_answers *out,
                        size_t *cap, gp_error *err)
 {
 	query_tables qt = {0};
@@ -738,14 +736,14 @@ static int query_chunk(const gp_index *ix, const gp_query_batch *sub, const batc
 	}
 	if ((rc = gp_cl_read(cb.bounds, (nq + 1) * 4, b, err)) != GP_OK) goto done;
 	if (ranked) {
-		rc = ranked_rows(&qt, &cb, b, q0, nq, nq_all, sub->count_only, budget, out, cap, err);
+		rc = ranked_rows(&qt, &cb, b, q0, nq, sub->count_only, budget, out, cap, err);
 		goto done;
 	}
 	uint64_t base = out->at[q0], n = b[nq];
 	for (size_t i = 1; i <= nq; i++) out->at[q0 + i] = base + b[i];
 	out->total = base + n;
 	if (!sub->count_only && n > 0) {
-		if ((rc = answers_room(out, cap, 0, budget, nq_all, err)) != GP_OK) goto done;
+		if ((rc = answers_room(out, cap, 0, budget, q0 + nq, err)) != GP_OK) goto done;
 		if ((rc = gp_cl_read(cb.answers, (size_t)n * 4, out->docs + base, err)) != GP_OK) goto done;
 	}
 	rc = GP_OK;
@@ -828,7 +826,7 @@ static int index_query(const gp_index *ix, const gp_query_batch *q, const gp_bud
 			items += plan.items[q1];
 		}
 		gp_query_batch sub = {q->op, q1 - q0, q->terms, q->at + q0, q->count_only, q->limit};
-		rc = query_chunk(ix, &sub, &plan, q0, nq, budget, out, &cap, err);
+		rc = query_chunk(ix, &sub, &plan, q0, budget, out, &cap, err);
 	}
 	plan_free(&plan);
 	if (rc != GP_OK) gp_answers_free(out);

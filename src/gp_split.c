@@ -409,6 +409,10 @@ int gp_split_index_query(const gp_index *ix, const gp_query_batch *q, const gp_b
 				merge_query(sq, n, i, ranked ? q->limit : 0, q->count_only, out);
 				out->at[i + 1] = out->total;
 			}
+			/* the merged answers against the whole budget (each shard had its part) */
+			if (!q->count_only && (rc = gp_answers_admit(out, q->n_queries, ranked, budget, err)) != GP_OK) {
+				gp_answers_free(out);
+			}
 		}
 	}
 	for (size_t d = 0; d < n; d++) gp_answers_free(&sq[d].ans);

@@ -156,7 +156,7 @@ ValueError: GpuPost\Index::search(): Argument #2 ($options) option 'limit' needs
 ValueError: GpuPost\Index::search(): Argument #2 ($options) option 'limit' ranks AND and OR queries, not phrases
 ValueError: GpuPost\Index::__construct(): Argument #3 ($options) option 'doc_lengths': doc 11 (of list 1) has no length
 ValueError: GpuPost\Index::__construct(): Argument #3 ($options) option 'b' must be between 0 and 1
-ValueError: GpuPost\Index::__construct(): Argument #3 ($options) option 'k1' must be a finite number >= 0
+ValueError: GpuPost\Index::__construct(): Argument #3 ($options) option 'k1' must be a number from 0 to 1e6
 ValueError: GpuPost\Index::__construct(): Argument #3 ($options) options 'k1' and 'b' need 'doc_lengths' (they shape BM25's ranking)
 ValueError: GpuPost\Index::__construct(): Argument #3 ($options) option 'doc_lengths' must be keyed by docs (ints 0 to 2^32 - 2)
 ValueError: GpuPost\Index::__construct(): Argument #3 ($options) option 'doc_lengths' must map doc 1 to its tokens (an int 0 to 2^32 - 2)

@@ -152,5 +152,5 @@ GpuPost\Exception: Yioop shard PATH: byte %d: %s (the list of dictionary record 
 GpuPost\Exception: Yioop shard PATH: byte %d: doc record of 200 keys runs past the doc records (at the last record's key count: true)
 GpuPost\Exception: Yioop shard PATH: byte %d: %s
 GpuPost\Exception: Yioop shard PATH: byte %d: a posting's doc is not the start of a doc record: %s
-missing: GpuPost\Exception: cannot open the Yioop shard PATH.none
+missing: GpuPost\Exception: cannot open the Yioop shard PATH.none: No such file or directory
 random damage: other errors 0
