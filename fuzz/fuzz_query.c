@@ -257,10 +257,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	gp_index *ix;
 	gp_error err;
 	FUZZ_CHECK(gp_index_build(format, n_terms, names, term_lens, (const uint8_t *const *)blobs, lens, &roomy, &ix, &err) == GP_OK);
+	uint32_t distinct[MAX_TERMS * MAX_POSTINGS];
+	size_t n_distinct = 0;
 	for (uint32_t t = 0; t < n_terms; t++) {
 		FUZZ_CHECK(gp_index_df(ix, t) == refs[t].n);
-		for (uint32_t i = 0; i < refs[t].n; i++) FUZZ_CHECK(ix->docs[ix->list_at[t] + i] == refs[t].docs[i]);
+		for (uint32_t i = 0; i < refs[t].n; i++) {
+			FUZZ_CHECK(ix->docs[ix->list_at[t] + i] == refs[t].docs[i]);
+			distinct[n_distinct++] = refs[t].docs[i];
+		}
 	}
+	/* the distinct docs (counted by a bitmap, or by a merge where the docs are sparse) */
+	qsort(distinct, n_distinct, sizeof(uint32_t), cmp_u32);
+	uint64_t want_docs = 0;
+	for (size_t i = 0; i < n_distinct; i++) want_docs += i == 0 || distinct[i] != distinct[i - 1];
+	FUZZ_CHECK(ix->n_docs == want_docs);
 	/* doc lengths for every doc of the lists (and some others: N counts them), 1 to 100 tokens */
 	uint32_t all[MAX_TERMS * MAX_POSTINGS + 4], lens_of[MAX_TERMS * MAX_POSTINGS + 4];
 	size_t n_all = 0;

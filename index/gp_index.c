@@ -472,50 +472,23 @@ static void count_worker(void *arg)
 	atomic_fetch_add(&j->docs, n);
 }
 
-/* Distinct docs by a heap merge of the lists' cursors: memory a term, time a posting (times the
- * heap's depth), whatever the docs' range; for sparse docs, where a bitmap would be sized by the
- * largest doc rather than by the lists. */
+/* Distinct docs as the count of an OR of every list (the host's merge: memory a term, time a
+ * posting times the heap's depth), whatever the docs' range; for sparse docs, where a bitmap
+ * would be sized by the largest doc rather than by the lists. */
 static int count_docs_merged(gp_index *ix)
 {
-	uint32_t h = 0, *heap = malloc(((size_t)ix->n_terms + 1) * sizeof(uint32_t));
-	uint64_t *cur = malloc(((size_t)ix->n_terms + 1) * sizeof(uint64_t)), n = 0;
-	if (!heap || !cur) {
-		free(heap);
-		free(cur);
-		return GP_ENOMEM;
-	}
-#define HEAD(t) (ix->docs[cur[t]])
-	for (uint32_t t = 0; t < ix->n_terms; t++) {
-		cur[t] = ix->list_at[t];
-		if (cur[t] == ix->list_at[t + 1]) continue;
-		uint32_t c = h++;
-		heap[c] = t;
-		while (c > 0 && HEAD(heap[(c - 1) / 2]) > HEAD(heap[c])) {
-			uint32_t x = heap[c]; heap[c] = heap[(c - 1) / 2]; heap[(c - 1) / 2] = x;
-			c = (c - 1) / 2;
-		}
-	}
-	int64_t last = -1;
-	while (h > 0) {
-		uint32_t t = heap[0];
-		if ((int64_t)HEAD(t) != last) {
-			last = HEAD(t);
-			n++;
-		}
-		if (++cur[t] == ix->list_at[t + 1]) heap[0] = heap[--h];
-		for (uint32_t c = 0;;) {
-			uint32_t l = 2 * c + 1, r = l + 1, m = c;
-			if (l < h && HEAD(heap[l]) < HEAD(heap[m])) m = l;
-			if (r < h && HEAD(heap[r]) < HEAD(heap[m])) m = r;
-			if (m == c) break;
-			uint32_t x = heap[c]; heap[c] = heap[m]; heap[m] = x;
-			c = m;
-		}
-	}
-#undef HEAD
-	free(heap);
-	free(cur);
-	ix->n_docs = n;
+	uint32_t *terms = malloc(((size_t)ix->n_terms + 1) * sizeof(uint32_t));
+	uint64_t at[2] = {0, ix->n_terms};
+	if (!terms) return GP_ENOMEM;
+	for (uint32_t t = 0; t < ix->n_terms; t++) terms[t] = t;
+	gp_query_batch all = {.op = GP_IX_OR, .n_queries = 1, .terms = terms, .at = at, .count_only = 1};
+	gp_answers a;
+	gp_error err;
+	int rc = gp_index_query_host(ix, &all, NULL, &a, &err);
+	free(terms);
+	if (rc != GP_OK) return rc;
+	ix->n_docs = a.total;
+	gp_answers_free(&a);
 	return GP_OK;
 }
 
