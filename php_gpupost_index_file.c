@@ -30,6 +30,9 @@ static bool local_path(const char *path, const char *what, char *real, bool *loc
 	if (strncmp(path, "file://", 7) == 0) {
 		path += 7;
 	} else if (strstr(path, "://")) {
+		if (strlen(path) < MAXPATHLEN) return false;   /* a wrapper's URL, kept as its name */
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "the %s's URL is longer than %d bytes", what, MAXPATHLEN - 1);
+		*local = true;   /* thrown */
 		return false;
 	}
 	*local = true;

@@ -204,6 +204,7 @@ stream_wrapper_register('gpmem', 'MemoryWrapper');
 $small->save('gpmem://one');
 echo "   a wrapper without stat: ", GpuPost\Index::open('gpmem://one')->search(['a']) === [1, 2] ? "saved and opened" : "NO", "\n";
 echo "   a wrapper's refusal: ", $msg(fn() => GpuPost\Index::open('gpmem://none')), "\n";
+echo "   a URL of 5,000 bytes: ", $msg(fn() => GpuPost\Index::open('gpmem://' . str_repeat('u', 5000), ['persistent' => true])), "\n";
 
 /* 7. Options: BM25's k1 and b where the scores stay finite, in the constructor and in files;
  * a duplicate term in a file names the rule. */
@@ -267,6 +268,7 @@ foreach (array_merge(glob("$dir/*"), glob("$dir/.gpupost-*")) as $x) @unlink($x)
    opened where no file is: GpuPost\Exception: cannot open the index file DIR/none.idx: No such file or directory; notices: null
    a wrapper without stat: saved and opened
    a wrapper's refusal: GpuPost\Exception: %s
+   a URL of 5,000 bytes: GpuPost\Exception: the index file's URL is longer than %d bytes
 7. k1 near the largest double: ValueError: GpuPost\Index::__construct(): Argument #3 ($options) option 'k1' must be a number from 0 to 1e6
    k1 1e6: finite scores
    k1 1e308 in a file: GpuPost\Exception: index file DIR/k1.idx: byte %d: BM25's k1 1e+308 or b 0.75 is out of range (k1 0 to 1e+06, b 0 to 1)
