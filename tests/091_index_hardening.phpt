@@ -268,7 +268,7 @@ foreach (array_merge(glob("$dir/*"), glob("$dir/.gpupost-*")) as $x) @unlink($x)
    opened where no file is: GpuPost\Exception: cannot open the index file DIR/none.idx: No such file or directory; notices: null
    a wrapper without stat: saved and opened
    a wrapper's refusal: GpuPost\Exception: %s
-   a URL of 5,000 bytes: GpuPost\Exception: the index file's URL is longer than %d bytes
+   a URL of 5,000 bytes: GpuPost\Exception: the index file's URL is longer than N bytes
 7. k1 near the largest double: ValueError: GpuPost\Index::__construct(): Argument #3 ($options) option 'k1' must be a number from 0 to 1e6
    k1 1e6: finite scores
    k1 1e308 in a file: GpuPost\Exception: index file DIR/k1.idx: byte %d: BM25's k1 1e+308 or b 0.75 is out of range (k1 0 to 1e+06, b 0 to 1)
