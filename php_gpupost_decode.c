@@ -98,6 +98,26 @@ static bool result_fits(const gp_result *r, zend_long mode, bool batch, const gp
 GP_DEFINE_PACKED_FROM(packed_from_u32, uint32_t)
 GP_DEFINE_PACKED_FROM(packed_from_i64, int64_t)
 
+/* Arrays whose layout is decided before they are filled, so that PHP never grows or converts one
+ * midway: a packed array that meets a key past its table is converted to a hash of twice the
+ * table (past what the budget counted, gp_php_map_bytes). */
+void array_init_map(zval *rv, uint32_t n)
+{
+	array_init_size(rv, n);
+	zend_hash_real_init_mixed(Z_ARRVAL_P(rv));
+}
+
+void array_init_like(zval *rv, HashTable *keys)
+{
+	uint32_t n = zend_hash_num_elements(keys);
+	if (HT_IS_PACKED(keys) && HT_IS_WITHOUT_HOLES(keys)) {   /* keys 0 .. n - 1 in order */
+		array_init_size(rv, n);
+		if (n) zend_hash_real_init_packed(Z_ARRVAL_P(rv));
+	} else {
+		array_init_map(rv, n);
+	}
+}
+
 /* Elements [from, from + n) of a result's array (32-bit unsigned or 64-bit signed). */
 static void packed_from_array(zval *rv, const gp_array *a, size_t from, size_t n)
 {
@@ -124,8 +144,23 @@ static void result_to_zval(const gp_result *whole, size_t b, zend_long mode, zva
 	}
 	const uint32_t *vstart = r->vstart.data;
 	const uint8_t *combined = r->combined.data;
-	array_init_size(rv, (uint32_t)np);   /* packed while the docs allow it, as PHP decides */
+	/* packed where the docs increase within the table's room (keys past it would make PHP convert
+	 * the array midway), else a hash from the start */
 	int64_t last = -1;
+	int packed = 1;
+	const uint64_t room = np <= 8 ? 8 : (uint64_t)1 << (64 - __builtin_clzll((uint64_t)np - 1));
+	for (size_t p = p0; p < p0 + np && packed; p++) {
+		int64_t doc = gp_array_i64(&r->docs, p);
+		packed = doc > last && (uint64_t)doc < room;
+		last = doc;
+	}
+	last = -1;
+	if (packed) {
+		array_init_size(rv, (uint32_t)np);
+		if (np) zend_hash_real_init_packed(Z_ARRVAL_P(rv));
+	} else {
+		array_init_map(rv, (uint32_t)np);
+	}
 	for (size_t p = p0; p < p0 + np; p++) {
 		zval positions;
 		size_t first = vstart[p] + (combined[p] ? 0 : 1);
@@ -158,7 +193,7 @@ static void decode_in_runs(const uint8_t *const *blobs, const size_t *lens, size
 	zend_ulong ikey;
 	gp_result r;
 	memset(&r, 0, sizeof(r));
-	array_init_size(return_value, (uint32_t)n);
+	array_init_like(return_value, keys);
 	ZEND_HASH_FOREACH_KEY(keys, ikey, skey) {
 		if (i == run_end) {   /* the next run: its blobs decoded, its arrays checked */
 			gp_error err;
@@ -225,7 +260,7 @@ static void decode_and_return(const uint8_t *const *blobs, const size_t *lens, s
 			size_t i = 0;
 			zend_string *skey;
 			zend_ulong ikey;
-			array_init_size(return_value, zend_hash_num_elements(keys));
+			array_init_like(return_value, keys);
 			ZEND_HASH_FOREACH_KEY(keys, ikey, skey) {
 				zval item;
 				result_to_zval(&r, i++, mode, &item);

@@ -536,7 +536,7 @@ static void answer_array(zval *rv, const gp_answers *a, size_t q)
 		packed_from_u32(rv, a->docs + from, n);
 		return;
 	}
-	array_init_size(rv, (uint32_t)n);
+	array_init_map(rv, (uint32_t)n);   /* docs best first: a hash, as gp_answers_admit counts it */
 	for (size_t i = from; i < from + n; i++) add_index_double(rv, (zend_ulong)a->docs[i], a->scores[i]);
 }
 
@@ -587,7 +587,7 @@ GP_METHOD(GpuPost_Index, searchBatch)
 	bool ok = run_queries(o, qs, n, &io, 0, &ans, 1);
 	efree(qs);
 	if (!ok) RETURN_THROWS();
-	array_init_size(return_value, (uint32_t)n);
+	array_init_like(return_value, queries);
 	i = 0;
 	ZEND_HASH_FOREACH_KEY(queries, ikey, key) {
 		answer_array(&list, &ans, i);

@@ -28,7 +28,15 @@ static bool local_path(const char *path, const char *what, char *real, bool *loc
 {
 	*local = false;
 	if (strncmp(path, "file://", 7) == 0) {
+		/* as PHP's plain files take them: file:///abs or file://localhost/abs, nothing else */
 		path += 7;
+		if (strncmp(path, "localhost/", 10) == 0) path += 9;
+		if (path[0] != '/') {
+			zend_throw_exception_ex(gpupost_exception_ce, 0, "the %s file://%s names no absolute local path "
+			                        "(file:///path or file://localhost/path)", what, path);
+			*local = true;   /* thrown */
+			return false;
+		}
 	} else if (strstr(path, "://")) {
 		if (strlen(path) < MAXPATHLEN) return false;   /* a wrapper's URL, kept as its name */
 		zend_throw_exception_ex(gpupost_exception_ce, 0, "the %s's URL is longer than %d bytes", what, MAXPATHLEN - 1);
@@ -45,6 +53,12 @@ static bool local_path(const char *path, const char *what, char *real, bool *loc
 		return false;
 	}
 	return true;
+}
+
+static const char *file_kind(mode_t m)
+{
+	return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device"
+	     : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : "not a regular file";
 }
 
 static bool write_all(int fd, const uint8_t *p, size_t len)
@@ -96,6 +110,12 @@ static bool save_local(const gp_index *ix, const char *real)
 	static unsigned long serial;
 	gp_error err;
 	int fd = -1;
+	struct stat st;
+	/* a FIFO, a device or a directory is not replaced by a file (a link is: it is the name) */
+	if (lstat(real, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "cannot write the index file %s: it is %s", real, file_kind(st.st_mode));
+		return false;
+	}
 	dir_of(real, dir);
 	for (int tries = 0; fd < 0 && tries < 100; tries++) {
 		snprintf(tmp, sizeof(tmp), "%s/.gpupost-%ld-%lu.tmp", dir, (long)getpid(), ++serial);
@@ -145,7 +165,7 @@ bool gpupost_index_file_save(const gp_index *ix, const char *path)
 	gp_error err;
 	memset(&err, 0, sizeof(err));
 	zend_replace_error_handling(EH_THROW, gpupost_exception_ce, &eh);
-	php_stream *s = php_stream_open_wrapper((char *)path, "wb", 0, NULL);
+	php_stream *s = php_stream_open_wrapper((char *)path, "wb", REPORT_ERRORS, NULL);
 	int rc = GP_EVALUE;
 	if (s) {
 		rc = gp_index_save(ix, write_to_stream, s, &err);
@@ -255,11 +275,6 @@ static void read_to_end(image *im, reader rd, void *src, const char *what, const
 	}
 }
 
-static const char *file_kind(mode_t m)
-{
-	return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device"
-	     : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : "not a regular file";
-}
 
 uint8_t *gpupost_index_file_read(const char *path, const char *what, bool want_pinned, gp_placement place,
                                  const gp_ctx *ctx, size_t *len, void **pinned, php_stream_statbuf *sb,
@@ -294,7 +309,7 @@ uint8_t *gpupost_index_file_read(const char *path, const char *what, bool want_p
 		strcpy(opened, path);
 		zend_error_handling eh;
 		zend_replace_error_handling(EH_THROW, gpupost_exception_ce, &eh);
-		php_stream *s = php_stream_open_wrapper((char *)path, "rb", 0, NULL);
+		php_stream *s = php_stream_open_wrapper((char *)path, "rb", REPORT_ERRORS, NULL);
 		/* a wrapper need not know its size (nor stat at all): read to its end */
 		memset(&im, 0, sizeof(im));
 		if (s && !EG(exception)) read_to_end(&im, read_stream, s, what, path, ctx);

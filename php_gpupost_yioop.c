@@ -277,7 +277,7 @@ GP_FUNCTION(gpu_postings_slice_batch)
 	size_t len = ZSTR_LEN(postings), nwords = len / 4;
 	call_ctx(&ctx, zend_hash_num_elements(requests));
 	uint64_t built = gp_php_map_bytes(zend_hash_num_elements(requests));   /* the batch's own array */
-	array_init_size(return_value, zend_hash_num_elements(requests));
+	array_init_like(return_value, requests);
 	zend_string *key;
 	zend_ulong ikey;
 	zval *req;

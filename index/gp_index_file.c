@@ -195,7 +195,8 @@ static int load_lengths(gp_index *ix, const section *s, uint64_t off, const gp_b
 	double k1 = load_f64(s->data), b = load_f64(s->data + 8);
 	uint32_t n = gp_load_le32(s->data + 16);
 	if (!gp_bm25_params_valid(k1, b)) return BAD(off, "BM25's k1 %g or b %g is out of range (k1 0 to %g, b 0 to 1)", k1, b, GP_BM25_K1_MAX);
-	if (gp_load_le32(s->data + 20) != 0 || s->len != IX_LENGTHS_HEAD + (uint64_t)n * 4) {
+	if (gp_load_le32(s->data + 20) != 0) return BAD(off + 20, "the doc lengths section's bytes 20..23 are not 0");
+	if (s->len != IX_LENGTHS_HEAD + (uint64_t)n * 4) {
 		return BAD(off + 16, "the doc lengths section holds %llu bytes, not %d + 4 x %u docs", (unsigned long long)s->len, IX_LENGTHS_HEAD, n);
 	}
 	if (gp_budget_check(budget, 0, (uint64_t)n * 4, "the doc lengths", err) != GP_OK) return GP_ENOMEM;

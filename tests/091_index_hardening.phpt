@@ -76,6 +76,20 @@ foreach ([1000, 10000, 100000, 200000, 300000, 400000] as $k) {
 echo "never refused\n";';
 [$out, $rc] = gp_child($ranked, ['memory_limit' => '64M'], 'host', [400000]);
 echo "3a. ranked answers past memory_limit: ", $out, " (exit $rc)\n";
+/* sparse docs (odd ones): PHP would start the answer packed and convert it to a hash of twice
+ * the table; and a batch keyed by odd ints likewise */
+$odd = '$n = 300000; $ix = new GpuPost\Index(["b" => gpu_encode_postings(range(1, 2 * $n - 1, 2), GPUPOST_S9)], GPUPOST_S9, ["doc_lengths" => array_fill(0, 2 * $n, 7), "device" => "host"]);
+$one = new GpuPost\Index(["a" => [1 => [1]]], GPUPOST_POSTINGS, ["device" => "host"]);
+try { $r = $argv[1] === "batch" ? $one->searchBatch(array_fill_keys(range(1, 2 * 200000 - 1, 2), ["a"])) : $ix->search(["b"], ["op" => GPUPOST_OR, "limit" => $n]); echo "ok"; }
+catch (GpuPost\Exception $e) { echo "refused"; }';
+$seen = [];
+foreach (['ranked' => ['36M', '40M', '44M', '48M'], 'batch' => ['64M', '72M', '80M']] as $what => $limits) {
+    foreach ($limits as $ml) {
+        [$out, $rc] = gp_child($odd, ['memory_limit' => $ml], 'host', [$what]);
+        $seen[] = in_array($out, ['ok', 'refused'], true) && $rc === 0 ? $out : "FATAL at $what $ml: $out";
+    }
+}
+echo "    sparse docs and keys: ", implode(', ', array_unique(array_filter($seen, fn($x) => $x !== 'ok' && $x !== 'refused'))) ?: 'an answer or an exception at every limit', "\n";
 $slices = '$w = gpu_encode_postings(array_fill_keys(range(0, 999), [1, 2, 3, 4, 5]), GPUPOST_MOD9, GPUPOST_POSTINGS);
 $req = array_fill(0, 600, [0, strlen($w) - 4, 1000]);
 try { $r = gpu_postings_slice_batch($w, $req); echo count($r), " slices\n"; }
@@ -179,6 +193,11 @@ echo "   a name of 250 bytes: ", GpuPost\Index::open("$dir/$name")->search(['a']
 echo "   temporary files left: ", count(glob("$dir/.gpupost-*")) - 4, "\n";
 function_exists('posix_mkfifo') ? posix_mkfifo("$dir/fifo", 0600) : exec('mkfifo ' . escapeshellarg("$dir/fifo"));
 echo "   a FIFO: ", $msg(fn() => GpuPost\Index::open("$dir/fifo")), "\n";
+echo "   saved over a FIFO: ", $msg(fn() => $small->save("$dir/fifo")), "; still ", filetype("$dir/fifo"), "\n";
+chdir($dir);
+$small->save("file://localhost$dir/local.idx");
+echo "   file://localhost/path: ", is_file("$dir/local.idx") && !is_dir("$dir/localhost") ? "the path" : "ELSEWHERE", "\n";
+echo "   file://relative: ", $msg(fn() => $small->save("file://rel.idx")), "\n";
 echo "   /dev/zero: ", $msg(fn() => GpuPost\Index::open('/dev/zero')), "\n";
 echo "   a directory: ", $msg(fn() => GpuPost\Index::open($dir)), "\n";
 echo "   /proc/self/status: ", $msg(fn() => GpuPost\Index::open('/proc/self/status')), "\n";
@@ -244,6 +263,7 @@ foreach (array_merge(glob("$dir/*"), glob("$dir/.gpupost-*")) as $x) @unlink($x)
 1. OR over empty lists: right
 2. merged docs, compressed device lists: right
 3a. ranked answers past memory_limit: refused at %d: the answers would need N bytes of PHP memory, more than memory_limit leaves (N) (exit 0)
+    sparse docs and keys: an answer or an exception at every limit
 3b. a batch of slices past memory_limit: refused: the slice's arrays would need N bytes of PHP memory, more than memory_limit leaves (N) (exit 0)
 3c. a batch of slices past gpupost.max_result_bytes: refused: the slice's arrays would need N bytes, more than gpupost.max_result_bytes (N) (exit 0)
 3d. the doc count of sparse docs: 3 docs, under 64 MiB more
@@ -261,13 +281,16 @@ foreach (array_merge(glob("$dir/*"), glob("$dir/.gpupost-*")) as $x) @unlink($x)
    a name of 250 bytes: saved and opened
    temporary files left: 0
    a FIFO: GpuPost\Exception: the index file DIR/fifo is a FIFO
+   saved over a FIFO: GpuPost\Exception: cannot write the index file DIR/fifo: it is a FIFO; still fifo
+   file://localhost/path: the path
+   file://relative: GpuPost\Exception: the index file file://rel.idx names no absolute local path (file:///path or file://localhost/path)
    /dev/zero: GpuPost\Exception: the index file /dev/zero is a character device
    a directory: GpuPost\Exception: the index file DIR is a directory
    /proc/self/status: GpuPost\Exception: index file /proc/self/status: byte 0: not a gpupost index (the magic is not "GPUPIDX\0")
    saved where no directory is: GpuPost\Exception: cannot write the index file DIR/none/x.idx: cannot create a file in its directory: No such file or directory; notices: null
    opened where no file is: GpuPost\Exception: cannot open the index file DIR/none.idx: No such file or directory; notices: null
    a wrapper without stat: saved and opened
-   a wrapper's refusal: GpuPost\Exception: %s
+   a wrapper's refusal: GpuPost\Exception: GpuPost\Index::open(gpmem://none): Failed to open stream: %s
    a URL of 5,000 bytes: GpuPost\Exception: the index file's URL is longer than N bytes
 7. k1 near the largest double: ValueError: GpuPost\Index::__construct(): Argument #3 ($options) option 'k1' must be a number from 0 to 1e6
    k1 1e6: finite scores
