@@ -11,7 +11,7 @@ $(builddir)/opencl/gp_kernels_src.h: $(GPUPOST_KERNEL_SOURCES) $(srcdir)/kernels
 opencl/gp_cl_program.lo: $(builddir)/opencl/gp_kernels_src.h
 
 # Benchmarks (never tests): `make bench` runs the PHP-level and C-level benchmarks.
-GPUPOST_C_SOURCES = $(addprefix $(srcdir)/,$(filter codec/% index/% opencl/%,$(shell grep -v '^\#' $(srcdir)/sources.list)))
+GPUPOST_C_SOURCES = $(addprefix $(srcdir)/,$(filter codec/% index/% query/% opencl/%,$(shell grep -v '^\#' $(srcdir)/sources.list)))
 
 $(builddir)/bench/device_bench: $(srcdir)/bench/device_bench.c $(GPUPOST_C_SOURCES) $(builddir)/opencl/gp_kernels_src.h
 	@mkdir -p $(builddir)/bench

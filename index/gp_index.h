@@ -14,7 +14,7 @@
 #include "../codec/gp_common.h"
 #include "../codec/gp_budget.h"
 
-/* The lists' source format: the values of GP_FORMAT_* (src/gp_dispatch.h). */
+/* The lists' source format: the values of GP_FORMAT_* (engine/gp_dispatch.h). */
 enum { GP_IX_MOD9 = 1, GP_IX_S9 = 2, GP_IX_QS = 3 };
 /* Query operators: the values of GPUPOST_OR, GPUPOST_AND, GPUPOST_PHRASE. */
 enum { GP_IX_OR = 1, GP_IX_AND = 2, GP_IX_PHRASE = 3 };
@@ -65,7 +65,7 @@ typedef struct gp_index {
 	int device_refused;       /* its lists pass a device copy's 32-bit offsets, whole or in the
 	                           * shards the process's devices would hold: answered on the host */
 
-	/* ranked retrieval (gp_index_rank.c): BM25 as SQLite FTS5's bm25(), from doc lengths given
+	/* ranked retrieval (query/gp_rank.c): BM25 as SQLite FTS5's bm25(), from doc lengths given
 	 * at build (NULL doc_len: none, ranked queries refused) */
 	uint32_t *doc_len;        /* by doc, len_docs of them; GP_IX_NO_LENGTH where none was given */
 	uint32_t len_docs;
@@ -159,7 +159,7 @@ void gp_index_shard_size(const gp_index *ix, uint64_t lo, uint64_t hi, uint64_t 
  * is freed, its list offsets kept (the planner reads the lists' lengths). */
 void gp_index_shard_uploaded(gp_index *shard);
 
-/* --- queries (gp_index_query.c) --- */
+/* --- queries (query/gp_query.c) --- */
 
 /* A batch of queries: query q's terms are term ids terms[at[q] .. at[q + 1]) (GP_IX_NO_TERM for
  * a term the index lacks), in the query's order. AND and OR take each distinct term once; a
@@ -206,7 +206,7 @@ size_t gp_query_plan(const gp_index *ix, const gp_query_batch *q, size_t query, 
 int gp_index_query_host(const gp_index *ix, const gp_query_batch *q, const gp_budget *budget,
                         gp_answers *out, gp_error *err);
 
-/* --- ranked retrieval (gp_index_rank.c) --- */
+/* --- ranked retrieval (query/gp_rank.c) --- */
 
 /* Doc lengths in tokens (docs[i] has lens[i]; every doc of the lists needs one), and BM25's k1
  * and b. GP_EVALUE names a doc given twice, a length of 2^32 - 1 or more, or a doc of the lists

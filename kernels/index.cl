@@ -232,7 +232,7 @@ __kernel void index_list_positions(__global const uint *pos32, __global const ui
 	}
 }
 
-/* Ranked queries (BM25 as SQLite FTS5's bm25(); index/gp_index_rank.c computes the same on
+/* Ranked queries (BM25 as SQLite FTS5's bm25(); query/gp_rank.c computes the same on
  * the host, in the same order): each kept candidate scored into a 64-bit key (a positive
  * double's bits order as the double does; 0: not a match), then each query's best selected by
  * one work-group. The query tables add, per place, its IDF (two uints, low first) at idf_off,

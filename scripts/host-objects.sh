@@ -9,7 +9,7 @@ dir=$1 cc=$2
 shift 2
 rm -rf "$dir"
 mkdir -p "$dir"
-srcs=$(grep -E '^(codec|index)/.*\.c$' sources.list)
+srcs=$(grep -E '^(codec|index|query)/.*\.c$' sources.list)
 echo "$srcs" | xargs -P "$(nproc 2>/dev/null || echo 1)" -I{} sh -c \
 	"$cc $* -c -o $dir/\$(echo {} | tr / _ | sed 's/\.c\$/.o/') {}"
 [ "$(ls "$dir"/*.o | wc -l)" -eq "$(echo "$srcs" | wc -l)" ]

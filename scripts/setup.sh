@@ -28,6 +28,6 @@ if [ ! -f Makefile ] || [ config.m4 -nt Makefile ] || [ Makefile.frag -nt Makefi
 	# objects built with other flags, and what they depended on (a header that moved would stop
 	# make); make clean would also delete every .so below here
 	rm -rf ./*.lo ./*.la ./*.dep .libs modules/*
-	for d in src codec index opencl; do rm -rf "$d"/*.lo "$d"/*.dep "$d"/.libs; done
+	for d in engine query codec index opencl; do rm -rf "$d"/*.lo "$d"/*.dep "$d"/.libs; done
 fi
 make -s -j"$(nproc)" >/dev/null

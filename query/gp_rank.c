@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gp_index_rank.h"
+#include "gp_rank.h"
 
 double gp_bm25_idf(uint64_t n_docs, uint64_t df)
 {

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gp_index.h"
-#include "gp_index_rank.h"
+#include "../index/gp_index.h"
+#include "gp_rank.h"
 
 void gp_answers_free(gp_answers *a)
 {

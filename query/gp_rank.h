@@ -1,9 +1,9 @@
-/* The top k of one ranked query on the host (gp_index_rank.c, used by gp_index_query.c): each
+/* The top k of one ranked query on the host (query/gp_rank.c, used by query/gp_query.c): each
  * candidate doc scored from its tf per distinct term, a heap of the best so far. */
 #ifndef GP_INDEX_RANK_H
 #define GP_INDEX_RANK_H
 
-#include "gp_index.h"
+#include "../index/gp_index.h"
 
 typedef struct gp_rank {
 	const gp_index *ix;
