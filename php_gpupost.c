@@ -211,6 +211,7 @@ void call_ctx(gp_ctx *ctx, size_t lists)
 	ctx->budget.memory_left = memory_left();
 	ctx->budget.max_result = (uint64_t)GPUPOST_G(max_result_bytes);
 	ctx->budget.lists = lists;
+	ctx->budget.face = &gpupost_php_face;   /* Zend's array sizes, PHP's names for the limits */
 }
 
 /* After a call: what the process keeps for the next one back under gpupost.max_cached_bytes. */

@@ -60,6 +60,20 @@ bool fits_budget(const gp_ctx *ctx, uint64_t php_bytes, uint64_t c_bytes, const 
 /* The ints of a PHP list as a C array (emalloc'd), or NULL with a TypeError or an exception. */
 int64_t *ints_from_array(HashTable *ht, uint32_t arg, size_t *n);
 
+/* What PHP's arrays cost (php_gpupost_sizes.c, Zend's layout in PHP 8.2), and the face the
+ * engine's budgets carry them in (call_ctx sets it): bytes Zend's allocator takes for a request
+ * of `size` (its small bins, then whole pages); a PHP list of n ints built as a packed array of
+ * its final size; a PHP array of n entries under keys that may make it a hash (its buckets and
+ * hash slots, and the packed array it may start as); lower bounds, before the exact sizes are
+ * known, of `values` ints over `lists` lists and of `postings` postings holding `positions`
+ * positions, one array each, under one map per blob. */
+uint64_t gp_zend_alloc_bytes(uint64_t size);
+uint64_t gp_php_list_bytes(uint64_t n);
+uint64_t gp_php_map_bytes(uint64_t n);
+uint64_t gp_php_lists_floor(uint64_t values, uint64_t lists);
+uint64_t gp_php_postings_floor(uint64_t postings, uint64_t positions, uint64_t blobs);
+extern const gp_face gpupost_php_face;
+
 /* A packed PHP list of n ints from a C array (php_gpupost_decode.c). */
 void packed_from_u32(zval *rv, const uint32_t *v, size_t n);
 void packed_from_i64(zval *rv, const int64_t *v, size_t n);

@@ -2,100 +2,28 @@
 
 #include "gp_budget.h"
 
-int gp_budget_check(const gp_budget *b, uint64_t php_bytes, uint64_t c_bytes, const char *what,
+int gp_budget_check(const gp_budget *b, uint64_t face_bytes, uint64_t c_bytes, const char *what,
                     gp_error *err)
 {
 	if (!b) return GP_OK;
-	uint64_t total = gp_add_sat(php_bytes, c_bytes);
+	uint64_t total = gp_add_sat(face_bytes, c_bytes);
 	int over_cap = total > b->max_result;
-	if (!over_cap && php_bytes <= b->memory_left) return GP_OK;
+	if (!over_cap && face_bytes <= b->memory_left) return GP_OK;
 	if (err) {
 		err->code = GP_ENOMEM;
 		err->format = "memory";
 		err->offset = 0;
 		err->cl_status = 0;
+		/* the limits by the face's names for them, or by their roles */
 		if (over_cap) {
-			snprintf(err->rule, sizeof(err->rule),
-			         "%s would need %llu bytes, more than gpupost.max_result_bytes (%llu)", what,
-			         (unsigned long long)total, (unsigned long long)b->max_result);
+			snprintf(err->rule, sizeof(err->rule), "%s would need %llu bytes, more than %s (%llu)", what,
+			         (unsigned long long)total, b->face ? b->face->cap : "the cap on a call's results",
+			         (unsigned long long)b->max_result);
 		} else {
-			snprintf(err->rule, sizeof(err->rule),
-			         "%s would need %llu bytes of PHP memory, more than memory_limit leaves (%llu)",
-			         what, (unsigned long long)php_bytes, (unsigned long long)b->memory_left);
+			snprintf(err->rule, sizeof(err->rule), "%s would need %llu bytes of %s, more than %s (%llu)", what,
+			         (unsigned long long)face_bytes, b->face ? b->face->memory : "the face's memory",
+			         b->face ? b->face->room : "its room left", (unsigned long long)b->memory_left);
 		}
 	}
 	return GP_ENOMEM;
-}
-
-/* Zend's small bins (zend_alloc_sizes.h); larger requests take whole 4 KiB pages. */
-static const uint16_t zend_bins[] = {
-	8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384, 448, 512,
-	640, 768, 896, 1024, 1280, 1536, 1792, 2048, 2560, 3072,
-};
-
-uint64_t gp_zend_alloc_bytes(uint64_t size)
-{
-	if (size <= 3072) {
-		for (size_t i = 0; i < sizeof(zend_bins) / sizeof(zend_bins[0]); i++) {
-			if (size <= zend_bins[i]) return zend_bins[i];
-		}
-	}
-	return size > UINT64_MAX - 4095 ? UINT64_MAX : (size + 4095) & ~(uint64_t)4095;
-}
-
-enum {
-	ZEND_ARRAY_BYTES = 56,     /* sizeof(zend_array) */
-	ZVAL_BYTES = 16,           /* a packed array's slot */
-	BUCKET_BYTES = 32,         /* a hash's slot */
-	HASH_MIN_SLOTS = 8,        /* HT_MIN_SIZE */
-};
-
-/* Slots Zend gives a table sized for n: HT_MIN_SIZE, or n rounded up to a power of two. */
-static uint64_t table_slots(uint64_t n)
-{
-	uint64_t t = HASH_MIN_SLOTS;
-	while (t < n) {
-		if (t > UINT64_MAX / 2) return UINT64_MAX;
-		t *= 2;
-	}
-	return t;
-}
-
-static uint64_t packed_data_bytes(uint64_t slots)
-{
-	/* the zvals and the two hash words of HT_MIN_MASK */
-	return gp_zend_alloc_bytes(gp_add_sat(gp_mul_sat(slots, ZVAL_BYTES), 8));
-}
-
-uint64_t gp_php_list_bytes(uint64_t n)
-{
-	if (n == 0) return ZEND_ARRAY_BYTES;
-	return gp_add_sat(ZEND_ARRAY_BYTES, packed_data_bytes(table_slots(n)));
-}
-
-uint64_t gp_php_map_bytes(uint64_t n)
-{
-	if (n == 0) return ZEND_ARRAY_BYTES;
-	uint64_t t = table_slots(n);
-	/* buckets and two uint32 hash slots per bucket, plus the packed table it may start as */
-	uint64_t mixed = gp_zend_alloc_bytes(gp_mul_sat(t, BUCKET_BYTES + 8));
-	return gp_add_sat(gp_add_sat(ZEND_ARRAY_BYTES, mixed), packed_data_bytes(t));
-}
-
-uint64_t gp_php_lists_floor(uint64_t values, uint64_t lists)
-{
-	if (lists <= 1) return gp_php_list_bytes(values);
-	/* each list at least its zend_array and a zval per value, under the batch's map */
-	return gp_add_sat(gp_php_map_bytes(lists),
-	                  gp_add_sat(gp_mul_sat(lists, ZEND_ARRAY_BYTES), gp_mul_sat(values, ZVAL_BYTES)));
-}
-
-uint64_t gp_php_postings_floor(uint64_t postings, uint64_t positions, uint64_t blobs)
-{
-	uint64_t maps = blobs <= 1 ? gp_php_map_bytes(postings)
-	                           : gp_add_sat(gp_php_map_bytes(blobs),
-	                                        gp_add_sat(gp_mul_sat(blobs, ZEND_ARRAY_BYTES),
-	                                                   gp_mul_sat(postings, BUCKET_BYTES + 8)));
-	uint64_t arrays = gp_add_sat(gp_mul_sat(postings, ZEND_ARRAY_BYTES), gp_mul_sat(positions, ZVAL_BYTES));
-	return gp_add_sat(maps, arrays);
 }

@@ -197,14 +197,14 @@ int gp_check_result(const gp_result *r, uint64_t values, uint64_t postings, gp_e
 	const gp_budget *b = r->budget;
 	if (!b) return GP_OK;
 	/* C: a 32- or 64-bit value and a position per value; a doc, a value index and a form per
-	 * posting; PHP: the arrays, at least */
+	 * posting; the face's copies: their floor */
 	uint64_t c = gp_add_sat(gp_mul_sat(values, 12), gp_mul_sat(postings, 16));
-	uint64_t php = postings ? gp_php_postings_floor(postings, values - (values >= postings ? postings : values), b->lists)
-	                        : gp_php_lists_floor(values, b->lists);
+	uint64_t face = postings ? gp_face_postings_floor(b, postings, values - (values >= postings ? postings : values), b->lists)
+	                         : gp_face_lists_floor(b, values, b->lists);
 	char what[120];
 	snprintf(what, sizeof(what), "the decoded result (%llu values, %llu postings)",
 	         (unsigned long long)values, (unsigned long long)postings);
-	return gp_budget_check(b, php, c, what, err);
+	return gp_budget_check(b, face, c, what, err);
 }
 
 size_t gp_delta_check(const int64_t *x, size_t n, uint32_t delta, uint64_t max_stored, uint64_t max_value)

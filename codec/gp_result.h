@@ -104,7 +104,7 @@ void gp_scratch_trim(size_t keep);
 
 /* The budget check of a decode (gp_budget.h) once its counts are known and before anything is
  * sized from them: `values` values (DOCS: the docs) and, in POSTINGS mode, `postings` postings
- * over them; the C buffers for them and a floor of their PHP arrays against r->budget.
+ * over them; the C buffers for them and a floor of the face's copies against r->budget.
  * GP_ENOMEM with err naming the sizes when over. */
 int gp_check_result(const gp_result *r, uint64_t values, uint64_t postings, gp_error *err);
 

@@ -134,7 +134,7 @@ static void split_share_run(void *arg)
  * the whole, so that a share of tiny blobs is not refused what a list of its size needs). */
 static gp_budget split_budget(const gp_budget *whole, double part)
 {
-	gp_budget b = whole ? *whole : (gp_budget){UINT64_MAX, UINT64_MAX, 1};
+	gp_budget b = whole ? *whole : (gp_budget){UINT64_MAX, UINT64_MAX, 1, NULL};
 	if (part < 1.0 / 16) part = 1.0 / 16;
 	if (part < 1.0) {
 		if (b.memory_left != UINT64_MAX) b.memory_left = (uint64_t)((double)b.memory_left * part);

@@ -46,7 +46,7 @@ static void check_queries(const gp_index *ix)
 		gp_query_batch q = {.op = op, .n_queries = 1, .terms = terms, .at = at};
 		gp_answers a;
 		gp_error err;
-		gp_budget b = {UINT64_MAX, (uint64_t)1 << 30, 1};
+		gp_budget b = {UINT64_MAX, (uint64_t)1 << 30, 1, NULL};
 		if (gp_index_query_host(ix, &q, &b, &a, &err) != GP_OK) continue;
 		for (uint64_t i = 1; i < a.total; i++) FUZZ_CHECK(a.docs[i - 1] < a.docs[i]);
 		/* each answer is in every list (AND, phrase) or in one (OR) */
@@ -126,7 +126,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	gp_index *ix;
 	gp_error err;
-	gp_budget budget = {(uint64_t)256 << 20, (uint64_t)256 << 20, 1};
+	gp_budget budget = {(uint64_t)256 << 20, (uint64_t)256 << 20, 1, NULL};
 	if (size < 1) return 0;
 	uint8_t *f = fuzz_alloc(size);
 	memcpy(f, data + 1, size - 1);

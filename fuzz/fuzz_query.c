@@ -237,6 +237,13 @@ static size_t ref_query(const ref_list *refs, const uint32_t *terms, size_t nt, 
 	return n;
 }
 
+/* A face whose copies cost something, so that the room as well as the cap refuses answers. */
+static uint64_t face_list(uint64_t n) { return 56 + 16 * n; }
+static uint64_t face_map(uint64_t n) { return 56 + 56 * n; }
+static uint64_t face_lists(uint64_t values, uint64_t lists) { return 56 * lists + 16 * values; }
+static uint64_t face_postings(uint64_t postings, uint64_t positions, uint64_t blobs) { return 56 * (blobs + postings) + 16 * positions; }
+static const gp_face test_face = {face_list, face_map, face_lists, face_postings, "the test's memory", "its room", "its cap"};
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	src s = {data, size, 0};
@@ -253,7 +260,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		names[t] = words[t];
 		term_lens[t] = strlen(words[t]);
 	}
-	gp_budget roomy = {UINT64_MAX, (uint64_t)1 << 30, 1};
+	gp_budget roomy = {UINT64_MAX, (uint64_t)1 << 30, 1, NULL};
 	gp_index *ix;
 	gp_error err;
 	FUZZ_CHECK(gp_index_build(format, n_terms, names, term_lens, (const uint8_t *const *)blobs, lens, &roomy, &ix, &err) == GP_OK);
@@ -317,6 +324,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (take(&s, 4) == 0) {
 		budget.memory_left = take(&s, 4096);
 		budget.max_result = take(&s, 1u << 16);
+		budget.face = take(&s, 2) ? &test_face : NULL;
 	}
 	gp_answers a;
 	int rc = gp_index_query_host(ix, &batch, &budget, &a, &err);

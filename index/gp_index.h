@@ -181,15 +181,15 @@ typedef struct gp_answers {
 	uint32_t *docs;
 	uint64_t *at;
 	double *scores;           /* ranked batches: each doc's score (docs best first) */
-	uint64_t php_bytes;       /* what the answers admitted so far will take as PHP arrays */
-	size_t admitted;          /* the queries whose answers are counted in php_bytes */
+	uint64_t face_bytes;      /* what the face's copies of the answers admitted so far take */
+	size_t admitted;          /* the queries whose answers are counted in face_bytes */
 } gp_answers;
 
 void gp_answers_free(gp_answers *a);
 /* The one rule for what a batch's answers cost (docs/RELIABILITY.md): queries [a->admitted,
- * upto) (their at[] set) are added as the arrays the PHP face builds of them (a list of ints,
- * or for a ranked query a map doc => score, which is a hash), under the batch's map when there
- * are several, and the whole checked against the budget with the answers' C bytes (4 a doc, 12
+ * upto) (their at[] set) are added as the face's copies of them, in the budget's terms (a list
+ * of docs, or for a ranked query a map doc => score), under the batch's map when there are
+ * several, and the whole checked against the budget with the answers' C bytes (4 a doc, 12
  * ranked). GP_ENOMEM naming the size and the limit. */
 int gp_answers_admit(gp_answers *a, size_t upto, int ranked, const gp_budget *budget, gp_error *err);
 
@@ -202,7 +202,7 @@ size_t gp_query_plan(const gp_index *ix, const gp_query_batch *q, size_t query, 
 
 /* The host's answers (galloping intersection from the shortest list, merges, positions checked
  * per candidate): the reference the device equals. GP_ENOMEM when the answers would pass the
- * budget (each answer counted as a PHP int in a list and its 4 C bytes). */
+ * budget (gp_answers_admit). */
 int gp_index_query_host(const gp_index *ix, const gp_query_batch *q, const gp_budget *budget,
                         gp_answers *out, gp_error *err);
 

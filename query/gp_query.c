@@ -21,10 +21,10 @@ int gp_answers_admit(gp_answers *a, size_t upto, int ranked, const gp_budget *bu
 {
 	for (; a->admitted < upto; a->admitted++) {
 		uint64_t n = a->at[a->admitted + 1] - a->at[a->admitted];
-		a->php_bytes = gp_add_sat(a->php_bytes, ranked ? gp_php_map_bytes(n) : gp_php_list_bytes(n));
+		a->face_bytes = gp_add_sat(a->face_bytes, ranked ? gp_face_map_bytes(budget, n) : gp_face_list_bytes(budget, n));
 	}
-	uint64_t php = gp_add_sat(a->php_bytes, a->n_queries > 1 ? gp_php_map_bytes(a->n_queries) : 0);
-	return gp_budget_check(budget, php, gp_mul_sat(a->total, ranked ? 12 : 4), "the answers", err);
+	uint64_t face = gp_add_sat(a->face_bytes, a->n_queries > 1 ? gp_face_map_bytes(budget, a->n_queries) : 0);
+	return gp_budget_check(budget, face, gp_mul_sat(a->total, ranked ? 12 : 4), "the answers", err);
 }
 
 static int cmp_u64(const void *a, const void *b)
