@@ -109,13 +109,18 @@ void array_init_map(zval *rv, uint32_t n)
 
 void array_init_like(zval *rv, HashTable *keys)
 {
-	uint32_t n = zend_hash_num_elements(keys);
-	if (HT_IS_PACKED(keys) && HT_IS_WITHOUT_HOLES(keys)) {   /* keys 0 .. n - 1 in order */
-		array_init_size(rv, n);
-		if (n) zend_hash_real_init_packed(Z_ARRVAL_P(rv));
-	} else {
-		array_init_map(rv, n);
+	array_init_size(rv, zend_hash_num_elements(keys));   /* nothing taken before the first add */
+}
+
+void array_add_like(zval *rv, HashTable *keys, zend_string *skey, zend_ulong ikey, zval *item)
+{
+	HashTable *ht = Z_ARRVAL_P(rv);
+	if (HT_FLAGS(ht) & HASH_FLAG_UNINITIALIZED) {   /* the first: laid out as the keys allow */
+		if (HT_IS_PACKED(keys) && HT_IS_WITHOUT_HOLES(keys)) zend_hash_real_init_packed(ht);   /* 0 .. n - 1 */
+		else zend_hash_real_init_mixed(ht);
 	}
+	if (skey) zend_hash_update(ht, skey, item);
+	else zend_hash_index_update(ht, ikey, item);
 }
 
 /* Elements [from, from + n) of a result's array (32-bit unsigned or 64-bit signed). */
@@ -222,8 +227,7 @@ static void decode_in_runs(const uint8_t *const *blobs, const size_t *lens, size
 		}
 		zval item;
 		result_to_zval(&r, i - run, mode, &item);
-		if (skey) zend_hash_update(Z_ARRVAL_P(return_value), skey, &item);
-		else zend_hash_index_update(Z_ARRVAL_P(return_value), ikey, &item);
+		array_add_like(return_value, keys, skey, ikey, &item);
 		i++;
 	} ZEND_HASH_FOREACH_END();
 	gp_result_free(&r);
@@ -264,11 +268,7 @@ static void decode_and_return(const uint8_t *const *blobs, const size_t *lens, s
 			ZEND_HASH_FOREACH_KEY(keys, ikey, skey) {
 				zval item;
 				result_to_zval(&r, i++, mode, &item);
-				if (skey) {
-					zend_hash_update(Z_ARRVAL_P(return_value), skey, &item);
-				} else {
-					zend_hash_index_update(Z_ARRVAL_P(return_value), ikey, &item);
-				}
+				array_add_like(return_value, keys, skey, ikey, &item);
 			} ZEND_HASH_FOREACH_END();
 		}
 	}

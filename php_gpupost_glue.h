@@ -77,11 +77,13 @@ extern const gp_face gpupost_php_face;
 /* A packed PHP list of n ints from a C array (php_gpupost_decode.c). */
 void packed_from_u32(zval *rv, const uint32_t *v, size_t n);
 void packed_from_i64(zval *rv, const int64_t *v, size_t n);
-/* An array laid out before it is filled (php_gpupost_decode.c), so that PHP never converts or
- * grows it past what the budget counted (gp_php_map_bytes): a hash for n keys; room for the keys
- * of `keys` in their order (packed when they are 0 .. n - 1, else a hash). */
+/* Arrays laid out before they are filled (php_gpupost_decode.c), so that PHP never converts or
+ * grows one past what the budget counted (gp_php_map_bytes): a hash for n keys; an array for the
+ * keys of `keys`, taking no memory until its first add (after the budget's check), which lays it
+ * out packed when they are 0 .. n - 1, else as a hash. */
 void array_init_map(zval *rv, uint32_t n);
 void array_init_like(zval *rv, HashTable *keys);
+void array_add_like(zval *rv, HashTable *keys, zend_string *skey, zend_ulong ikey, zval *item);
 /* [doc => [positions]] as MOD9 postings (php_gpupost_encode.c): with `combine`, byte for byte
  * Yioop's packPosting; errors name argument `arg`, after `where`. */
 zend_string *mod9_encode_postings(HashTable *data, bool combine, uint32_t arg, const char *where);

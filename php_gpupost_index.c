@@ -67,8 +67,9 @@ static gp_index *index_of(index_obj *o)
 static void throw_for_term(const gp_error *err, const char *term, size_t term_len)
 {
 	if (err->code == GP_EFORMAT) {
-		zend_throw_exception_ex(gpupost_exception_ce, 0, "%s: term '%.*s', byte %zu: %s", err->format,
-		                        (int)(term_len > 200 ? 200 : term_len), term, err->offset, err->rule);
+		char name[1024];
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "%s: term '%s', byte %zu: %s", err->format,
+		                        gp_printable(term, term_len, 200, name, sizeof(name)), err->offset, err->rule);
 	} else {
 		gpupost_throw(err, NULL);
 	}
@@ -235,7 +236,8 @@ static zend_string *encode_term_postings(HashTable *postings, const char *term, 
 	zend_string *key;
 	bool sorted = true, first = true;
 	char where[260];
-	snprintf(where, sizeof(where), "term '%.*s': ", (int)(term_len > 200 ? 200 : term_len), term);
+	char name[1024];
+	snprintf(where, sizeof(where), "term '%s': ", gp_printable(term, term_len, 200, name, sizeof(name)));
 	ZEND_HASH_FOREACH_KEY(postings, doc, key) {
 		if (!key && !first && (zend_long)doc <= (zend_long)last) sorted = false;
 		last = doc;
@@ -275,9 +277,10 @@ static bool build_index(index_obj *o, HashTable *lists, zend_long format, const 
 			blobs[i] = (const uint8_t *)Z_STRVAL_P(v);
 			lens[i] = Z_STRLEN_P(v);
 		} else {
-			zend_argument_type_error(1, "must map terms to %s, %s given for term '%.*s'",
+			char name[1024];
+			zend_argument_type_error(1, "must map terms to %s, %s given for term '%s'",
 			                         format == GP_MODE_POSTINGS && arrays ? "[doc => [positions]] arrays" : "blobs (strings)",
-			                         zend_zval_type_name(v), (int)(term_lens[i] > 200 ? 200 : term_lens[i]), terms[i]);
+			                         zend_zval_type_name(v), gp_printable(terms[i], term_lens[i], 200, name, sizeof(name)));
 			goto done;
 		}
 		i++;
@@ -498,7 +501,8 @@ static bool run_queries(index_obj *o, HashTable **queries, size_t n, const index
 	GP_TRACE_START();
 	for (size_t q = 0; q < n; q++) total += zend_hash_num_elements(queries[q]);
 	call_ctx(&ctx, n ? n : 1);
-	if (!fits_budget(&ctx, 0, (total + 1) * 4 + (n + 1) * 8, "the queries' terms")) return false;
+	/* the terms' ids and offsets are taken from PHP's heap */
+	if (!fits_budget(&ctx, gp_zend_alloc_bytes((total + 1) * 4) + gp_zend_alloc_bytes((n + 1) * 8), 0, "the queries' terms")) return false;
 	uint32_t *terms = safe_emalloc(total + 1, sizeof(uint32_t), 0);
 	uint64_t *at = safe_emalloc(n + 1, sizeof(uint64_t), 0);
 	at[0] = 0;
@@ -574,6 +578,9 @@ GP_METHOD(GpuPost_Index, searchBatch)
 	index_obj *o = THIS_INDEX();
 	if (!index_of(o) || !parse_query_options(opts, o->ix, &io, 2)) RETURN_THROWS();
 	n = zend_hash_num_elements(queries);
+	gp_ctx ctx;
+	call_ctx(&ctx, n ? n : 1);
+	if (!fits_budget(&ctx, gp_zend_alloc_bytes((uint64_t)(n + 1) * sizeof(HashTable *)), 0, "the batch's queries")) RETURN_THROWS();
 	HashTable **qs = safe_emalloc(n + 1, sizeof(HashTable *), 0);
 	ZEND_HASH_FOREACH_VAL(queries, q) {
 		ZVAL_DEREF(q);
@@ -591,8 +598,7 @@ GP_METHOD(GpuPost_Index, searchBatch)
 	i = 0;
 	ZEND_HASH_FOREACH_KEY(queries, ikey, key) {
 		answer_array(&list, &ans, i);
-		if (key) zend_hash_add_new(Z_ARRVAL_P(return_value), key, &list);
-		else zend_hash_index_add_new(Z_ARRVAL_P(return_value), ikey, &list);
+		array_add_like(return_value, queries, key, ikey, &list);
 		i++;
 	} ZEND_HASH_FOREACH_END();
 	gp_answers_free(&ans);

@@ -154,26 +154,64 @@ static bool save_local(const gp_index *ix, const char *real)
 	return true;
 }
 
+/* Another wrapper's I/O: its warnings become the exception (EH_THROW); its notices (a stream not
+ * writable, a write that failed) are PHP's way of saying why, so they become the exception's
+ * reason instead of being shown beside it or left in error_get_last(). */
+typedef struct wrapper_io {
+	zend_error_handling eh;
+	int reporting, last_type, last_lineno;
+	zend_string *last_message, *last_file;
+} wrapper_io;
+
+static void wrapper_io_begin(wrapper_io *w)
+{
+	zend_replace_error_handling(EH_THROW, gpupost_exception_ce, &w->eh);
+	w->reporting = EG(error_reporting);
+	EG(error_reporting) &= ~(E_NOTICE | E_USER_NOTICE | E_DEPRECATED | E_USER_DEPRECATED);
+	w->last_type = PG(last_error_type);
+	w->last_lineno = PG(last_error_lineno);
+	w->last_message = PG(last_error_message) ? zend_string_copy(PG(last_error_message)) : NULL;
+	w->last_file = PG(last_error_file) ? zend_string_copy(PG(last_error_file)) : NULL;
+}
+
+/* Ends it: the last notice's text, if one came, into why (else why untouched); the last error put
+ * back as it was. */
+static void wrapper_io_end(wrapper_io *w, char *why, size_t why_len)
+{
+	if (PG(last_error_message) && PG(last_error_message) != w->last_message) {
+		snprintf(why, why_len, "%s", ZSTR_VAL(PG(last_error_message)));
+	}
+	if (PG(last_error_message)) zend_string_release(PG(last_error_message));
+	if (PG(last_error_file)) zend_string_release(PG(last_error_file));
+	PG(last_error_type) = w->last_type;
+	PG(last_error_lineno) = w->last_lineno;
+	PG(last_error_message) = w->last_message;
+	PG(last_error_file) = w->last_file;
+	EG(error_reporting) = w->reporting;
+	zend_restore_error_handling(&w->eh);
+}
+
 bool gpupost_index_file_save(const gp_index *ix, const char *path)
 {
 	char real[MAXPATHLEN];
 	bool local;
 	if (local_path(path, "index file", real, &local)) return save_local(ix, real);
 	if (local || EG(exception)) return false;
-	/* another wrapper: written through it (as atomic as the wrapper is), its warnings thrown */
-	zend_error_handling eh;
+	/* another wrapper: written through it (as atomic as the wrapper is) */
+	wrapper_io w;
 	gp_error err;
+	char why[256] = "the stream refused it";
 	memset(&err, 0, sizeof(err));
-	zend_replace_error_handling(EH_THROW, gpupost_exception_ce, &eh);
+	wrapper_io_begin(&w);
 	php_stream *s = php_stream_open_wrapper((char *)path, "wb", REPORT_ERRORS, NULL);
 	int rc = GP_EVALUE;
 	if (s) {
 		rc = gp_index_save(ix, write_to_stream, s, &err);
 		if (php_stream_close(s) != 0 && rc == GP_OK) rc = GP_EVALUE;
 	}
-	zend_restore_error_handling(&eh);
+	wrapper_io_end(&w, why, sizeof(why));
 	if (rc != GP_OK && !EG(exception)) {
-		throw_write(path, err.rule[0] && strcmp(err.rule, "the file could not be written") != 0 ? err.rule : "the stream refused it", 0);
+		throw_write(path, err.rule[0] && strcmp(err.rule, "the file could not be written") != 0 ? err.rule : why, 0);
 	}
 	return rc == GP_OK && !EG(exception);
 }
@@ -307,15 +345,18 @@ uint8_t *gpupost_index_file_read(const char *path, const char *what, bool want_p
 	} else {
 		if (local || EG(exception)) return NULL;
 		strcpy(opened, path);
-		zend_error_handling eh;
-		zend_replace_error_handling(EH_THROW, gpupost_exception_ce, &eh);
+		wrapper_io w;
+		char why[256] = "";
+		wrapper_io_begin(&w);
 		php_stream *s = php_stream_open_wrapper((char *)path, "rb", REPORT_ERRORS, NULL);
 		/* a wrapper need not know its size (nor stat at all): read to its end */
 		memset(&im, 0, sizeof(im));
 		if (s && !EG(exception)) read_to_end(&im, read_stream, s, what, path, ctx);
 		if (s) php_stream_close(s);
-		zend_restore_error_handling(&eh);
-		if (!s && !EG(exception)) zend_throw_exception_ex(gpupost_exception_ce, 0, "cannot open the %s %s", what, path);
+		wrapper_io_end(&w, why, sizeof(why));
+		if (!s && !EG(exception)) {
+			zend_throw_exception_ex(gpupost_exception_ce, 0, "cannot open the %s %s%s%s", what, path, why[0] ? ": " : "", why);
+		}
 	}
 	if (EG(exception)) {
 		gpupost_index_image_free(im.p, im.pinned);

@@ -299,8 +299,7 @@ GP_FUNCTION(gpu_postings_slice_batch)
 		if (!slice_to_zval(sec, nwords, from, to, (uint64_t)v[2], mode, &o, &ctx, &built, &one)) {
 			goto fail;
 		}
-		if (key) zend_hash_update(Z_ARRVAL_P(return_value), key, &one);
-		else zend_hash_index_update(Z_ARRVAL_P(return_value), ikey, &one);
+		array_add_like(return_value, requests, key, ikey, &one);
 	} ZEND_HASH_FOREACH_END();
 	call_end();
 	return;

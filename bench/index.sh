@@ -23,7 +23,7 @@ if command -v apt-get > /dev/null && [ -d /var/lib/apt/lists ]; then
 		$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" > /dev/null || true
 	fi
 fi
-srcs=$(grep -E '^(codec|index)/.*\.c$' sources.list)
+srcs=$(grep -E '^(codec|index|query)/.*\.c$' sources.list)
 # shellcheck disable=SC2086
 cc -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -o bench/gen_corpus bench/gen_corpus.c $srcs -lm
 if [ -f /usr/include/xapian.h ]; then

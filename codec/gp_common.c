@@ -7,6 +7,22 @@
 #include "gp_delta.h"
 #include "gp_result.h"
 
+char *gp_printable(const char *bytes, size_t len, size_t most, char *out, size_t cap)
+{
+	size_t o = 0;
+	if (cap == 0) return out;
+	for (size_t i = 0; i < len && i < most; i++) {
+		unsigned char c = (unsigned char)bytes[i];
+		int printable = c >= 0x20 && c < 0x7F && c != '\\';
+		if (o + (printable ? 1 : 4) + 4 > cap) break;
+		if (printable) out[o++] = (char)c;
+		else o += (size_t)snprintf(out + o, cap - o, "\\x%02X", c);
+	}
+	if (len > most && o + 4 <= cap) o += (size_t)snprintf(out + o, cap - o, "...");
+	out[o] = '\0';
+	return out;
+}
+
 int gp_fail(gp_error *err, const char *format, size_t offset, const char *rule, ...)
 {
 	if (err) {

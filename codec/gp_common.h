@@ -27,6 +27,11 @@ typedef struct gp_error {
 	size_t blob;   /* which blob of a batch (0 for a single blob) */
 } gp_error;
 
+/* Bytes as a message shows them (a term may be any bytes: Yioop's word ids hold zeros): printable
+ * ASCII as it is, anything else as \xHH, at most `most` bytes of the input then "..."; into out
+ * (cap bytes, NUL-terminated). Returns out. */
+char *gp_printable(const char *bytes, size_t len, size_t most, char *out, size_t cap);
+
 int gp_fail(gp_error *err, const char *format, size_t offset, const char *rule, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 4, 5)))

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gp_index.h"
@@ -14,14 +16,55 @@
 #include "../codec/gp_qs.h"
 #include "../codec/gp_pool.h"
 
+/* The dictionary's hash: SipHash-1-3 (Aumasson and Bernstein) under a key drawn once a process,
+ * so that terms chosen to collide (a file's, a Yioop shard's, a constructor's: any bytes) cannot
+ * make the open-addressed table's probes, and so a build or a lookup, long; an unkeyed hash let a
+ * crafted dictionary take time quadratic in its terms. */
+static uint64_t hash_key[2];
+static pthread_once_t hash_key_once = PTHREAD_ONCE_INIT;
+
+static void hash_key_draw(void)
+{
+	if (getrandom(hash_key, sizeof(hash_key), 0) != (ssize_t)sizeof(hash_key)) {
+		struct timespec t;   /* no entropy source: the clock, the process and the stack */
+		clock_gettime(CLOCK_REALTIME, &t);
+		hash_key[0] = (uint64_t)t.tv_nsec * 0x9E3779B97F4A7C15ull ^ (uint64_t)getpid();
+		hash_key[1] = (uint64_t)t.tv_sec * 0xC2B2AE3D27D4EB4Full ^ (uint64_t)(uintptr_t)&t;
+	}
+}
+
+#define SIP_ROTL(x, b) (((x) << (b)) | ((x) >> (64 - (b))))
+#define SIP_ROUND                                                                         \
+	do {                                                                                  \
+		v0 += v1; v1 = SIP_ROTL(v1, 13); v1 ^= v0; v0 = SIP_ROTL(v0, 32);                 \
+		v2 += v3; v3 = SIP_ROTL(v3, 16); v3 ^= v2;                                        \
+		v0 += v3; v3 = SIP_ROTL(v3, 21); v3 ^= v0;                                        \
+		v2 += v1; v1 = SIP_ROTL(v1, 17); v1 ^= v2; v2 = SIP_ROTL(v2, 32);                 \
+	} while (0)
+
 static uint64_t term_hash(const char *s, size_t len)
 {
-	uint64_t h = 1469598103934665603ull;   /* FNV-1a */
-	for (size_t i = 0; i < len; i++) {
-		h ^= (uint8_t)s[i];
-		h *= 1099511628211ull;
+	pthread_once(&hash_key_once, hash_key_draw);
+	const uint8_t *p = (const uint8_t *)s;
+	uint64_t v0 = 0x736f6d6570736575ull ^ hash_key[0], v1 = 0x646f72616e646f6dull ^ hash_key[1];
+	uint64_t v2 = 0x6c7967656e657261ull ^ hash_key[0], v3 = 0x7465646279746573ull ^ hash_key[1];
+	size_t whole = len & ~(size_t)7;
+	for (size_t i = 0; i < whole; i += 8) {
+		uint64_t m = gp_load_le64(p + i);
+		v3 ^= m;
+		SIP_ROUND;
+		v0 ^= m;
 	}
-	return h;
+	uint64_t last = (uint64_t)len << 56;
+	for (size_t i = whole; i < len; i++) last |= (uint64_t)p[i] << (8 * (i - whole));
+	v3 ^= last;
+	SIP_ROUND;
+	v0 ^= last;
+	v2 ^= 0xff;
+	SIP_ROUND;
+	SIP_ROUND;
+	SIP_ROUND;
+	return v0 ^ v1 ^ v2 ^ v3;
 }
 
 uint32_t gp_index_lookup(const gp_index *ix, const char *term, size_t len)

@@ -343,8 +343,9 @@ int gp_index_load(const uint8_t *file, size_t len, const gp_budget *budget, gp_i
 		char rule[sizeof(err->rule)];
 		size_t t = err->blob;
 		snprintf(rule, sizeof(rule), "%s", err->rule);
-		rc = BAD(sec_off[SEC_BLOBS] + blob_at[t] + err->offset, "term '%.*s' (list %zu): %s byte %zu: %.120s",
-		         (int)(term_lens[t] > 40 ? 40 : term_lens[t]), terms[t], t, err->format, err->offset, rule);
+		char name[200];
+		rc = BAD(sec_off[SEC_BLOBS] + blob_at[t] + err->offset, "term '%s' (list %zu): %s byte %zu: %.120s",
+		         gp_printable(terms[t], term_lens[t], 40, name, sizeof(name)), t, err->format, err->offset, rule);
 	}
 	if (rc == GP_OK) {
 		const gp_index *ix = *out;

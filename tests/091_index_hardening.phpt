@@ -98,6 +98,24 @@ catch (GpuPost\Exception $e) { echo "refused: ", preg_replace("/\d+/", "N", $e->
 echo "3b. a batch of slices past memory_limit: ", $out, " (exit $rc)\n";
 [$out, $rc] = gp_child($slices, ['memory_limit' => '-1', 'gpupost.max_result_bytes' => '32M'], 'host');
 echo "3c. a batch of slices past gpupost.max_result_bytes: ", $out, " (exit $rc)\n";
+/* a batch's own array and a query's bookkeeping are PHP memory too, checked before they are
+ * taken: a decode batch of 200,000 string keys, a batch of 4,000,000 queries, a query of
+ * 4,000,000 terms, each under a memory_limit it cannot fit */
+$batch = '$what = $argv[1]; $pad = str_repeat("x", (int)$argv[2]);
+$ix = new GpuPost\Index(["a" => [1 => [1]]], GPUPOST_POSTINGS, ["device" => "host"]);
+try {
+    if ($what === "decode") { $b = gpu_encode_postings([7 => [1]], GPUPOST_MOD9, GPUPOST_POSTINGS); $q = []; for ($i = 0; $i < 200000; $i++) $q["k$i"] = $b; gpu_decode_postings_batch($q, GPUPOST_MOD9, GPUPOST_POSTINGS); }
+    elseif ($what === "queries") $ix->searchBatch(array_fill(0, 4000000, ["zz"]));
+    else $ix->search(array_fill(0, 4000000, "a"));
+    echo "ok";
+} catch (GpuPost\Exception $e) { echo "refused"; }';
+$seen = [];
+foreach ([['decode', '26M', 0], ['decode', '30M', 0], ['queries', '128M', 0], ['terms', '128M', 50000000]] as [$what, $ml, $pad]) {
+    [$out, $rc] = gp_child($batch, ['memory_limit' => $ml], 'host', [$what, $pad]);
+    $seen[] = in_array($out, ['ok', 'refused'], true) && $rc === 0 ? 'fine' : "FATAL at $what $ml: $out";
+}
+echo "    batches and bookkeeping: ", implode(', ', array_unique($seen)), "\n";
+
 /* the doc count of an index whose docs are sparse: one posting of doc 2^32 - 1 (a bitmap by
  * the largest doc would take 512 MiB, outside every limit) */
 $sparse = '$before = getrusage()["ru_maxrss"];
@@ -139,6 +157,21 @@ echo "   sections overlapping: ", $msg(fn() => GpuPost\Index::open("$dir/over.id
 $reserved = fix_file(substr_replace($f, "\x01", 55, 1));
 file_put_contents("$dir/reserved.idx", $reserved);
 echo "   reserved bytes: ", $msg(fn() => GpuPost\Index::open("$dir/reserved.idx")), "\n";
+
+/* a dictionary of terms chosen to collide under an unkeyed hash (FNV-1a's low bits): the hash is
+ * keyed, so the build and open() stay linear */
+$n = 80000;
+$h32 = function (string $s): int { $h = 0x739d0383; for ($i = 0, $l = strlen($s); $i < $l; $i++) { $h ^= ord($s[$i]); $h = ($h * 0x1b3) & 0xFFFFFFFF; } return $h; };
+$flood = [];
+for ($i = 0; count($flood) < $n; $i++) if (($h32($t = pack('V', $i)) & 262143) < 4096) $flood[$t] = '';
+$t = microtime(true);
+$fx = new GpuPost\Index($flood, GPUPOST_MOD9, ['device' => 'host']);
+$fx->save("$dir/flood.idx");
+$fx = GpuPost\Index::open("$dir/flood.idx", ['device' => 'host']);
+$found = 0;
+foreach (array_slice(array_keys($flood), -2000) as $term) $found += $fx->count([$term], ['op' => GPUPOST_OR]) === 0;
+echo "   terms chosen to collide: ", count($fx), " terms, ", $found, " looked up, built and opened ", microtime(true) - $t < 10 ? "in linear time" : "SLOWLY", "\n";
+echo "   a term of any bytes named: ", $msg(fn() => new GpuPost\Index(["a\0b\xff" => 'xyz'], GPUPOST_S9)), "\n";
 
 /* a Yioop shard whose dictionary records name one list again and again */
 [$shard_ref, $shard_bytes] = yioop_shard_data();
@@ -223,6 +256,8 @@ stream_wrapper_register('gpmem', 'MemoryWrapper');
 $small->save('gpmem://one');
 echo "   a wrapper without stat: ", GpuPost\Index::open('gpmem://one')->search(['a']) === [1, 2] ? "saved and opened" : "NO", "\n";
 echo "   a wrapper's refusal: ", $msg(fn() => GpuPost\Index::open('gpmem://none')), "\n";
+error_clear_last();
+echo "   a stream that is not writable: ", $msg(fn() => $small->save('data://text/plain,abc')), "; notices: ", json_encode(error_get_last()), "\n";
 echo "   a URL of 5,000 bytes: ", $msg(fn() => GpuPost\Index::open('gpmem://' . str_repeat('u', 5000), ['persistent' => true])), "\n";
 
 /* 7. Options: BM25's k1 and b where the scores stay finite, in the constructor and in files;
@@ -266,11 +301,14 @@ foreach (array_merge(glob("$dir/*"), glob("$dir/.gpupost-*")) as $x) @unlink($x)
     sparse docs and keys: an answer or an exception at every limit
 3b. a batch of slices past memory_limit: refused: the slice's arrays would need N bytes of PHP memory, more than memory_limit leaves (N) (exit 0)
 3c. a batch of slices past gpupost.max_result_bytes: refused: the slice's arrays would need N bytes, more than gpupost.max_result_bytes (N) (exit 0)
+    batches and bookkeeping: fine
 3d. the doc count of sparse docs: 3 docs, under 64 MiB more
 4. sections repeated: GpuPost\Exception: index file DIR/repeat.idx: byte %d: the sections of table entries %d and %d overlap
    refused before the bytes were checksummed again: yes
    sections overlapping: GpuPost\Exception: index file DIR/over.idx: byte %d: the sections of table entries 0 and 1 overlap
    reserved bytes: GpuPost\Exception: index file DIR/reserved.idx: byte 52: the reserved bytes 52..59 are not 0
+   terms chosen to collide: 80000 terms, 2000 looked up, built and opened in linear time
+   a term of any bytes named: GpuPost\Exception: S9: term 'a\x00b\xFF', byte 0: magic is not GPS9 (or the blob is shorter than its 12-byte header)
    a shard's lists repeated: GpuPost\Exception: Yioop shard DIR/same.shard: byte %d: the lists of dictionary records 0 and 1 overlap (at byte %d of the postings)
 5. open() of a file openYioopShard() keeps: GpuPost\Exception: index file DIR/shard: byte 0: not a gpupost index (the magic is not "GPUPIDX\0")
    openYioopShard() of a file open() keeps: GpuPost\Exception: Yioop shard DIR/same.idx: byte %d: %s
@@ -291,6 +329,7 @@ foreach (array_merge(glob("$dir/*"), glob("$dir/.gpupost-*")) as $x) @unlink($x)
    opened where no file is: GpuPost\Exception: cannot open the index file DIR/none.idx: No such file or directory; notices: null
    a wrapper without stat: saved and opened
    a wrapper's refusal: GpuPost\Exception: GpuPost\Index::open(gpmem://none): Failed to open stream: %s
+   a stream that is not writable: GpuPost\Exception: cannot write the index file data://text/plain,abc: GpuPost\Index::save(): Stream is not writable; notices: null
    a URL of 5,000 bytes: GpuPost\Exception: the index file's URL is longer than N bytes
 7. k1 near the largest double: ValueError: GpuPost\Index::__construct(): Argument #3 ($options) option 'k1' must be a number from 0 to 1e6
    k1 1e6: finite scores
