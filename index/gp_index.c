@@ -515,23 +515,32 @@ static void count_worker(void *arg)
 	atomic_fetch_add(&j->docs, n);
 }
 
-/* Distinct docs as the count of an OR of every list (the host's merge: memory a term, time a
- * posting times the heap's depth), whatever the docs' range; for sparse docs, where a bitmap
- * would be sized by the largest doc rather than by the lists. */
+/* Distinct docs by a union of every list's cursor (memory a term, time a posting times the
+ * heap's depth), whatever the docs' range; for sparse docs, where a bitmap would be sized by the
+ * largest doc rather than by the lists. */
 static int count_docs_merged(gp_index *ix)
 {
-	uint32_t *terms = malloc(((size_t)ix->n_terms + 1) * sizeof(uint32_t));
-	uint64_t at[2] = {0, ix->n_terms};
-	if (!terms) return GP_ENOMEM;
-	for (uint32_t t = 0; t < ix->n_terms; t++) terms[t] = t;
-	gp_query_batch all = {.op = GP_IX_OR, .n_queries = 1, .terms = terms, .at = at, .count_only = 1};
-	gp_answers a;
-	gp_error err;
-	int rc = gp_index_query_host(ix, &all, NULL, &a, &err);
-	free(terms);
-	if (rc != GP_OK) return rc;
-	ix->n_docs = a.total;
-	gp_answers_free(&a);
+	uint64_t *at = malloc(((size_t)ix->n_terms + 1) * 2 * sizeof(uint64_t)), n = 0;
+	uint32_t *heap = malloc(((size_t)ix->n_terms + 1) * sizeof(uint32_t));
+	if (!at || !heap) {
+		free(at);
+		free(heap);
+		return GP_ENOMEM;
+	}
+	gp_cursor_heap h = {ix->docs, at, at + ix->n_terms + 1, heap, 0};
+	for (uint32_t t = 0; t < ix->n_terms; t++) {
+		h.at[t] = ix->list_at[t];
+		h.end[t] = ix->list_at[t + 1];
+		gp_cursor_heap_push(&h, t);
+	}
+	while (h.n > 0) {
+		uint32_t d = gp_cursor_heap_doc(&h, 0);
+		n++;
+		while (h.n > 0 && gp_cursor_heap_doc(&h, 0) == d) gp_cursor_heap_next(&h);
+	}
+	free(at);
+	free(heap);
+	ix->n_docs = n;
 	return GP_OK;
 }
 

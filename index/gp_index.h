@@ -114,6 +114,53 @@ static inline uint64_t gp_index_list_from(const gp_index *ix, uint32_t t, uint64
 {
 	return gp_index_first_at_least(ix->docs, ix->list_at[t], ix->list_at[t + 1], d);
 }
+/* A min-heap of cursors over the index's lists, by the doc each cursor is at: what a union of
+ * lists walks (OR on the host, the doc count of sparse docs). Cursor c is at posting at[c] of a
+ * list ending at end[c]; heap holds the cursors not yet at their ends. */
+typedef struct gp_cursor_heap {
+	const uint32_t *docs;
+	uint64_t *at, *end;
+	uint32_t *heap;
+	size_t n;
+} gp_cursor_heap;
+
+static inline uint32_t gp_cursor_heap_doc(const gp_cursor_heap *h, size_t i)
+{
+	return h->docs[h->at[h->heap[i]]];
+}
+
+static inline void gp_cursor_heap_down(gp_cursor_heap *h, size_t c)
+{
+	for (;;) {
+		size_t l = 2 * c + 1, r = l + 1, m = c;
+		if (l < h->n && gp_cursor_heap_doc(h, l) < gp_cursor_heap_doc(h, m)) m = l;
+		if (r < h->n && gp_cursor_heap_doc(h, r) < gp_cursor_heap_doc(h, m)) m = r;
+		if (m == c) return;
+		uint32_t t = h->heap[c]; h->heap[c] = h->heap[m]; h->heap[m] = t;
+		c = m;
+	}
+}
+
+/* Cursor c joins (unless its list is empty). */
+static inline void gp_cursor_heap_push(gp_cursor_heap *h, uint32_t c)
+{
+	if (h->at[c] == h->end[c]) return;
+	size_t i = h->n++;
+	h->heap[i] = c;
+	while (i > 0 && gp_cursor_heap_doc(h, (i - 1) / 2) > gp_cursor_heap_doc(h, i)) {
+		uint32_t t = h->heap[i]; h->heap[i] = h->heap[(i - 1) / 2]; h->heap[(i - 1) / 2] = t;
+		i = (i - 1) / 2;
+	}
+}
+
+/* The cursor on top moves to its next posting, leaving at its list's end. */
+static inline void gp_cursor_heap_next(gp_cursor_heap *h)
+{
+	uint32_t c = h->heap[0];
+	if (++h->at[c] == h->end[c]) h->heap[0] = h->heap[--h->n];
+	gp_cursor_heap_down(h, 0);
+}
+
 /* Term t's list length (its docs). */
 static inline uint32_t gp_index_df(const gp_index *ix, uint32_t t)
 {

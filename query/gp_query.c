@@ -200,47 +200,29 @@ static void query_and(const gp_index *ix, const uint32_t *ids, size_t k, const u
 	}
 }
 
-/* OR: a heap of the lists' cursors on their current docs; with r, each doc scored for the top k
- * from the tf of the lists that hold it. */
-static void query_or(const gp_index *ix, const uint32_t *ids, size_t k, size_t *cur, uint32_t *heap,
+/* OR: the union of the lists' cursors (gp_cursor_heap); with r, each doc scored for the top k from
+ * the tf of the lists that hold it. at, end: room for k. */
+static void query_or(const gp_index *ix, const uint32_t *ids, size_t k, uint64_t *at, uint64_t *end, uint32_t *heap,
                      gp_rank *r, sink *s)
 {
-	size_t h = 0;
-#define HEAD(j) (ix->docs[ix->list_at[ids[j]] + cur[j]])
+	gp_cursor_heap h = {ix->docs, at, end, heap, 0};
 	for (size_t j = 0; j < k; j++) {
-		cur[j] = 0;
-		size_t c = h++;
-		heap[c] = (uint32_t)j;
-		while (c > 0 && HEAD(heap[(c - 1) / 2]) > HEAD(heap[c])) {
-			uint32_t t = heap[c]; heap[c] = heap[(c - 1) / 2]; heap[(c - 1) / 2] = t;
-			c = (c - 1) / 2;
-		}
+		at[j] = ix->list_at[ids[j]];
+		end[j] = ix->list_at[ids[j] + 1];
+		gp_cursor_heap_push(&h, (uint32_t)j);
 	}
-	while (h > 0) {
-		uint32_t j, x = HEAD(heap[0]);
+	while (h.n > 0) {
+		uint32_t x = gp_cursor_heap_doc(&h, 0);
 		if (!r) sink_put(s, x);   /* once: every list whose head is x moves on below */
-		uint32_t last = x;
-		/* advance every list whose head is x */
-		while (h > 0 && HEAD(heap[0]) == last) {
-			j = heap[0];
-			if (r) r->tf[j] = gp_index_tf(ix, ix->list_at[ids[j]] + cur[j]);
-			if (++cur[j] == gp_index_df(ix, ids[j])) heap[0] = heap[--h];
-			size_t c = 0;
-			for (;;) {
-				size_t l = 2 * c + 1, r = l + 1, m = c;
-				if (l < h && HEAD(heap[l]) < HEAD(heap[m])) m = l;
-				if (r < h && HEAD(heap[r]) < HEAD(heap[m])) m = r;
-				if (m == c) break;
-				uint32_t t = heap[c]; heap[c] = heap[m]; heap[m] = t;
-				c = m;
-			}
+		while (h.n > 0 && gp_cursor_heap_doc(&h, 0) == x) {
+			if (r) r->tf[h.heap[0]] = gp_index_tf(ix, at[h.heap[0]]);
+			gp_cursor_heap_next(&h);
 		}
 		if (r) {
 			gp_rank_doc(r, x);
 			memset(r->tf, 0, k * sizeof(uint32_t));
 		}
 	}
-#undef HEAD
 }
 
 /* Whether a doc whose score is at most `bound` cannot enter the top k. The slack covers the
@@ -358,7 +340,7 @@ int gp_index_query_host(const gp_index *ix, const gp_query_batch *q, const gp_bu
 		} else if (q->op == GP_IX_OR && r && k > 1) {
 			query_or_maxscore(ix, ids, k, cur, places, ub, pre, r);
 		} else if (q->op == GP_IX_OR) {
-			query_or(ix, ids, k, cur, places, r, &s);
+			query_or(ix, ids, k, post, keys, places, r, &s);
 		} else if (q->op == GP_IX_PHRASE && ix->positional) {
 			size_t n_places = (size_t)(q->at[qi + 1] - q->at[qi]);
 			for (size_t p = 0; p < n_places; p++) {
