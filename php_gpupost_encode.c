@@ -8,12 +8,7 @@
 #include "php_gpupost.h"
 #include "php_gpupost_glue.h"
 #include "zend_smart_str.h"
-#include "codec/gp_mod9.h"
-#include "codec/gp_qs.h"
-#include "codec/gp_s9.h"
-#include "codec/gp_vbyte.h"
-#include "codec/gp_gvarint.h"
-#include "codec/gp_wah.h"
+#include "include/gpupost_codec.h"
 
 /* --- encoding --- */
 

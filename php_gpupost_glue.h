@@ -4,7 +4,7 @@
 #define PHP_GPUPOST_GLUE_H
 
 #include "php.h"
-#include "engine/gp_dispatch.h"
+#include "include/gpupost.h"
 
 extern zend_class_entry *gpupost_exception_ce;
 

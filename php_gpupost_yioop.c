@@ -9,8 +9,7 @@
 #include "php_gpupost.h"
 #include "php_gpupost_glue.h"
 #include "zend_exceptions.h"
-#include "codec/gp_mod9.h"
-#include "codec/gp_mod9_yioop.h"
+#include "include/gpupost_codec.h"
 
 typedef struct slice_options {
 	bool by_words;   /* 'count' => 'words' (Yioop's) | 'postings' */
