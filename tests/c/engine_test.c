@@ -1,0 +1,223 @@
+/* The engine's tests in C, without PHP (tests/c/run.sh builds and runs them under ASan and UBSan):
+ * what the engine promises its faces, checked through include/gpupost.h alone. Each test prints
+ * one line; the last line counts them ("N passed, N failed"); the exit status is the failures'. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../include/gpupost.h"
+#include "../../include/gpupost_codec.h"
+
+static int passed, failed;
+
+#define CHECK(cond)                                                                 \
+	do {                                                                            \
+		if (!(cond)) {                                                              \
+			printf("  %s:%d: %s\n", __FILE__, __LINE__, #cond);                     \
+			return 0;                                                               \
+		}                                                                           \
+	} while (0)
+
+static void run(const char *name, int (*test)(void))
+{
+	int ok = test();
+	printf("%s %s\n", ok ? "ok  " : "FAIL", name);
+	if (ok) passed++;
+	else failed++;
+}
+
+/* An S9 index of the given lists (docs non-decreasing), terms "t0", "t1", ... */
+static gp_index *s9_index(size_t n, const int64_t *const *lists, const size_t *lens, const gp_budget *budget, gp_error *err)
+{
+	char names[16][24] = {{0}};
+	const char *terms[16] = {0};
+	size_t term_lens[16] = {0}, blob_lens[16] = {0};
+	uint8_t *blobs[16] = {0};
+	for (size_t t = 0; t < n && t < 16; t++) {
+		snprintf(names[t], sizeof(names[t]), "t%zu", t);
+		terms[t] = names[t];
+		term_lens[t] = strlen(names[t]);
+		blobs[t] = malloc(gp_s9_encode_bound(lens[t]));
+		const char *why;
+		size_t at;
+		blob_lens[t] = gp_s9_encode(lists[t], lens[t], 1, blobs[t], &why, &at);
+	}
+	gp_index *ix = NULL;
+	int rc = gp_index_build(GP_IX_S9, n, terms, term_lens, (const uint8_t *const *)blobs, blob_lens, budget, &ix, err);
+	for (size_t t = 0; t < n; t++) free(blobs[t]);
+	return rc == GP_OK ? ix : NULL;
+}
+
+static int collect(void *ctx, const void *bytes, size_t len)
+{
+	struct { uint8_t *p; size_t n; } *b = ctx;
+	uint8_t *p = realloc(b->p, b->n + len);
+	if (!p) return -1;
+	memcpy(p + b->n, bytes, len);
+	b->p = p;
+	b->n += len;
+	return 0;
+}
+
+/* An index saved and loaded again is the same index: the same file byte for byte, the same
+ * answers. */
+static int test_save_load(void)
+{
+	int64_t a[] = {1, 2, 2, 5, 9}, b[] = {2, 5, 7};
+	const int64_t *lists[] = {a, b};
+	size_t lens[] = {5, 3};
+	gp_error err;
+	gp_index *ix = s9_index(2, lists, lens, NULL, &err), *back = NULL;
+	CHECK(ix && ix->n_docs == 5 && gp_index_df(ix, 0) == 4);   /* the two 2s are one doc */
+	struct { uint8_t *p; size_t n; } one = {0}, two = {0};
+	CHECK(gp_index_save(ix, collect, &one, &err) == GP_OK);
+	CHECK(gp_index_load(one.p, one.n, NULL, &back, &err) == GP_OK);
+	CHECK(gp_index_save(back, collect, &two, &err) == GP_OK);
+	CHECK(one.n == two.n && memcmp(one.p, two.p, one.n) == 0);
+	uint32_t terms[] = {0, 1};
+	uint64_t at[] = {0, 2};
+	gp_query_batch q = {GP_IX_AND, 1, terms, at, 0, 0};
+	gp_answers x, y;
+	CHECK(gp_index_query_host(ix, &q, NULL, &x, &err) == GP_OK && gp_index_query_host(back, &q, NULL, &y, &err) == GP_OK);
+	CHECK(x.total == 2 && y.total == 2 && x.docs[0] == 2 && x.docs[1] == 5 && y.docs[0] == 2 && y.docs[1] == 5);
+	gp_answers_free(&x);
+	gp_answers_free(&y);
+	gp_index_unref(ix);
+	gp_index_unref(back);
+	free(one.p);
+	free(two.p);
+	return 1;
+}
+
+/* The distinct docs, by a bitmap for dense docs and by a union of the lists for sparse ones,
+ * equal a count by hand. */
+static int test_doc_count(void)
+{
+	int64_t dense[] = {0, 1, 3, 4, 8}, dense2[] = {1, 2, 8, 9}, sparse[] = {0, 5, 1 << 27, (1 << 27) + 5};
+	int64_t sparse2[] = {5, (1 << 27) + 5, (1 << 27) + 6};
+	const int64_t *d[] = {dense, dense2}, *s[] = {sparse, sparse2};
+	size_t dl[] = {5, 4}, sl[] = {4, 3};
+	gp_error err;
+	gp_index *a = s9_index(2, d, dl, NULL, &err), *b = s9_index(2, s, sl, NULL, &err);
+	CHECK(a && b);
+	CHECK(a->n_docs == 7);    /* 0 1 2 3 4 8 9 */
+	CHECK(b->n_docs == 5);    /* 0 5 2^27 2^27+5 2^27+6: the union, no bitmap of 2^27 bits */
+	gp_index_unref(a);
+	gp_index_unref(b);
+	return 1;
+}
+
+/* An OR over an empty list and a term the index lacks: the other list's docs, counted the same. */
+static int test_empty_lists(void)
+{
+	int64_t a[] = {3, 4};
+	const int64_t *lists[] = {a, a};
+	size_t lens[] = {2, 0};
+	gp_error err;
+	gp_index *ix = s9_index(2, lists, lens, NULL, &err);
+	CHECK(ix && gp_index_df(ix, 1) == 0);
+	uint32_t terms[] = {1, GP_IX_NO_TERM, 0, 1};
+	uint64_t at[] = {0, 2, 4};
+	for (int count_only = 0; count_only < 2; count_only++) {
+		gp_query_batch q = {GP_IX_OR, 2, terms, at, count_only, 0};
+		gp_answers x;
+		CHECK(gp_index_query_host(ix, &q, NULL, &x, &err) == GP_OK);
+		CHECK(x.at[1] == 0 && x.at[2] == 2 && (count_only || (x.docs[0] == 3 && x.docs[1] == 4)));
+		gp_answers_free(&x);
+	}
+	gp_index_unref(ix);
+	return 1;
+}
+
+/* The budget: without a face only C bytes count and the limits are named by their roles; with
+ * one, its costs count against the room and its names appear. */
+static uint64_t face_list(uint64_t n) { return 1000 + n; }
+static uint64_t face_map(uint64_t n) { return 2000 + n; }
+static uint64_t face_floor(uint64_t a, uint64_t b) { return a + b; }
+static uint64_t face_postings(uint64_t a, uint64_t b, uint64_t c) { return a + b + c; }
+
+static int test_budget_face(void)
+{
+	const gp_face face = {face_list, face_map, face_floor, face_postings, "the face's heap", "its room", "its cap"};
+	gp_budget none = {500, 1 << 20, 1, NULL}, with = {500, 1 << 20, 1, &face};
+	gp_error err;
+	int64_t a[] = {1, 2, 3};
+	const int64_t *lists[] = {a};
+	size_t lens[] = {3};
+	gp_index *ix = s9_index(1, lists, lens, NULL, &err);
+	CHECK(ix);
+	uint32_t terms[] = {0};
+	uint64_t at[] = {0, 1};
+	gp_query_batch q = {GP_IX_AND, 1, terms, at, 0, 0};
+	gp_answers x;
+	CHECK(gp_index_query_host(ix, &q, &none, &x, &err) == GP_OK && x.total == 3);   /* 12 C bytes: fits */
+	gp_answers_free(&x);
+	CHECK(gp_index_query_host(ix, &q, &with, &x, &err) == GP_ENOMEM);               /* a list costs 1003 */
+	CHECK(strstr(err.rule, "the face's heap") && strstr(err.rule, "its room (500)"));
+	gp_budget capped = {UINT64_MAX, 8, 1, NULL};
+	CHECK(gp_index_query_host(ix, &q, &capped, &x, &err) == GP_ENOMEM && strstr(err.rule, "the cap on a call's results (8)"));
+	gp_index_unref(ix);
+	return 1;
+}
+
+/* An index file whose section table names the lists' bytes twice is refused, naming the entries,
+ * before their checksums are computed again. */
+static int test_sections_apart(void)
+{
+	int64_t a[] = {1, 2, 3};
+	const int64_t *lists[] = {a};
+	size_t lens[] = {3};
+	gp_error err;
+	gp_index *ix = s9_index(1, lists, lens, NULL, &err), *back = NULL;
+	struct { uint8_t *p; size_t n; } f = {0};
+	CHECK(ix && gp_index_save(ix, collect, &f, &err) == GP_OK);
+	uint32_t n = gp_load_le32(f.p + 44);
+	memcpy(f.p + 64 + 24, f.p + 64 + 24 * 3, 24);   /* entry 1 names entry 3's section */
+	gp_store_le32(f.p + 48, gp_crc32(0, f.p + 64, 24 * (size_t)n));
+	gp_store_le32(f.p + 60, gp_crc32(0, f.p, 60));
+	CHECK(gp_index_load(f.p, f.n, NULL, &back, &err) == GP_EFORMAT && strstr(err.rule, "overlap"));
+	gp_index_unref(ix);
+	free(f.p);
+	return 1;
+}
+
+/* Every term is found, and no other, whatever its bytes (zeros included). */
+static int test_dictionary(void)
+{
+	enum { N = 3000 };
+	char (*names)[6] = malloc(N * sizeof(*names));
+	const char **terms = malloc(N * sizeof(char *));
+	size_t *term_lens = malloc(N * sizeof(size_t)), *lens = calloc(N, sizeof(size_t));
+	const uint8_t **blobs = malloc(N * sizeof(uint8_t *));
+	for (size_t t = 0; t < N; t++) {
+		memcpy(names[t], (char[]){0, (char)(t & 255), (char)(t >> 8), 0, 'x', 0}, 6);
+		terms[t] = names[t];
+		term_lens[t] = 5;
+		blobs[t] = (const uint8_t *)"";
+	}
+	gp_index *ix = NULL;
+	gp_error err;
+	int ok = gp_index_build(GP_IX_MOD9, N, terms, term_lens, blobs, lens, NULL, &ix, &err) == GP_OK;
+	for (size_t t = 0; ok && t < N; t++) ok = gp_index_lookup(ix, names[t], 5) == t;
+	ok = ok && gp_index_lookup(ix, "\0\0\0\0y", 5) == GP_IX_NO_TERM && gp_index_lookup(ix, names[0], 4) == GP_IX_NO_TERM;
+	gp_index_unref(ix);
+	free(names);
+	free(terms);
+	free(term_lens);
+	free(lens);
+	free(blobs);
+	CHECK(ok);
+	return 1;
+}
+
+int main(void)
+{
+	run("an index saved and loaded is the same index", test_save_load);
+	run("distinct docs by a bitmap and by a union of the lists", test_doc_count);
+	run("OR over an empty list and an unknown term", test_empty_lists);
+	run("the budget with and without a face", test_budget_face);
+	run("index file sections that overlap are refused", test_sections_apart);
+	run("the dictionary finds every term of any bytes", test_dictionary);
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed != 0;
+}
