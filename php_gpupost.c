@@ -220,6 +220,13 @@ void call_end(void)
 	gp_trim_cached((uint64_t)GPUPOST_G(max_cached_bytes));
 }
 
+/* ValueError for an option the function does not know, named by its key (a string or an int). */
+void unknown_option(uint32_t arg, const zend_string *key, zend_ulong ikey)
+{
+	if (key) zend_argument_value_error(arg, "has an unknown option %s", ZSTR_VAL(key));
+	else zend_argument_value_error(arg, "has an unknown option " ZEND_LONG_FMT, (zend_long)ikey);
+}
+
 /* A GpuPost\Exception naming the size and the limit, unless `what` fits the budget. */
 bool fits_budget(const gp_ctx *ctx, uint64_t php_bytes, uint64_t c_bytes, const char *what)
 {

@@ -48,6 +48,8 @@ void gpupost_unlock(void);
 void gpupost_throw(const gp_error *err, const zval *key);
 /* The same, naming the key of the batch's blob err->blob. */
 void throw_for_blob(const gp_error *err, HashTable *keys);
+/* ValueError for an unknown option, named by its string or int key. */
+void unknown_option(uint32_t arg, const zend_string *key, zend_ulong ikey);
 /* ValueError unless format and mode are GPUPOST_* constants that go together. */
 bool check_format_mode(zend_long format, zend_long mode, uint32_t format_arg, uint32_t mode_arg);
 /* The call's context (INI threshold, what memory_limit leaves, the cap) for `lists` lists; after

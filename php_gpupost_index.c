@@ -104,6 +104,7 @@ static bool parse_device_option(zval *v, gp_placement *place, uint32_t arg)
 static bool parse_build_options(HashTable *opts, bool open, index_options *o, uint32_t arg)
 {
 	zend_string *key;
+	zend_ulong ikey;
 	zval *v;
 	o->place = GP_PLACE_AUTO;
 	o->persistent = false;
@@ -113,7 +114,7 @@ static bool parse_build_options(HashTable *opts, bool open, index_options *o, ui
 	o->b = 0.75;
 	bool k1_or_b = false;
 	if (!opts) return true;
-	ZEND_HASH_FOREACH_STR_KEY_VAL(opts, key, v) {
+	ZEND_HASH_FOREACH_KEY_VAL(opts, ikey, key, v) {
 		ZVAL_DEREF(v);
 		if (key && zend_string_equals_literal(key, "device")) {
 			if (!parse_device_option(v, &o->place, arg)) return false;
@@ -153,7 +154,7 @@ static bool parse_build_options(HashTable *opts, bool open, index_options *o, ui
 			*(is_k1 ? &o->k1 : &o->b) = x;
 			k1_or_b = true;
 		} else {
-			zend_argument_value_error(arg, "has an unknown option%s%s", key ? " " : "", key ? ZSTR_VAL(key) : "");
+			unknown_option(arg, key, ikey);
 			return false;
 		}
 	} ZEND_HASH_FOREACH_END();
@@ -168,15 +169,16 @@ static bool parse_build_options(HashTable *opts, bool open, index_options *o, ui
 static bool parse_query_options(HashTable *opts, const gp_index *ix, index_options *o, uint32_t arg)
 {
 	zend_string *key;
+	zend_ulong ikey;
 	zval *v;
 	o->op = GP_OP_AND;
 	o->limit = 0;
 	if (opts) {
-		ZEND_HASH_FOREACH_STR_KEY_VAL(opts, key, v) {
+		ZEND_HASH_FOREACH_KEY_VAL(opts, ikey, key, v) {
 			ZVAL_DEREF(v);
 			bool is_op = key && zend_string_equals_literal(key, "op");
 			if (!is_op && !(key && zend_string_equals_literal(key, "limit"))) {
-				zend_argument_value_error(arg, "has an unknown option%s%s", key ? " " : "", key ? ZSTR_VAL(key) : "");
+				unknown_option(arg, key, ikey);
 				return false;
 			}
 			if (Z_TYPE_P(v) != IS_LONG) {
@@ -236,8 +238,8 @@ static zend_string *encode_term_postings(HashTable *postings, const char *term, 
 	zend_string *key;
 	bool sorted = true, first = true;
 	char where[260];
-	char name[1024];
-	snprintf(where, sizeof(where), "term '%s': ", gp_printable(term, term_len, 200, name, sizeof(name)));
+	char name[200];   /* 40 bytes of the term, escaped, fit `where` whole */
+	snprintf(where, sizeof(where), "term '%s': ", gp_printable(term, term_len, 40, name, sizeof(name)));
 	ZEND_HASH_FOREACH_KEY(postings, doc, key) {
 		if (!key && !first && (zend_long)doc <= (zend_long)last) sorted = false;
 		last = doc;
@@ -667,6 +669,7 @@ void gpupost_index_minit(zend_class_entry *ce)
 	index_handlers.offset = XtOffsetOf(index_obj, std);
 	index_handlers.free_obj = index_free_obj;
 	index_handlers.clone_obj = NULL;
+	index_handlers.compare = zend_objects_not_comparable;   /* two indexes are never == */
 }
 
 void gpupost_index_minfo(void)

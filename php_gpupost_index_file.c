@@ -23,8 +23,10 @@
 #include "php_gpupost_glue.h"
 
 /* A local file's path (file:// taken off), resolved against the working directory and within
- * open_basedir; false with nothing thrown for a stream wrapper's URL; false thrown otherwise. */
-static bool local_path(const char *path, const char *what, char *real, bool *local)
+ * open_basedir; false with nothing thrown for a stream wrapper's URL; false thrown otherwise.
+ * With keep_name, only the directory is resolved and the last name kept as it is: save() then
+ * replaces a link of that name instead of writing where it points. */
+static bool local_path(const char *path, const char *what, char *real, bool *local, bool keep_name)
 {
 	*local = false;
 	if (strncmp(path, "file://", 7) == 0) {
@@ -44,7 +46,19 @@ static bool local_path(const char *path, const char *what, char *real, bool *loc
 		return false;
 	}
 	*local = true;
-	if (!expand_filepath(path, real)) {
+	const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
+	keep_name = keep_name && *name && strcmp(name, ".") != 0 && strcmp(name, "..") != 0;
+	char dir[MAXPATHLEN];
+	size_t dir_len = slash ? (size_t)(slash - path) : 0;
+	if (keep_name) {
+		if (dir_len >= sizeof(dir)) dir_len = sizeof(dir) - 1;
+		memcpy(dir, slash ? path : ".", slash ? dir_len : 1);
+		dir[slash ? dir_len : 1] = '\0';
+		if (slash && dir_len == 0) strcpy(dir, "/");
+	}
+	if (!expand_filepath(keep_name ? dir : path, real) ||
+	    (keep_name && snprintf(real + strlen(real), MAXPATHLEN - strlen(real), "%s%s",
+	                           strcmp(real, "/") == 0 ? "" : "/", name) >= (int)(MAXPATHLEN - strlen(real)))) {
 		zend_throw_exception_ex(gpupost_exception_ce, 0, "cannot resolve the %s %s", what, path);
 		return false;
 	}
@@ -195,7 +209,7 @@ bool gpupost_index_file_save(const gp_index *ix, const char *path)
 {
 	char real[MAXPATHLEN];
 	bool local;
-	if (local_path(path, "index file", real, &local)) return save_local(ix, real);
+	if (local_path(path, "index file", real, &local, true)) return save_local(ix, real);
 	if (local || EG(exception)) return false;
 	/* another wrapper: written through it (as atomic as the wrapper is) */
 	wrapper_io w;
@@ -322,7 +336,7 @@ uint8_t *gpupost_index_file_read(const char *path, const char *what, bool want_p
 	bool local;
 	image im;
 	memset(sb, 0, sizeof(*sb));
-	if (local_path(path, what, real, &local)) {
+	if (local_path(path, what, real, &local, false)) {
 		strcpy(opened, real);
 		/* O_NONBLOCK: a FIFO is refused below instead of waiting for a writer */
 		int fd = open(real, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -372,7 +386,7 @@ bool gpupost_index_file_stat(const char *path, const char *what, char *resolved,
 {
 	bool local;
 	memset(sb, 0, sizeof(*sb));
-	if (local_path(path, what, resolved, &local)) {
+	if (local_path(path, what, resolved, &local, false)) {
 		if (stat(resolved, &sb->sb) == 0) return true;
 		zend_throw_exception_ex(gpupost_exception_ce, 0, "cannot open the %s %s: %s", what, resolved, strerror(errno));
 		return false;

@@ -30,11 +30,12 @@ static bool bool_option(zval *v, const char *name, bool *out, uint32_t arg)
 static bool parse_slice_options(HashTable *opts, bool seek, slice_options *o, uint32_t arg)
 {
 	zend_string *key;
+	zend_ulong ikey;
 	zval *v;
 	o->by_words = true;
 	o->legacy = o->gallop = false;
 	if (!opts) return true;
-	ZEND_HASH_FOREACH_STR_KEY_VAL(opts, key, v) {
+	ZEND_HASH_FOREACH_KEY_VAL(opts, ikey, key, v) {
 		ZVAL_DEREF(v);
 		if (key && !seek && zend_string_equals_literal(key, "count")) {
 			if (Z_TYPE_P(v) == IS_STRING && zend_string_equals_literal(Z_STR_P(v), "words")) {
@@ -50,7 +51,7 @@ static bool parse_slice_options(HashTable *opts, bool seek, slice_options *o, ui
 		} else if (key && seek && zend_string_equals_literal(key, "gallop")) {
 			if (!bool_option(v, "gallop", &o->gallop, arg)) return false;
 		} else {
-			zend_argument_value_error(arg, "has an unknown option%s%s", key ? " " : "", key ? ZSTR_VAL(key) : "");
+			unknown_option(arg, key, ikey);
 			return false;
 		}
 	} ZEND_HASH_FOREACH_END();

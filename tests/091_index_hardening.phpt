@@ -172,6 +172,7 @@ $found = 0;
 foreach (array_slice(array_keys($flood), -2000) as $term) $found += $fx->count([$term], ['op' => GPUPOST_OR]) === 0;
 echo "   terms chosen to collide: ", count($fx), " terms, ", $found, " looked up, built and opened ", microtime(true) - $t < 10 ? "in linear time" : "SLOWLY", "\n";
 echo "   a term of any bytes named: ", $msg(fn() => new GpuPost\Index(["a\0b\xff" => 'xyz'], GPUPOST_S9)), "\n";
+echo "   a long term of such bytes: ", $msg(fn() => new GpuPost\Index([str_repeat("\x01", 100) => [1 => [3, 2]]], GPUPOST_POSTINGS)), "\n";
 
 /* a Yioop shard whose dictionary records name one list again and again */
 [$shard_ref, $shard_bytes] = yioop_shard_data();
@@ -218,6 +219,14 @@ foreach ([getmypid(), getmypid() + 1] as $pid) @symlink("$dir/victim", "$dir/tar
 for ($i = 1; $i < 5; $i++) @symlink("$dir/victim", "$dir/.gpupost-" . getmypid() . "-$i.tmp");
 $small->save("$dir/target.idx");
 echo "6. a planted link: ", file_get_contents("$dir/victim") === "keep" && GpuPost\Index::open("$dir/target.idx")->count() === 1 ? "not followed" : "FOLLOWED", "\n";
+/* a link at the target itself, and a dangling one: each replaced by the file, never written through */
+symlink("$dir/victim", "$dir/linked.idx");
+symlink("$dir/nowhere", "$dir/dangling.idx");
+$small->save("$dir/linked.idx");
+$small->save("$dir/dangling.idx");
+clearstatcache();
+echo "   a link at the target: ", !is_link("$dir/linked.idx") && !is_link("$dir/dangling.idx") && file_get_contents("$dir/victim") === "keep"
+    && !file_exists("$dir/nowhere") && GpuPost\Index::open("$dir/linked.idx")->count() === 1 ? "replaced, not followed" : "FOLLOWED", "\n";
 $small->save("file://$dir/url.idx");
 echo "   file:// saved and opened: ", GpuPost\Index::open("file://$dir/url.idx")->search(['a']) === [1, 2] ? "yes" : "NO", "\n";
 $name = str_repeat('n', 250);
@@ -290,6 +299,8 @@ for ($i = 0; $i < $dn; $i++) {
 }
 file_put_contents("$dir/dup.idx", fix_file($d));
 echo "   a duplicate term in a file: ", $msg(fn() => GpuPost\Index::open("$dir/dup.idx")), "\n";
+echo "   an option under an int key: ", $msg(fn() => $dup->search(['ab'], [0 => 1])), "\n";
+echo "   two indexes compared: ", var_export($dup == $small, true), ", one with itself: ", var_export($dup == $dup, true), "\n";
 
 foreach (array_merge(glob("$dir/*"), glob("$dir/.gpupost-*")) as $x) @unlink($x);
 @rmdir($dir);
@@ -309,12 +320,14 @@ foreach (array_merge(glob("$dir/*"), glob("$dir/.gpupost-*")) as $x) @unlink($x)
    reserved bytes: GpuPost\Exception: index file DIR/reserved.idx: byte 52: the reserved bytes 52..59 are not 0
    terms chosen to collide: 80000 terms, 2000 looked up, built and opened in linear time
    a term of any bytes named: GpuPost\Exception: S9: term 'a\x00b\xFF', byte 0: magic is not GPS9 (or the blob is shorter than its 12-byte header)
+   a long term of such bytes: ValueError: GpuPost\Index::__construct(): Argument #1 ($lists) term '\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01...': doc 1 cannot be encoded: positions must be strictly increasing integers >= 1, gaps below 2^28
    a shard's lists repeated: GpuPost\Exception: Yioop shard DIR/same.shard: byte %d: the lists of dictionary records 0 and 1 overlap (at byte %d of the postings)
 5. open() of a file openYioopShard() keeps: GpuPost\Exception: index file DIR/shard: byte 0: not a gpupost index (the magic is not "GPUPIDX\0")
    openYioopShard() of a file open() keeps: GpuPost\Exception: Yioop shard DIR/same.idx: byte %d: %s
    a file rewritten with its size and mtime: loaded again
    over the cap: the persistent index DIR/huge.idx would need N bytes, more than gpupost.max_resident_bytes (N); the others kept
 6. a planted link: not followed
+   a link at the target: replaced, not followed
    file:// saved and opened: yes
    a name of 250 bytes: saved and opened
    temporary files left: 0
@@ -335,3 +348,5 @@ foreach (array_merge(glob("$dir/*"), glob("$dir/.gpupost-*")) as $x) @unlink($x)
    k1 1e6: finite scores
    k1 1e308 in a file: GpuPost\Exception: index file DIR/k1.idx: byte %d: BM25's k1 1e+308 or b 0.75 is out of range (k1 0 to 1e+06, b 0 to 1)
    a duplicate term in a file: GpuPost\Exception: index file DIR/dup.idx: byte %d: term 1 repeats an earlier term
+   an option under an int key: ValueError: GpuPost\Index::search(): Argument #2 ($options) has an unknown option 0
+   two indexes compared: false, one with itself: true
