@@ -7,7 +7,7 @@
 #include "../codec/gp_result.h"
 #include "../codec/gp_device.h"
 #include "../codec/gp_trace.h"
-#include "../index/gp_index.h"
+#include "../query/gp_query.h"
 
 enum { GP_FORMAT_MOD9 = 1, GP_FORMAT_S9 = 2, GP_FORMAT_QS = 3, GP_FORMAT_WAH = 4, GP_FORMAT_VBYTE = 5, GP_FORMAT_GROUP_VARINT = 6 };
 enum { GP_OP_OR = GP_IX_OR, GP_OP_AND = GP_IX_AND, GP_OP_PHRASE = GP_IX_PHRASE };

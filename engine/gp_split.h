@@ -9,7 +9,7 @@
 
 #include "../codec/gp_batch.h"
 #include "../codec/gp_result.h"
-#include "../index/gp_index.h"
+#include "../query/gp_query.h"
 
 #define GP_SPLIT_MAX 8   /* shares of a call: the most devices a process uses */
 

@@ -6,7 +6,7 @@
  * A file that loads is queried (AND, OR, phrase over its first terms) against a plain merge, and
  * saved: loading the saved file gives the same file again. */
 #include "fuzz_common.h"
-#include "../index/gp_index.h"
+#include "../query/gp_query.h"
 
 static int collect(void *ctx, const void *bytes, size_t len)
 {

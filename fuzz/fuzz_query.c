@@ -10,7 +10,7 @@
 #include <math.h>
 
 #include "fuzz_common.h"
-#include "../index/gp_index.h"
+#include "../query/gp_query.h"
 #include "../codec/gp_mod9.h"
 #include "../codec/gp_s9.h"
 #include "../codec/gp_qs.h"

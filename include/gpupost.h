@@ -6,7 +6,8 @@
 #define GPUPOST_H
 
 #include "../engine/gp_dispatch.h"   /* gp_ctx, gp_decode, gp_index_search, devices */
-#include "../index/gp_index.h"       /* gp_index: build, files, shards, queries, answers */
+#include "../index/gp_index.h"       /* gp_index: build, files, shards, doc lengths */
+#include "../query/gp_query.h"       /* queries and their answers */
 #include "../codec/gp_budget.h"      /* gp_budget, gp_face: what a call may build */
 #include "../codec/gp_trace.h"       /* a call's steps, timed (GPUPOST_TRACE) */
 

@@ -65,8 +65,8 @@ typedef struct gp_index {
 	int device_refused;       /* its lists pass a device copy's 32-bit offsets, whole or in the
 	                           * shards the process's devices would hold: answered on the host */
 
-	/* ranked retrieval (query/gp_rank.c): BM25 as SQLite FTS5's bm25(), from doc lengths given
-	 * at build (NULL doc_len: none, ranked queries refused) */
+	/* ranked retrieval (gp_index_lengths.c; the top k in query/gp_rank.c): BM25 as SQLite
+	 * FTS5's bm25(), from doc lengths given at build (NULL doc_len: none, ranked queries refused) */
 	uint32_t *doc_len;        /* by doc, len_docs of them; GP_IX_NO_LENGTH where none was given */
 	uint32_t len_docs;
 	uint64_t n_len, total_len;   /* N: the docs given a length; their tokens */
@@ -206,54 +206,7 @@ void gp_index_shard_size(const gp_index *ix, uint64_t lo, uint64_t hi, uint64_t 
  * is freed, its list offsets kept (the planner reads the lists' lengths). */
 void gp_index_shard_uploaded(gp_index *shard);
 
-/* --- queries (query/gp_query.c) --- */
-
-/* A batch of queries: query q's terms are term ids terms[at[q] .. at[q + 1]) (GP_IX_NO_TERM for
- * a term the index lacks), in the query's order. AND and OR take each distinct term once; a
- * phrase matches where its terms occur at consecutive positions, a repeated term at each place. */
-typedef struct gp_query_batch {
-	int op;
-	size_t n_queries;
-	const uint32_t *terms;
-	const uint64_t *at;       /* n_queries + 1 */
-	int count_only;           /* only the counts (gp_answers.at), no docs */
-	uint32_t limit;           /* > 0: the `limit` best docs by BM25 (AND, OR), best first */
-} gp_query_batch;
-
-/* The answers: query q's docs are docs[at[q] .. at[q + 1]), increasing. docs and at are malloc'd
- * (gp_answers_free). */
-typedef struct gp_answers {
-	size_t n_queries;
-	uint64_t total;
-	uint32_t *docs;
-	uint64_t *at;
-	double *scores;           /* ranked batches: each doc's score (docs best first) */
-	uint64_t face_bytes;      /* what the face's copies of the answers admitted so far take */
-	size_t admitted;          /* the queries whose answers are counted in face_bytes */
-} gp_answers;
-
-void gp_answers_free(gp_answers *a);
-/* The one rule for what a batch's answers cost (docs/RELIABILITY.md): queries [a->admitted,
- * upto) (their at[] set) are added as the face's copies of them, in the budget's terms (a list
- * of docs, or for a ranked query a map doc => score), under the batch's map when there are
- * several, and the whole checked against the budget with the answers' C bytes (4 a doc, 12
- * ranked). GP_ENOMEM naming the size and the limit. */
-int gp_answers_admit(gp_answers *a, size_t upto, int ranked, const gp_budget *budget, gp_error *err);
-
-/* The postings a batch reads (its lists' lengths): the work that decides host or device. */
-uint64_t gp_query_work(const gp_index *ix, const gp_query_batch *q);
-/* The distinct term ids of query `query` in ascending list length (then id): keys (room for
- * the query's terms) gets (length << 32 | id) each; returns how many, 0 when a term the index
- * lacks empties an AND or a phrase (OR drops such terms). */
-size_t gp_query_plan(const gp_index *ix, const gp_query_batch *q, size_t query, uint64_t *keys);
-
-/* The host's answers (galloping intersection from the shortest list, merges, positions checked
- * per candidate): the reference the device equals. GP_ENOMEM when the answers would pass the
- * budget (gp_answers_admit). */
-int gp_index_query_host(const gp_index *ix, const gp_query_batch *q, const gp_budget *budget,
-                        gp_answers *out, gp_error *err);
-
-/* --- ranked retrieval (query/gp_rank.c) --- */
+/* --- ranked retrieval: doc lengths and BM25 (gp_index_lengths.c) --- */
 
 /* Doc lengths in tokens (docs[i] has lens[i]; every doc of the lists needs one), and BM25's k1
  * and b. GP_EVALUE names a doc given twice, a length of 2^32 - 1 or more, or a doc of the lists

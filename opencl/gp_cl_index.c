@@ -7,7 +7,7 @@
 
 #include "gp_cl_internal.h"
 #include "gp_cl_resident.h"
-#include "../index/gp_index.h"
+#include "../query/gp_query.h"
 
 /* The resident lists: decoded (docs, list_at, pos_at, positions), or compressed (the blobs as
  * given, blob t from word word_at[t], decoded batch by batch; mark and local tell a batch's

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../index/gp_index.h"
+#include "gp_query.h"
 #include "gp_rank.h"
 
 void gp_answers_free(gp_answers *a)

@@ -3,7 +3,7 @@
 #ifndef GP_INDEX_RANK_H
 #define GP_INDEX_RANK_H
 
-#include "../index/gp_index.h"
+#include "gp_query.h"
 
 typedef struct gp_rank {
 	const gp_index *ix;

@@ -1,0 +1,54 @@
+/* Queries over an index (query/gp_query.c on the host; opencl/gp_cl_index.c on a device): a batch
+ * of term-id queries under one operator, its plan, and the answers with the one rule for what they
+ * cost. */
+#ifndef GP_QUERY_H
+#define GP_QUERY_H
+
+#include "../index/gp_index.h"
+
+/* A batch of queries: query q's terms are term ids terms[at[q] .. at[q + 1]) (GP_IX_NO_TERM for
+ * a term the index lacks), in the query's order. AND and OR take each distinct term once; a
+ * phrase matches where its terms occur at consecutive positions, a repeated term at each place. */
+typedef struct gp_query_batch {
+	int op;
+	size_t n_queries;
+	const uint32_t *terms;
+	const uint64_t *at;       /* n_queries + 1 */
+	int count_only;           /* only the counts (gp_answers.at), no docs */
+	uint32_t limit;           /* > 0: the `limit` best docs by BM25 (AND, OR), best first */
+} gp_query_batch;
+
+/* The answers: query q's docs are docs[at[q] .. at[q + 1]), increasing. docs and at are malloc'd
+ * (gp_answers_free). */
+typedef struct gp_answers {
+	size_t n_queries;
+	uint64_t total;
+	uint32_t *docs;
+	uint64_t *at;
+	double *scores;           /* ranked batches: each doc's score (docs best first) */
+	uint64_t face_bytes;      /* what the face's copies of the answers admitted so far take */
+	size_t admitted;          /* the queries whose answers are counted in face_bytes */
+} gp_answers;
+
+void gp_answers_free(gp_answers *a);
+/* The one rule for what a batch's answers cost (docs/RELIABILITY.md): queries [a->admitted,
+ * upto) (their at[] set) are added as the face's copies of them, in the budget's terms (a list
+ * of docs, or for a ranked query a map doc => score), under the batch's map when there are
+ * several, and the whole checked against the budget with the answers' C bytes (4 a doc, 12
+ * ranked). GP_ENOMEM naming the size and the limit. */
+int gp_answers_admit(gp_answers *a, size_t upto, int ranked, const gp_budget *budget, gp_error *err);
+
+/* The postings a batch reads (its lists' lengths): the work that decides host or device. */
+uint64_t gp_query_work(const gp_index *ix, const gp_query_batch *q);
+/* The distinct term ids of query `query` in ascending list length (then id): keys (room for
+ * the query's terms) gets (length << 32 | id) each; returns how many, 0 when a term the index
+ * lacks empties an AND or a phrase (OR drops such terms). */
+size_t gp_query_plan(const gp_index *ix, const gp_query_batch *q, size_t query, uint64_t *keys);
+
+/* The host's answers (galloping intersection from the shortest list, merges, positions checked
+ * per candidate): the reference the device equals. GP_ENOMEM when the answers would pass the
+ * budget (gp_answers_admit). */
+int gp_index_query_host(const gp_index *ix, const gp_query_batch *q, const gp_budget *budget,
+                        gp_answers *out, gp_error *err);
+
+#endif
