@@ -5,8 +5,8 @@
  * The budget is per call, filled by the face and handed down with the result (gp_result's
  * budget): the room the face has left for its copies, and a cap on everything a call builds,
  * in force even without the first. The engine knows nothing of the face: what the face's copy of
- * a result costs (the PHP face: Zend's arrays, php_gpupost_sizes.c) and what its limits are
- * called come in through the budget's gp_face. */
+ * a result costs, in its own terms, and what its limits are called come in through the budget's
+ * gp_face. */
 #ifndef GP_BUDGET_H
 #define GP_BUDGET_H
 
@@ -20,9 +20,9 @@ typedef struct gp_face {
 	uint64_t (*map_bytes)(uint64_t n);
 	uint64_t (*lists_floor)(uint64_t values, uint64_t lists);
 	uint64_t (*postings_floor)(uint64_t postings, uint64_t positions, uint64_t blobs);
-	const char *memory;       /* the memory the face's copies live in ("PHP memory") */
-	const char *room;         /* its room ("memory_limit leaves") */
-	const char *cap;          /* the cap ("gpupost.max_result_bytes") */
+	const char *memory;       /* the memory the face's copies live in, as its messages name it */
+	const char *room;         /* the room left there, as its messages name it */
+	const char *cap;          /* the cap on a call, as its messages name it */
 } gp_face;
 
 typedef struct gp_budget {

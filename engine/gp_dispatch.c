@@ -18,7 +18,7 @@ static unsigned long last_device_failures = 0;
 
 /* What a decode's expected outputs weigh in the host/device choice, in MOD9 values: the ratio of
  * MOD9 VALUES' crossover to the format's and mode's, as measured on GPUs (docs/BENCHMARKS.md,
- * "The host/device crossover"), so that gpupost.min_device_values is the
+ * "The host/device crossover"), so that the caller's threshold (gp_ctx.min_device_values) is the
  * crossover of each. DOCS counts the values its postings decode but returns one doc a posting, so
  * the device, whose cost is mostly the result, wins sooner; POSTINGS costs the host more a value
  * (its nested arrays); GROUP_VARINT's host decoder is the fastest and its device passes the
@@ -39,7 +39,7 @@ int gp_would_use_device(size_t values, const gp_ctx *ctx)
 	if (!gp_cl_available(ctx->device, ctx->device_all)) return 0;
 	/* An OpenCL CPU device (PoCL) was slower than the host path at every list size measured
 	 * (docs/BENCHMARKS.md): the automatic choice leaves it alone, and only
-	 * gpupost.min_device_values=0 sends work to it. */
+	 * a threshold of 0 sends work to it. */
 	if (min_device_values != 0 && gp_cl_info() && strcmp(gp_cl_info()->type, "cpu") == 0) return 0;
 	return 1;
 }
@@ -308,7 +308,7 @@ static int device_decode(const gp_format_ops *ops, const gp_plan *p, gp_result *
 
 /* Whether a planned decode goes to the device: headers it can size from, a device that takes
  * the format, what it would size within the budget (if not, the host counts first), and work
- * enough for the device by gpupost.min_device_values. */
+ * enough for the device by the call's threshold. */
 static int plan_wants_device(const gp_plan *p, int format, int mode, const gp_ctx *ctx)
 {
 	return p->headers_ok && p->device_ok && gp_budget_check(&ctx->budget, 0, p->device_bytes, "", NULL) == GP_OK &&

@@ -1,6 +1,7 @@
-/* Dispatch: one entry point per operation. Picks the host codec or the OpenCL device per call
- * (by expected size and gpupost.device), falls back to the host when the device fails, and lets
- * the host decoder name the offset and rule when a kernel flags a malformed blob. No PHP. */
+/* Dispatch: one entry point per operation. Picks the host codec or the OpenCL device per call (by
+ * expected size and the device the caller names), falls back to the host when the device fails,
+ * and lets the host decoder name the offset and rule when a kernel flags a malformed blob. Knows
+ * no face. */
 #ifndef GP_DISPATCH_H
 #define GP_DISPATCH_H
 
@@ -12,12 +13,12 @@
 enum { GP_FORMAT_MOD9 = 1, GP_FORMAT_S9 = 2, GP_FORMAT_QS = 3, GP_FORMAT_WAH = 4, GP_FORMAT_VBYTE = 5, GP_FORMAT_GROUP_VARINT = 6 };
 enum { GP_OP_OR = GP_IX_OR, GP_OP_AND = GP_IX_AND, GP_OP_PHRASE = GP_IX_PHRASE };
 
-/* The policy of one call, filled by the caller (the PHP glue from its INI settings and
- * memory_limit) and read by every layer below: nothing of it lives in globals. */
+/* The policy of one call, filled by the face (from its settings and its memory's room) and read
+ * by every layer below: nothing of it lives in globals. */
 typedef struct gp_ctx {
-	const char *device;       /* gpupost.device: which device or set (opened by the first call) */
-	int device_all;           /* gpupost.multi_device=all: every device of the set, not one */
-	long min_device_values;   /* gpupost.min_device_values: smaller work runs on the host */
+	const char *device;       /* which device or set (opened by the first call) */
+	int device_all;           /* every device of the set, not one */
+	long min_device_values;   /* the threshold: smaller work runs on the host */
 	gp_budget budget;         /* what the call may build (gp_budget.h) */
 } gp_ctx;
 
@@ -71,14 +72,14 @@ typedef struct gp_cached {
 	uint64_t host_scratch, pinned, device;   /* bytes */
 } gp_cached;
 
-/* What gpu_info() and phpinfo show, in one call (it opens the device if it was not yet). */
+/* What the face reports of the devices, in one call (it opens the device if it was not yet). */
 typedef struct gp_backend_info {
 	int usable;                   /* the device serves this process's calls */
 	const char *last_backend;     /* "host" or "opencl": who ran the last operation ("none") */
 	const gp_device_info *device;   /* NULL when none was chosen */
 	int built;                    /* its program built */
 	gp_device_shape shape;            /* the launch shapes it was built with */
-	int auto_device;              /* calls above gpupost.min_device_values go to it (not a CPU) */
+	int auto_device;              /* calls above the threshold go to it (not a CPU) */
 	const char *reason;           /* why the device is not used, or the last failure ("" if none) */
 	unsigned long device_failures;/* device calls that failed and were served by the host */
 	gp_cached cached;             /* what the process keeps between calls */
@@ -86,7 +87,7 @@ typedef struct gp_backend_info {
 	size_t n_devices;             /* the devices this process uses (device is the first) */
 	const gp_device_info *devices[8];
 	double speeds[8];             /* their measured speeds (bytes a second; 0: not yet) */
-	size_t in_set;                /* how many gpupost.device matched */
+	size_t in_set;                /* how many devices the spec matched */
 	const char *rule;             /* how this process's devices were picked */
 } gp_backend_info;
 /* Whether an operation expecting `values` outputs would run on the device now. */
@@ -97,9 +98,9 @@ int gp_would_use_device(size_t values, const gp_ctx *ctx);
  * memory, largest first. */
 void gp_trim_cached(uint64_t keep_bytes);
 
-/* For gpu_info() and phpinfo: the devices device_spec names (opened if they were not yet). */
+/* For the face's reports: the devices device_spec names (opened if they were not yet). */
 void gp_backend(const char *device_spec, int device_all, gp_backend_info *info);
-/* Whether device_spec is one gpupost.device takes: auto, gpu, cpu, host, P:D, gpu:all,
+/* Whether device_spec is a device spec: auto, gpu, cpu, host, P:D, gpu:all,
  * cpu:all, all, or a list of P:D. */
 int gp_device_spec_valid(const char *device_spec);
 /* Module shutdown. */

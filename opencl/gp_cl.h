@@ -1,6 +1,6 @@
 /* The device runtime as dispatch sees it: which device, whether it can be used, what it keeps,
  * and one entry point per device operation. Everything else (kernels, buffers, transfers,
- * launches) is for the launchers: gp_cl_internal.h. No PHP here.
+ * launches) is for the launchers: gp_cl_internal.h. Knows no face.
  *
  * Layout of opencl/: gp_cl_device.c (platform and device choice, the per-process state, fork
  * safety), gp_cl_tuning.c (launch shapes per device, the environment's overrides read once),
@@ -18,7 +18,7 @@
 #include "../codec/gp_common.h"
 #include "../codec/gp_device.h"
 
-/* gpupost.device's value read (no OpenCL work): which kind of device, and whether every one of
+/* A device spec read (no OpenCL work): which kind of device, and whether every one of
  * that kind (gpu:all, cpu:all, all), or the devices it lists (P:D, or P:D,P:D,... up to
  * GP_CL_SPEC_MAX). 1 when the value is one of these, 0 when not. */
 #define GP_CL_SPEC_MAX 8
@@ -30,11 +30,10 @@ typedef struct gp_cl_spec {
 } gp_cl_spec;
 int gp_cl_spec_parse(const char *value, gp_cl_spec *spec);
 
-/* Opens the devices device_spec names (gpupost.device's syntax: one device, or a set) and builds
- * the program on each, once per process: the first call's spec opens them, and a process keeps
- * them (gpupost.device can only be set at start-up). Of a set, the process uses every device
- * when all_devices (gpupost.multi_device=all), else one picked by a ticket that spreads the
- * processes evenly. Returns 1 when a device can be used by this process, 0 when calls must take
+/* Opens the devices device_spec names (one device, or a set) and builds the program on each, once
+ * per process: the first call's spec opens them, and a process keeps them (the spec is fixed for
+ * the process). Of a set, the process uses every device when all_devices, else one picked by a
+ * ticket that spreads the processes evenly. Returns 1 when a device can be used by this process, 0 when calls must take
  * the host path (no device, "host", a build failure, or a process forked after the device was
  * opened). No OpenCL work happens before the first call that asks. */
 int gp_cl_available(const char *device_spec, int all_devices);

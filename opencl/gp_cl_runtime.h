@@ -30,7 +30,7 @@ typedef struct gp_cl_knobs {
 	unsigned index_no_prune;          /* GPUPOST_INDEX_NO_PRUNE=1: ranked OR batches unpruned */
 } gp_cl_knobs;
 
-/* One per device a process opens (gpupost.device names one or a set): php-fpm and Apache fork
+/* One per device a process opens (the device spec names one or a set): pre-forking servers fork
  * after start-up, so nothing is opened before the first call that needs the device, and `pid`
  * tells a forked child that the state is not its. */
 typedef struct gp_cl_runtime {
