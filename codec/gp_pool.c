@@ -1,9 +1,9 @@
 #include <pthread.h>
-#include <sched.h>
 #include <semaphore.h>
 #include <stdatomic.h>
 #include <unistd.h>
 
+#include "gp_gate.h"
 #include "gp_pool.h"
 
 /* Each pool thread sleeps on a semaphore of its own and is woken only for a job that wants it:
@@ -17,12 +17,14 @@ static struct {
 	pthread_t threads[GP_POOL_MAX];
 	size_t n_threads;           /* started; thread k serves worker k + 1 */
 	atomic_uint state;          /* workers in fn now, plus GP_POOL_CLOSED */
+	gp_gate left;               /* opened when the last worker leaves a closed job */
 	atomic_int quit;
 	void (*fn)(void *);
 	void *arg;
 	_Atomic pid_t pid;          /* threads are not inherited by fork(): a child starts afresh */
 } gp_pool = {
 	.job_lock = PTHREAD_MUTEX_INITIALIZER, .state = GP_POOL_CLOSED,
+	.left = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0},
 };
 
 static pid_t gp_pid;
@@ -55,11 +57,11 @@ static void *gp_pool_thread(void *arg)
 		/* join the job unless it is closed: woken late (its caller's call found no work left),
 		 * or by a post of a job that let us go */
 		if (atomic_fetch_add(&gp_pool.state, 1) & GP_POOL_CLOSED) {
-			atomic_fetch_sub(&gp_pool.state, 1);
+			if (atomic_fetch_sub(&gp_pool.state, 1) == (GP_POOL_CLOSED | 1)) gp_gate_open(&gp_pool.left);
 			continue;
 		}
 		gp_pool.fn(gp_pool.arg);
-		atomic_fetch_sub(&gp_pool.state, 1);
+		if (atomic_fetch_sub(&gp_pool.state, 1) == (GP_POOL_CLOSED | 1)) gp_gate_open(&gp_pool.left);
 	}
 	return NULL;
 }
@@ -71,10 +73,18 @@ static void gp_pool_forget(void)
 {
 	pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 	gp_pool.job_lock = lock;
+	gp_gate_init(&gp_pool.left);
 	gp_pool.n_threads = 0;
 	atomic_store(&gp_pool.state, GP_POOL_CLOSED);
 	atomic_store(&gp_pool.quit, 0);
 	atomic_store(&gp_pool.pid, gp_self_pid());
+}
+
+/* Every worker has left the closed job. */
+static int pool_left(void *unused)
+{
+	(void)unused;
+	return (atomic_load(&gp_pool.state) & ~GP_POOL_CLOSED) == 0;
 }
 
 void gp_pool_run(size_t n, void (*fn)(void *arg), void *arg)
@@ -113,11 +123,8 @@ void gp_pool_run(size_t n, void (*fn)(void *arg), void *arg)
 	fn(arg);
 	/* The caller's call returns when no work is left to take. Workers not in fn by then skip
 	 * the job rather than hold it up; those in it finish their last piece. */
-	unsigned s = atomic_fetch_or(&gp_pool.state, GP_POOL_CLOSED);
-	while ((s & ~GP_POOL_CLOSED) != 0) {
-		sched_yield();
-		s = atomic_load(&gp_pool.state);
-	}
+	atomic_fetch_or(&gp_pool.state, GP_POOL_CLOSED);
+	gp_gate_wait(&gp_pool.left, pool_left, NULL);
 	pthread_mutex_unlock(&gp_pool.job_lock);
 }
 

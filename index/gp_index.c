@@ -1,6 +1,5 @@
 /* Building an index: every list validated and decoded once, the dictionary hashed. */
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 #include "../codec/gp_mod9.h"
 #include "../codec/gp_s9.h"
 #include "../codec/gp_qs.h"
+#include "../codec/gp_gate.h"
 #include "../codec/gp_pool.h"
 
 /* The dictionary's hash: SipHash-1-3 (Aumasson and Bernstein) under a key drawn once a process,
@@ -343,6 +343,7 @@ typedef struct build_job {
 	size_t workers;             /* at most this many take part (each a scratch) */
 	atomic_size_t joined, next, placed, first_bad;
 	pthread_mutex_t lock;       /* the error */
+	gp_gate placing;            /* opened when a list is placed or one fails */
 	int rc;
 	gp_error err;
 	decode_scratch scratch[GP_POOL_MAX];
@@ -360,6 +361,7 @@ static void job_fail(build_job *j, size_t i, int rc, const gp_error *err)
 		atomic_store(&j->first_bad, i);
 	}
 	pthread_mutex_unlock(&j->lock);
+	gp_gate_open(&j->placing);
 }
 
 static void measure_worker(void *arg)
@@ -376,6 +378,18 @@ static void measure_worker(void *arg)
 			job_fail(j, i, GP_EVALUE, &err);
 		}
 	}
+}
+
+typedef struct placing_turn {
+	build_job *j;
+	size_t i;
+} placing_turn;
+
+/* List i may take its place: the list before has (or an earlier list failed). */
+static int placing_ready(void *arg)
+{
+	const placing_turn *t = arg;
+	return atomic_load(&t->j->placed) == t->i || atomic_load(&t->j->first_bad) < t->i;
 }
 
 static void decode_worker(void *arg)
@@ -399,14 +413,14 @@ static void decode_worker(void *arg)
 		if (j->lens[i]) memcpy(ix->blobs + ix->blob_at[i], j->blobs[i], j->lens[i]);   /* its place is known */
 		ix->merged[i] = (uint8_t)d.merged;
 		/* the list before placed (or an earlier list failed: nothing after it is kept) */
-		while (atomic_load_explicit(&j->placed, memory_order_acquire) != i) {
-			if (atomic_load(&j->first_bad) < i) return;
-			sched_yield();
-		}
+		placing_turn turn = {j, i};
+		gp_gate_wait(&j->placing, placing_ready, &turn);
+		if (atomic_load(&j->placed) != i) return;
 		const uint64_t base = ix->list_at[i], pbase = j->pos_end[i];
 		ix->list_at[i + 1] = base + d.kept;
 		j->pos_end[i + 1] = pbase + d.n_positions;
-		atomic_store_explicit(&j->placed, i + 1, memory_order_release);
+		atomic_store(&j->placed, i + 1);
+		gp_gate_open(&j->placing);
 		memcpy(ix->docs + base, s->docs, d.kept * sizeof(uint32_t));
 		if (ix->positional) {
 			for (uint64_t k = 0; k < d.kept; k++) ix->pos_at[base + k + 1] = pbase + s->ends[k];
@@ -617,6 +631,7 @@ int gp_index_build(int format, size_t n, const char *const *terms, const size_t 
 	job->n = n;
 	job->first_bad = n;
 	pthread_mutex_init(&job->lock, NULL);
+	gp_gate_init(&job->placing);
 	/* every list measured (and validated) before anything is sized from it; a pass over the
 	 * blobs, as many threads as the decode will take from their bytes */
 	for (size_t i = 0; i < n; i++) blob_bytes += lens[i];
@@ -692,6 +707,7 @@ int gp_index_build(int format, size_t n, const char *const *terms, const size_t 
 fail:
 	for (size_t w = 0; w < GP_POOL_MAX; w++) scratch_free(&job->scratch[w]);
 	pthread_mutex_destroy(&job->lock);
+	gp_gate_destroy(&job->placing);
 	free(job->pos_end);
 	free(job);
 	free(counts);
