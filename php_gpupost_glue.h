@@ -102,12 +102,14 @@ bool gpupost_resident_add(const char *kind, const char *path, const php_stream_s
 void gpupost_resident_trim(void);
 /* An index's files (php_gpupost_index_file.c): save() (true, or false thrown); a file read whole
  * within the call's budget (*pinned: gp_index_image's handle when the image is pinned memory;
- * *sb the state of the file read; `opened` (MAXPATHLEN) the path resolved), or NULL thrown; its
- * image freed; a file's path resolved and its state (persistent indexes), or false thrown. */
+ * *sb the state of the file read; `opened` (MAXPATHLEN) the path resolved), or NULL thrown; with
+ * `mapped` not NULL, a local regular file is mapped instead where it can be (*mapped then true:
+ * gp_index_unmap_file undoes it); its image freed; a file's path resolved and its state
+ * (persistent indexes), or false thrown. */
 bool gpupost_index_file_save(const gp_index *ix, const char *path);
 uint8_t *gpupost_index_file_read(const char *path, const char *what, bool want_pinned, gp_placement place,
                                  const gp_ctx *ctx, size_t *len, void **pinned, php_stream_statbuf *sb,
-                                 char *opened);
+                                 char *opened, bool *mapped);
 void gpupost_index_image_free(uint8_t *p, void *pinned);
 bool gpupost_index_file_stat(const char *path, const char *what, char *resolved, php_stream_statbuf *sb);
 uint64_t gpupost_resident_bytes(void);

@@ -399,9 +399,10 @@ GP_METHOD(GpuPost_Index, save)
 typedef int (*index_loader)(const uint8_t *file, size_t len, const gp_budget *budget, gp_index **out,
                             gp_error *err);
 
-/* open() and openYioopShard(): the file read whole (or a persistent copy reused), loaded, and
- * prepared for the device. `what` names the file's kind in errors. */
-static void open_index(INTERNAL_FUNCTION_PARAMETERS, index_loader load, const char *what)
+/* open() and openYioopShard(): the file mapped or read whole (or a persistent copy reused),
+ * loaded, and prepared for the device. `what` names the file's kind in errors; load_mapped, when
+ * not NULL, loads a mapped file into an index that keeps the mapping (its lists read in place). */
+static void open_index(INTERNAL_FUNCTION_PARAMETERS, index_loader load, index_loader load_mapped, const char *what)
 {
 	zend_string *path;
 	HashTable *opts = NULL;
@@ -426,16 +427,22 @@ static void open_index(INTERNAL_FUNCTION_PARAMETERS, index_loader load, const ch
 	if (!ix) {
 		size_t len;
 		void *pinned;
+		bool mapped;
 		/* sb: the state of the file as read, which a persistent copy is known by */
 		uint8_t *image = gpupost_index_file_read(ZSTR_VAL(path), what, io.lists == GP_IX_LISTS_COMPRESSED, io.place,
-		                                         &ctx, &len, &pinned, &sb, real);
+		                                         &ctx, &len, &pinned, &sb, real, &mapped);
 		if (!image) RETURN_THROWS();
-		int rc = load(image, len, &ctx.budget, &ix, &err);
+		bool kept = mapped && load_mapped;   /* the index owns the mapping once loaded */
+		int rc = (kept ? load_mapped : load)(image, len, &ctx.budget, &ix, &err);
 		if (rc == GP_OK) {
 			ix->device_lists = io.lists;
 			gp_index_prepare(ix, io.place, &ctx, pinned ? image : NULL);
 		}
-		gpupost_index_image_free(image, pinned);
+		if (mapped) {
+			if (!kept || rc != GP_OK) gp_index_unmap_file(image, len);
+		} else {
+			gpupost_index_image_free(image, pinned);
+		}
 		if (rc != GP_OK) {
 			if (err.code == GP_EFORMAT) {
 				zend_throw_exception_ex(gpupost_exception_ce, 0, "%s %s: byte %zu: %s", what, real, err.offset, err.rule);
@@ -462,12 +469,12 @@ static void open_index(INTERNAL_FUNCTION_PARAMETERS, index_loader load, const ch
 
 GP_METHOD(GpuPost_Index, open)
 {
-	open_index(INTERNAL_FUNCTION_PARAM_PASSTHRU, gp_index_load, "index file");
+	open_index(INTERNAL_FUNCTION_PARAM_PASSTHRU, gp_index_load, gp_index_load_mapped, "index file");
 }
 
 GP_METHOD(GpuPost_Index, openYioopShard)
 {
-	open_index(INTERNAL_FUNCTION_PARAM_PASSTHRU, gp_index_yioop_load, "Yioop shard");
+	open_index(INTERNAL_FUNCTION_PARAM_PASSTHRU, gp_index_yioop_load, NULL, "Yioop shard");
 }
 
 /* --- queries --- */
@@ -642,6 +649,7 @@ GP_METHOD(GpuPost_Index, info)
 	add_assoc_string(return_value, "format", (char *)formats[ix->format]);
 	add_assoc_bool(return_value, "positional", ix->positional);
 	add_assoc_long(return_value, "bytes_host", (zend_long)gp_index_host_bytes(ix));
+	add_assoc_long(return_value, "bytes_mapped", (zend_long)ix->mapped_len);
 	add_assoc_long(return_value, "bytes_device", (zend_long)ix->device_bytes);
 	add_assoc_long(return_value, "device_shards", (zend_long)ix->device_shards);
 	zval shards;

@@ -330,12 +330,13 @@ static void read_to_end(image *im, reader rd, void *src, const char *what, const
 
 uint8_t *gpupost_index_file_read(const char *path, const char *what, bool want_pinned, gp_placement place,
                                  const gp_ctx *ctx, size_t *len, void **pinned, php_stream_statbuf *sb,
-                                 char *opened)
+                                 char *opened, bool *mapped)
 {
 	char real[MAXPATHLEN];
 	bool local;
 	image im;
 	memset(sb, 0, sizeof(*sb));
+	if (mapped) *mapped = false;
 	if (local_path(path, what, real, &local, false)) {
 		strcpy(opened, real);
 		/* O_NONBLOCK: a FIFO is refused below instead of waiting for a writer */
@@ -349,6 +350,19 @@ uint8_t *gpupost_index_file_read(const char *path, const char *what, bool want_p
 			                        S_ISREG(sb->sb.st_mode) ? "not readable" : file_kind(sb->sb.st_mode));
 			close(fd);
 			return NULL;
+		}
+		/* mapped: the page cache holds the file once for every process; a file that cannot be
+		 * mapped (procfs, sysfs) is read as any other */
+		if (mapped && !want_pinned && sb->sb.st_size > 0 && (uint64_t)sb->sb.st_size <= SIZE_MAX) {
+			gp_error err;
+			const uint8_t *m = gp_index_map_file(fd, (size_t)sb->sb.st_size, &err);
+			if (m) {
+				close(fd);
+				*mapped = true;
+				*len = (size_t)sb->sb.st_size;
+				*pinned = NULL;
+				return (uint8_t *)m;
+			}
 		}
 		if (!image_begin(&im, (size_t)sb->sb.st_size, what, real, ctx, place, want_pinned)) {
 			close(fd);

@@ -83,7 +83,7 @@ uint32_t gp_index_lookup(const gp_index *ix, const char *term, size_t len)
 uint64_t gp_index_host_bytes(const gp_index *ix)
 {
 	uint64_t n = ix->n_terms;
-	return ix->term_at[n] + (n + 1) * 8 + (ix->slot_mask + 1) * 4 + ix->blob_at[n] + (n + 1) * 8 +
+	return ix->term_at[n] + (n + 1) * 8 + (ix->slot_mask + 1) * 4 + (ix->blobs_borrowed ? 0 : ix->blob_at[n]) + (n + 1) * 8 +
 	       gp_index_lists_bytes(ix->n_terms, ix->n_postings, ix->n_positions, ix->positional) + n +
 	       (ix->doc_len ? (uint64_t)ix->len_docs * 4 + (n + 1) * 8 : 0) + ix->shards_host_bytes;
 }
@@ -107,7 +107,8 @@ static void index_free(gp_index *ix)
 	free(ix->terms);
 	free(ix->term_at);
 	free(ix->slots);
-	free(ix->blobs);
+	if (!ix->blobs_borrowed) free(ix->blobs);
+	if (ix->mapped) gp_index_unmap_file(ix->mapped, ix->mapped_len);
 	free(ix->blob_at);
 	free(ix->list_at);
 	free(ix->docs);
@@ -337,6 +338,7 @@ typedef struct build_job {
 	gp_index *ix;
 	const uint8_t *const *blobs;
 	const size_t *lens;
+	const uint8_t *placed_blobs;   /* the blobs lie back to back here: not copied */
 	list_counts *counts;
 	size_t n;
 	uint64_t *pos_end;          /* decode: where list t's positions begin (n + 1) */
@@ -410,7 +412,7 @@ static void decode_worker(void *arg)
 			job_fail(j, i, rc, &err);
 			break;
 		}
-		if (j->lens[i]) memcpy(ix->blobs + ix->blob_at[i], j->blobs[i], j->lens[i]);   /* its place is known */
+		if (j->lens[i] && !j->placed_blobs) memcpy(ix->blobs + ix->blob_at[i], j->blobs[i], j->lens[i]);   /* its place is known */
 		ix->merged[i] = (uint8_t)d.merged;
 		/* the list before placed (or an earlier list failed: nothing after it is kept) */
 		placing_turn turn = {j, i};
@@ -601,6 +603,13 @@ int gp_index_build(int format, size_t n, const char *const *terms, const size_t 
                    const uint8_t *const *blobs, const size_t *lens, const gp_budget *budget,
                    gp_index **out, gp_error *err)
 {
+	return gp_index_build_in_place(format, n, terms, term_lens, blobs, lens, NULL, budget, out, err);
+}
+
+int gp_index_build_in_place(int format, size_t n, const char *const *terms, const size_t *term_lens,
+                            const uint8_t *const *blobs, const size_t *lens, const uint8_t *placed,
+                            const gp_budget *budget, gp_index **out, gp_error *err)
+{
 	uint64_t term_bytes = 0, blob_bytes = 0, postings = 0, positions = 0, most_postings = 0, most_values = 0;
 	int rc;
 	memset(err, 0, sizeof(*err));
@@ -627,6 +636,7 @@ int gp_index_build(int format, size_t n, const char *const *terms, const size_t 
 	job->ix = ix;
 	job->blobs = blobs;
 	job->lens = lens;
+	job->placed_blobs = placed;
 	job->counts = counts;
 	job->n = n;
 	job->first_bad = n;
@@ -650,13 +660,14 @@ int gp_index_build(int format, size_t n, const char *const *terms, const size_t 
 		if (counts[i].mod9.values > most_values) most_values = counts[i].mod9.values;
 	}
 	const int positional = ix->positional;
-	uint64_t c_bytes = term_bytes + blob_bytes + (uint64_t)(n + 1) * 37 + (uint64_t)n * 8 + postings * 4 +
+	uint64_t c_bytes = term_bytes + (placed ? 0 : blob_bytes) + (uint64_t)(n + 1) * 37 + (uint64_t)n * 8 + postings * 4 +
 	                   (positional ? (postings + 1) * 8 + positions * 4 : 0);
 	const uint64_t scratch = scratch_bytes(most_postings, most_values, positional);
 	if ((rc = gp_budget_check(budget, 0, gp_add_sat(c_bytes, scratch), "the index", err)) != GP_OK) goto fail;
 	ix->terms = malloc(term_bytes + 1);
 	ix->term_at = malloc((n + 1) * sizeof(uint64_t));
-	ix->blobs = index_alloc(blob_bytes + 1);
+	ix->blobs = placed ? (uint8_t *)placed : index_alloc(blob_bytes + 1);
+	ix->blobs_borrowed = placed != NULL;
 	ix->blob_at = malloc((n + 1) * sizeof(uint64_t));
 	ix->list_at = malloc((n + 1) * sizeof(uint64_t));
 	ix->docs = index_alloc((postings + 1) * sizeof(uint32_t));

@@ -43,6 +43,11 @@ typedef struct gp_index {
 	/* the lists as given: term t's is blobs[blob_at[t] .. blob_at[t + 1]) */
 	uint8_t *blobs;
 	uint64_t *blob_at;        /* n_terms + 1 */
+	/* an index opened from a mapped file (gp_index_load_mapped) reads its blobs where they lie
+	 * in the mapping, shared with every process that maps the file, and unmaps it when freed */
+	const uint8_t *mapped;
+	size_t mapped_len;
+	int blobs_borrowed;       /* blobs lie in memory the index does not own (the mapping) */
 
 	/* the lists decoded: term t's docs are docs[list_at[t] .. list_at[t + 1]), increasing; with
 	 * positions, posting p's are positions[pos_at[p] .. pos_at[p + 1]), increasing */
@@ -96,6 +101,11 @@ typedef struct gp_index {
 int gp_index_build(int format, size_t n, const char *const *terms, const size_t *term_lens,
                    const uint8_t *const *blobs, const size_t *lens, const gp_budget *budget,
                    gp_index **out, gp_error *err);
+/* The same over blobs that lie back to back from `placed` (blobs[i] is placed plus the lengths
+ * before it) and outlive the index: it reads them there instead of keeping a copy. */
+int gp_index_build_in_place(int format, size_t n, const char *const *terms, const size_t *term_lens,
+                            const uint8_t *const *blobs, const size_t *lens, const uint8_t *placed,
+                            const gp_budget *budget, gp_index **out, gp_error *err);
 
 /* The term id of a term, or GP_IX_NO_TERM. */
 uint32_t gp_index_lookup(const gp_index *ix, const char *term, size_t len);
@@ -178,7 +188,8 @@ static inline uint64_t gp_index_lists_bytes(uint32_t n_terms, uint64_t postings,
 {
 	return ((uint64_t)n_terms + 1) * 8 + postings * 4 + (positional ? (postings + 1) * 8 + positions * 4 : 0);
 }
-/* Bytes the index holds on the host. */
+/* Bytes the index holds on the host in its own memory (not its mapped file's pages, which the
+ * page cache holds once for every process). */
 uint64_t gp_index_host_bytes(const gp_index *ix);
 
 /* GP_ENOMEM, with err saying what the host could not allocate. */
@@ -255,6 +266,17 @@ int gp_index_save(const gp_index *ix, gp_index_writer write, void *ctx, gp_error
  * or the list's format with err->blob the term's id). */
 int gp_index_load(const uint8_t *file, size_t len, const gp_budget *budget, gp_index **out,
                   gp_error *err);
+/* A file mapped read-only and shared (gp_index_map_file): len bytes, or NULL with err saying why
+ * (GP_EVALUE: the file cannot be mapped, as a file of /proc cannot; the caller may read it
+ * instead). gp_index_unmap_file undoes it. */
+const uint8_t *gp_index_map_file(int fd, size_t len, gp_error *err);
+void gp_index_unmap_file(const uint8_t *file, size_t len);
+/* gp_index_load over a mapped file: the same checks and index, its lists read in place instead of
+ * copied. On success the index owns the mapping (unmapped when the index is freed); on failure
+ * the caller still does. The file must not shrink while mapped (save() replaces a file by a new
+ * one, never in place): a page past its end faults. */
+int gp_index_load_mapped(const uint8_t *file, size_t len, const gp_budget *budget, gp_index **out,
+                         gp_error *err);
 /* n_docs again (distinct docs over the lists), on up to `workers` of the host's threads with a
  * bitmap of the docs' range each, where the docs are dense enough and the budget (C bytes)
  * allows the bitmaps; else by merging the lists (memory a term). GP_ENOMEM when the host has

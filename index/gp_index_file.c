@@ -1,9 +1,11 @@
 /* The index file (docs/FORMATS.md section 5): a header, a table of sections, each with its
  * CRC-32, then the dictionary and the lists as they were given. Loading checks everything
  * before it builds: the image may be any bytes. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "gp_index.h"
 
@@ -264,8 +266,48 @@ static int check_sections_apart(const uint8_t *file, size_t len, uint32_t n, gp_
 	return GP_OK;
 }
 
+const uint8_t *gp_index_map_file(int fd, size_t len, gp_error *err)
+{
+	memset(err, 0, sizeof(*err));
+	void *p = len ? mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0) : MAP_FAILED;
+	if (p == MAP_FAILED) {
+		err->code = GP_EVALUE;
+		err->format = "index file";
+		snprintf(err->rule, sizeof(err->rule), "the file cannot be mapped: %s", len ? strerror(errno) : "it is empty");
+		return NULL;
+	}
+	return p;
+}
+
+void gp_index_unmap_file(const uint8_t *file, size_t len)
+{
+	if (file && len) munmap((void *)file, len);
+}
+
+/* gp_index_load, the lists copied out of the file's image, or read where they lie in it
+ * (in_place: a mapping the index then owns). */
+static int load(const uint8_t *file, size_t len, const gp_budget *budget, int in_place, gp_index **out,
+                gp_error *err);
+
 int gp_index_load(const uint8_t *file, size_t len, const gp_budget *budget, gp_index **out,
                   gp_error *err)
+{
+	return load(file, len, budget, 0, out, err);
+}
+
+int gp_index_load_mapped(const uint8_t *file, size_t len, const gp_budget *budget, gp_index **out,
+                         gp_error *err)
+{
+	int rc = load(file, len, budget, 1, out, err);
+	if (rc == GP_OK) {
+		(*out)->mapped = file;
+		(*out)->mapped_len = len;
+	}
+	return rc;
+}
+
+static int load(const uint8_t *file, size_t len, const gp_budget *budget, int in_place, gp_index **out,
+                gp_error *err)
 {
 	section sec[SEC_KNOWN + 1] = {{0}};
 	uint64_t sec_at[SEC_KNOWN + 1] = {0}, sec_off[SEC_KNOWN + 1] = {0};
@@ -332,8 +374,10 @@ int gp_index_load(const uint8_t *file, size_t len, const gp_budget *budget, gp_i
 		blobs[t] = sec[SEC_BLOBS].data + blob_at[t];
 		lens[t] = (size_t)(blob_at[t + 1] - blob_at[t]);
 	}
-	gp_budget room;   /* the index is built beside the file's image */
-	rc = gp_index_build((int)format, n_terms, terms, term_lens, blobs, lens, gp_budget_beside(budget, len, &room), out, err);
+	gp_budget room;   /* the index is built beside the file's image (a mapping is the page cache's) */
+	rc = gp_index_build_in_place((int)format, n_terms, terms, term_lens, blobs, lens,
+	                             in_place ? sec[SEC_BLOBS].data : NULL,
+	                             in_place ? budget : gp_budget_beside(budget, len, &room), out, err);
 	if (rc == GP_EVALUE && err->format && strcmp(err->format, "index") == 0) {
 		char rule[sizeof(err->rule)];   /* the rule is rewritten from its copy, not from itself */
 		memcpy(rule, err->rule, sizeof(rule));
