@@ -116,7 +116,7 @@ namespace GpuPost {
 
         public static function openYioopShard(string $path, array $options = []): Index {}
 
-        public function save(string $path): void {}
+        public function save(string $path, array $options = []): void {}
 
         public function search(array $terms, array $options = []): array {}
 

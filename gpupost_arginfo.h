@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: fa23300218bcf61fbcf8bdff44e36a0e6a83fafd */
+ * Stub hash: 1fce4d79f838b2529d040fde7d40f817f995685d */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_gpu_decode_postings, 0, 1, IS_ARRAY, 0)
 	ZEND_ARG_TYPE_INFO(0, blob, IS_STRING, 0)
@@ -76,6 +76,7 @@ ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_GpuPost_Index_save, 0, 1, IS_VOID, 0)
 	ZEND_ARG_TYPE_INFO(0, path, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
 ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_GpuPost_Index_search, 0, 1, IS_ARRAY, 0)

@@ -106,7 +106,7 @@ void gpupost_resident_trim(void);
  * `mapped` not NULL, a local regular file is mapped instead where it can be (*mapped then true:
  * gp_index_unmap_file undoes it); its image freed; a file's path resolved and its state
  * (persistent indexes), or false thrown. */
-bool gpupost_index_file_save(const gp_index *ix, const char *path);
+bool gpupost_index_file_save(const gp_index *ix, int version, const char *path);
 uint8_t *gpupost_index_file_read(const char *path, const char *what, bool want_pinned, gp_placement place,
                                  const gp_ctx *ctx, size_t *len, void **pinned, php_stream_statbuf *sb,
                                  char *opened, bool *mapped);

@@ -80,6 +80,7 @@ static void throw_for_term(const gp_error *err, const char *term, size_t term_le
 typedef struct index_options {
 	gp_placement place;
 	bool persistent;
+	bool verify;            /* open(): every list checked now, not at its first use */
 	int lists;              /* 'device_lists': GP_IX_LISTS_* */
 	HashTable *doc_lengths; /* 'doc_lengths' => [doc => tokens] */
 	double k1, b;
@@ -108,6 +109,7 @@ static bool parse_build_options(HashTable *opts, bool open, index_options *o, ui
 	zval *v;
 	o->place = GP_PLACE_AUTO;
 	o->persistent = false;
+	o->verify = false;
 	o->lists = GP_IX_LISTS_AUTO;
 	o->doc_lengths = NULL;
 	o->k1 = 1.2;
@@ -128,12 +130,12 @@ static bool parse_build_options(HashTable *opts, bool open, index_options *o, ui
 				zend_argument_value_error(arg, "option 'device_lists' must be 'auto', 'decoded' or 'compressed'");
 				return false;
 			}
-		} else if (key && open && zend_string_equals_literal(key, "persistent")) {
+		} else if (key && open && (zend_string_equals_literal(key, "persistent") || zend_string_equals_literal(key, "verify"))) {
 			if (Z_TYPE_P(v) != IS_TRUE && Z_TYPE_P(v) != IS_FALSE) {
-				zend_argument_type_error(arg, "option 'persistent' must be of type bool, %s given", zend_zval_type_name(v));
+				zend_argument_type_error(arg, "option '%s' must be of type bool, %s given", ZSTR_VAL(key), zend_zval_type_name(v));
 				return false;
 			}
-			o->persistent = Z_TYPE_P(v) == IS_TRUE;
+			*(ZSTR_VAL(key)[0] == 'p' ? &o->persistent : &o->verify) = Z_TYPE_P(v) == IS_TRUE;
 		} else if (key && !open && zend_string_equals_literal(key, "doc_lengths")) {
 			if (Z_TYPE_P(v) != IS_ARRAY) {
 				zend_argument_type_error(arg, "option 'doc_lengths' must be of type array, %s given", zend_zval_type_name(v));
@@ -387,12 +389,33 @@ GP_METHOD(GpuPost_Index, __construct)
 GP_METHOD(GpuPost_Index, save)
 {
 	zend_string *path;
-	ZEND_PARSE_PARAMETERS_START(1, 1)
+	HashTable *opts = NULL;
+	zend_long version = GP_INDEX_FILE_VERSION;
+	ZEND_PARSE_PARAMETERS_START(1, 2)
 		Z_PARAM_PATH_STR(path)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_ARRAY_HT(opts)
 	ZEND_PARSE_PARAMETERS_END();
+	if (opts) {
+		zend_string *key;
+		zend_ulong idx;
+		zval *v;
+		ZEND_HASH_FOREACH_KEY_VAL(opts, idx, key, v) {
+			if (!key || !zend_string_equals_literal(key, "version")) {
+				unknown_option(2, key, idx);
+				RETURN_THROWS();
+			}
+			ZVAL_DEREF(v);
+			if (Z_TYPE_P(v) != IS_LONG || (Z_LVAL_P(v) != 1 && Z_LVAL_P(v) != 2)) {
+				zend_argument_value_error(2, "option 'version' must be 1 or 2");
+				RETURN_THROWS();
+			}
+			version = Z_LVAL_P(v);
+		} ZEND_HASH_FOREACH_END();
+	}
 	gp_index *ix = index_of(THIS_INDEX());
 	if (!ix) RETURN_THROWS();
-	if (!gpupost_index_file_save(ix, ZSTR_VAL(path))) RETURN_THROWS();
+	if (!gpupost_index_file_save(ix, (int)version, ZSTR_VAL(path))) RETURN_THROWS();
 }
 
 /* How a file becomes an index: gpupost's own index file, or a Yioop IndexShard file. */
@@ -434,6 +457,10 @@ static void open_index(INTERNAL_FUNCTION_PARAMETERS, index_loader load, index_lo
 		if (!image) RETURN_THROWS();
 		bool kept = mapped && load_mapped;   /* the index owns the mapping once loaded */
 		int rc = (kept ? load_mapped : load)(image, len, &ctx.budget, &ix, &err);
+		if (rc == GP_OK && io.verify && (rc = gp_index_verify(ix, &err)) != GP_OK) {
+			gp_index_unref(ix);
+			ix = NULL;
+		}
 		if (rc == GP_OK) {
 			ix->device_lists = io.lists;
 			gp_index_prepare(ix, io.place, &ctx, pinned ? image : NULL);
@@ -535,7 +562,11 @@ static bool run_queries(index_obj *o, HashTable **queries, size_t n, const index
 	efree(at);
 	call_end();
 	if (rc != GP_OK) {
-		gpupost_throw(&err, NULL);
+		if (err.code == GP_EFORMAT && o->file) {   /* a list of its file checked at its first use */
+			zend_throw_exception_ex(gpupost_exception_ce, 0, "index file %s: byte %zu: %s", ZSTR_VAL(o->file), err.offset, err.rule);
+		} else {
+			gpupost_throw(&err, NULL);
+		}
 		return false;
 	}
 	return true;

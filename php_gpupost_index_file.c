@@ -118,7 +118,7 @@ static void throw_write(const char *path, const char *why, int errnum)
 
 /* save() to a local file: a fresh file beside the target, synced, renamed over it, the
  * directory synced (a crash leaves the old file or the new one, whole). */
-static bool save_local(const gp_index *ix, const char *real)
+static bool save_local(const gp_index *ix, int version, const char *real)
 {
 	char dir[MAXPATHLEN], tmp[MAXPATHLEN];
 	static unsigned long serial;
@@ -140,7 +140,7 @@ static bool save_local(const gp_index *ix, const char *real)
 		throw_write(real, "cannot create a file in its directory", errno);
 		return false;
 	}
-	int rc = gp_index_save(ix, write_to_fd, &fd, &err), errnum = rc == GP_OK ? 0 : errno;
+	int rc = gp_index_save(ix, version, write_to_fd, &fd, &err), errnum = rc == GP_OK ? 0 : errno;
 	const char *why = rc == GP_OK ? NULL : err.code == GP_EVALUE && err.rule[0] && strcmp(err.rule, "the file could not be written") != 0 ? err.rule : "writing failed";
 	if (rc != GP_OK && why != err.rule && errnum == 0) errnum = EIO;
 	if (rc == GP_OK && fsync(fd) != 0) {
@@ -205,11 +205,11 @@ static void wrapper_io_end(wrapper_io *w, char *why, size_t why_len)
 	zend_restore_error_handling(&w->eh);
 }
 
-bool gpupost_index_file_save(const gp_index *ix, const char *path)
+bool gpupost_index_file_save(const gp_index *ix, int version, const char *path)
 {
 	char real[MAXPATHLEN];
 	bool local;
-	if (local_path(path, "index file", real, &local, true)) return save_local(ix, real);
+	if (local_path(path, "index file", real, &local, true)) return save_local(ix, version, real);
 	if (local || EG(exception)) return false;
 	/* another wrapper: written through it (as atomic as the wrapper is) */
 	wrapper_io w;
@@ -220,7 +220,7 @@ bool gpupost_index_file_save(const gp_index *ix, const char *path)
 	php_stream *s = php_stream_open_wrapper((char *)path, "wb", REPORT_ERRORS, NULL);
 	int rc = GP_EVALUE;
 	if (s) {
-		rc = gp_index_save(ix, write_to_stream, s, &err);
+		rc = gp_index_save(ix, version, write_to_stream, s, &err);
 		if (php_stream_close(s) != 0 && rc == GP_OK) rc = GP_EVALUE;
 	}
 	wrapper_io_end(&w, why, sizeof(why));

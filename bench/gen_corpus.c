@@ -186,7 +186,7 @@ int main(int argc, char **argv)
 	free(doc_ids);
 	free(doc_lens);
 	FILE *f = fopen(argv[4], "wb");
-	if (!f || gp_index_save(ix, write_file, f, &err) != GP_OK || fclose(f) != 0) {
+	if (!f || gp_index_save(ix, GP_INDEX_FILE_VERSION, write_file, f, &err) != GP_OK || fclose(f) != 0) {
 		perror(argv[4]);
 		return 1;
 	}

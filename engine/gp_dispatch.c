@@ -4,6 +4,7 @@
 
 #include "gp_dispatch.h"
 #include "../codec/gp_batch.h"
+#include "../index/gp_index_v2.h"
 #include "../codec/gp_mod9.h"
 #include "../codec/gp_qs.h"
 #include "../codec/gp_s9.h"
@@ -431,7 +432,11 @@ static int index_on_device(const gp_index *ix, uint64_t work, gp_placement place
 static int index_upload(gp_index *ix, const uint8_t *image, const gp_ctx *ctx, gp_error *err)
 {
 	size_t n = gp_cl_device_count();
-	int rc = n > 1 ? gp_split_index_upload(ix, n, &ctx->budget, err, &last_device_failures)
+	/* a version 2 file's lists are read in place on the host; a device copy is made from them
+	 * decoded (every list checked first): when they cannot be, the host answers */
+	int rc = gp_index_v2_materialize(ix, &ctx->budget, err);
+	if (rc != GP_OK) rc = GP_EVALUE;
+	else rc = n > 1 ? gp_split_index_upload(ix, n, &ctx->budget, err, &last_device_failures)
 	               : gp_cl_index_upload(ix, image, err);
 	/* past what the devices' offsets hold: the host answers, and the device is not asked again */
 	if (rc == GP_EVALUE) {

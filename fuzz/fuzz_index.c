@@ -148,11 +148,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	check_queries(ix);
 	struct { uint8_t *p; size_t n, cap; } one = {0}, two = {0};
-	FUZZ_CHECK(gp_index_save(ix, collect, &one, &err) == GP_OK);
+	FUZZ_CHECK(gp_index_save(ix, GP_INDEX_FILE_VERSION, collect, &one, &err) == GP_OK);
 	gp_index *back;
 	FUZZ_CHECK(gp_index_load(one.p, one.n, &budget, &back, &err) == GP_OK);
 	FUZZ_CHECK(back->n_terms == ix->n_terms && back->n_postings == ix->n_postings && back->n_docs == ix->n_docs);
-	FUZZ_CHECK(gp_index_save(back, collect, &two, &err) == GP_OK);
+	FUZZ_CHECK(gp_index_save(back, GP_INDEX_FILE_VERSION, collect, &two, &err) == GP_OK);
 	FUZZ_CHECK(one.n == two.n && memcmp(one.p, two.p, one.n) == 0);
 	gp_index_unref(back);
 	gp_index_unref(ix);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "gp_index.h"
+#include "gp_index_v2.h"
 #include "../codec/gp_mod9.h"
 #include "../codec/gp_s9.h"
 #include "../codec/gp_qs.h"
@@ -67,8 +68,25 @@ static uint64_t term_hash(const char *s, size_t len)
 	return v0 ^ v1 ^ v2 ^ v3;
 }
 
+/* Version 2's dictionary: the terms in increasing order of their bytes (a shorter term before
+ * the longer that it begins), searched in place. */
+static uint32_t lookup_sorted(const gp_index *ix, const char *term, size_t len)
+{
+	uint32_t lo = 0, hi = ix->n_terms;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		size_t n = (size_t)(ix->term_at[mid + 1] - ix->term_at[mid]);
+		int c = memcmp(ix->terms + ix->term_at[mid], term, n < len ? n : len);
+		if (c == 0) c = n < len ? -1 : n > len;
+		if (c == 0) return mid;
+		if (c < 0) lo = mid + 1; else hi = mid;
+	}
+	return GP_IX_NO_TERM;
+}
+
 uint32_t gp_index_lookup(const gp_index *ix, const char *term, size_t len)
 {
+	if (ix->v2) return lookup_sorted(ix, term, len);
 	if (!ix->slots) return GP_IX_NO_TERM;
 	for (uint64_t s = term_hash(term, len) & ix->slot_mask;; s = (s + 1) & ix->slot_mask) {
 		uint32_t t = ix->slots[s];
@@ -83,6 +101,11 @@ uint32_t gp_index_lookup(const gp_index *ix, const char *term, size_t len)
 uint64_t gp_index_host_bytes(const gp_index *ix)
 {
 	uint64_t n = ix->n_terms;
+	if (ix->v2) {   /* its file's sections are the mapping's (or one copy of the image) */
+		return gp_index_v2_own_bytes(ix) + n + (ix->max_frac ? (n + 1) * 8 : 0) +
+		       (ix->docs ? gp_index_lists_bytes(ix->n_terms, ix->n_postings, ix->n_positions, ix->positional) + n : 0) +
+		       ix->shards_host_bytes;
+	}
 	return ix->term_at[n] + (n + 1) * 8 + (ix->slot_mask + 1) * 4 + (ix->blobs_borrowed ? 0 : ix->blob_at[n]) + (n + 1) * 8 +
 	       gp_index_lists_bytes(ix->n_terms, ix->n_postings, ix->n_positions, ix->positional) + n +
 	       (ix->doc_len ? (uint64_t)ix->len_docs * 4 + (n + 1) * 8 : 0) + ix->shards_host_bytes;
@@ -103,6 +126,12 @@ static void index_free(gp_index *ix)
 		free(ix->positions);
 		free(ix);
 		return;
+	}
+	if (ix->v2) {   /* the dictionary and the doc lengths are the file's */
+		gp_index_v2_free(ix->v2);
+		ix->terms = NULL;
+		ix->term_at = NULL;
+		ix->doc_len = NULL;
 	}
 	free(ix->terms);
 	free(ix->term_at);

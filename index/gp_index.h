@@ -48,6 +48,11 @@ typedef struct gp_index {
 	const uint8_t *mapped;
 	size_t mapped_len;
 	int blobs_borrowed;       /* blobs lie in memory the index does not own (the mapping) */
+	/* an index opened from a version 2 file (index/gp_index_v2.h): its dictionary, term table,
+	 * lists and doc lengths read where they lie; docs and the other arrays stay NULL unless a
+	 * device copy is made from them (gp_index_v2_materialize) */
+	struct gp_v2 *v2;
+	const uint8_t *v2_table;  /* its term table: 40 bytes a term, df at byte 24 */
 
 	/* the lists decoded: term t's docs are docs[list_at[t] .. list_at[t + 1]), increasing; with
 	 * positions, posting p's are positions[pos_at[p] .. pos_at[p + 1]), increasing */
@@ -174,7 +179,9 @@ static inline void gp_cursor_heap_next(gp_cursor_heap *h)
 /* Term t's list length (its docs). */
 static inline uint32_t gp_index_df(const gp_index *ix, uint32_t t)
 {
-	return t == GP_IX_NO_TERM ? 0 : (uint32_t)(ix->list_at[t + 1] - ix->list_at[t]);   /* distinct docs */
+	if (t == GP_IX_NO_TERM) return 0;
+	if (!ix->list_at) return gp_load_le32(ix->v2_table + (size_t)t * 40 + 24);
+	return (uint32_t)(ix->list_at[t + 1] - ix->list_at[t]);   /* distinct docs */
 }
 /* Term t's list length in the whole index (what BM25's IDF counts): a shard's own list is only
  * its part. */
@@ -260,7 +267,10 @@ static inline uint32_t gp_index_tf(const gp_index *ix, uint64_t posting)
 
 /* The file's bytes are written through write(ctx, bytes, len), which returns 0 on success. */
 typedef int (*gp_index_writer)(void *ctx, const void *bytes, size_t len);
-int gp_index_save(const gp_index *ix, gp_index_writer write, void *ctx, gp_error *err);
+/* version 2 (GP_INDEX_FILE_VERSION) or 1 (the lists as given: what builds before version 2 read;
+ * not for an index opened from a version 2 file, which has no such lists) */
+#define GP_INDEX_FILE_VERSION 2
+int gp_index_save(const gp_index *ix, int version, gp_index_writer write, void *ctx, gp_error *err);
 /* Reads a whole file image: header, section table, checksums, dictionary, then the lists built
  * as gp_index_build does. GP_EFORMAT names the byte offset and the rule (format "index file",
  * or the list's format with err->blob the term's id). */
@@ -271,6 +281,11 @@ int gp_index_load(const uint8_t *file, size_t len, const gp_budget *budget, gp_i
  * instead). gp_index_unmap_file undoes it. */
 const uint8_t *gp_index_map_file(int fd, size_t len, gp_error *err);
 void gp_index_unmap_file(const uint8_t *file, size_t len);
+/* Every list of an index opened from a version 2 file checked now (each is otherwise checked
+ * before its first use in the process), the doc lengths too, and the distinct docs counted
+ * against the header's: GP_EFORMAT names the term and the file's byte. GP_OK at once for any
+ * other index (checked whole when built or loaded). */
+int gp_index_verify(const gp_index *ix, gp_error *err);
 /* gp_index_load over a mapped file: the same checks and index, its lists read in place instead of
  * copied. On success the index owns the mapping (unmapped when the index is freed); on failure
  * the caller still does. The file must not shrink while mapped (save() replaces a file by a new

@@ -7,10 +7,11 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "gp_index.h"
+#include "gp_index_file.h"
+#include "gp_index_v2.h"
 
 #define IX_MAGIC "GPUPIDX"   /* 8 bytes with its NUL */
-#define IX_VERSION 1
+#define IX_VERSION 2   /* what save() writes; version 1 is read too */
 #define IX_HEADER 64
 #define IX_SECTION 24
 enum { SEC_TERM_AT = 1, SEC_TERMS = 2, SEC_BLOB_AT = 3, SEC_BLOBS = 4, SEC_REQUIRED = 4, SEC_LENGTHS = 5, SEC_KNOWN = 5 };
@@ -83,8 +84,7 @@ static double load_f64(const uint8_t *p)
 	return x;
 }
 
-/* The doc lengths section's bytes (NULL without lengths: no section). */
-static uint8_t *lengths_le(const gp_index *ix, uint64_t *len)
+uint8_t *gp_ixf_lengths_bytes(const gp_index *ix, uint64_t *len)
 {
 	*len = IX_LENGTHS_HEAD + (uint64_t)ix->len_docs * 4;
 	uint8_t *b = malloc((size_t)*len);
@@ -97,22 +97,54 @@ static uint8_t *lengths_le(const gp_index *ix, uint64_t *len)
 	return b;
 }
 
-int gp_index_save(const gp_index *ix, gp_index_writer write, void *ctx, gp_error *err)
+int gp_ixf_write_head(const gp_index *ix, uint32_t version, const gp_ixf_section *s, int n,
+                      gp_index_writer write, void *ctx)
 {
-	memset(err, 0, sizeof(*err));
-	if (ix->n_postings >= UINT32_MAX || ix->n_positions >= UINT32_MAX) {   /* the header's counts are 32-bit */
-		err->code = GP_EVALUE;
-		err->format = "index file";
-		snprintf(err->rule, sizeof(err->rule), "a file holds fewer than 2^32 - 1 postings and positions "
-		         "(the index has %llu and %llu)", (unsigned long long)ix->n_postings, (unsigned long long)ix->n_positions);
-		return GP_EVALUE;
+	uint8_t header[IX_HEADER] = {0}, table[IX_SECTION * 8];
+	const size_t table_len = (size_t)IX_SECTION * n;
+	uint64_t at = IX_HEADER + table_len;
+	for (int i = 0; i < n; i++) {
+		uint8_t *e = table + IX_SECTION * i;
+		gp_store_le32(e, s[i].id);
+		gp_store_le32(e + 4, s[i].crc ? gp_crc32(0, s[i].data, (size_t)s[i].len) : 0);
+		gp_store_le64(e + 8, at);
+		gp_store_le64(e + 16, s[i].len);
+		at = pad8(at + s[i].len);
 	}
-	uint8_t header[IX_HEADER] = {0}, table[IX_SECTION * SEC_KNOWN], zeros[8] = {0};
+	memcpy(header, IX_MAGIC, 8);
+	gp_store_le32(header + 8, version);
+	gp_store_le32(header + 12, (uint32_t)ix->format);
+	gp_store_le32(header + 16, ix->positional ? 1u : 0u);
+	gp_store_le32(header + 20, ix->n_terms);
+	gp_store_le64(header + 24, ix->n_docs);
+	gp_store_le32(header + 32, (uint32_t)ix->n_postings);
+	gp_store_le32(header + 36, (uint32_t)ix->n_positions);
+	gp_store_le32(header + 40, ix->max_doc);
+	gp_store_le32(header + 44, (uint32_t)n);
+	gp_store_le32(header + 48, gp_crc32(0, table, table_len));
+	gp_store_le32(header + 60, gp_crc32(0, header, 60));
+	return write(ctx, header, sizeof(header)) || write(ctx, table, table_len) ? GP_EVALUE : GP_OK;
+}
+
+int gp_ixf_write_pad(uint64_t len, gp_index_writer write, void *ctx)
+{
+	static const uint8_t zeros[8] = {0};
+	return pad8(len) != len && write(ctx, zeros, (size_t)(pad8(len) - len)) ? GP_EVALUE : GP_OK;
+}
+
+int gp_ixf_write_section(const gp_ixf_section *s, gp_index_writer write, void *ctx)
+{
+	if (s->len && write(ctx, s->data, (size_t)s->len)) return GP_EVALUE;
+	return gp_ixf_write_pad(s->len, write, ctx);
+}
+
+/* Version 1: the lists as they were given. */
+static int save_v1(const gp_index *ix, gp_index_writer write, void *ctx, gp_error *err)
+{
 	uint8_t *term_at = offsets_le(ix->term_at, ix->n_terms), *blob_at = offsets_le(ix->blob_at, ix->n_terms);
 	uint64_t lengths_len = 0;
-	uint8_t *lengths = ix->doc_len ? lengths_le(ix, &lengths_len) : NULL;
+	uint8_t *lengths = ix->doc_len ? gp_ixf_lengths_bytes(ix, &lengths_len) : NULL;
 	const int n_sec = SEC_REQUIRED + (ix->doc_len != NULL);
-	const size_t table_len = (size_t)IX_SECTION * n_sec;
 	int rc = GP_OK;
 	if (!term_at || !blob_at || (ix->doc_len && !lengths)) {
 		free(term_at);
@@ -123,41 +155,15 @@ int gp_index_save(const gp_index *ix, gp_index_writer write, void *ctx, gp_error
 		snprintf(err->rule, sizeof(err->rule), "the host could not allocate the file's tables");
 		return GP_ENOMEM;
 	}
-	section s[SEC_KNOWN] = {
-		{SEC_TERM_AT, term_at, ((uint64_t)ix->n_terms + 1) * 8},
-		{SEC_TERMS, (const uint8_t *)ix->terms, ix->term_at[ix->n_terms]},
-		{SEC_BLOB_AT, blob_at, ((uint64_t)ix->n_terms + 1) * 8},
-		{SEC_BLOBS, ix->blobs, ix->blob_at[ix->n_terms]},
-		{SEC_LENGTHS, lengths, lengths_len},
+	const gp_ixf_section s[SEC_KNOWN] = {
+		{SEC_TERM_AT, term_at, ((uint64_t)ix->n_terms + 1) * 8, 1},
+		{SEC_TERMS, (const uint8_t *)ix->terms, ix->term_at[ix->n_terms], 1},
+		{SEC_BLOB_AT, blob_at, ((uint64_t)ix->n_terms + 1) * 8, 1},
+		{SEC_BLOBS, ix->blobs, ix->blob_at[ix->n_terms], 1},
+		{SEC_LENGTHS, lengths, lengths_len, 1},
 	};
-	uint64_t at = IX_HEADER + table_len;
-	for (int i = 0; i < n_sec; i++) {
-		uint8_t *e = table + IX_SECTION * i;
-		gp_store_le32(e, s[i].id);
-		gp_store_le32(e + 4, gp_crc32(0, s[i].data, (size_t)s[i].len));
-		gp_store_le64(e + 8, at);
-		gp_store_le64(e + 16, s[i].len);
-		at = pad8(at + s[i].len);
-	}
-	memcpy(header, IX_MAGIC, 8);
-	gp_store_le32(header + 8, IX_VERSION);
-	gp_store_le32(header + 12, (uint32_t)ix->format);
-	gp_store_le32(header + 16, ix->positional ? 1u : 0u);
-	gp_store_le32(header + 20, ix->n_terms);
-	gp_store_le64(header + 24, ix->n_docs);
-	gp_store_le32(header + 32, (uint32_t)ix->n_postings);
-	gp_store_le32(header + 36, (uint32_t)ix->n_positions);
-	gp_store_le32(header + 40, ix->max_doc);
-	gp_store_le32(header + 44, (uint32_t)n_sec);
-	gp_store_le32(header + 48, gp_crc32(0, table, table_len));
-	gp_store_le32(header + 60, gp_crc32(0, header, 60));
-	if (write(ctx, header, sizeof(header)) || write(ctx, table, table_len)) rc = GP_EVALUE;
-	for (int i = 0; rc == GP_OK && i < n_sec; i++) {
-		if ((s[i].len && write(ctx, s[i].data, (size_t)s[i].len)) ||
-		    (pad8(s[i].len) != s[i].len && write(ctx, zeros, (size_t)(pad8(s[i].len) - s[i].len)))) {
-			rc = GP_EVALUE;
-		}
-	}
+	rc = gp_ixf_write_head(ix, 1, s, n_sec, write, ctx);
+	for (int i = 0; rc == GP_OK && i < n_sec; i++) rc = gp_ixf_write_section(&s[i], write, ctx);
 	free(term_at);
 	free(blob_at);
 	free(lengths);
@@ -167,6 +173,37 @@ int gp_index_save(const gp_index *ix, gp_index_writer write, void *ctx, gp_error
 		snprintf(err->rule, sizeof(err->rule), "the file could not be written");
 	}
 	return rc;
+}
+
+int gp_index_save(const gp_index *ix, int version, gp_index_writer write, void *ctx, gp_error *err)
+{
+	memset(err, 0, sizeof(*err));
+	if (ix->n_postings >= UINT32_MAX || ix->n_positions >= UINT32_MAX) {   /* the header's counts are 32-bit */
+		err->code = GP_EVALUE;
+		err->format = "index file";
+		snprintf(err->rule, sizeof(err->rule), "a file holds fewer than 2^32 - 1 postings and positions "
+		         "(the index has %llu and %llu)", (unsigned long long)ix->n_postings, (unsigned long long)ix->n_positions);
+		return GP_EVALUE;
+	}
+	if (ix->v2) {
+		/* its file as it is: a segment never changes (a list not yet checked keeps its checksum) */
+		const uint8_t *image = ix->v2->owned ? ix->v2->owned : ix->mapped;
+		size_t len = ix->v2->owned ? (size_t)gp_index_v2_own_bytes(ix) : ix->mapped_len;
+		if (version == 1) {
+			err->code = GP_EVALUE;
+			err->format = "index file";
+			snprintf(err->rule, sizeof(err->rule), "an index opened from a version 2 file is saved as version 2 only");
+			return GP_EVALUE;
+		}
+		if (write(ctx, image, len)) {
+			err->code = GP_EVALUE;
+			err->format = "index file";
+			snprintf(err->rule, sizeof(err->rule), "the file could not be written");
+			return GP_EVALUE;
+		}
+		return GP_OK;
+	}
+	return version == 1 ? save_v1(ix, write, ctx, err) : gp_index_v2_save(ix, write, ctx, err);
 }
 
 #define BAD(off, ...) gp_fail(err, "index file", (off), __VA_ARGS__)
@@ -318,7 +355,7 @@ static int load(const uint8_t *file, size_t len, const gp_budget *budget, int in
 	if (gp_load_le32(file + 60) != gp_crc32(0, file, 60)) return BAD(60, "the header's checksum does not match");
 	uint32_t version = gp_load_le32(file + 8), format = gp_load_le32(file + 12), flags = gp_load_le32(file + 16);
 	uint32_t n_terms = gp_load_le32(file + 20), n_sections = gp_load_le32(file + 44);
-	if (version != IX_VERSION) return BAD(8, "version %u: this build reads version %u", version, IX_VERSION);
+	if (version != 1 && version != IX_VERSION) return BAD(8, "version %u: this build reads versions 1 and %u", version, IX_VERSION);
 	if (gp_load_le64(file + 52) != 0) return BAD(52, "the reserved bytes 52..59 are not 0");
 	if (format < GP_IX_MOD9 || format > GP_IX_QS) return BAD(12, "list format %u is not MOD9 (1), S9 (2) or QS (3)", format);
 	if (flags != (format == GP_IX_MOD9 ? 1u : 0u)) return BAD(16, "flags %u do not go with the list format", flags);
@@ -334,6 +371,7 @@ static int load(const uint8_t *file, size_t len, const gp_budget *budget, int in
 	 * then checksummed at most once, and the work is bounded by the file's size */
 	int rc = check_sections_apart(file, len, n_sections, err);
 	if (rc != GP_OK) return rc;
+	if (version == 2) return gp_index_v2_open(file, len, in_place, budget, out, err);
 	for (uint32_t i = 0; i < n_sections; i++) {
 		const uint8_t *e = table + (size_t)IX_SECTION * i;
 		uint64_t at = IX_HEADER + (uint64_t)IX_SECTION * i;

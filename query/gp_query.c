@@ -8,6 +8,7 @@
 
 #include "gp_query.h"
 #include "gp_rank.h"
+#include "../index/gp_list_cursor.h"
 
 void gp_answers_free(gp_answers *a)
 {
@@ -63,23 +64,6 @@ uint64_t gp_query_work(const gp_index *ix, const gp_query_batch *q)
 	return work;
 }
 
-/* The first index in a[lo..n) whose doc is >= x: doubling steps from lo, then a binary search. */
-static size_t gallop(const uint32_t *a, size_t lo, size_t n, uint32_t x)
-{
-	size_t hi = lo, step = 1;
-	while (hi < n && a[hi] < x) {
-		lo = hi + 1;
-		hi += step;
-		step <<= 1;
-	}
-	if (hi > n) hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (a[mid] < x) lo = mid + 1; else hi = mid;
-	}
-	return lo;
-}
-
 static int has_position(const int32_t *p, size_t n, int64_t x)
 {
 	size_t lo = 0, hi = n;
@@ -90,9 +74,15 @@ static int has_position(const int32_t *p, size_t n, int64_t x)
 	return lo < n && p[lo] == x;
 }
 
-/* Whether a doc's postings in a phrase's places match at consecutive positions: post[j] is place
- * j's posting index (into ix->pos_at). */
-static int phrase_match(const gp_index *ix, const uint64_t *post, size_t places)
+/* A phrase's place in the doc at hand: its term's positions there. */
+typedef struct place_positions {
+	const int32_t *p;
+	uint32_t n;
+} place_positions;
+
+/* Whether a doc's postings in a phrase's places match at consecutive positions: pl[j] is place
+ * j's positions in it. */
+static int phrase_match(const place_positions *pl, size_t places)
 {
 	/* anchored at the place with the fewest positions in this doc; the others' positions are
 	 * merged against the anchors (both increase), a cursor per place, or searched when the
@@ -100,20 +90,19 @@ static int phrase_match(const gp_index *ix, const uint64_t *post, size_t places)
 	enum { CURSORS = 16 };
 	size_t r = 0, nr = SIZE_MAX, cur[CURSORS] = {0};
 	for (size_t j = 0; j < places; j++) {
-		size_t n = ix->pos_at[post[j] + 1] - ix->pos_at[post[j]];
-		if (n < nr) {
-			nr = n;
+		if (pl[j].n < nr) {
+			nr = pl[j].n;
 			r = j;
 		}
 	}
-	const int32_t *anchor = ix->positions + ix->pos_at[post[r]];
+	const int32_t *anchor = pl[r].p;
 	for (size_t i = 0; i < nr; i++) {
 		int64_t start = (int64_t)anchor[i] - (int64_t)r;
 		size_t j = 0;
 		for (; j < places; j++) {
 			if (j == r) continue;
-			const int32_t *pj = ix->positions + ix->pos_at[post[j]];
-			size_t nj = ix->pos_at[post[j] + 1] - ix->pos_at[post[j]];
+			const int32_t *pj = pl[j].p;
+			size_t nj = pl[j].n;
 			int64_t want = start + (int64_t)j;
 			if (places > CURSORS) {
 				if (!has_position(pj, nj, want)) break;
@@ -163,60 +152,104 @@ static inline void sink_put(sink *s, uint32_t doc)
 	s->a->total++;
 }
 
-/* AND (and a phrase's candidates) of the k distinct lists ids[], shortest first. A phrase's
- * places[] name, for each place, its term's index in ids[]. lists and lens: room for k. With
- * r, each match is scored for the top k instead of listed. */
-static void query_and(const gp_index *ix, const uint32_t *ids, size_t k, const uint32_t *places,
-                      size_t n_places, size_t *cur, uint64_t *post, const uint32_t **lists,
-                      size_t *lens, gp_rank *r, sink *s)
+/* Scratch a query's operators share: a cursor a distinct term, and for phrases each place's
+ * positions (decoded from a version 2 list into pos, room for the query's postings' counts). */
+typedef struct query_scratch {
+	gp_list_cursor *cur;
+	place_positions *pl;
+	uint32_t *heap;
+	int32_t *pos;
+	size_t pos_cap;
+} query_scratch;
+
+/* Each place's positions in the doc the cursors are at (places[p]: its term's cursor). */
+static int gather_positions(query_scratch *w, const uint32_t *places, size_t n_places)
 {
-	for (size_t j = 0; j < k; j++) {
-		lists[j] = ix->docs + ix->list_at[ids[j]];
-		lens[j] = gp_index_df(ix, ids[j]);
-		cur[j] = 0;
+	uint64_t need = 0;
+	for (size_t p = 0; p < n_places; p++) need += gp_cursor_count(&w->cur[places[p]]);
+	if (need > w->pos_cap) {
+		int32_t *x = realloc(w->pos, (size_t)need * sizeof(int32_t));
+		if (!x) return GP_ENOMEM;
+		w->pos = x;
+		w->pos_cap = (size_t)need;
 	}
-	const uint32_t *driver = lists[0];
-	for (size_t i = 0, n = lens[0]; i < n; i++) {
-		uint32_t x = driver[i];
+	uint64_t at = 0;
+	for (size_t p = 0; p < n_places; p++) {
+		w->pl[p].p = gp_cursor_positions(&w->cur[places[p]], w->pos + at, &w->pl[p].n);
+		at += w->pl[p].n;
+	}
+	return GP_OK;
+}
+
+/* AND (and a phrase's candidates) of the k distinct lists ids[], shortest first: the shortest
+ * list's docs searched for in the others (each cursor only moves forward). A phrase's places[]
+ * name, for each place, its term's index in ids[]. With r, each match is scored for the top k
+ * instead of listed. */
+static int query_and(const gp_index *ix, const uint32_t *ids, size_t k, const uint32_t *places,
+                     size_t n_places, query_scratch *w, gp_rank *r, sink *s)
+{
+	gp_list_cursor *c = w->cur;
+	for (size_t j = 0; j < k; j++) gp_cursor_open(&c[j], ix, ids[j]);
+	for (; c[0].i < c[0].n; gp_cursor_next(&c[0])) {
+		uint32_t x = c[0].doc;
 		size_t j = 1;
 		for (; j < k; j++) {
-			cur[j] = gallop(lists[j], cur[j], lens[j], x);
-			if (cur[j] == lens[j]) return;
-			if (lists[j][cur[j]] != x) break;
+			gp_cursor_geq(&c[j], x);
+			if (c[j].i == c[j].n) return GP_OK;
+			if (c[j].doc != x) break;
 		}
 		if (j < k) continue;
 		if (places) {
-			cur[0] = i;
-			for (size_t p = 0; p < n_places; p++) post[p] = ix->list_at[ids[places[p]]] + cur[places[p]];
-			if (!phrase_match(ix, post, n_places)) continue;
+			if (gather_positions(w, places, n_places) != GP_OK) return GP_ENOMEM;
+			if (!phrase_match(w->pl, n_places)) continue;
 		}
 		if (r) {
-			cur[0] = i;
-			for (size_t j = 0; j < k; j++) r->tf[j] = gp_index_tf(ix, ix->list_at[ids[j]] + cur[j]);
+			for (size_t i = 0; i < k; i++) r->tf[i] = gp_cursor_tf(&c[i]);
 			gp_rank_doc(r, x);
 			continue;
 		}
 		sink_put(s, x);
 	}
+	return GP_OK;
 }
 
-/* OR: the union of the lists' cursors (gp_cursor_heap); with r, each doc scored for the top k from
- * the tf of the lists that hold it. at, end: room for k. */
-static void query_or(const gp_index *ix, const uint32_t *ids, size_t k, uint64_t *at, uint64_t *end, uint32_t *heap,
-                     gp_rank *r, sink *s)
+/* The union of the cursors: a min-heap of their indexes by the doc each is at. */
+static inline uint32_t heap_doc(const query_scratch *w, size_t i)
 {
-	gp_cursor_heap h = {ix->docs, at, end, heap, 0};
-	for (size_t j = 0; j < k; j++) {
-		at[j] = ix->list_at[ids[j]];
-		end[j] = ix->list_at[ids[j] + 1];
-		gp_cursor_heap_push(&h, (uint32_t)j);
+	return w->cur[w->heap[i]].doc;
+}
+
+static void heap_down(query_scratch *w, size_t n, size_t c)
+{
+	for (;;) {
+		size_t l = 2 * c + 1, m = c;
+		if (l < n && heap_doc(w, l) < heap_doc(w, m)) m = l;
+		if (l + 1 < n && heap_doc(w, l + 1) < heap_doc(w, m)) m = l + 1;
+		if (m == c) return;
+		uint32_t t = w->heap[c]; w->heap[c] = w->heap[m]; w->heap[m] = t;
+		c = m;
 	}
-	while (h.n > 0) {
-		uint32_t x = gp_cursor_heap_doc(&h, 0);
+}
+
+/* OR: the union of the lists' cursors; with r, each doc scored for the top k from the tf of the
+ * lists that hold it. */
+static void query_or(const gp_index *ix, const uint32_t *ids, size_t k, query_scratch *w, gp_rank *r, sink *s)
+{
+	size_t n = 0;
+	for (size_t j = 0; j < k; j++) {
+		gp_cursor_open(&w->cur[j], ix, ids[j]);
+		if (w->cur[j].n) w->heap[n++] = (uint32_t)j;
+	}
+	for (size_t i = n / 2; i-- > 0;) heap_down(w, n, i);
+	while (n > 0) {
+		uint32_t x = heap_doc(w, 0);
 		if (!r) sink_put(s, x);   /* once: every list whose head is x moves on below */
-		while (h.n > 0 && gp_cursor_heap_doc(&h, 0) == x) {
-			if (r) r->tf[h.heap[0]] = gp_index_tf(ix, at[h.heap[0]]);
-			gp_cursor_heap_next(&h);
+		while (n > 0 && heap_doc(w, 0) == x) {
+			gp_list_cursor *c = &w->cur[w->heap[0]];
+			if (r) r->tf[w->heap[0]] = gp_cursor_tf(c);
+			gp_cursor_next(c);
+			if (c->i == c->n) w->heap[0] = w->heap[--n];
+			heap_down(w, n, 0);
 		}
 		if (r) {
 			gp_rank_doc(r, x);
@@ -234,14 +267,15 @@ static inline int pruned(const gp_rank *r, double bound)
 
 /* OR, ranked, by MaxScore (Turtle and Flood): the lists in increasing order of the most they add
  * to a score; those whose bounds together cannot lift a doc into the top k are not merged but
- * searched (galloping) for the docs the others bring, and only while the doc can still enter.
- * The top k is exactly the exhaustive merge's: docs come in increasing order, so a doc that only
- * ties the k-th score loses to it. ord, ub, pre: room for k + 1. */
-static void query_or_maxscore(const gp_index *ix, const uint32_t *ids, size_t k, size_t *cur, uint32_t *ord,
+ * searched for the docs the others bring, and only while the doc can still enter. The top k is
+ * exactly the exhaustive merge's: docs come in increasing order, so a doc that only ties the
+ * k-th score loses to it. ord, ub, pre: room for k + 1. */
+static void query_or_maxscore(const gp_index *ix, const uint32_t *ids, size_t k, query_scratch *w, uint32_t *ord,
                               double *ub, double *pre, gp_rank *r)
 {
+	gp_list_cursor *c = w->cur;
 	for (size_t j = 0; j < k; j++) {
-		cur[j] = 0;
+		gp_cursor_open(&c[j], ix, ids[j]);
 		ub[j] = gp_rank_term_bound(r, (uint32_t)j, ids[j]);
 		ord[j] = (uint32_t)j;
 	}
@@ -254,15 +288,13 @@ static void query_or_maxscore(const gp_index *ix, const uint32_t *ids, size_t k,
 	pre[0] = 0.0;
 	for (size_t i = 0; i < k; i++) pre[i + 1] = pre[i] + ub[ord[i]];
 	size_t lazy = 0;   /* ord[0 .. lazy): searched, not merged */
-#define AT(j) (ix->list_at[ids[j]] + cur[j])
-#define DONE(j) (cur[j] == gp_index_df(ix, ids[j]))
 	for (;;) {
 		uint32_t d = UINT32_MAX;
 		int any = 0;
 		for (size_t i = lazy; i < k; i++) {
-			uint32_t j = ord[i];
-			if (!DONE(j) && (!any || ix->docs[AT(j)] < d)) {
-				d = ix->docs[AT(j)];
+			const gp_list_cursor *x = &c[ord[i]];
+			if (x->i < x->n && (!any || x->doc < d)) {
+				d = x->doc;
 				any = 1;
 			}
 		}
@@ -270,17 +302,17 @@ static void query_or_maxscore(const gp_index *ix, const uint32_t *ids, size_t k,
 		double dl = (double)ix->doc_len[d], bound = pre[lazy];
 		for (size_t i = lazy; i < k; i++) {
 			uint32_t j = ord[i];
-			if (!DONE(j) && ix->docs[AT(j)] == d) {
-				r->tf[j] = gp_index_tf(ix, AT(j));
+			if (c[j].i < c[j].n && c[j].doc == d) {
+				r->tf[j] = gp_cursor_tf(&c[j]);
 				bound += gp_rank_term_part(r, j, r->tf[j], dl);
-				cur[j]++;
+				gp_cursor_next(&c[j]);
 			}
 		}
 		int skip = pruned(r, bound);
 		for (size_t i = lazy; i-- > 0 && !skip;) {   /* the searched lists, largest bound first */
 			uint32_t j = ord[i];
-			cur[j] = gallop(ix->docs + ix->list_at[ids[j]], cur[j], gp_index_df(ix, ids[j]), d);
-			if (!DONE(j) && ix->docs[AT(j)] == d) r->tf[j] = gp_index_tf(ix, AT(j));
+			gp_cursor_geq(&c[j], d);
+			if (c[j].i < c[j].n && c[j].doc == d) r->tf[j] = gp_cursor_tf(&c[j]);
 			bound += gp_rank_term_part(r, j, r->tf[j], dl) - ub[j];
 			skip = pruned(r, bound);
 		}
@@ -290,8 +322,6 @@ static void query_or_maxscore(const gp_index *ix, const uint32_t *ids, size_t k,
 		}
 		memset(r->tf, 0, k * sizeof(uint32_t));
 	}
-#undef AT
-#undef DONE
 }
 
 int gp_index_query_host(const gp_index *ix, const gp_query_batch *q, const gp_budget *budget,
@@ -300,6 +330,10 @@ int gp_index_query_host(const gp_index *ix, const gp_query_batch *q, const gp_bu
 	uint64_t max_terms = 0;
 	memset(out, 0, sizeof(*out));
 	memset(err, 0, sizeof(*err));
+	const int ranked = q->limit > 0 && q->op != GP_IX_PHRASE;
+	/* a version 2 file's lists (and doc lengths) checked before their first use */
+	int rc = gp_index_v2_ready(ix, q->terms, (size_t)q->at[q->n_queries], ranked, err);
+	if (rc != GP_OK) return rc;
 	for (size_t qi = 0; qi < q->n_queries; qi++) {
 		if (q->at[qi + 1] - q->at[qi] > max_terms) max_terms = q->at[qi + 1] - q->at[qi];
 	}
@@ -309,17 +343,15 @@ int gp_index_query_host(const gp_index *ix, const gp_query_batch *q, const gp_bu
 	uint64_t *keys = malloc((max_terms + 1) * sizeof(uint64_t));
 	uint32_t *ids = malloc((max_terms + 1) * sizeof(uint32_t));
 	uint32_t *places = malloc((max_terms + 1) * sizeof(uint32_t));
-	uint64_t *post = malloc((max_terms + 1) * sizeof(uint64_t));
-	size_t *cur = malloc((max_terms + 1) * sizeof(size_t));
-	size_t *lens = malloc((max_terms + 1) * sizeof(size_t));
-	const uint32_t **lists = malloc((max_terms + 1) * sizeof(uint32_t *));
 	double *ub = malloc((max_terms + 1) * sizeof(double)), *pre = malloc((max_terms + 2) * sizeof(double));
-	const int ranked = q->limit > 0 && q->op != GP_IX_PHRASE;
+	query_scratch w = {
+		malloc((max_terms + 1) * sizeof(gp_list_cursor)), malloc((max_terms + 1) * sizeof(place_positions)),
+		malloc((max_terms + 1) * sizeof(uint32_t)), NULL, 0,
+	};
 	sink s = {out, 1, q->count_only, ranked, budget, err};
 	gp_rank rank = {0}, *r = ranked ? &rank : NULL;
-	int rc = GP_OK;
 	if (ranked) out->scores = malloc(sizeof(double));
-	if (!out->at || !out->docs || (ranked && !out->scores) || !ub || !pre || !keys || !ids || !places || !post || !cur || !lens || !lists) {
+	if (!out->at || !out->docs || (ranked && !out->scores) || !ub || !pre || !keys || !ids || !places || !w.cur || !w.pl || !w.heap) {
 		rc = GP_ENOMEM;
 		goto done;
 	}
@@ -331,16 +363,19 @@ int gp_index_query_host(const gp_index *ix, const gp_query_batch *q, const gp_bu
 			ids[j] = (uint32_t)keys[j];
 			bound = q->op == GP_IX_OR ? bound + (keys[j] >> 32) : (j == 0 ? keys[0] >> 32 : bound);
 		}
-		if (q->op == GP_IX_OR && bound > ix->n_docs) bound = ix->n_docs;
+		/* an OR's distinct docs: at most every doc (a version 2 list's docs are checked to be
+		 * at most the largest doc; the distinct count is the header's, not checked) */
+		if (q->op == GP_IX_OR && bound > (uint64_t)ix->max_doc + 1) bound = (uint64_t)ix->max_doc + 1;
+		if (q->op == GP_IX_OR && !ix->v2 && bound > ix->n_docs) bound = ix->n_docs;
 		if (r && bound > q->limit) bound = q->limit;
 		if (k > 0 && (rc = sink_reserve(&s, bound)) != GP_OK) goto done;
 		if (r && k > 0 && (rc = gp_rank_begin(r, ix, q, qi, ids, k, bound)) != GP_OK) goto done;
 		if (k == 0) {
 			/* nothing matches */
 		} else if (q->op == GP_IX_OR && r && k > 1) {
-			query_or_maxscore(ix, ids, k, cur, places, ub, pre, r);
+			query_or_maxscore(ix, ids, k, &w, places, ub, pre, r);
 		} else if (q->op == GP_IX_OR) {
-			query_or(ix, ids, k, post, keys, places, r, &s);
+			query_or(ix, ids, k, &w, r, &s);
 		} else if (q->op == GP_IX_PHRASE && ix->positional) {
 			size_t n_places = (size_t)(q->at[qi + 1] - q->at[qi]);
 			for (size_t p = 0; p < n_places; p++) {
@@ -349,9 +384,9 @@ int gp_index_query_host(const gp_index *ix, const gp_query_batch *q, const gp_bu
 				while (ids[j] != t) j++;
 				places[p] = (uint32_t)j;
 			}
-			query_and(ix, ids, k, places, n_places, cur, post, lists, lens, NULL, &s);
+			if ((rc = query_and(ix, ids, k, places, n_places, &w, NULL, &s)) != GP_OK) goto done;
 		} else if (q->op != GP_IX_PHRASE) {
-			query_and(ix, ids, k, NULL, 0, cur, post, lists, lens, r, &s);
+			if ((rc = query_and(ix, ids, k, NULL, 0, &w, r, &s)) != GP_OK) goto done;
 		}
 		if (r && k > 0) {
 			size_t n = gp_rank_finish(r, out->docs + out->total, out->scores + out->total);
@@ -368,10 +403,10 @@ done:
 	free(keys);
 	free(ids);
 	free(places);
-	free(post);
-	free(cur);
-	free(lens);
-	free(lists);
+	free(w.cur);
+	free(w.pl);
+	free(w.heap);
+	free(w.pos);
 	if (rc != GP_OK) {
 		if (rc == GP_ENOMEM && err->code != GP_ENOMEM) {
 			err->code = GP_ENOMEM;

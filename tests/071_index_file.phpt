@@ -1,5 +1,5 @@
 --TEST--
-GpuPost\Index save() and open(): the documented layout (checksums recomputed in PHP), the same answers after a round trip, and every corrupted, truncated or foreign file refused with GpuPost\Exception
+GpuPost\Index save(['version' => 1]) and open(): version 1's documented layout (checksums recomputed in PHP), the same answers after a round trip, and every corrupted, truncated or foreign file refused with GpuPost\Exception
 --EXTENSIONS--
 gpupost
 --FILE--
@@ -31,7 +31,7 @@ $ok = 0;
 foreach (['arrays' => [$lists, GPUPOST_POSTINGS], 'mod9' => [$mod9, GPUPOST_MOD9], 'qs' => [$qs, GPUPOST_QS]] as $name => [$in, $fmt]) {
     $ix = new GpuPost\Index($in, $fmt);
     $path = "$dir/$name.gpix";
-    $ix->save($path);
+    $ix->save($path, ['version' => 1]);
     $back = GpuPost\Index::open($path);
     /* the file's lists kept compressed on the device (uploaded from the file image) */
     $packed = GpuPost\Index::open($path, ['device' => gpu_info()['backend'] === 'opencl' ? 'cpu' : 'host', 'device_lists' => 'compressed']);
@@ -59,13 +59,13 @@ foreach (['arrays' => [$lists, GPUPOST_POSTINGS], 'mod9' => [$mod9, GPUPOST_MOD9
 }
 
 /* the worked example of docs/FORMATS.md section 5, byte for byte */
-(new GpuPost\Index(['a' => [1 => [1, 2]]], GPUPOST_POSTINGS))->save("$dir/example.gpix");
+(new GpuPost\Index(['a' => [1 => [1, 2]]], GPUPOST_POSTINGS))->save("$dir/example.gpix", ['version' => 1]);
 echo "worked example: ", bin2hex(file_get_contents("$dir/example.gpix")) === '475055504944580001000000010000000100000001000000010000000000000001000000020000000100000004000000b4f892ff00000000000000001785a0db01000000cb4b1120a00000000000000010000000000000000200000043beb7e8b000000000000000010000000000000003000000af45f168b800000000000000100000000000000004000000c984b47ac8000000000000000400000000000000000000000000000001000000000000006100000000000000000000000000000004000000000000003e00002500000000' ? "as documented" : "DIFFERENT", "\n";
 
 /* every single-byte corruption of a small file: refused, or (a padding byte) the same answers */
 $small = new GpuPost\Index(array_slice($mod9, 0, 3), GPUPOST_MOD9);
 $path = "$dir/small.gpix";
-$small->save($path);
+$small->save($path, ['version' => 1]);
 $good = file_get_contents($path);
 $want = $small->searchBatch([['w0'], ['w1'], ['w2'], ['w0', 'w1']], ['op' => GPUPOST_OR]);
 $refused = $same = $wrong = 0;
@@ -95,7 +95,7 @@ function reopen(string $path, string $bytes): void {
 }
 reopen($path, file_get_contents(__FILE__));
 $v2 = $good;
-$v2[8] = "\x02";
+$v2[8] = "\x03";
 $v2 = substr($v2, 0, 60) . pack('V', crc32(substr($v2, 0, 60))) . substr($v2, 64);
 reopen($path, $v2);
 /* the last byte of the lists section broken, its checksum, the table's and the header's redone */
@@ -122,7 +122,7 @@ worked example: as documented
 flipped bytes: 0 wrong answers, most refused
 truncations refused: all
 index file F: byte 0: not a gpupost index (the magic is not "GPUPIDX\0")
-index file F: byte 8: version 2: this build reads version 1
+index file F: byte 8: version 3: this build reads versions 1 and 2
 index file F: byte %d: term 'w2' (list 2): MOD9 byte %d: %s
 missing file: GpuPost\Exception
 unwritable: GpuPost\Exception

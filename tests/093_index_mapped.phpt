@@ -1,5 +1,5 @@
 --TEST--
-GpuPost\Index::open() maps a local file: its lists read where they lie (bytes_mapped, not bytes_host); answers equal to the same file read through a stream wrapper and to the index it was saved from, host and device; a mapped index outlives its file's replacement and removal; saved again byte for byte; a damaged mapped file refused as a read one is; persistent copies count only their own memory
+GpuPost\Index::open() maps a local file: its lists read where they lie (bytes_mapped, not bytes_host); answers equal to the same file read through a stream wrapper and to the index it was saved from, host and device; a mapped index outlives its file's replacement and removal; saved again byte for byte; a damaged list refused at its first use (or by 'verify') as a read one is; persistent copies count only their own memory
 --EXTENSIONS--
 gpupost
 zlib
@@ -98,13 +98,20 @@ echo "after the file is removed: ", json_encode($m->search(['b'])), "\n";
 $m->save("$dir/copy.gpix");
 echo "saved from a removed file's mapping: ", json_encode(GpuPost\Index::open("$dir/copy.gpix")->search(['a', 'b'], ['op' => GPUPOST_PHRASE])), "\n";
 
-/* a damaged list is refused when mapped as when read: the same message but for the path */
+/* a damaged list is refused when mapped as when read: at its first use (the others answer), or
+ * at open() with 'verify' */
 $bytes = file_get_contents("$dir/f1.gpix");
 $bytes[strlen($bytes) - 30] = chr(ord($bytes[strlen($bytes) - 30]) ^ 0x10);
 file_put_contents("$dir/bad.gpix", $bytes);
-$e1 = gp_error_of(fn() => GpuPost\Index::open("$dir/bad.gpix"));
-$e2 = gp_error_of(fn() => GpuPost\Index::open("compress.zlib://$dir/bad.gpix"));
-echo "damaged: ", $e1 === str_replace("compress.zlib://", '', $e2) && str_contains($e1, "checksum") ? 'refused alike' : "$e1 / $e2", "\n";
+$all = array_map(fn($t) => "t$t", range(0, 11));
+foreach (["$dir/bad.gpix", "compress.zlib://$dir/bad.gpix"] as $i => $p) {
+    $e1[$i] = gp_error_of(fn() => GpuPost\Index::open($p)->search($all, ['op' => GPUPOST_OR]));
+    $e2[$i] = gp_error_of(fn() => GpuPost\Index::open($p, ['verify' => true]));
+    $fine[$i] = GpuPost\Index::open($p)->search(['t0']);
+}
+echo "damaged: ", $e1[0] === str_replace("compress.zlib://", '', $e1[1]) && $e2[0] === str_replace("compress.zlib://", '', $e2[1]) &&
+    str_contains($e1[0], "$dir/bad.gpix: byte ") && str_contains($e1[0], "checksum") && $e1[0] === $e2[0] &&
+    $fine[0] === $fine[1] && $fine[0] === GpuPost\Index::open("$dir/f1.gpix")->search(['t0']) ? 'refused alike at first use and by verify; other lists answer' : "$e1[0] / $e1[1] / $e2[0]", "\n";
 
 /* persistent: gpupost's resident set counts an index's own memory, not its mapping */
 $p = GpuPost\Index::open("$dir/f1.gpix", ['persistent' => true, 'device' => 'host']);
@@ -120,5 +127,5 @@ after the file is replaced: [7] [1,7]
 a new open sees the new file: [2]
 after the file is removed: [7]
 saved from a removed file's mapping: [7]
-damaged: refused alike
+damaged: refused alike at first use and by verify; other lists answer
 persistent: its own bytes

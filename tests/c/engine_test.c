@@ -70,9 +70,9 @@ static int test_save_load(void)
 	gp_index *ix = s9_index(2, lists, lens, NULL, &err), *back = NULL;
 	CHECK(ix && ix->n_docs == 5 && gp_index_df(ix, 0) == 4);   /* the two 2s are one doc */
 	struct { uint8_t *p; size_t n; } one = {0}, two = {0};
-	CHECK(gp_index_save(ix, collect, &one, &err) == GP_OK);
+	CHECK(gp_index_save(ix, GP_INDEX_FILE_VERSION, collect, &one, &err) == GP_OK);
 	CHECK(gp_index_load(one.p, one.n, NULL, &back, &err) == GP_OK);
-	CHECK(gp_index_save(back, collect, &two, &err) == GP_OK);
+	CHECK(gp_index_save(back, GP_INDEX_FILE_VERSION, collect, &two, &err) == GP_OK);
 	CHECK(one.n == two.n && memcmp(one.p, two.p, one.n) == 0);
 	uint32_t terms[] = {0, 1};
 	uint64_t at[] = {0, 2};
@@ -170,7 +170,7 @@ static int test_sections_apart(void)
 	gp_error err;
 	gp_index *ix = s9_index(1, lists, lens, NULL, &err), *back = NULL;
 	struct { uint8_t *p; size_t n; } f = {0};
-	CHECK(ix && gp_index_save(ix, collect, &f, &err) == GP_OK);
+	CHECK(ix && gp_index_save(ix, GP_INDEX_FILE_VERSION, collect, &f, &err) == GP_OK);
 	uint32_t n = gp_load_le32(f.p + 44);
 	memcpy(f.p + 64 + 24, f.p + 64 + 24 * 3, 24);   /* entry 1 names entry 3's section */
 	gp_store_le32(f.p + 48, gp_crc32(0, f.p + 64, 24 * (size_t)n));

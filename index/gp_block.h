@@ -1,0 +1,154 @@
+/* A block of a version 2 list (docs/FORMATS.md, "Index files, version 2"): up to GP_BLOCK
+ * postings, their docs Elias-Fano coded relative to the block's base (the doc after the block
+ * before's last), so that a cursor finds the first doc at least x without decoding the block
+ * (Vigna's quasi-succinct indices, partitioned), then per posting its position count, first
+ * position and position gaps, bit-packed. The layout is what a block's header, its posting count
+ * and its span (from the skip entries) say; gp_block_open computes it, and every reader goes
+ * through it. A block is read only after its list was checked (gp_index_v2.c), so that the
+ * inline readers below need no bounds of their own beyond the bit stream's end. */
+#ifndef GP_BLOCK_H
+#define GP_BLOCK_H
+
+#include <stdint.h>
+#include <string.h>
+
+#define GP_BLOCK 128          /* postings a block, all but a list's last */
+#define GP_BLOCK_HEADER 4     /* l, count bits, first-position bits, gap bits */
+
+typedef struct gp_block {
+	uint64_t base;            /* doc of value 0 */
+	uint64_t span;            /* the last doc - base */
+	uint32_t n;               /* postings */
+	uint32_t l, bc, bf, bg;   /* widths: lower bits, position counts, first positions, gaps */
+	uint32_t upper_words;     /* the upper bits: (span >> l) + n of them, in 64-bit words */
+	const uint8_t *upper;     /* upper_words little-endian words */
+	const uint8_t *bits;      /* the bit stream: lower bits, counts, firsts, gaps */
+	size_t bits_len;          /* its bytes */
+	uint64_t count_at, first_at, gaps_at;   /* the fields' first bits in it */
+} gp_block;
+
+/* Upper words a block needs. */
+static inline uint64_t gp_block_upper_words(uint64_t span, uint32_t n, uint32_t l)
+{
+	return ((span >> l) + n + 63) / 64;
+}
+
+/* The lower-bit width the writer picks: floor(log2((span + 1) / n)), 0 below 2. */
+static inline uint32_t gp_block_pick_l(uint64_t span, uint32_t n)
+{
+	uint64_t q = (span + 1) / n;
+	uint32_t l = 0;
+	while (l < 32 && (q >> (l + 1)) != 0) l++;
+	return l;
+}
+
+/* The block's layout from its bytes [p, p + len), base, span and posting count; 0 when the bytes
+ * cannot hold what the header says (widths past 32, the upper words or the fields' bits past
+ * the end: the gaps' bits are checked by the list's check, which knows the counts). */
+static inline int gp_block_open(gp_block *b, const uint8_t *p, size_t len, uint64_t base, uint64_t span, uint32_t n,
+                                int positional)
+{
+	if (len < GP_BLOCK_HEADER || n == 0 || n > GP_BLOCK) return 0;
+	b->base = base;
+	b->span = span;
+	b->n = n;
+	b->l = p[0];
+	b->bc = p[1];
+	b->bf = p[2];
+	b->bg = p[3];
+	if (b->l > 32 || b->bc > 32 || b->bf > 32 || b->bg > 32) return 0;
+	if (!positional && (b->bc | b->bf | b->bg)) return 0;
+	uint64_t words = gp_block_upper_words(span, n, b->l);
+	if (words > (len - GP_BLOCK_HEADER) / 8) return 0;
+	b->upper_words = (uint32_t)words;
+	b->upper = p + GP_BLOCK_HEADER;
+	b->bits = b->upper + words * 8;
+	b->bits_len = len - GP_BLOCK_HEADER - (size_t)words * 8;
+	b->count_at = (uint64_t)n * b->l;
+	b->first_at = b->count_at + (uint64_t)n * b->bc;
+	b->gaps_at = b->first_at + (uint64_t)n * b->bf;
+	return b->gaps_at <= (uint64_t)b->bits_len * 8;
+}
+
+/* w bits (0 to 32) of the stream from bit `at`, least significant first; bits past the stream's
+ * end read as 0 (the list's check refuses a block whose fields run past it). */
+static inline uint32_t gp_bits_get(const uint8_t *s, size_t len, uint64_t at, uint32_t w)
+{
+	if (w == 0) return 0;
+	uint64_t byte = at >> 3, v = 0;
+	if (byte + 8 <= len) {
+		memcpy(&v, s + byte, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		v = __builtin_bswap64(v);
+#endif
+	} else {
+		for (uint64_t k = 0; byte + k < len && k < 8; k++) v |= (uint64_t)s[byte + k] << (8 * k);
+	}
+	return (uint32_t)((v >> (at & 7)) & ((w == 32) ? 0xFFFFFFFFull : ((1ull << w) - 1)));
+}
+
+static inline uint64_t gp_block_word(const gp_block *b, uint64_t w)
+{
+	uint64_t v;
+	memcpy(&v, b->upper + w * 8, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	return v;
+}
+
+/* The first set upper bit at or after bit `from`, or upper_words * 64 when none. */
+static inline uint64_t gp_block_next_one(const gp_block *b, uint64_t from)
+{
+	uint64_t w = from >> 6;
+	if (w >= b->upper_words) return (uint64_t)b->upper_words * 64;
+	uint64_t x = gp_block_word(b, w) & (~0ull << (from & 63));
+	while (x == 0) {
+		if (++w == b->upper_words) return (uint64_t)b->upper_words * 64;
+		x = gp_block_word(b, w);
+	}
+	return w * 64 + (uint64_t)__builtin_ctzll(x);
+}
+
+/* The position of the h-th (from 1) zero upper bit, or upper_words * 64 when there are fewer. */
+static inline uint64_t gp_block_select_zero(const gp_block *b, uint64_t h)
+{
+	for (uint64_t w = 0; w < b->upper_words; w++) {
+		uint64_t z = ~gp_block_word(b, w);
+		uint64_t c = (uint64_t)__builtin_popcountll(z);
+		if (c >= h) {
+			for (; h > 1; h--) z &= z - 1;
+			return w * 64 + (uint64_t)__builtin_ctzll(z);
+		}
+		h -= c;
+	}
+	return (uint64_t)b->upper_words * 64;
+}
+
+/* Posting i's doc, its upper bit at `upos`. */
+static inline uint64_t gp_block_doc(const gp_block *b, uint32_t i, uint64_t upos)
+{
+	return b->base + (((upos - i) << b->l) | gp_bits_get(b->bits, b->bits_len, (uint64_t)i * b->l, b->l));
+}
+
+/* Posting i's position count (0: a posting without positions). */
+static inline uint32_t gp_block_count(const gp_block *b, uint32_t i)
+{
+	return gp_bits_get(b->bits, b->bits_len, b->count_at + (uint64_t)i * b->bc, b->bc);
+}
+
+/* Posting i's positions into out (room for its count), given the gaps of the postings before it
+ * (gaps_before: the sum of their counts less one each, for those with positions). */
+static inline void gp_block_positions(const gp_block *b, uint32_t i, uint64_t gaps_before, uint32_t count, int32_t *out)
+{
+	if (count == 0) return;
+	uint32_t p = gp_bits_get(b->bits, b->bits_len, b->first_at + (uint64_t)i * b->bf, b->bf);
+	out[0] = (int32_t)p;
+	uint64_t at = b->gaps_at + gaps_before * b->bg;
+	for (uint32_t k = 1; k < count; k++, at += b->bg) {
+		p += gp_bits_get(b->bits, b->bits_len, at, b->bg);
+		out[k] = (int32_t)p;
+	}
+}
+
+#endif

@@ -1,0 +1,653 @@
+/* Index files, version 2 (docs/FORMATS.md "Index files, version 2"): the writer, and the reader
+ * that opens a file in place. Opening checks the header, the section table and the sections read
+ * in proportion to the terms (dictionary, term table); a list is checked whole (its checksum, its
+ * blocks' structure, its docs against the doc lengths and its score bounds against its postings)
+ * the first time the process reads it, the doc lengths the first time a ranked query or a
+ * list's check needs them. Until then nothing of them is trusted: no answer comes from a list
+ * that was not checked. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gp_index_file.h"
+#include "gp_list_cursor.h"
+
+enum { V2_TERM_AT = 1, V2_TERMS = 2, V2_LENGTHS = 5, V2_TABLE = 6, V2_LISTS = 7, V2_KNOWN = 7 };
+
+#define BAD(off, ...) gp_fail(err, "index file", (off), __VA_ARGS__)
+
+static float load_f32(const uint8_t *p)
+{
+	uint32_t u = gp_load_le32(p);
+	float x;
+	memcpy(&x, &u, 4);
+	return x;
+}
+
+static void store_f32(uint8_t *p, float x)
+{
+	uint32_t u;
+	memcpy(&u, &x, 4);
+	gp_store_le32(p, u);
+}
+
+/* --- opening --- */
+
+int gp_index_v2_open(const uint8_t *file, size_t len, int in_place, const gp_budget *budget, gp_index **out,
+                     gp_error *err)
+{
+	const uint8_t *sec[V2_KNOWN + 1] = {0};
+	uint64_t sec_len[V2_KNOWN + 1] = {0}, sec_off[V2_KNOWN + 1] = {0}, sec_at[V2_KNOWN + 1] = {0};
+	uint32_t sec_crc[V2_KNOWN + 1] = {0};
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return BAD(8, "version 2 files are read in place on little-endian hosts only");
+#endif
+	uint32_t format = gp_load_le32(file + 12), n_terms = gp_load_le32(file + 20), n_sections = gp_load_le32(file + 44);
+	for (uint32_t i = 0; i < n_sections; i++) {
+		const uint8_t *e = file + GP_IXF_HEADER + (size_t)GP_IXF_SECTION * i;
+		uint32_t id = gp_load_le32(e);
+		if (id < 1 || id > V2_KNOWN || id == 3 || id == 4) continue;   /* not this version's: never read */
+		if (sec[id]) return BAD(GP_IXF_HEADER + (uint64_t)GP_IXF_SECTION * i, "section %u appears twice", id);
+		sec_off[id] = gp_load_le64(e + 8);
+		sec_len[id] = gp_load_le64(e + 16);
+		sec[id] = file + sec_off[id];
+		sec_crc[id] = gp_load_le32(e + 4);
+		sec_at[id] = GP_IXF_HEADER + (uint64_t)GP_IXF_SECTION * i;
+		/* the sections read as arrays start at multiples of 8, as the writer puts them */
+		if (sec_off[id] % 8) return BAD(sec_at[id] + 8, "section %u does not start at a multiple of 8", id);
+		/* what open reads is checked now; the lists by each list's own checksum, the doc
+		 * lengths at their first use */
+		if (id == V2_TERM_AT || id == V2_TERMS || id == V2_TABLE) {
+			if (gp_crc32(0, sec[id], (size_t)sec_len[id]) != sec_crc[id]) return BAD(sec_at[id] + 4, "section %u's checksum does not match", id);
+		} else if (id == V2_LISTS && sec_crc[id] != 0) {
+			return BAD(sec_at[id] + 4, "section 7's checksum field is not 0 (each list has its own)");
+		}
+	}
+	const int ids[] = {V2_TERM_AT, V2_TERMS, V2_TABLE, V2_LISTS};
+	for (size_t i = 0; i < 4; i++) {
+		if (!sec[ids[i]]) return BAD(GP_IXF_HEADER, "section %d is missing", ids[i]);
+	}
+	/* the dictionary: offsets from 0, increasing, ending at the terms' bytes; the terms in strictly
+	 * increasing order (the lookup's binary search) */
+	if (sec_len[V2_TERM_AT] != ((uint64_t)n_terms + 1) * 8) {
+		return BAD(sec_at[V2_TERM_AT], "the term offsets section holds %llu bytes, not 8 x (terms + 1)", (unsigned long long)sec_len[V2_TERM_AT]);
+	}
+	const uint8_t *at = sec[V2_TERM_AT], *terms = sec[V2_TERMS];
+	uint64_t prev = 0;
+	for (uint32_t t = 0; t <= n_terms; t++) {
+		uint64_t o = gp_load_le64(at + 8 * (size_t)t);
+		if ((t == 0 && o != 0) || o < prev || o > sec_len[V2_TERMS] || (t == n_terms && o != sec_len[V2_TERMS])) {
+			return BAD(sec_off[V2_TERM_AT] + 8 * (uint64_t)t, "the term offsets section's entry %u (%llu) is out of order or past its data", t, (unsigned long long)o);
+		}
+		if (t >= 2) {
+			uint64_t a = gp_load_le64(at + 8 * (size_t)(t - 2));
+			size_t na = (size_t)(prev - a), nb = (size_t)(o - prev);
+			int c = memcmp(terms + a, terms + prev, na < nb ? na : nb);
+			if (c > 0 || (c == 0 && na >= nb)) {
+				return BAD(sec_off[V2_TERMS] + prev, "term %u is not after term %u (the terms are in increasing order, each once)", t - 1, t - 2);
+			}
+		}
+		prev = o;
+	}
+	/* the term table: each list's bytes in order within section 7, the counts adding up to the
+	 * header's */
+	if (sec_len[V2_TABLE] != (uint64_t)n_terms * GP_V2_TERM) {
+		return BAD(sec_at[V2_TABLE], "the term table holds %llu bytes, not %d x terms", (unsigned long long)sec_len[V2_TABLE], GP_V2_TERM);
+	}
+	const uint8_t *table = sec[V2_TABLE];
+	uint64_t postings = 0, positions = 0, data_prev = 0;
+	for (uint32_t t = 0; t < n_terms; t++) {
+		const uint8_t *e = table + (size_t)t * GP_V2_TERM;
+		uint64_t off = gp_load_le64(e), npos = gp_load_le64(e + 8), entry = sec_off[V2_TABLE] + (uint64_t)t * GP_V2_TERM;
+		uint32_t df = gp_load_le32(e + 24);
+		double m;
+		memcpy(&m, e + 16, 8);
+		if ((t == 0 && off != 0) || off < data_prev || off > sec_len[V2_LISTS]) {
+			return BAD(entry, "term %u's list begins at %llu: out of order or past section 7", t, (unsigned long long)off);
+		}
+		if (!(m >= 0.0 && m <= GP_BM25_K1_MAX + 1.0)) return BAD(entry + 16, "term %u's score bound is not a number from 0 to k1 + 1", t);
+		if (gp_load_le64(e + 32) != 0) return BAD(entry + 32, "term %u's reserved bytes are not 0", t);
+		if (format != GP_IX_MOD9 && npos != 0) return BAD(entry + 8, "term %u has positions in an index without them", t);
+		data_prev = off;
+		postings += df;
+		positions += npos;
+	}
+	if (postings != gp_load_le32(file + 32) || positions != gp_load_le32(file + 36)) {
+		return BAD(32, "the header's postings or positions are not the term table's (%llu, %llu)", (unsigned long long)postings, (unsigned long long)positions);
+	}
+	if (sec[V2_LENGTHS] && sec_len[V2_LENGTHS] < GP_IXF_LENGTHS_HEAD) {
+		return BAD(sec_at[V2_LENGTHS] + 16, "the doc lengths section holds fewer than %d bytes", GP_IXF_LENGTHS_HEAD);
+	}
+	if (sec[V2_LENGTHS] && sec_len[V2_LENGTHS] != GP_IXF_LENGTHS_HEAD + (uint64_t)gp_load_le32(sec[V2_LENGTHS] + 16) * 4) {
+		return BAD(sec_at[V2_LENGTHS] + 16, "the doc lengths section holds %llu bytes, not %d + 4 x its docs", (unsigned long long)sec_len[V2_LENGTHS], GP_IXF_LENGTHS_HEAD);
+	}
+	/* what the process keeps of its own: a flag a term, the score bounds (the device's and
+	 * MaxScore's array) and, for an image that is not mapped, a copy of it */
+	uint64_t own = (uint64_t)n_terms * (sec[V2_LENGTHS] ? 9 : 1) + (in_place ? 0 : len);
+	if (gp_budget_check(budget, 0, own, "the index", err) != GP_OK) return GP_ENOMEM;
+	gp_index *ix = calloc(1, sizeof(*ix));
+	gp_v2 *v = calloc(1, sizeof(*v));
+	if (!ix || !v || !(v->checked = calloc((size_t)n_terms + 1, 1)) ||
+	    (sec[V2_LENGTHS] && !(ix->max_frac = malloc(((size_t)n_terms + 1) * sizeof(double)))) ||
+	    (!in_place && !(v->owned = malloc(len + 1)))) {
+		if (v) free((void *)v->checked);
+		free(v);
+		if (ix) free(ix->max_frac);
+		free(ix);
+		return gp_index_fail_nomem(err, "the index");
+	}
+	if (!in_place) {   /* the copy is what the index reads */
+		memcpy(v->owned, file, len);
+		v->owned_len = len;
+		ptrdiff_t moved = v->owned - file;
+		for (int id = 1; id <= V2_KNOWN; id++) if (sec[id]) sec[id] += moved;
+		table = sec[V2_TABLE];
+	}
+	pthread_mutex_init(&v->lock, NULL);
+	atomic_init(&v->lengths_ready, 0);
+	v->table = table;
+	v->lists = sec[V2_LISTS];
+	v->lists_len = sec_len[V2_LISTS];
+	v->table_off = sec_off[V2_TABLE];
+	v->lists_off = sec_off[V2_LISTS];
+	v->lengths = sec[V2_LENGTHS];
+	v->lengths_len = sec_len[V2_LENGTHS];
+	v->lengths_off = sec_off[V2_LENGTHS];
+	v->lengths_crc = sec_crc[V2_LENGTHS];
+	ix->refs = 1;
+	ix->v2 = v;
+	ix->v2_table = table;
+	ix->format = (int)format;
+	ix->positional = format == GP_IX_MOD9;
+	ix->n_terms = n_terms;
+	ix->n_docs = gp_load_le64(file + 24);
+	ix->n_postings = postings;
+	ix->n_positions = positions;
+	ix->max_doc = gp_load_le32(file + 40);
+	ix->terms = (char *)sec[V2_TERMS];
+	ix->term_at = (uint64_t *)(void *)sec[V2_TERM_AT];
+	ix->device_lists = GP_IX_LISTS_DECODED;
+	if (v->lengths) {
+		/* read now: what BM25 needs before a list is checked (N and the average at the
+		 * lengths' check); the table in place */
+		const uint8_t *s = v->lengths;
+		double k1, b;
+		memcpy(&k1, s, 8);
+		memcpy(&b, s + 8, 8);
+		ix->k1 = k1;
+		ix->b = b;
+		ix->len_docs = gp_load_le32(s + 16);
+		ix->doc_len = (uint32_t *)(void *)(s + GP_IXF_LENGTHS_HEAD);
+		for (uint32_t t = 0; t < n_terms; t++) memcpy(&ix->max_frac[t], table + (size_t)t * GP_V2_TERM + 16, 8);
+	}
+	*out = ix;
+	return GP_OK;
+}
+
+void gp_index_v2_free(gp_v2 *v)
+{
+	if (!v) return;
+	pthread_mutex_destroy(&v->lock);
+	free((void *)v->checked);
+	free(v->owned);
+	free(v);
+}
+
+uint64_t gp_index_v2_own_bytes(const gp_index *ix)
+{
+	return ix->v2 && ix->v2->owned ? ix->v2->owned_len : 0;
+}
+
+/* --- the checks at first use --- */
+
+/* The doc lengths: their checksum, BM25's parameters and the table's N and total (the lock held). */
+static int check_lengths(const gp_index *ix, gp_error *err)
+{
+	gp_v2 *v = ix->v2;
+	gp_index *w = (gp_index *)ix;   /* what the check derives is the index's, set once */
+	if (gp_crc32(0, v->lengths, (size_t)v->lengths_len) != v->lengths_crc) {
+		return BAD(v->lengths_off, "section 5's checksum does not match");
+	}
+	if (!gp_bm25_params_valid(ix->k1, ix->b)) {
+		return BAD(v->lengths_off, "BM25's k1 %g or b %g is out of range (k1 0 to %g, b 0 to 1)", ix->k1, ix->b, GP_BM25_K1_MAX);
+	}
+	if (gp_load_le32(v->lengths + 20) != 0) return BAD(v->lengths_off + 20, "the doc lengths section's bytes 20..23 are not 0");
+	uint64_t n = 0, total = 0;
+	for (uint32_t d = 0; d < ix->len_docs; d++) {
+		uint32_t l = ix->doc_len[d];
+		if (l == GP_IX_NO_LENGTH) continue;
+		n++;
+		total += l;
+	}
+	w->n_len = n;
+	w->total_len = total;
+	w->avgdl = n ? (double)total / (double)n : 0.0;
+	return GP_OK;
+}
+
+/* Term t's list, whole (the lock held). */
+static int check_list(const gp_index *ix, uint32_t t, gp_error *err)
+{
+	const gp_v2 *v = ix->v2;
+	const uint8_t *e = v->table + (size_t)t * GP_V2_TERM;
+	const uint64_t off = gp_v2_data_off(v, t), len = gp_v2_data_len(v, t, ix->n_terms), npos = gp_load_le64(e + 8);
+	const uint64_t file_at = v->lists_off + off, entry = v->table_off + (uint64_t)t * GP_V2_TERM;
+	const uint32_t df = gp_v2_df(v, t), blocks = (uint32_t)(((uint64_t)df + GP_BLOCK - 1) / GP_BLOCK);
+	const uint8_t *data = v->lists + off;
+	double bound;
+	memcpy(&bound, e + 16, 8);
+	char name[200];
+	gp_printable(ix->terms + ix->term_at[t], (size_t)(ix->term_at[t + 1] - ix->term_at[t]), 40, name, sizeof(name));
+#define LBAD(at, fmt, ...) BAD((at), "term '%s' (list %u): " fmt, name, t, __VA_ARGS__)
+	if ((uint64_t)blocks * GP_V2_SKIP > len) return LBAD(entry + 24, "%u postings need %u skip entries, more than its %llu bytes", df, blocks, (unsigned long long)len);
+	if (gp_crc32(0, data, (size_t)len) != gp_load_le32(e + 28)) return LBAD(entry + 28, "%s", "its checksum does not match");
+	uint64_t prev_end = (uint64_t)blocks * GP_V2_SKIP, counted = 0, base = 0;
+	for (uint32_t b = 0; b < blocks; b++) {
+		const uint8_t *s = data + (size_t)b * GP_V2_SKIP;
+		const uint64_t s_at = file_at + (uint64_t)b * GP_V2_SKIP;
+		uint64_t last = gp_load_le32(s), boff = gp_load_le32(s + 4);
+		uint64_t bend = b + 1 < blocks ? gp_load_le32(s + GP_V2_SKIP + 4) : len;
+		uint32_t n = b + 1 < blocks ? GP_BLOCK : df - b * GP_BLOCK;
+		double bmax = load_f32(s + 8);
+		if (gp_load_le32(s + 12) != 0) { return LBAD(s_at + 12, "block %u's reserved bytes are not 0", b); }
+		if (boff != prev_end || bend < boff || bend > len) {
+			return LBAD(s_at + 4, "block %u's bytes (%llu to %llu) do not follow the block before within the list", b, (unsigned long long)boff, (unsigned long long)bend);
+		}
+		if (last < base || last > ix->max_doc) {
+			return LBAD(s_at, "block %u's last doc %llu is not after the block before or is past the largest doc %u", b, (unsigned long long)last, ix->max_doc);
+		}
+		gp_block k;
+		if (!gp_block_open(&k, data + boff, (size_t)(bend - boff), base, last - base, n, ix->positional)) {
+			return LBAD(file_at + boff, "block %u's header or upper bits do not fit its %llu bytes", b, (unsigned long long)(bend - boff));
+		}
+		/* the upper bits: n set, none past (span >> l) + n */
+		uint64_t ones = 0, inside = 0, limit = (k.span >> k.l) + n;
+		for (uint64_t w = 0; w < k.upper_words; w++) {
+			uint64_t x = gp_block_word(&k, w), in = w * 64 + 64 <= limit ? x : x & ((1ull << (limit - w * 64)) - 1);
+			ones += (uint64_t)__builtin_popcountll(x);
+			inside += (uint64_t)__builtin_popcountll(in);
+		}
+		if (inside != n || ones != n) {
+			return LBAD(file_at + boff + GP_BLOCK_HEADER, "block %u's upper bits hold %llu docs within their %llu bits, not %u", b, (unsigned long long)inside, (unsigned long long)limit, n);
+		}
+		/* docs strictly increasing, the last the skip entry's; counts, positions; the doc
+		 * lengths and the score bounds */
+		uint64_t upos = 0, gaps = 0, prev = 0;
+		double top = 0.0;
+		for (uint32_t i = 0; i < n; i++) {
+			upos = gp_block_next_one(&k, i ? upos + 1 : 0);
+			uint64_t d = gp_block_doc(&k, i, upos);
+			if ((i && d <= prev) || d > last) {
+					return LBAD(file_at + boff, "block %u's posting %u (doc %llu) does not increase or passes the block's last doc", b, i, (unsigned long long)d);
+			}
+			prev = d;
+			uint32_t c = gp_block_count(&k, i);
+			counted += c;
+			if (c > 1) gaps += c - 1;
+			if (ix->doc_len) {
+				if (d >= ix->len_docs || ix->doc_len[d] == GP_IX_NO_LENGTH || ix->doc_len[d] == 0) {
+							return LBAD(file_at + boff, "doc %llu has no length (or length 0) in the doc lengths", (unsigned long long)d);
+				}
+				double f = gp_bm25_part(1.0, (double)(c ? c : 1), ix->k1, ix->b, (double)ix->doc_len[d], ix->avgdl);
+				if (f > top) top = f;
+			}
+		}
+		if (prev != last) {
+			return LBAD(s_at, "block %u ends at doc %llu, its skip entry says %llu", b, (unsigned long long)prev, (unsigned long long)last);
+		}
+		if (ix->positional) {
+			if (k.gaps_at + gaps * k.bg > (uint64_t)k.bits_len * 8) {
+					return LBAD(file_at + boff, "block %u's position gaps run past its bytes", b);
+			}
+			/* every position within 32-bit signed integers */
+			uint64_t g = 0;
+			for (uint32_t i = 0; i < n; i++) {
+				uint32_t c = gp_block_count(&k, i);
+				if (!c) continue;
+				uint64_t p = gp_bits_get(k.bits, k.bits_len, k.first_at + (uint64_t)i * k.bf, k.bf);
+				for (uint32_t j = 1; j < c; j++, g++) p += gp_bits_get(k.bits, k.bits_len, k.gaps_at + g * k.bg, k.bg);
+				if (p > INT32_MAX) {
+							return LBAD(file_at + boff, "block %u's posting %u has a position past 2^31 - 1", b, i);
+				}
+			}
+		}
+		if (ix->doc_len && (top > bmax || top > bound)) {
+			return LBAD(s_at + 8, "block %u's score bound (%.17g, the list's %.17g) is below its postings' %.17g", b, bmax, bound, top);
+		}
+		prev_end = bend;
+		base = last + 1;
+	}
+	if (prev_end != len) return LBAD(file_at + prev_end, "%llu bytes follow its last block", (unsigned long long)(len - prev_end));
+	if (counted != npos) return LBAD(entry + 8, "its postings hold %llu positions, the term table says %llu", (unsigned long long)counted, (unsigned long long)npos);
+#undef LBAD
+	return GP_OK;
+}
+
+int gp_index_v2_ready(const gp_index *ix, const uint32_t *terms, size_t n, int ranked, gp_error *err)
+{
+	gp_v2 *v = ix->v2;
+	int rc = GP_OK;
+	if (!v) return GP_OK;
+	int need_lengths = ix->doc_len && !atomic_load_explicit(&v->lengths_ready, memory_order_acquire);
+	int need = need_lengths && ranked;
+	for (size_t i = 0; i < n && !need; i++) {
+		need = terms[i] < ix->n_terms && !atomic_load_explicit(&v->checked[terms[i]], memory_order_acquire);
+	}
+	if (!need) return GP_OK;
+	pthread_mutex_lock(&v->lock);
+	/* a list's check compares its postings with the doc lengths: those first */
+	if (ix->doc_len && !atomic_load(&v->lengths_ready)) {
+		if ((rc = check_lengths(ix, err)) == GP_OK) atomic_store_explicit(&v->lengths_ready, 1, memory_order_release);
+	}
+	for (size_t i = 0; i < n && rc == GP_OK; i++) {
+		uint32_t t = terms[i];
+		if (t >= ix->n_terms || atomic_load(&v->checked[t])) continue;
+		if ((rc = check_list(ix, t, err)) == GP_OK) atomic_store_explicit(&v->checked[t], 1, memory_order_release);
+	}
+	pthread_mutex_unlock(&v->lock);
+	return rc;
+}
+
+int gp_index_v2_verify(const gp_index *ix, gp_error *err)
+{
+	int rc = GP_OK;
+	for (uint32_t t = 0; t < ix->n_terms && rc == GP_OK; t++) rc = gp_index_v2_ready(ix, &t, 1, 1, err);
+	if (rc != GP_OK) return rc;
+	/* the distinct docs: a union of the lists */
+	uint64_t docs = 0;
+	uint8_t *seen = calloc((size_t)ix->max_doc / 8 + 1, 1);
+	if (!seen) return gp_index_fail_nomem(err, "the doc count's bitmap");
+	for (uint32_t t = 0; t < ix->n_terms; t++) {
+		gp_list_cursor c;
+		for (gp_cursor_open(&c, ix, t); c.i < c.n; gp_cursor_next(&c)) {
+			if (!(seen[c.doc >> 3] & (1u << (c.doc & 7)))) {
+				seen[c.doc >> 3] |= (uint8_t)(1u << (c.doc & 7));
+				docs++;
+			}
+		}
+	}
+	free(seen);
+	if (docs != ix->n_docs) return BAD(24, "the header says %llu distinct docs, the lists hold %llu", (unsigned long long)ix->n_docs, (unsigned long long)docs);
+	return GP_OK;
+}
+
+int gp_index_verify(const gp_index *ix, gp_error *err)
+{
+	memset(err, 0, sizeof(*err));
+	return ix->v2 ? gp_index_v2_verify(ix, err) : GP_OK;
+}
+
+int gp_index_v2_materialize(gp_index *ix, const gp_budget *budget, gp_error *err)
+{
+	if (!ix->v2) return GP_OK;
+	ix->device_lists = GP_IX_LISTS_DECODED;   /* it has no lists in a format the device decodes */
+	if (ix->docs) return GP_OK;
+	int rc = gp_index_v2_verify(ix, err);
+	if (rc != GP_OK) return rc;
+	const uint64_t n = ix->n_terms;
+	uint64_t bytes = gp_index_lists_bytes(ix->n_terms, ix->n_postings, ix->n_positions, ix->positional) + n;
+	if (gp_budget_check(budget, 0, bytes, "the index's decoded lists", err) != GP_OK) return GP_ENOMEM;
+	uint64_t *list_at = malloc((n + 1) * 8), *pos_at = ix->positional ? malloc((ix->n_postings + 1) * 8) : NULL;
+	uint32_t *docs = malloc((ix->n_postings + 1) * 4);
+	int32_t *positions = ix->positional ? malloc((ix->n_positions + 1) * 4) : NULL;
+	uint8_t *merged = calloc(n + 1, 1);
+	if (!list_at || !docs || !merged || (ix->positional && (!pos_at || !positions))) {
+		free(list_at);
+		free(pos_at);
+		free(docs);
+		free(positions);
+		free(merged);
+		return gp_index_fail_nomem(err, "the index's decoded lists");
+	}
+	uint64_t p = 0, q = 0;
+	list_at[0] = 0;
+	if (pos_at) pos_at[0] = 0;
+	for (uint32_t t = 0; t < ix->n_terms; t++) {
+		gp_list_cursor c;
+		for (gp_cursor_open(&c, ix, t); c.i < c.n; gp_cursor_next(&c)) {
+			docs[p] = c.doc;
+			if (ix->positional) {
+				uint32_t count;
+				gp_cursor_positions(&c, positions + q, &count);
+				q += count;
+				pos_at[p + 1] = q;
+			}
+			p++;
+		}
+		list_at[t + 1] = p;
+	}
+	ix->list_at = list_at;
+	ix->docs = docs;
+	ix->pos_at = pos_at;
+	ix->positions = positions;
+	ix->merged = merged;
+	return GP_OK;
+}
+
+/* --- writing --- */
+
+typedef struct bit_writer {
+	uint8_t *p;
+	size_t cap;
+	uint64_t bits;   /* written */
+	size_t used;     /* bytes the last list wrote (zeroed before the next) */
+} bit_writer;
+
+static int bw_room(bit_writer *w, uint64_t more_bits)
+{
+	size_t need = (size_t)((w->bits + more_bits + 7) / 8) + 8;
+	if (need <= w->cap) return GP_OK;
+	size_t cap = w->cap ? w->cap : 256;
+	while (cap < need) cap *= 2;
+	uint8_t *p = realloc(w->p, cap);
+	if (!p) return GP_ENOMEM;
+	memset(p + w->cap, 0, cap - w->cap);
+	w->p = p;
+	w->cap = cap;
+	return GP_OK;
+}
+
+/* width bits of v (its others 0) at the end; room made by bw_room (8 bytes of slack) */
+static void bw_put(bit_writer *w, uint32_t v, uint32_t width)
+{
+	if (!width) return;
+	uint8_t *at = w->p + (w->bits >> 3);
+	uint64_t x = gp_load_le64(at) | ((uint64_t)v << (w->bits & 7));
+	gp_store_le64(at, x);
+	w->bits += width;
+}
+
+static uint32_t width_of(uint64_t x)
+{
+	uint32_t w = 0;
+	while (x >> w) w++;
+	return w;
+}
+
+/* A float at least x (a bound stays a bound). */
+static float round_up_f32(double x)
+{
+	float f = (float)x;
+	if ((double)f < x) f = nextafterf(f, INFINITY);
+	return f;
+}
+
+/* Term t's data (skip entries, then blocks) into w (bytes, from 0), its position count. */
+static int encode_list(const gp_index *ix, uint32_t t, bit_writer *w, uint64_t *n_positions)
+{
+	const uint64_t first = ix->list_at[t], df = ix->list_at[t + 1] - first;
+	const uint32_t blocks = (uint32_t)((df + GP_BLOCK - 1) / GP_BLOCK);
+	w->bits = 0;
+	if (w->p) memset(w->p, 0, w->used);
+	if (bw_room(w, (uint64_t)blocks * GP_V2_SKIP * 8) != GP_OK) return GP_ENOMEM;
+	w->used = w->cap;   /* zeroed again whatever happens below */
+	w->bits = (uint64_t)blocks * GP_V2_SKIP * 8;
+	uint64_t base = 0, npos = 0;
+	for (uint32_t b = 0; b < blocks; b++) {
+		const uint64_t p0 = first + (uint64_t)b * GP_BLOCK;
+		const uint32_t n = (uint32_t)(df - (uint64_t)b * GP_BLOCK < GP_BLOCK ? df - (uint64_t)b * GP_BLOCK : GP_BLOCK);
+		const uint64_t last = ix->docs[p0 + n - 1], span = last - base;
+		const uint32_t l = gp_block_pick_l(span, n);
+		uint64_t max_count = 0, max_first = 0, max_gap = 0, gaps = 0;
+		double top = 0.0;
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t p = p0 + i, c = ix->positional ? ix->pos_at[p + 1] - ix->pos_at[p] : 0;
+			if (c > max_count) max_count = c;
+			if (c) {
+				const int32_t *x = ix->positions + ix->pos_at[p];
+				if ((uint64_t)(uint32_t)x[0] > max_first) max_first = (uint32_t)x[0];
+				for (uint64_t j = 1; j < c; j++) {
+					uint64_t g = (uint64_t)((int64_t)x[j] - (int64_t)x[j - 1]);
+					if (g > max_gap) max_gap = g;
+				}
+				gaps += c - 1;
+			}
+			if (ix->doc_len) {
+				double f = gp_bm25_part(1.0, (double)gp_index_tf(ix, p), ix->k1, ix->b, (double)ix->doc_len[ix->docs[p]], ix->avgdl);
+				if (f > top) top = f;
+			}
+		}
+		if (max_count > UINT32_MAX) return GP_EVALUE;
+		const uint32_t bc = ix->positional ? width_of(max_count) : 0, bf = ix->positional ? width_of(max_first) : 0;
+		const uint32_t bg = ix->positional ? width_of(max_gap) : 0;
+		const uint64_t words = gp_block_upper_words(span, n, l);
+		/* the block starts at a whole byte */
+		w->bits = (w->bits + 7) & ~(uint64_t)7;
+		const uint64_t boff = w->bits / 8;
+		if (boff > UINT32_MAX) return GP_EVALUE;
+		uint8_t *skip = NULL;
+		uint64_t bits = (GP_BLOCK_HEADER + words * 8) * 8 + (uint64_t)n * (l + bc + bf) + gaps * bg;
+		if (bw_room(w, bits) != GP_OK) return GP_ENOMEM;
+		skip = w->p + (size_t)b * GP_V2_SKIP;
+		gp_store_le32(skip, (uint32_t)last);
+		gp_store_le32(skip + 4, (uint32_t)boff);
+		store_f32(skip + 8, round_up_f32(top));
+		uint8_t *h = w->p + boff;
+		h[0] = (uint8_t)l;
+		h[1] = (uint8_t)bc;
+		h[2] = (uint8_t)bf;
+		h[3] = (uint8_t)bg;
+		uint8_t *upper = h + GP_BLOCK_HEADER;
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t v = ix->docs[p0 + i] - base, bit = (v >> l) + i;
+			upper[bit >> 3] |= (uint8_t)(1u << (bit & 7));
+		}
+		w->bits = (boff + GP_BLOCK_HEADER + words * 8) * 8;
+		for (uint32_t i = 0; i < n; i++) bw_put(w, (uint32_t)((ix->docs[p0 + i] - base) & ((1ull << l) - 1)), l);
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t p = p0 + i;
+			bw_put(w, ix->positional ? (uint32_t)(ix->pos_at[p + 1] - ix->pos_at[p]) : 0, bc);
+		}
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t p = p0 + i;
+			bw_put(w, ix->positional && ix->pos_at[p + 1] > ix->pos_at[p] ? (uint32_t)ix->positions[ix->pos_at[p]] : 0, bf);
+		}
+		for (uint32_t i = 0; i < n && ix->positional; i++) {
+			uint64_t p = p0 + i;
+			const int32_t *x = ix->positions + ix->pos_at[p];
+			for (uint64_t j = 1; j < ix->pos_at[p + 1] - ix->pos_at[p]; j++) bw_put(w, (uint32_t)(x[j] - x[j - 1]), bg);
+			npos += ix->pos_at[p + 1] - ix->pos_at[p];
+		}
+		base = last + 1;
+	}
+	w->bits = (w->bits + 7) & ~(uint64_t)7;
+	w->used = (size_t)(w->bits / 8) + 8;
+	*n_positions = npos;
+	return GP_OK;
+}
+
+typedef struct term_order {
+	const gp_index *ix;
+	uint32_t *ids;
+} term_order;
+
+static const gp_index *sort_ix;   /* qsort's comparison reads the index (one save at a time per
+                                   * thread: set under save_lock) */
+static pthread_mutex_t save_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int term_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	const gp_index *ix = sort_ix;
+	size_t nx = (size_t)(ix->term_at[x + 1] - ix->term_at[x]), ny = (size_t)(ix->term_at[y + 1] - ix->term_at[y]);
+	int c = memcmp(ix->terms + ix->term_at[x], ix->terms + ix->term_at[y], nx < ny ? nx : ny);
+	return c ? c : (nx > ny) - (nx < ny);
+}
+
+int gp_index_v2_save(const gp_index *ix, gp_index_writer write, void *ctx, gp_error *err)
+{
+	const uint32_t n = ix->n_terms;
+	uint32_t *order = malloc(((size_t)n + 1) * sizeof(uint32_t));
+	uint8_t *term_at = malloc(((size_t)n + 1) * 8), *table = calloc((size_t)n + 1, GP_V2_TERM);
+	uint8_t *terms = malloc((size_t)ix->term_at[n] + 1);
+	uint64_t lengths_len = 0;
+	uint8_t *lengths = ix->doc_len ? gp_ixf_lengths_bytes(ix, &lengths_len) : NULL;
+	bit_writer w = {0};
+	int rc = GP_OK;
+	if (!order || !term_at || !table || !terms || (ix->doc_len && !lengths)) {
+		rc = GP_ENOMEM;
+		goto done;
+	}
+	for (uint32_t t = 0; t < n; t++) order[t] = t;
+	pthread_mutex_lock(&save_lock);
+	sort_ix = ix;
+	qsort(order, n, sizeof(uint32_t), term_cmp);
+	pthread_mutex_unlock(&save_lock);
+	/* pass 1: each list encoded for its length, checksum and bounds; the dictionary in order */
+	uint64_t data = 0, tb = 0;
+	gp_store_le64(term_at, 0);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t t = order[i];
+		uint64_t npos, tl = ix->term_at[t + 1] - ix->term_at[t];
+		memcpy(terms + tb, ix->terms + ix->term_at[t], (size_t)tl);
+		tb += tl;
+		gp_store_le64(term_at + 8 * ((size_t)i + 1), tb);
+		if ((rc = encode_list(ix, t, &w, &npos)) != GP_OK) goto done;
+		uint8_t *e = table + (size_t)i * GP_V2_TERM;
+		gp_store_le64(e, data);
+		gp_store_le64(e + 8, npos);
+		double m = ix->max_frac ? ix->max_frac[t] : 0.0;
+		memcpy(e + 16, &m, 8);
+		gp_store_le32(e + 24, (uint32_t)(ix->list_at[t + 1] - ix->list_at[t]));
+		gp_store_le32(e + 28, gp_crc32(0, w.p, (size_t)(w.bits / 8)));
+		data += w.bits / 8;
+	}
+	const gp_ixf_section s[] = {
+		{V2_TERM_AT, term_at, ((uint64_t)n + 1) * 8, 1},
+		{V2_TERMS, terms, tb, 1},
+		{V2_TABLE, table, (uint64_t)n * GP_V2_TERM, 1},
+		{V2_LENGTHS, lengths, lengths_len, 1},
+		{V2_LISTS, NULL, data, 0},   /* written list by list below; each its own checksum */
+	};
+	const int n_sec = ix->doc_len ? 5 : 4;
+	gp_ixf_section order5[5] = {s[0], s[1], s[2], ix->doc_len ? s[3] : s[4], s[4]};
+	if ((rc = gp_ixf_write_head(ix, 2, order5, n_sec, write, ctx)) != GP_OK) goto done;
+	for (int i = 0; i < n_sec - 1; i++) {
+		if ((rc = gp_ixf_write_section(&order5[i], write, ctx)) != GP_OK) goto done;
+	}
+	/* pass 2: the lists */
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t npos;
+		if ((rc = encode_list(ix, order[i], &w, &npos)) != GP_OK) goto done;
+		if (w.bits && write(ctx, w.p, (size_t)(w.bits / 8))) {
+			rc = GP_EVALUE;
+			goto done;
+		}
+	}
+	rc = gp_ixf_write_pad(data, write, ctx);
+done:
+	free(order);
+	free(term_at);
+	free(table);
+	free(terms);
+	free(lengths);
+	free(w.p);
+	if (rc == GP_ENOMEM) return gp_index_fail_nomem(err, "the file's tables");
+	if (rc != GP_OK) {
+		err->code = GP_EVALUE;
+		err->format = "index file";
+		snprintf(err->rule, sizeof(err->rule), "the file could not be written");
+	}
+	return rc;
+}

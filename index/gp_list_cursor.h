@@ -1,0 +1,189 @@
+/* A cursor over one list of an index, whichever way the index holds it: decoded arrays (an index
+ * built, or read from a version 1 file), or version 2 blocks read where they lie in a mapped
+ * file. What the host's operators walk (query/gp_query.c), as PISA's algorithms walk theirs:
+ * the doc it is at, the next posting, the first posting whose doc is at least x (a binary search
+ * of the skip entries, then Elias-Fano's upper bits: no block is decoded to find it), the
+ * posting's tf and positions. A version 2 list is read only after it was checked
+ * (gp_index_v2_ready). */
+#ifndef GP_LIST_CURSOR_H
+#define GP_LIST_CURSOR_H
+
+#include "gp_index_v2.h"
+
+typedef struct gp_list_cursor {
+	uint64_t i, n;            /* at posting i of n (i == n: past the end) */
+	uint32_t doc;             /* posting i's doc, while i < n */
+	uint32_t term;
+	const gp_index *ix;
+	const uint32_t *docs;     /* decoded: the list's docs; NULL for a version 2 list */
+	uint64_t first;           /* decoded: the list's first posting in the index's arrays */
+	/* version 2 */
+	const uint8_t *data;      /* the term's skip entries, then its blocks */
+	size_t data_len;
+	uint32_t blocks, b, bi;   /* blocks; the one it is in; the posting in it */
+	uint64_t upos;            /* posting bi's upper bit */
+	uint32_t gaps_bi;         /* positions: the gaps before posting gaps_bi of the block ... */
+	uint64_t gaps_sum;        /* ... are gaps_sum */
+	gp_block blk;
+} gp_list_cursor;
+
+/* The first index in a[lo..n) whose value is >= x: doubling steps from lo, then a binary search. */
+static inline uint64_t gp_gallop(const uint32_t *a, uint64_t lo, uint64_t n, uint32_t x)
+{
+	uint64_t hi = lo, step = 1;
+	while (hi < n && a[hi] < x) {
+		lo = hi + 1;
+		hi += step;
+		step <<= 1;
+	}
+	if (hi > n) hi = n;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (a[mid] < x) lo = mid + 1; else hi = mid;
+	}
+	return lo;
+}
+
+static inline uint32_t gp_cursor_skip_last(const gp_list_cursor *c, uint32_t b)
+{
+	return gp_load_le32(c->data + (size_t)b * GP_V2_SKIP);
+}
+
+/* Enters block b at its first posting. */
+static inline void gp_cursor_enter(gp_list_cursor *c, uint32_t b)
+{
+	const uint8_t *e = c->data + (size_t)b * GP_V2_SKIP;
+	uint64_t base = b ? (uint64_t)gp_cursor_skip_last(c, b - 1) + 1 : 0, last = gp_load_le32(e);
+	uint64_t off = gp_load_le32(e + 4), end = b + 1 < c->blocks ? gp_load_le32(e + GP_V2_SKIP + 4) : c->data_len;
+	uint32_t n = b + 1 < c->blocks ? GP_BLOCK : (uint32_t)(c->n - (uint64_t)b * GP_BLOCK);
+	gp_block_open(&c->blk, c->data + off, (size_t)(end - off), base, last - base, n, c->ix->positional);
+	c->b = b;
+	c->bi = 0;
+	c->i = (uint64_t)b * GP_BLOCK;
+	c->gaps_bi = 0;
+	c->gaps_sum = 0;
+	c->upos = gp_block_next_one(&c->blk, 0);
+	c->doc = (uint32_t)gp_block_doc(&c->blk, 0, c->upos);
+}
+
+static inline void gp_cursor_open(gp_list_cursor *c, const gp_index *ix, uint32_t t)
+{
+	c->ix = ix;
+	c->term = t;
+	c->i = 0;
+	c->n = gp_index_df(ix, t);
+	if (ix->docs) {
+		c->first = ix->list_at[t];
+		c->docs = ix->docs + c->first;
+		c->doc = c->n ? c->docs[0] : 0;
+		return;
+	}
+	const gp_v2 *v = ix->v2;
+	c->docs = NULL;
+	c->data = v->lists + gp_v2_data_off(v, t);
+	c->data_len = (size_t)gp_v2_data_len(v, t, ix->n_terms);
+	c->blocks = (uint32_t)((c->n + GP_BLOCK - 1) / GP_BLOCK);
+	if (c->n) gp_cursor_enter(c, 0);
+}
+
+static inline void gp_cursor_next(gp_list_cursor *c)
+{
+	if (++c->i >= c->n) return;
+	if (c->docs) {
+		c->doc = c->docs[c->i];
+	} else if (++c->bi == c->blk.n) {
+		gp_cursor_enter(c, c->b + 1);
+	} else {
+		c->upos = gp_block_next_one(&c->blk, c->upos + 1);
+		c->doc = (uint32_t)gp_block_doc(&c->blk, c->bi, c->upos);
+	}
+}
+
+/* Moves to the first posting (from where it is) whose doc is at least x. */
+static inline void gp_cursor_geq(gp_list_cursor *c, uint32_t x)
+{
+	if (c->i >= c->n || c->doc >= x) return;
+	if (c->docs) {
+		c->i = gp_gallop(c->docs, c->i, c->n, x);
+		if (c->i < c->n) c->doc = c->docs[c->i];
+		return;
+	}
+	if (gp_cursor_skip_last(c, c->b) < x) {
+		/* the first block after this one whose last doc is at least x: doubling, then halving */
+		uint32_t lo = c->b + 1, hi = lo, step = 1;
+		while (hi < c->blocks && gp_cursor_skip_last(c, hi) < x) {
+			lo = hi + 1;
+			hi += step;
+			step <<= 1;
+		}
+		if (hi > c->blocks) hi = c->blocks;
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			if (gp_cursor_skip_last(c, mid) < x) lo = mid + 1; else hi = mid;
+		}
+		if (lo == c->blocks) {
+			c->i = c->n;
+			return;
+		}
+		gp_cursor_enter(c, lo);
+		if (c->doc >= x) return;
+	}
+	/* in this block, whose last doc is at least x: the postings whose high part is below x's
+	 * are the ones before the h-th zero of the upper bits */
+	gp_block *k = &c->blk;
+	uint64_t h = (x - k->base) >> k->l;
+	if (h > c->upos - c->bi) {
+		uint64_t z = gp_block_select_zero(k, h);
+		uint32_t at = (uint32_t)(z - h + 1);
+		if (at > c->bi) {
+			c->bi = at;
+			c->upos = gp_block_next_one(k, z + 1);
+		}
+	}
+	c->doc = (uint32_t)gp_block_doc(k, c->bi, c->upos);
+	while (c->doc < x) {
+		c->bi++;
+		c->upos = gp_block_next_one(k, c->upos + 1);
+		c->doc = (uint32_t)gp_block_doc(k, c->bi, c->upos);
+	}
+	c->i = (uint64_t)c->b * GP_BLOCK + c->bi;
+}
+
+/* The posting's position count (0: none), and its tf (the count; 1 without positions). */
+static inline uint32_t gp_cursor_count(const gp_list_cursor *c)
+{
+	if (!c->ix->positional) return 0;
+	if (c->docs) {
+		uint64_t p = c->first + c->i, n = c->ix->pos_at[p + 1] - c->ix->pos_at[p];
+		return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+	}
+	return gp_block_count(&c->blk, c->bi);
+}
+
+static inline uint32_t gp_cursor_tf(const gp_list_cursor *c)
+{
+	if (c->docs) return gp_index_tf(c->ix, c->first + c->i);
+	uint32_t n = gp_cursor_count(c);
+	return n ? n : 1;
+}
+
+/* The posting's positions: a pointer into the index's arrays, or decoded into buf (room for its
+ * count); *count set. */
+static inline const int32_t *gp_cursor_positions(gp_list_cursor *c, int32_t *buf, uint32_t *count)
+{
+	*count = gp_cursor_count(c);
+	if (c->docs) return c->ix->positions + c->ix->pos_at[c->first + c->i];
+	gp_block *k = &c->blk;
+	if (c->gaps_bi > c->bi) {
+		c->gaps_bi = 0;
+		c->gaps_sum = 0;
+	}
+	for (; c->gaps_bi < c->bi; c->gaps_bi++) {
+		uint32_t m = gp_block_count(k, c->gaps_bi);
+		c->gaps_sum += m ? m - 1 : 0;
+	}
+	gp_block_positions(k, c->bi, c->gaps_sum, *count, buf);
+	return buf;
+}
+
+#endif
