@@ -9,7 +9,8 @@
  * AND queries of 2-4 terms, each the term of a random token (so drawn by frequency) outside the
  * 100 most frequent terms (the stop words a search engine's users leave out), and 10,000
  * phrases: 2-3 consecutive tokens at a random place of a random doc (stop words included). The
- * index file holds each doc's length (BM25's, for ranked queries). */
+ * index file holds each doc's length (BM25's, for ranked queries); it is version 2, or version 1
+ * with GEN_FILE_VERSION=1 in the environment. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,8 +186,10 @@ int main(int argc, char **argv)
 	}
 	free(doc_ids);
 	free(doc_lens);
+	/* GEN_FILE_VERSION=1: the old layout, for comparing the two */
+	const char *version = getenv("GEN_FILE_VERSION");
 	FILE *f = fopen(argv[4], "wb");
-	if (!f || gp_index_save(ix, GP_INDEX_FILE_VERSION, write_file, f, &err) != GP_OK || fclose(f) != 0) {
+	if (!f || gp_index_save(ix, version && *version == '1' ? 1 : GP_INDEX_FILE_VERSION, write_file, f, &err) != GP_OK || fclose(f) != 0) {
 		perror(argv[4]);
 		return 1;
 	}

@@ -1,10 +1,11 @@
 <?php
 /* N worker processes, as php-fpm runs them, each opening one index file and asking single
  * queries on the host path: what a pool serves in total and what it costs in memory. Rows, in
- * one run, for each N: the file mapped (open() of the local path: the lists as given read in
- * place, shared through the page cache) against the file read into each worker (open() through
- * compress.zlib://, which passes a plain file through and is read whole: a worker's own copy of
- * the file's lists, as every open() did before files were mapped). Per row: open() and first query (the slowest worker),
+ * one run, for each N: the file mapped (open() of the local path: a version 2 file's lists walked
+ * where they lie, shared through the page cache) against the same lists in a version 1 file
+ * (--v1=FILE, made by gen_corpus with GEN_FILE_VERSION=1) read into each worker (open() through
+ * compress.zlib://, which passes a plain file through and is read whole, then decodes every
+ * list: a worker's own copy of every list, as every open() did before version 2). Per row: open() and first query (the slowest worker),
  * total q/s and p50/p99 over all workers for each kind of query (AND of 2-4 terms, phrase, AND top
  * 10, OR top 10, from the query log), and memory from /proc/PID/smaps_rollup (PSS of the pool, a
  * worker's private bytes). Every worker's answers are checked: the count and doc sum over the
@@ -12,7 +13,7 @@
  * machine's available memory (measured from one worker) is skipped, saying so. Not a test.
  *
  *   php bench/workers.php INDEX.gpix QUERIES OUT [--workers=1,4,16,64] [--seconds=3]
- *                         [--modes=mapped,read]
+ *                         [--v1=INDEX-V1.gpix] [--modes=mapped,decoded]
  *
  * INDEX and QUERIES as bench/gen_corpus writes them (bench/index.sh), or the demo's. */
 $args = [];
@@ -22,14 +23,15 @@ foreach (array_slice($_SERVER['argv'], 1) as $a) {
     else $pos[] = $a;
 }
 if (count($pos) < 3) {
-    fwrite(STDERR, "usage: php bench/workers.php INDEX.gpix QUERIES OUT [--workers=1,4,16,64] [--seconds=3] [--modes=mapped,read]\n");
+    fwrite(STDERR, "usage: php bench/workers.php INDEX.gpix QUERIES OUT [--workers=1,4,16,64] [--seconds=3] [--v1=INDEX-V1.gpix] [--modes=mapped,decoded]\n");
     exit(2);
 }
 [$ixfile, $qfile, $out] = $pos;
 $ixfile = realpath($ixfile);
 $ns = array_map('intval', explode(',', $args['workers'] ?? '1,4,16,64'));
 $seconds = (float)($args['seconds'] ?? 3);
-$modes = explode(',', $args['modes'] ?? 'mapped,read');
+$v1file = isset($args['v1']) ? realpath($args['v1']) : null;
+$modes = explode(',', $args['modes'] ?? ($v1file ? 'mapped,decoded' : 'mapped'));
 @mkdir($out, 0777, true);
 if (!function_exists('pcntl_fork')) { fwrite(STDERR, "needs pcntl (Debian's php-cli has it)\n"); exit(2); }
 
@@ -49,7 +51,8 @@ $kinds = [
 
 function open_index(string $mode, string $file): GpuPost\Index
 {
-    return GpuPost\Index::open($mode === 'mapped' ? $file : "compress.zlib://$file", ['device' => 'host']);
+    global $v1file;
+    return GpuPost\Index::open($mode === 'mapped' ? $file : "compress.zlib://$v1file", ['device' => 'host']);
 }
 
 /* count and doc sum of the answers, ranked answers by their docs */

@@ -3,10 +3,12 @@
  * with bit 1 of the first byte set, the Yioop IndexShard reader instead. A custom mutator knows
  * both layouts: it repeats and overlaps sections and dictionary records, and makes the counts
  * lie, checksums recomputed, beside libFuzzer's own byte mutations.
- * A file that loads is queried (AND, OR, phrase over its first terms) against a plain merge, and
- * saved: loading the saved file gives the same file again. */
+ * A file that loads is queried (AND, OR, phrase over its first terms, ranked where it can be) and
+ * each answer checked against the lists; a version 2 file's answers from its lists in place equal
+ * those from the same lists decoded; saved, and loading the saved file gives the same file again. */
 #include "fuzz_common.h"
 #include "../query/gp_query.h"
+#include "../index/gp_list_cursor.h"
 
 static int collect(void *ctx, const void *bytes, size_t len)
 {
@@ -21,51 +23,93 @@ static int collect(void *ctx, const void *bytes, size_t len)
 	return 0;
 }
 
-/* the checksums of docs/FORMATS.md section 5 recomputed in place */
+/* Version 2: each list's checksum in the term table (section 6) over its bytes in section 7. */
+static void fix_list_checksums(uint8_t *f, size_t len, uint32_t sections)
+{
+	uint8_t *table = NULL, *lists = NULL;
+	uint64_t table_len = 0, lists_len = 0;
+	for (uint32_t i = 0; i < sections; i++) {
+		uint8_t *e = f + 64 + 24 * (size_t)i;
+		uint64_t off = gp_load_le64(e + 8), n = gp_load_le64(e + 16);
+		if (off > len || n > len - off) continue;
+		if (gp_load_le32(e) == 6) table = f + off, table_len = n;
+		if (gp_load_le32(e) == 7) lists = f + off, lists_len = n;
+	}
+	if (!table || !lists) return;
+	uint64_t terms = table_len / 40;
+	for (uint64_t t = 0; t < terms; t++) {
+		uint64_t a = gp_load_le64(table + 40 * t), b = t + 1 < terms ? gp_load_le64(table + 40 * (t + 1)) : lists_len;
+		if (a <= b && b <= lists_len) gp_store_le32(table + 40 * t + 28, gp_crc32(0, lists + a, (size_t)(b - a)));
+	}
+}
+
+/* the checksums of docs/FORMATS.md recomputed in place (version 2: the lists' own too, and
+ * none for section 7) */
 static void fix_checksums(uint8_t *f, size_t len)
 {
 	if (len < 64) return;
 	uint32_t sections = gp_load_le32(f + 44);
 	if (sections == 0 || (uint64_t)sections * 24 > len - 64) return;
+	int v2 = gp_load_le32(f + 8) == 2;
+	if (v2) fix_list_checksums(f, len, sections);
 	for (uint32_t i = 0; i < sections; i++) {
 		uint8_t *e = f + 64 + 24 * (size_t)i;
 		uint64_t off = gp_load_le64(e + 8), n = gp_load_le64(e + 16);
-		if (off <= len && n <= len - off) gp_store_le32(e + 4, gp_crc32(0, f + off, (size_t)n));
+		if (v2 && gp_load_le32(e) == 7) gp_store_le32(e + 4, 0);
+		else if (off <= len && n <= len - off) gp_store_le32(e + 4, gp_crc32(0, f + off, (size_t)n));
 	}
 	gp_store_le32(f + 48, gp_crc32(0, f + 64, (size_t)sections * 24));
 	gp_store_le32(f + 60, gp_crc32(0, f, 60));
 }
 
-static void check_queries(const gp_index *ix)
+/* Whether doc d is in term t's list (a list the queries checked). */
+static int in_list(const gp_index *ix, uint32_t t, uint32_t d)
+{
+	gp_list_cursor c;
+	gp_cursor_open(&c, ix, t);
+	gp_cursor_geq(&c, d);
+	return c.i < c.n && c.doc == d;
+}
+
+struct answers_kept {
+	gp_answers a[6];
+	int rc[6];
+};
+
+/* AND, OR and phrase over the first terms (ranked too where the index has doc lengths); each
+ * answer checked against the lists; the answers kept in `keep` (NULL: not). */
+static void check_queries(const gp_index *ix, struct answers_kept *keep)
 {
 	uint32_t n = ix->n_terms < 3 ? ix->n_terms : 3;
 	if (n == 0) return;
 	uint32_t terms[3] = {0, n > 1 ? 1 : 0, n > 2 ? 2 : 0};
 	uint64_t at[2] = {0, n};
-	for (int op = GP_IX_OR; op <= GP_IX_PHRASE; op++) {
-		gp_query_batch q = {.op = op, .n_queries = 1, .terms = terms, .at = at};
+	for (int k = 0; k < 6; k++) {
+		int op = GP_IX_OR + k % 3, ranked = k >= 3;
+		gp_query_batch q = {.op = op, .n_queries = 1, .terms = terms, .at = at, .limit = ranked ? 2 : 0};
 		gp_answers a;
 		gp_error err;
 		gp_budget b = {UINT64_MAX, (uint64_t)1 << 30, 1, NULL};
-		if (gp_index_query_host(ix, &q, &b, &a, &err) != GP_OK) continue;
-		for (uint64_t i = 1; i < a.total; i++) FUZZ_CHECK(a.docs[i - 1] < a.docs[i]);
+		if (keep) keep->rc[k] = GP_EVALUE;
+		if (ranked && (!ix->doc_len || op == GP_IX_PHRASE)) continue;
+		int rc = gp_index_query_host(ix, &q, &b, &a, &err);
+		if (keep) keep->rc[k] = rc;
+		if (rc != GP_OK) continue;
+		for (uint64_t i = 1; i < a.total && !ranked; i++) FUZZ_CHECK(a.docs[i - 1] < a.docs[i]);
 		/* each answer is in every list (AND, phrase) or in one (OR) */
 		for (uint64_t i = 0; i < a.total; i++) {
 			uint32_t in = 0;
-			for (uint32_t t = 0; t < n; t++) {
-				for (uint64_t j = ix->list_at[terms[t]]; j < ix->list_at[terms[t] + 1]; j++) {
-					if (ix->docs[j] == a.docs[i]) { in++; break; }
-				}
-			}
+			for (uint32_t t = 0; t < n; t++) in += in_list(ix, terms[t], a.docs[i]);
 			FUZZ_CHECK(op == GP_IX_OR ? in > 0 : in == n);
 		}
-		if (op == GP_IX_OR) {
+		if (op == GP_IX_OR && !ranked) {
 			uint64_t sum = 0;
 			for (uint32_t t = 0; t < n; t++) sum += gp_index_df(ix, terms[t]);
 			FUZZ_CHECK(a.total <= sum);
 			FUZZ_CHECK(a.total >= gp_index_df(ix, terms[0]));
 		}
-		gp_answers_free(&a);
+		if (keep) keep->a[k] = a;
+		else gp_answers_free(&a);
 	}
 }
 
@@ -137,7 +181,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	       : data[0] & 4 ? gp_index_load_mapped(f, size - 1, &budget, &ix, &err)
 	       : gp_index_load(f, size - 1, &budget, &ix, &err);
 	if (rc == GP_OK && ix->mapped) {
-		FUZZ_CHECK(ix->blobs_borrowed && ix->mapped == f);
+		FUZZ_CHECK(ix->mapped == f && (ix->v2 || ix->blobs_borrowed));
 		ix->mapped = NULL;
 	}
 	if (rc != GP_OK) {
@@ -146,7 +190,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(f);
 		return 0;
 	}
-	check_queries(ix);
+	/* a version 2 file: its lists walked in place, then (all of them checked) decoded, and the
+	 * same queries answered the same */
+	struct answers_kept before;
+	memset(&before, 0, sizeof(before));
+	check_queries(ix, ix->v2 ? &before : NULL);
+	if (ix->v2 && gp_index_verify(ix, &err) == GP_OK) {
+		FUZZ_CHECK(gp_index_v2_materialize(ix, &budget, &err) == GP_OK);
+		struct answers_kept after;
+		memset(&after, 0, sizeof(after));
+		check_queries(ix, &after);
+		for (int k = 0; k < 6; k++) {
+			FUZZ_CHECK(before.rc[k] == after.rc[k]);
+			if (before.rc[k] != GP_OK) continue;
+			FUZZ_CHECK(before.a[k].total == after.a[k].total);
+			FUZZ_CHECK(memcmp(before.a[k].docs, after.a[k].docs, before.a[k].total * 4) == 0);
+			gp_answers_free(&after.a[k]);
+		}
+	}
+	for (int k = 0; k < 6; k++) if (before.rc[k] == GP_OK && before.a[k].at) gp_answers_free(&before.a[k]);
 	struct { uint8_t *p; size_t n, cap; } one = {0}, two = {0};
 	FUZZ_CHECK(gp_index_save(ix, GP_INDEX_FILE_VERSION, collect, &one, &err) == GP_OK);
 	gp_index *back;

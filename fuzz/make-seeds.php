@@ -43,19 +43,24 @@ foreach (['vbyte' => GPUPOST_VBYTE, 'gvarint' => GPUPOST_GROUP_VARINT] as $name 
         gpu_encode_postings($increasing, $f, GPUPOST_VALUES, ['delta' => 2]),
     ];
 }
-/* index files, each twice: as it is (first byte 0) and to have its checksums made right (1) */
+/* index files in both versions, each twice: as it is (first byte 0) and to have its checksums
+ * made right (1); version 2 also read in place (bit 2) */
 $files = [
     new GpuPost\Index(['a' => [1 => [1, 2], 5 => [3]], 'b' => [1 => [3], 9 => [1]], 'c' => [5 => [4]]], GPUPOST_POSTINGS),
     new GpuPost\Index(['x' => gpu_encode_postings([0, 4, 9], GPUPOST_S9, GPUPOST_VALUES, ['delta' => 1]), 'y' => gpu_encode_postings([4, 5], GPUPOST_S9)], GPUPOST_S9),
     new GpuPost\Index(['q' => gpu_encode_postings([3, 4, 7], GPUPOST_QS), 'r' => gpu_encode_postings([7], GPUPOST_QS)], GPUPOST_QS),
     new GpuPost\Index([], GPUPOST_QS),
+    /* ranked, lists of several blocks (128 postings a block), postings without positions */
+    new GpuPost\Index(['l' => array_fill_keys(range(0, 598, 2), [1, 4]), 'm' => array_fill_keys(range(0, 299, 3), []), 'n' => [7 => [2]]],
+        GPUPOST_POSTINGS, ['doc_lengths' => array_fill(0, 600, 9)]),
 ];
 $seeds['index'] = [];
 $tmp = tempnam(sys_get_temp_dir(), 'gpix');
 foreach ($files as $ix) {
-    $ix->save($tmp);
-    $seeds['index'][] = "\0" . file_get_contents($tmp);
-    $seeds['index'][] = "\1" . file_get_contents($tmp);
+    foreach ([1, 2] as $version) {
+        $ix->save($tmp, ['version' => $version]);
+        foreach ($version === 2 ? ["\0", "\1", "\4", "\5"] : ["\0", "\1"] as $flag) $seeds['index'][] = $flag . file_get_contents($tmp);
+    }
 }
 unlink($tmp);
 /* Yioop IndexShard files (FORMATS.md section 6; first byte 2): a dictionary of 20-byte word
