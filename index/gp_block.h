@@ -97,6 +97,32 @@ static inline uint64_t gp_block_word(const gp_block *b, uint64_t w)
 	return v;
 }
 
+/* Set bits of a word, without the library call a compiler makes where POPCNT is not the
+ * baseline. */
+static inline uint32_t gp_popcount64(uint64_t x)
+{
+	x = x - ((x >> 1) & 0x5555555555555555ull);
+	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+	x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+	return (uint32_t)((x * 0x0101010101010101ull) >> 56);
+}
+
+/* The position of the k-th (from 0) set bit of x (k below its set bits): the byte that holds it
+ * from the bytes' running counts, then the bit within the byte. */
+static inline uint32_t gp_select64(uint64_t x, uint32_t k)
+{
+	uint64_t b = x - ((x >> 1) & 0x5555555555555555ull);
+	b = (b & 0x3333333333333333ull) + ((b >> 2) & 0x3333333333333333ull);
+	b = (b + (b >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+	uint64_t sums = b * 0x0101010101010101ull;   /* byte j: the set bits of bytes 0..j */
+	uint32_t byte = 0;
+	while (byte < 7 && ((sums >> (8 * byte)) & 0xFF) <= k) byte++;
+	uint32_t before = byte ? (uint32_t)((sums >> (8 * (byte - 1))) & 0xFF) : 0;
+	uint32_t v = (uint32_t)(x >> (8 * byte)) & 0xFF;
+	for (k -= before; k > 0; k--) v &= v - 1;
+	return 8 * byte + (uint32_t)__builtin_ctz(v);
+}
+
 /* The first set upper bit at or after bit `from`, or upper_words * 64 when none. */
 static inline uint64_t gp_block_next_one(const gp_block *b, uint64_t from)
 {
@@ -115,11 +141,8 @@ static inline uint64_t gp_block_select_zero(const gp_block *b, uint64_t h)
 {
 	for (uint64_t w = 0; w < b->upper_words; w++) {
 		uint64_t z = ~gp_block_word(b, w);
-		uint64_t c = (uint64_t)__builtin_popcountll(z);
-		if (c >= h) {
-			for (; h > 1; h--) z &= z - 1;
-			return w * 64 + (uint64_t)__builtin_ctzll(z);
-		}
+		uint64_t c = gp_popcount64(z);
+		if (c >= h) return w * 64 + gp_select64(z, (uint32_t)(h - 1));
 		h -= c;
 	}
 	return (uint64_t)b->upper_words * 64;
@@ -129,6 +152,40 @@ static inline uint64_t gp_block_select_zero(const gp_block *b, uint64_t h)
 static inline uint64_t gp_block_doc(const gp_block *b, uint32_t i, uint64_t upos)
 {
 	return b->base + (((upos - i) << b->l) | gp_bits_get(b->bits, b->bits_len, (uint64_t)i * b->l, b->l));
+}
+
+/* The block's docs into out[0 .. n): the lower bits first (a load and a shift each, the stream's
+ * last bytes read one by one), then the upper bits walked once. */
+static inline void gp_block_docs(const gp_block *b, uint32_t *out)
+{
+	const uint32_t l = b->l, n = b->n;
+	const uint64_t mask = l == 32 ? 0xFFFFFFFFull : (1ull << l) - 1;
+	if (l == 0) {
+		memset(out, 0, (size_t)n * sizeof(uint32_t));
+	} else {
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t at = (uint64_t)i * l, byte = at >> 3, v;
+			if (byte + 8 <= b->bits_len) {
+				memcpy(&v, b->bits + byte, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+				v = __builtin_bswap64(v);
+#endif
+				out[i] = (uint32_t)((v >> (at & 7)) & mask);
+			} else {
+				out[i] = gp_bits_get(b->bits, b->bits_len, at, l);
+			}
+		}
+	}
+	uint32_t i = 0;
+	for (uint64_t w = 0; w < b->upper_words && i < n; w++) {
+		uint64_t x = gp_block_word(b, w);
+		while (x && i < n) {
+			uint64_t bit = w * 64 + (uint64_t)__builtin_ctzll(x);
+			x &= x - 1;
+			out[i] = (uint32_t)(b->base + (((bit - i) << l) | out[i]));
+			i++;
+		}
+	}
 }
 
 /* Posting i's position count (0: a posting without positions). */

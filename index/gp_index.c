@@ -70,13 +70,67 @@ static uint64_t term_hash(const char *s, size_t len)
 
 /* Version 2's dictionary: the terms in increasing order of their bytes (a shorter term before
  * the longer that it begins), searched in place. */
+/* Up to the first 8 bytes of s as a big-endian number, zeros past its end: numbers ordered as
+ * the bytes are. */
+static inline uint64_t prefix8(const char *s, size_t n)
+{
+	uint64_t v = 0;
+	if (n >= 8) {
+		for (size_t i = 0; i < 8; i++) v = v << 8 | (uint8_t)s[i];   /* one load and a byte swap */
+		return v;
+	}
+	for (size_t i = 0; i < 8; i++) v = v << 8 | (i < n ? (uint8_t)s[i] : 0);
+	return v;
+}
+
+static inline uint64_t term_prefix(const gp_index *ix, uint32_t t)
+{
+	return prefix8(ix->terms + ix->term_at[t], (size_t)(ix->term_at[t + 1] - ix->term_at[t]));
+}
+
+/* The dictionary's samples (made once, NULL when the host has not the memory). */
+static const uint64_t *dictionary_samples(const gp_index *ix)
+{
+	gp_v2 *v = ix->v2;
+	uint64_t *s = atomic_load_explicit(&v->samples, memory_order_acquire);
+	if (s) return s;
+	pthread_mutex_lock(&v->lock);
+	if (!(s = atomic_load(&v->samples)) && (s = malloc(((size_t)ix->n_terms / GP_V2_SAMPLE + 1) * 8))) {
+		for (uint32_t j = 0; (uint64_t)j * GP_V2_SAMPLE < ix->n_terms; j++) s[j] = term_prefix(ix, j * GP_V2_SAMPLE);
+		atomic_store_explicit(&v->samples, s, memory_order_release);
+	}
+	pthread_mutex_unlock(&v->lock);
+	return s;
+}
+
 static uint32_t lookup_sorted(const gp_index *ix, const char *term, size_t len)
 {
 	uint32_t lo = 0, hi = ix->n_terms;
+	const uint64_t key = prefix8(term, len);
+	const uint64_t *samples = dictionary_samples(ix);
+	if (samples) {
+		/* the terms whose first 8 bytes are key's lie after the last sample below key and
+		 * before the first above it */
+		uint32_t n = (ix->n_terms + GP_V2_SAMPLE - 1) / GP_V2_SAMPLE, a = 0, b = n;
+		while (a < b) {
+			uint32_t mid = a + (b - a) / 2;
+			if (samples[mid] < key) a = mid + 1; else b = mid;
+		}
+		uint32_t c = a, d = n;
+		while (c < d) {
+			uint32_t mid = c + (d - c) / 2;
+			if (samples[mid] <= key) c = mid + 1; else d = mid;
+		}
+		lo = a ? (a - 1) * GP_V2_SAMPLE : 0;
+		hi = c * GP_V2_SAMPLE < ix->n_terms ? c * GP_V2_SAMPLE : ix->n_terms;
+	}
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 		size_t n = (size_t)(ix->term_at[mid + 1] - ix->term_at[mid]);
-		int c = memcmp(ix->terms + ix->term_at[mid], term, n < len ? n : len);
+		const char *t = ix->terms + ix->term_at[mid];
+		uint64_t p = prefix8(t, n);
+		int c = p < key ? -1 : p > key;
+		if (c == 0 && (n > 8 || len > 8)) c = memcmp(t, term, n < len ? n : len);
 		if (c == 0) c = n < len ? -1 : n > len;
 		if (c == 0) return mid;
 		if (c < 0) lo = mid + 1; else hi = mid;

@@ -189,6 +189,7 @@ void gp_index_v2_free(gp_v2 *v)
 {
 	if (!v) return;
 	pthread_mutex_destroy(&v->lock);
+	free(atomic_load(&v->samples));
 	free((void *)v->checked);
 	free(v->owned);
 	free(v);
@@ -196,7 +197,9 @@ void gp_index_v2_free(gp_v2 *v)
 
 uint64_t gp_index_v2_own_bytes(const gp_index *ix)
 {
-	return ix->v2 && ix->v2->owned ? ix->v2->owned_len : 0;
+	const gp_v2 *v = ix->v2;
+	if (!v) return 0;
+	return (v->owned ? v->owned_len : 0) + (atomic_load(&((gp_v2 *)v)->samples) ? ((uint64_t)ix->n_terms / GP_V2_SAMPLE + 1) * 8 : 0);
 }
 
 /* --- the checks at first use --- */

@@ -11,6 +11,7 @@
 
 #define GP_V2_TERM 40   /* a term table entry's bytes */
 #define GP_V2_SKIP 16   /* a skip entry's bytes */
+#define GP_V2_SAMPLE 16 /* terms a dictionary sample */
 
 /* What an index opened from a version 2 file reads in place. Its lists are checked (structure,
  * checksum, doc lengths, score bounds) before their first use in the process. */
@@ -25,6 +26,8 @@ typedef struct gp_v2 {
 	atomic_uchar *checked;        /* per term: 1 once its list is checked */
 	atomic_int lengths_ready;
 	pthread_mutex_t lock;         /* the checks that set what the others read */
+	_Atomic(uint64_t *) samples;  /* the first 8 bytes of every GP_V2_SAMPLE-th term (a lookup's
+	                               * first steps in the cache), made at the first lookup */
 	uint8_t *owned;               /* the file's image when the index owns a copy (not mapped) */
 	size_t owned_len;
 } gp_v2;

@@ -10,6 +10,8 @@
 
 #include "gp_index_v2.h"
 
+#define GP_CURSOR_DECODE_AFTER 8
+
 typedef struct gp_list_cursor {
 	uint64_t i, n;            /* at posting i of n (i == n: past the end) */
 	uint32_t doc;             /* posting i's doc, while i < n */
@@ -24,7 +26,11 @@ typedef struct gp_list_cursor {
 	uint64_t upos;            /* posting bi's upper bit */
 	uint32_t gaps_bi;         /* positions: the gaps before posting gaps_bi of the block ... */
 	uint64_t gaps_sum;        /* ... are gaps_sum */
+	int decoded;              /* the block's docs are in buf (read in turn: next; or searched
+	                           * again: geq); else found from the upper bits, upos kept */
+	uint32_t searches;        /* geq's in this block */
 	gp_block blk;
+	uint32_t buf[GP_BLOCK];
 } gp_list_cursor;
 
 /* The first index in a[lo..n) whose value is >= x: doubling steps from lo, then a binary search. */
@@ -62,8 +68,17 @@ static inline void gp_cursor_enter(gp_list_cursor *c, uint32_t b)
 	c->i = (uint64_t)b * GP_BLOCK;
 	c->gaps_bi = 0;
 	c->gaps_sum = 0;
+	c->decoded = 0;
+	c->searches = 0;
 	c->upos = gp_block_next_one(&c->blk, 0);
 	c->doc = (uint32_t)gp_block_doc(&c->blk, 0, c->upos);
+}
+
+/* The block's docs decoded: what a cursor read in turn reads. */
+static inline void gp_cursor_decode(gp_list_cursor *c)
+{
+	gp_block_docs(&c->blk, c->buf);
+	c->decoded = 1;
 }
 
 static inline void gp_cursor_open(gp_list_cursor *c, const gp_index *ix, uint32_t t)
@@ -91,12 +106,15 @@ static inline void gp_cursor_next(gp_list_cursor *c)
 	if (++c->i >= c->n) return;
 	if (c->docs) {
 		c->doc = c->docs[c->i];
-	} else if (++c->bi == c->blk.n) {
-		gp_cursor_enter(c, c->b + 1);
-	} else {
-		c->upos = gp_block_next_one(&c->blk, c->upos + 1);
-		c->doc = (uint32_t)gp_block_doc(&c->blk, c->bi, c->upos);
+		return;
 	}
+	if (++c->bi == c->blk.n) {
+		gp_cursor_enter(c, c->b + 1);
+		gp_cursor_decode(c);
+		return;
+	}
+	if (!c->decoded) gp_cursor_decode(c);
+	c->doc = c->buf[c->bi];
 }
 
 /* Moves to the first posting (from where it is) whose doc is at least x. */
@@ -128,8 +146,17 @@ static inline void gp_cursor_geq(gp_list_cursor *c, uint32_t x)
 		gp_cursor_enter(c, lo);
 		if (c->doc >= x) return;
 	}
-	/* in this block, whose last doc is at least x: the postings whose high part is below x's
-	 * are the ones before the h-th zero of the upper bits */
+	/* in this block, whose last doc is at least x: in its decoded docs, or the postings whose
+	 * high part is below x's are the ones before the h-th zero of the upper bits */
+	/* a block searched many times is decoded once (a search from the upper bits costs about
+	 * a tenth of the block's decode) */
+	if (!c->decoded && ++c->searches > GP_CURSOR_DECODE_AFTER) gp_cursor_decode(c);
+	if (c->decoded) {
+		c->bi = (uint32_t)gp_gallop(c->buf, c->bi, c->blk.n, x);
+		c->doc = c->buf[c->bi];
+		c->i = (uint64_t)c->b * GP_BLOCK + c->bi;
+		return;
+	}
 	gp_block *k = &c->blk;
 	uint64_t h = (x - k->base) >> k->l;
 	if (h > c->upos - c->bi) {

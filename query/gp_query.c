@@ -181,16 +181,17 @@ static int gather_positions(query_scratch *w, const uint32_t *places, size_t n_p
 	return GP_OK;
 }
 
-/* AND (and a phrase's candidates) of the k distinct lists ids[], shortest first: the shortest
- * list's docs searched for in the others (each cursor only moves forward). A phrase's places[]
- * name, for each place, its term's index in ids[]. With r, each match is scored for the top k
- * instead of listed. */
+/* AND (and a phrase's candidates) of the k distinct lists ids[], shortest first: a candidate from
+ * the shortest list searched for in the others; where one has none, the next candidate is the
+ * first doc of the shortest at least that one's (each cursor only moves forward). A phrase's
+ * places[] name, for each place, its term's index in ids[]. With r, each match is scored for the
+ * top k instead of listed. */
 static int query_and(const gp_index *ix, const uint32_t *ids, size_t k, const uint32_t *places,
                      size_t n_places, query_scratch *w, gp_rank *r, sink *s)
 {
 	gp_list_cursor *c = w->cur;
 	for (size_t j = 0; j < k; j++) gp_cursor_open(&c[j], ix, ids[j]);
-	for (; c[0].i < c[0].n; gp_cursor_next(&c[0])) {
+	while (c[0].i < c[0].n) {
 		uint32_t x = c[0].doc;
 		size_t j = 1;
 		for (; j < k; j++) {
@@ -198,17 +199,24 @@ static int query_and(const gp_index *ix, const uint32_t *ids, size_t k, const ui
 			if (c[j].i == c[j].n) return GP_OK;
 			if (c[j].doc != x) break;
 		}
-		if (j < k) continue;
+		if (j < k) {
+			gp_cursor_geq(&c[0], c[j].doc);
+			continue;
+		}
 		if (places) {
 			if (gather_positions(w, places, n_places) != GP_OK) return GP_ENOMEM;
-			if (!phrase_match(w->pl, n_places)) continue;
+			if (!phrase_match(w->pl, n_places)) {
+				gp_cursor_next(&c[0]);
+				continue;
+			}
 		}
 		if (r) {
 			for (size_t i = 0; i < k; i++) r->tf[i] = gp_cursor_tf(&c[i]);
 			gp_rank_doc(r, x);
-			continue;
+		} else {
+			sink_put(s, x);
 		}
-		sink_put(s, x);
+		gp_cursor_next(&c[0]);
 	}
 	return GP_OK;
 }
