@@ -16,5 +16,7 @@ done
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 "$out/engine_test" | sed 's/^/engine tests: /'
 for f in query index; do
-	echo "engine tests: fuzz_$f replayed: $("$out/replay_$f" fuzz/seeds/$f "${REPLAY_INPUTS:-20000}")"
+	# the replay's own failure (a check, a sanitizer) fails the stage
+	result=$("$out/replay_$f" fuzz/seeds/$f "${REPLAY_INPUTS:-20000}") || { echo "engine tests: fuzz_$f replay FAILED"; exit 1; }
+	echo "engine tests: fuzz_$f replayed: $result"
 done
