@@ -167,7 +167,8 @@ static int gather_positions(query_scratch *w, const uint32_t *places, size_t n_p
 {
 	uint64_t need = 0;
 	for (size_t p = 0; p < n_places; p++) need += gp_cursor_count(&w->cur[places[p]]);
-	if (need > w->pos_cap) {
+	if (need > w->pos_cap || !w->pos) {
+		if (need < 16) need = 16;
 		int32_t *x = realloc(w->pos, (size_t)need * sizeof(int32_t));
 		if (!x) return GP_ENOMEM;
 		w->pos = x;
