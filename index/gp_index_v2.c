@@ -352,25 +352,45 @@ int gp_index_v2_ready(const gp_index *ix, const uint32_t *terms, size_t n, int r
 	return rc;
 }
 
+static int cmp_doc(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
 int gp_index_v2_verify(const gp_index *ix, gp_error *err)
 {
 	int rc = GP_OK;
 	for (uint32_t t = 0; t < ix->n_terms && rc == GP_OK; t++) rc = gp_index_v2_ready(ix, &t, 1, 1, err);
 	if (rc != GP_OK) return rc;
-	/* the distinct docs: a union of the lists */
+	/* the distinct docs: a bitmap of the docs' range, or (docs sparse in it) all of them sorted */
 	uint64_t docs = 0;
-	uint8_t *seen = calloc((size_t)ix->max_doc / 8 + 1, 1);
-	if (!seen) return gp_index_fail_nomem(err, "the doc count's bitmap");
-	for (uint32_t t = 0; t < ix->n_terms; t++) {
-		gp_list_cursor c;
-		for (gp_cursor_open(&c, ix, t); c.i < c.n; gp_cursor_next(&c)) {
-			if (!(seen[c.doc >> 3] & (1u << (c.doc & 7)))) {
-				seen[c.doc >> 3] |= (uint8_t)(1u << (c.doc & 7));
-				docs++;
+	const uint64_t bitmap = (uint64_t)ix->max_doc / 8 + 1;
+	if (bitmap <= ix->n_postings * 4 + ((uint64_t)1 << 20)) {
+		uint8_t *seen = calloc((size_t)bitmap, 1);
+		if (!seen) return gp_index_fail_nomem(err, "the doc count's bitmap");
+		for (uint32_t t = 0; t < ix->n_terms; t++) {
+			gp_list_cursor c;
+			for (gp_cursor_open(&c, ix, t); c.i < c.n; gp_cursor_next(&c)) {
+				if (!(seen[c.doc >> 3] & (1u << (c.doc & 7)))) {
+					seen[c.doc >> 3] |= (uint8_t)(1u << (c.doc & 7));
+					docs++;
+				}
 			}
 		}
+		free(seen);
+	} else {
+		uint32_t *all = malloc((size_t)ix->n_postings * 4 + 4);
+		if (!all) return gp_index_fail_nomem(err, "the doc count's docs");
+		uint64_t n = 0;
+		for (uint32_t t = 0; t < ix->n_terms; t++) {
+			gp_list_cursor c;
+			for (gp_cursor_open(&c, ix, t); c.i < c.n; gp_cursor_next(&c)) all[n++] = c.doc;
+		}
+		qsort(all, (size_t)n, 4, cmp_doc);
+		for (uint64_t i = 0; i < n; i++) docs += i == 0 || all[i] != all[i - 1];
+		free(all);
 	}
-	free(seen);
 	if (docs != ix->n_docs) return BAD(24, "the header says %llu distinct docs, the lists hold %llu", (unsigned long long)ix->n_docs, (unsigned long long)docs);
 	return GP_OK;
 }
