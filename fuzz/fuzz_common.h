@@ -66,4 +66,23 @@ static inline void fuzz_bytes(const fuzz_bytes_codec *c, const uint8_t *data, si
 	free(ref);
 }
 
+/* The bytes a writer gives (gp_index_save's), gathered: fuzz_collect is the writer. */
+typedef struct fuzz_file {
+	uint8_t *p;
+	size_t n, cap;
+} fuzz_file;
+
+static inline int fuzz_collect(void *ctx, const void *bytes, size_t len)
+{
+	fuzz_file *b = ctx;
+	if (b->n + len > b->cap) {
+		b->cap = (b->n + len) * 2;
+		b->p = realloc(b->p, b->cap);
+		FUZZ_CHECK(b->p != NULL);
+	}
+	memcpy(b->p + b->n, bytes, len);
+	b->n += len;
+	return 0;
+}
+
 #endif

@@ -10,18 +10,6 @@
 #include "../query/gp_query.h"
 #include "../index/gp_list_cursor.h"
 
-static int collect(void *ctx, const void *bytes, size_t len)
-{
-	struct { uint8_t *p; size_t n, cap; } *b = ctx;
-	if (b->n + len > b->cap) {
-		b->cap = (b->n + len) * 2;
-		b->p = realloc(b->p, b->cap);
-		FUZZ_CHECK(b->p != NULL);
-	}
-	memcpy(b->p + b->n, bytes, len);
-	b->n += len;
-	return 0;
-}
 
 /* Version 2: each list's checksum in the term table (section 6) over its bytes in section 7. */
 static void fix_list_checksums(uint8_t *f, size_t len, uint32_t sections)
@@ -206,12 +194,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	for (int k = 0; k < 6; k++) if (before.rc[k] == GP_OK && before.a[k].at) gp_answers_free(&before.a[k]);
-	struct { uint8_t *p; size_t n, cap; } one = {0}, two = {0};
-	FUZZ_CHECK(gp_index_save(ix, GP_INDEX_FILE_VERSION, collect, &one, &err) == GP_OK);
+	fuzz_file one = {0}, two = {0};
+	FUZZ_CHECK(gp_index_save(ix, GP_INDEX_FILE_VERSION, fuzz_collect, &one, &err) == GP_OK);
 	gp_index *back;
 	FUZZ_CHECK(gp_index_load(one.p, one.n, &budget, &back, &err) == GP_OK);
 	FUZZ_CHECK(back->n_terms == ix->n_terms && back->n_postings == ix->n_postings && back->n_docs == ix->n_docs);
-	FUZZ_CHECK(gp_index_save(back, GP_INDEX_FILE_VERSION, collect, &two, &err) == GP_OK);
+	FUZZ_CHECK(gp_index_save(back, GP_INDEX_FILE_VERSION, fuzz_collect, &two, &err) == GP_OK);
 	FUZZ_CHECK(one.n == two.n && memcmp(one.p, two.p, one.n) == 0);
 	gp_index_unref(back);
 	if (ix->mapped == f) ix->mapped = NULL;   /* the harness's bytes, freed below */

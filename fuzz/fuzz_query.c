@@ -244,18 +244,6 @@ static uint64_t face_lists(uint64_t values, uint64_t lists) { return 56 * lists 
 static uint64_t face_postings(uint64_t postings, uint64_t positions, uint64_t blobs) { return 56 * (blobs + postings) + 16 * positions; }
 static const gp_face test_face = {face_list, face_map, face_lists, face_postings, "the test's memory", "its room", "its cap"};
 
-static int collect(void *ctx, const void *bytes, size_t len)
-{
-	struct { uint8_t *p; size_t n, cap; } *b = ctx;
-	if (b->n + len > b->cap) {
-		b->cap = (b->n + len) * 2;
-		b->p = realloc(b->p, b->cap);
-		FUZZ_CHECK(b->p != NULL);
-	}
-	memcpy(b->p + b->n, bytes, len);
-	b->n += len;
-	return 0;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -359,8 +347,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	/* the same index saved as a version 2 file and read in place: the same answers (or the same
 	 * refusal), its lists walked by the cursors over their blocks */
-	struct { uint8_t *p; size_t n, cap; } file = {0};
-	FUZZ_CHECK(gp_index_save(ix, GP_INDEX_FILE_VERSION, collect, &file, &err) == GP_OK);
+	fuzz_file file = {0};
+	FUZZ_CHECK(gp_index_save(ix, GP_INDEX_FILE_VERSION, fuzz_collect, &file, &err) == GP_OK);
 	gp_index *v2;
 	FUZZ_CHECK(gp_index_load_mapped(file.p, file.n, &roomy, &v2, &err) == GP_OK);
 	FUZZ_CHECK(v2->v2 && v2->n_docs == ix->n_docs && v2->n_postings == ix->n_postings);
