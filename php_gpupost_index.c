@@ -462,7 +462,9 @@ static void open_index(INTERNAL_FUNCTION_PARAMETERS, index_loader load, index_lo
 			ix = NULL;
 		}
 		if (rc == GP_OK) {
-			ix->device_lists = io.lists;
+			/* a version 2 file's lists go to a device decoded: it has them in no format the
+			 * device decodes */
+			ix->device_lists = ix->v2 ? GP_IX_LISTS_DECODED : io.lists;
 			gp_index_prepare(ix, io.place, &ctx, pinned ? image : NULL);
 		}
 		if (mapped) {

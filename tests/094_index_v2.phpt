@@ -134,6 +134,7 @@ foreach ([GPUPOST_MOD9, GPUPOST_S9, GPUPOST_QS] as $format) {
 echo "version 2 as documented, answering as the index saved: ", $bad ? "NO ($bad)" : 'yes', "\n";
 echo "version 1 of an index opened from version 2: ", str_replace($dir, 'DIR', gp_error_of(fn() => GpuPost\Index::open("$dir/f1-1.gpix")->save("$dir/x", ['version' => 1]))), "\n";
 echo "a version of none: ", gp_error_of(fn() => $built->save("$dir/x", ['version' => 3])), "\n";
+echo "device lists asked compressed: ", GpuPost\Index::open("$dir/f1-1.gpix", ['device_lists' => 'compressed'])->info()['device_lists'], "\n";
 
 /* every flipped byte and every truncation of a small ranked MOD9 file: refused at open() or at
  * a query, or the same answers; never another answer */
@@ -216,6 +217,7 @@ rmdir($dir);
 version 2 as documented, answering as the index saved: yes
 version 1 of an index opened from version 2: GpuPost\Exception: cannot write the index file DIR/x: an index opened from a version 2 file is saved as version 2 only
 a version of none: ValueError: GpuPost\Index::save(): Argument #2 ($options) option 'version' must be 1 or 2
+device lists asked compressed: decoded
 flipped bytes: 0 wrong answers, most refused
 truncations: 0 wrong answers
 a block's last doc moved: GpuPost\Exception: index file DIR/b.gpix: byte N: term 't0' (list 0): block 0 ends at doc 327, its skip entry says 328
