@@ -23,6 +23,7 @@ typedef struct gp_list_cursor {
 	const uint8_t *data;      /* the term's skip entries, then its blocks */
 	size_t data_len;
 	uint32_t blocks, b, bi;   /* blocks; the one it is in; the posting in it */
+	uint32_t last;            /* the block's last doc */
 	uint64_t upos;            /* posting bi's upper bit */
 	uint32_t gaps_bi;         /* positions: the gaps before posting gaps_bi of the block ... */
 	uint64_t gaps_sum;        /* ... are gaps_sum */
@@ -64,6 +65,7 @@ static inline void gp_cursor_enter(gp_list_cursor *c, uint32_t b)
 	uint32_t n = b + 1 < c->blocks ? GP_BLOCK : (uint32_t)(c->n - (uint64_t)b * GP_BLOCK);
 	gp_block_open(&c->blk, c->data + off, (size_t)(end - off), base, last - base, n, c->ix->positional);
 	c->b = b;
+	c->last = (uint32_t)last;
 	c->bi = 0;
 	c->i = (uint64_t)b * GP_BLOCK;
 	c->gaps_bi = 0;
@@ -117,16 +119,10 @@ static inline void gp_cursor_next(gp_list_cursor *c)
 	c->doc = c->buf[c->bi];
 }
 
-/* Moves to the first posting (from where it is) whose doc is at least x. */
-static inline void gp_cursor_geq(gp_list_cursor *c, uint32_t x)
+/* gp_cursor_geq past its block's decoded docs: the skip entries, then the upper bits. */
+__attribute__((noinline, unused)) static void gp_cursor_geq_far(gp_list_cursor *c, uint32_t x)
 {
-	if (c->i >= c->n || c->doc >= x) return;
-	if (c->docs) {
-		c->i = gp_gallop(c->docs, c->i, c->n, x);
-		if (c->i < c->n) c->doc = c->docs[c->i];
-		return;
-	}
-	if (gp_cursor_skip_last(c, c->b) < x) {
+	if (c->last < x) {
 		/* the first block after this one whose last doc is at least x: doubling, then halving */
 		uint32_t lo = c->b + 1, hi = lo, step = 1;
 		while (hi < c->blocks && gp_cursor_skip_last(c, hi) < x) {
@@ -147,9 +143,9 @@ static inline void gp_cursor_geq(gp_list_cursor *c, uint32_t x)
 		if (c->doc >= x) return;
 	}
 	/* in this block, whose last doc is at least x: in its decoded docs, or the postings whose
-	 * high part is below x's are the ones before the h-th zero of the upper bits */
-	/* a block searched many times is decoded once (a search from the upper bits costs about
-	 * a tenth of the block's decode) */
+	 * high part is below x's are the ones before the h-th zero of the upper bits; a block
+	 * searched many times is decoded once (a search from the upper bits costs about a tenth of
+	 * the block's decode) */
 	if (!c->decoded && ++c->searches > GP_CURSOR_DECODE_AFTER) gp_cursor_decode(c);
 	if (c->decoded) {
 		c->bi = (uint32_t)gp_gallop(c->buf, c->bi, c->blk.n, x);
@@ -174,6 +170,25 @@ static inline void gp_cursor_geq(gp_list_cursor *c, uint32_t x)
 		c->doc = (uint32_t)gp_block_doc(k, c->bi, c->upos);
 	}
 	c->i = (uint64_t)c->b * GP_BLOCK + c->bi;
+}
+
+/* Moves to the first posting (from where it is) whose doc is at least x: inline while the doc is
+ * in the decoded arrays or in the block's decoded docs. */
+static inline void gp_cursor_geq(gp_list_cursor *c, uint32_t x)
+{
+	if (c->i >= c->n || c->doc >= x) return;
+	if (c->docs) {
+		c->i = gp_gallop(c->docs, c->i, c->n, x);
+		if (c->i < c->n) c->doc = c->docs[c->i];
+		return;
+	}
+	if (c->decoded && x <= c->last) {
+		c->bi = (uint32_t)gp_gallop(c->buf, c->bi, c->blk.n, x);
+		c->doc = c->buf[c->bi];
+		c->i = (uint64_t)c->b * GP_BLOCK + c->bi;
+		return;
+	}
+	gp_cursor_geq_far(c, x);
 }
 
 /* The posting's position count (0: none), and its tf (the count; 1 without positions). */
