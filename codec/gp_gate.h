@@ -18,7 +18,7 @@
 #define GP_GATE_RELAX() ((void)0)
 #endif
 
-/* About a microsecond of pauses before a waiter sleeps. */
+/* Pauses before a waiter sleeps: enough for a copy ahead to finish, short beside a sleep. */
 #define GP_GATE_SPINS 256
 
 typedef struct gp_gate {

@@ -144,8 +144,8 @@ __attribute__((noinline, unused)) static void gp_cursor_geq_far(gp_list_cursor *
 	}
 	/* in this block, whose last doc is at least x: in its decoded docs, or the postings whose
 	 * high part is below x's are the ones before the h-th zero of the upper bits; a block
-	 * searched many times is decoded once (a search from the upper bits costs about a tenth of
-	 * the block's decode) */
+	 * searched many times is decoded once (a search reads a few words of it, a decode all of
+	 * it) */
 	if (!c->decoded && ++c->searches > GP_CURSOR_DECODE_AFTER) gp_cursor_decode(c);
 	if (c->decoded) {
 		c->bi = (uint32_t)gp_gallop(c->buf, c->bi, c->blk.n, x);
