@@ -508,21 +508,39 @@ GP_METHOD(GpuPost_Index, openYioopShard)
 
 /* --- queries --- */
 
+/* An error of an index's own data, found at its first use: named with its file. */
+static void throw_index_error(const index_obj *o, gp_error *err)
+{
+	if (err->code == GP_EFORMAT && o->file) {   /* a part of its file checked at its first use */
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "index file %s: byte %zu: %s", ZSTR_VAL(o->file), err->offset, err->rule);
+	} else {
+		gpupost_throw(err, NULL);
+	}
+}
+
 /* The term ids of one query (a list of strings; ints taken as their decimal strings). */
-static bool query_terms(const gp_index *ix, HashTable *terms, uint32_t *ids, uint32_t arg)
+static bool query_terms(const index_obj *o, HashTable *terms, uint32_t *ids, uint32_t arg)
 {
 	zval *t;
 	size_t i = 0;
+	gp_error err;
 	ZEND_HASH_FOREACH_VAL(terms, t) {
+		char buf[24];
+		const char *s = buf;
+		size_t n;
 		ZVAL_DEREF(t);
 		if (Z_TYPE_P(t) == IS_STRING) {
-			ids[i++] = gp_index_lookup(ix, Z_STRVAL_P(t), Z_STRLEN_P(t));
+			s = Z_STRVAL_P(t);
+			n = Z_STRLEN_P(t);
 		} else if (Z_TYPE_P(t) == IS_LONG) {
-			char buf[24];
-			size_t n = (size_t)snprintf(buf, sizeof(buf), ZEND_LONG_FMT, Z_LVAL_P(t));
-			ids[i++] = gp_index_lookup(ix, buf, n);
+			n = (size_t)snprintf(buf, sizeof(buf), ZEND_LONG_FMT, Z_LVAL_P(t));
 		} else {
 			zend_argument_type_error(arg, "must hold terms as strings, %s given", zend_zval_type_name(t));
+			return false;
+		}
+		memset(&err, 0, sizeof(err));
+		if (gp_index_find(o->ix, s, n, &ids[i++], &err) != GP_OK) {
+			throw_index_error(o, &err);
 			return false;
 		}
 	} ZEND_HASH_FOREACH_END();
@@ -545,7 +563,7 @@ static bool run_queries(index_obj *o, HashTable **queries, size_t n, const index
 	uint64_t *at = safe_emalloc(n + 1, sizeof(uint64_t), 0);
 	at[0] = 0;
 	for (size_t q = 0; q < n; q++) {
-		if (!query_terms(o->ix, queries[q], terms + at[q], arg)) {
+		if (!query_terms(o, queries[q], terms + at[q], arg)) {
 			efree(terms);
 			efree(at);
 			return false;
@@ -564,11 +582,7 @@ static bool run_queries(index_obj *o, HashTable **queries, size_t n, const index
 	efree(at);
 	call_end();
 	if (rc != GP_OK) {
-		if (err.code == GP_EFORMAT && o->file) {   /* a list of its file checked at its first use */
-			zend_throw_exception_ex(gpupost_exception_ce, 0, "index file %s: byte %zu: %s", ZSTR_VAL(o->file), err.offset, err.rule);
-		} else {
-			gpupost_throw(&err, NULL);
-		}
+		throw_index_error(o, &err);
 		return false;
 	}
 	return true;

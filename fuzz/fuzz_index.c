@@ -9,37 +9,60 @@
 #include "fuzz_common.h"
 #include "../query/gp_query.h"
 #include "../index/gp_list_cursor.h"
+#include "../index/gp_index_file.h"
 
 
-/* Version 2: each list's checksum in the term table (section 6) over its bytes in section 7. */
-static void fix_list_checksums(uint8_t *f, size_t len, uint32_t sections)
+/* Version 2: each list's checksum in the term table (section 6) over its bytes in section 7,
+ * then section 8's: each group of terms' whose offsets lie in order within section 2, the doc
+ * lengths' head and chunks'. */
+static void fix_v2_checksums(uint8_t *f, size_t len, uint32_t sections)
 {
-	uint8_t *table = NULL, *lists = NULL;
-	uint64_t table_len = 0, lists_len = 0;
+	uint8_t *sec[9] = {0};
+	uint64_t sec_len[9] = {0};
 	for (uint32_t i = 0; i < sections; i++) {
 		uint8_t *e = f + 64 + 24 * (size_t)i;
 		uint64_t off = gp_load_le64(e + 8), n = gp_load_le64(e + 16);
-		if (off > len || n > len - off) continue;
-		if (gp_load_le32(e) == 6) table = f + off, table_len = n;
-		if (gp_load_le32(e) == 7) lists = f + off, lists_len = n;
+		uint32_t id = gp_load_le32(e);
+		if (off > len || n > len - off || id > 8) continue;
+		sec[id] = f + off;
+		sec_len[id] = n;
 	}
+	uint8_t *table = sec[6], *lists = sec[7], *at = sec[1], *terms = sec[2], *checks = sec[8], *lengths = sec[5];
 	if (!table || !lists) return;
-	uint64_t terms = table_len / 40;
-	for (uint64_t t = 0; t < terms; t++) {
-		uint64_t a = gp_load_le64(table + 40 * t), b = t + 1 < terms ? gp_load_le64(table + 40 * (t + 1)) : lists_len;
-		if (a <= b && b <= lists_len) gp_store_le32(table + 40 * t + 28, gp_crc32(0, lists + a, (size_t)(b - a)));
+	uint64_t n = sec_len[6] / 40;
+	for (uint64_t t = 0; t < n; t++) {
+		uint64_t a = gp_load_le64(table + 40 * t), b = t + 1 < n ? gp_load_le64(table + 40 * (t + 1)) : sec_len[7];
+		if (a <= b && b <= sec_len[7]) gp_store_le32(table + 40 * t + 28, gp_crc32(0, lists + a, (size_t)(b - a)));
+	}
+	if (!checks || sec_len[8] < GP_V2_CHECKS_HEAD || !at || sec_len[1] < (n + 1) * 8 || !terms || n > UINT32_MAX) return;
+	uint32_t gt = gp_load_le32(checks), ct = gp_load_le32(checks + 4);
+	if (!gt || (gt & (gt - 1)) || gt > 65536 || !ct || (ct & (ct - 1))) return;
+	uint64_t groups = (n + gt - 1) / gt;
+	for (uint32_t g = 0; g < groups && GP_V2_CHECKS_HEAD + 4 * ((uint64_t)g + 1) <= sec_len[8]; g++) {
+		uint32_t first, end, cover;
+		gp_v2_group_span((uint32_t)n, (uint32_t)__builtin_ctz(gt), g, &first, &end, &cover);
+		uint64_t o0 = gp_load_le64(at + 8 * (size_t)first), o1 = gp_load_le64(at + 8 * (size_t)cover);
+		if (o0 > o1 || o1 > sec_len[2]) continue;
+		gp_store_le32(checks + GP_V2_CHECKS_HEAD + 4 * (size_t)g, gp_index_v2_group_crc(at, terms, table, first, end, cover));
+	}
+	if (!lengths || sec_len[5] < GP_IXF_LENGTHS_HEAD) return;
+	gp_store_le32(checks + 24, gp_crc32(0, lengths, GP_IXF_LENGTHS_HEAD));
+	uint64_t docs = (sec_len[5] - GP_IXF_LENGTHS_HEAD) / 4;
+	for (uint64_t c = 0; c * ct < docs && GP_V2_CHECKS_HEAD + 4 * (groups + c + 1) <= sec_len[8]; c++) {
+		uint64_t m = docs - c * ct < ct ? docs - c * ct : ct;
+		gp_store_le32(checks + GP_V2_CHECKS_HEAD + 4 * (groups + c), gp_crc32(0, lengths + GP_IXF_LENGTHS_HEAD + 4 * c * ct, (size_t)m * 4));
 	}
 }
 
-/* the checksums of docs/FORMATS.md recomputed in place (version 2: the lists' own too, and
- * none for section 7) */
+/* the checksums of docs/FORMATS.md recomputed in place (version 2: the lists' and section 8's
+ * own too, and none for section 7) */
 static void fix_checksums(uint8_t *f, size_t len)
 {
 	if (len < 64) return;
 	uint32_t sections = gp_load_le32(f + 44);
 	if (sections == 0 || (uint64_t)sections * 24 > len - 64) return;
 	int v2 = gp_load_le32(f + 8) == 2;
-	if (v2) fix_list_checksums(f, len, sections);
+	if (v2) fix_v2_checksums(f, len, sections);
 	for (uint32_t i = 0; i < sections; i++) {
 		uint8_t *e = f + 64 + 24 * (size_t)i;
 		uint64_t off = gp_load_le64(e + 8), n = gp_load_le64(e + 16);

@@ -83,80 +83,79 @@ static inline uint64_t prefix8(const char *s, size_t n)
 	return v;
 }
 
-static inline uint64_t term_prefix(const gp_index *ix, uint32_t t)
+/* Term t (its group checked) against term (key: its first 8 bytes): below 0, 0 or above. */
+static int compare_at(const gp_index *ix, uint32_t t, const char *term, size_t len, uint64_t key)
 {
-	return prefix8(ix->terms + ix->term_at[t], (size_t)(ix->term_at[t + 1] - ix->term_at[t]));
+	size_t n = (size_t)(ix->term_at[t + 1] - ix->term_at[t]);
+	const char *s = ix->terms + ix->term_at[t];
+	uint64_t p = prefix8(s, n);
+	int c = p < key ? -1 : p > key;
+	if (c == 0 && (n > 8 || len > 8)) c = memcmp(s, term, n < len ? n : len);
+	if (c == 0) c = n < len ? -1 : n > len;
+	return c;
 }
 
-/* The dictionary's samples (made once, NULL when the host has not the memory). */
-static const uint64_t *dictionary_samples(const gp_index *ix)
+/* Binary search over the groups' first terms, then within the group: each group read is
+ * checked first (its checksum: a damaged one is an error, not a term missing). */
+static int lookup_sorted(const gp_index *ix, const char *term, size_t len, uint32_t *id, gp_error *err)
 {
-	gp_v2 *v = ix->v2;
-	uint64_t *s = atomic_load_explicit(&v->samples, memory_order_acquire);
-	if (s) return s;
-	pthread_mutex_lock(&v->lock);
-	if (!(s = atomic_load(&v->samples)) && (s = malloc(((size_t)ix->n_terms / GP_V2_SAMPLE + 1) * 8))) {
-		for (uint32_t j = 0; (uint64_t)j * GP_V2_SAMPLE < ix->n_terms; j++) s[j] = term_prefix(ix, j * GP_V2_SAMPLE);
-		atomic_store_explicit(&v->samples, s, memory_order_release);
-	}
-	pthread_mutex_unlock(&v->lock);
-	return s;
-}
-
-static uint32_t lookup_sorted(const gp_index *ix, const char *term, size_t len)
-{
-	uint32_t lo = 0, hi = ix->n_terms;
+	const gp_v2 *v = ix->v2;
 	const uint64_t key = prefix8(term, len);
-	const uint64_t *samples = dictionary_samples(ix);
-	if (samples) {
-		/* the terms whose first 8 bytes are key's lie after the last sample below key and
-		 * before the first above it */
-		uint32_t n = (ix->n_terms + GP_V2_SAMPLE - 1) / GP_V2_SAMPLE, a = 0, b = n;
-		while (a < b) {
-			uint32_t mid = a + (b - a) / 2;
-			if (samples[mid] < key) a = mid + 1; else b = mid;
+	uint32_t a = 0, b = v->n_groups;
+	int rc;
+	*id = GP_IX_NO_TERM;
+	while (a < b) {   /* a: the first group whose first term is past term */
+		uint32_t mid = a + (b - a) / 2, first = mid << v->group_shift;
+		if ((rc = gp_index_v2_group_ready(ix, first, err)) != GP_OK) return rc;
+		int c = compare_at(ix, first, term, len, key);
+		if (c == 0) {
+			*id = first;
+			return GP_OK;
 		}
-		uint32_t c = a, d = n;
-		while (c < d) {
-			uint32_t mid = c + (d - c) / 2;
-			if (samples[mid] <= key) c = mid + 1; else d = mid;
-		}
-		lo = a ? (a - 1) * GP_V2_SAMPLE : 0;
-		hi = c * GP_V2_SAMPLE < ix->n_terms ? c * GP_V2_SAMPLE : ix->n_terms;
+		if (c < 0) a = mid + 1; else b = mid;
 	}
+	if (a == 0) return GP_OK;
+	uint32_t lo = ((a - 1) << v->group_shift) + 1, hi = (uint64_t)a << v->group_shift < ix->n_terms ? a << v->group_shift : ix->n_terms;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		size_t n = (size_t)(ix->term_at[mid + 1] - ix->term_at[mid]);
-		const char *t = ix->terms + ix->term_at[mid];
-		uint64_t p = prefix8(t, n);
-		int c = p < key ? -1 : p > key;
-		if (c == 0 && (n > 8 || len > 8)) c = memcmp(t, term, n < len ? n : len);
-		if (c == 0) c = n < len ? -1 : n > len;
-		if (c == 0) return mid;
+		int c = compare_at(ix, mid, term, len, key);
+		if (c == 0) {
+			*id = mid;
+			return GP_OK;
+		}
 		if (c < 0) lo = mid + 1; else hi = mid;
 	}
-	return GP_IX_NO_TERM;
+	return GP_OK;
+}
+
+int gp_index_find(const gp_index *ix, const char *term, size_t len, uint32_t *id, gp_error *err)
+{
+	if (ix->v2) return lookup_sorted(ix, term, len, id, err);
+	*id = GP_IX_NO_TERM;
+	if (!ix->slots) return GP_OK;
+	for (uint64_t s = term_hash(term, len) & ix->slot_mask;; s = (s + 1) & ix->slot_mask) {
+		uint32_t t = ix->slots[s];
+		if (t == 0) return GP_OK;
+		t--;
+		if (ix->term_at[t + 1] - ix->term_at[t] == len && memcmp(ix->terms + ix->term_at[t], term, len) == 0) {
+			*id = t;
+			return GP_OK;
+		}
+	}
 }
 
 uint32_t gp_index_lookup(const gp_index *ix, const char *term, size_t len)
 {
-	if (ix->v2) return lookup_sorted(ix, term, len);
-	if (!ix->slots) return GP_IX_NO_TERM;
-	for (uint64_t s = term_hash(term, len) & ix->slot_mask;; s = (s + 1) & ix->slot_mask) {
-		uint32_t t = ix->slots[s];
-		if (t == 0) return GP_IX_NO_TERM;
-		t--;
-		if (ix->term_at[t + 1] - ix->term_at[t] == len && memcmp(ix->terms + ix->term_at[t], term, len) == 0) {
-			return t;
-		}
-	}
+	uint32_t id;
+	gp_error err;
+	return gp_index_find(ix, term, len, &id, &err) == GP_OK ? id : GP_IX_NO_TERM;
 }
 
 uint64_t gp_index_host_bytes(const gp_index *ix)
 {
 	uint64_t n = ix->n_terms;
 	if (ix->v2) {   /* its file's sections are the mapping's (or one copy of the image) */
-		return gp_index_v2_own_bytes(ix) + n + (ix->max_frac ? (n + 1) * 8 : 0) +
+		return gp_index_v2_own_bytes(ix) +
 		       (ix->docs ? gp_index_lists_bytes(ix->n_terms, ix->n_postings, ix->n_positions, ix->positional) + n : 0) +
 		       ix->shards_host_bytes;
 	}

@@ -112,7 +112,10 @@ int gp_index_build_in_place(int format, size_t n, const char *const *terms, cons
                             const uint8_t *const *blobs, const size_t *lens, const uint8_t *placed,
                             const gp_budget *budget, gp_index **out, gp_error *err);
 
-/* The term id of a term, or GP_IX_NO_TERM. */
+/* The term id of a term in *id, or GP_IX_NO_TERM. GP_EFORMAT: the part of the dictionary that
+ * it reads is damaged (an index opened from a version 2 file checks it at its first use). */
+int gp_index_find(const gp_index *ix, const char *term, size_t len, uint32_t *id, gp_error *err);
+/* The same, a damaged dictionary's term as missing (what builders and tests use). */
 uint32_t gp_index_lookup(const gp_index *ix, const char *term, size_t len);
 /* The first of docs[lo, hi) (increasing) that is at least d. */
 static inline uint64_t gp_index_first_at_least(const uint32_t *docs, uint64_t lo, uint64_t hi, uint64_t d)
@@ -182,6 +185,14 @@ static inline uint32_t gp_index_df(const gp_index *ix, uint32_t t)
 	if (t == GP_IX_NO_TERM) return 0;
 	if (!ix->list_at) return gp_load_le32(ix->v2_table + (size_t)t * 40 + 24);
 	return (uint32_t)(ix->list_at[t + 1] - ix->list_at[t]);   /* distinct docs */
+}
+/* Term t's score bound (max_frac's; an index opened from a version 2 file reads its term table). */
+static inline double gp_index_max_frac(const gp_index *ix, uint32_t t)
+{
+	double m;
+	if (ix->max_frac) return ix->max_frac[t];
+	memcpy(&m, ix->v2_table + (size_t)t * 40 + 16, 8);
+	return m;
 }
 /* Term t's list length in the whole index (what BM25's IDF counts): a shard's own list is only
  * its part. */

@@ -188,7 +188,7 @@ int gp_index_save(const gp_index *ix, int version, gp_index_writer write, void *
 	if (ix->v2) {
 		/* its file as it is: a segment never changes (a list not yet checked keeps its checksum) */
 		const uint8_t *image = ix->v2->owned ? ix->v2->owned : ix->mapped;
-		size_t len = ix->v2->owned ? (size_t)gp_index_v2_own_bytes(ix) : ix->mapped_len;
+		size_t len = ix->v2->owned ? ix->v2->owned_len : ix->mapped_len;
 		if (version == 1) {
 			err->code = GP_EVALUE;
 			err->format = "index file";

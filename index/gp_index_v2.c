@@ -1,10 +1,11 @@
 /* Index files, version 2 (docs/FORMATS.md "Index files, version 2"): the writer, and the reader
- * that opens a file in place. Opening checks the header, the section table and the sections read
- * in proportion to the terms (dictionary, term table); a list is checked whole (its checksum, its
- * blocks' structure, its docs against the doc lengths and its score bounds against its postings)
- * the first time the process reads it, the doc lengths the first time a ranked query or a
- * list's check needs them. Until then nothing of them is trusted: no answer comes from a list
- * that was not checked. */
+ * that opens a file in place. Opening checks the header, the section table and section 8 (the
+ * checksums by part), in proportion to the sections and a word for 64 terms; every other part is
+ * checked the first time the process reads it: a group of terms and their table entries before a
+ * lookup or a list reads them, a list whole (its checksum, its blocks' structure, its docs against
+ * the doc lengths and its score bounds against its postings) before a query reads it, a chunk of
+ * doc lengths before a list's check reads it. Until then nothing of them is trusted: no answer
+ * comes from bytes that were not checked. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +14,7 @@
 #include "gp_index_file.h"
 #include "gp_list_cursor.h"
 
-enum { V2_TERM_AT = 1, V2_TERMS = 2, V2_LENGTHS = 5, V2_TABLE = 6, V2_LISTS = 7, V2_KNOWN = 7 };
+enum { V2_TERM_AT = 1, V2_TERMS = 2, V2_LENGTHS = 5, V2_TABLE = 6, V2_LISTS = 7, V2_CHECKS = 8, V2_KNOWN = 8 };
 
 #define BAD(off, ...) gp_fail(err, "index file", (off), __VA_ARGS__)
 
@@ -32,7 +33,23 @@ static void store_f32(uint8_t *p, float x)
 	gp_store_le32(p, u);
 }
 
+uint32_t gp_index_v2_group_crc(const uint8_t *term_at, const uint8_t *terms, const uint8_t *table, uint32_t first,
+                               uint32_t end, uint32_t cover)
+{
+	const uint64_t o0 = gp_load_le64(term_at + 8 * (size_t)first), o1 = gp_load_le64(term_at + 8 * (size_t)cover);
+	uint32_t crc = gp_crc32(0, term_at + 8 * (size_t)first, 8 * ((size_t)(cover - first) + 1));
+	crc = gp_crc32(crc, terms + o0, (size_t)(o1 - o0));
+	return gp_crc32(crc, table + (size_t)first * GP_V2_TERM, (size_t)(end - first) * GP_V2_TERM);
+}
+
 /* --- opening --- */
+
+/* log2 of x when x is a power of 2 from 1 to `most`, else -1. */
+static int log2_exact(uint32_t x, uint32_t most)
+{
+	if (x == 0 || x > most || (x & (x - 1))) return -1;
+	return __builtin_ctz(x);
+}
 
 int gp_index_v2_open(const uint8_t *file, size_t len, int in_place, const gp_budget *budget, gp_index **out,
                      gp_error *err)
@@ -56,84 +73,75 @@ int gp_index_v2_open(const uint8_t *file, size_t len, int in_place, const gp_bud
 		sec_at[id] = GP_IXF_HEADER + (uint64_t)GP_IXF_SECTION * i;
 		/* the sections read as arrays start at multiples of 8, as the writer puts them */
 		if (sec_off[id] % 8) return BAD(sec_at[id] + 8, "section %u does not start at a multiple of 8", id);
-		/* what open reads is checked now; the lists by each list's own checksum, the doc
-		 * lengths at their first use */
-		if (id == V2_TERM_AT || id == V2_TERMS || id == V2_TABLE) {
-			if (gp_crc32(0, sec[id], (size_t)sec_len[id]) != sec_crc[id]) return BAD(sec_at[id] + 4, "section %u's checksum does not match", id);
-		} else if (id == V2_LISTS && sec_crc[id] != 0) {
+		if (id == V2_LISTS && sec_crc[id] != 0) {
 			return BAD(sec_at[id] + 4, "section 7's checksum field is not 0 (each list has its own)");
 		}
 	}
-	const int ids[] = {V2_TERM_AT, V2_TERMS, V2_TABLE, V2_LISTS};
-	for (size_t i = 0; i < 4; i++) {
+	const int ids[] = {V2_TERM_AT, V2_TERMS, V2_TABLE, V2_LISTS, V2_CHECKS};
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
 		if (!sec[ids[i]]) return BAD(GP_IXF_HEADER, "section %d is missing", ids[i]);
 	}
-	/* the dictionary: offsets from 0, increasing, ending at the terms' bytes; the terms in strictly
-	 * increasing order (the lookup's binary search) */
+	/* section 8, whole: what says how the others are checked at their first use */
+	const uint8_t *ck = sec[V2_CHECKS];
+	if (gp_crc32(0, ck, (size_t)sec_len[V2_CHECKS]) != sec_crc[V2_CHECKS]) return BAD(sec_at[V2_CHECKS] + 4, "section 8's checksum does not match");
 	if (sec_len[V2_TERM_AT] != ((uint64_t)n_terms + 1) * 8) {
 		return BAD(sec_at[V2_TERM_AT], "the term offsets section holds %llu bytes, not 8 x (terms + 1)", (unsigned long long)sec_len[V2_TERM_AT]);
 	}
-	const uint8_t *at = sec[V2_TERM_AT], *terms = sec[V2_TERMS];
-	uint64_t prev = 0;
-	for (uint32_t t = 0; t <= n_terms; t++) {
-		uint64_t o = gp_load_le64(at + 8 * (size_t)t);
-		if ((t == 0 && o != 0) || o < prev || o > sec_len[V2_TERMS] || (t == n_terms && o != sec_len[V2_TERMS])) {
-			return BAD(sec_off[V2_TERM_AT] + 8 * (uint64_t)t, "the term offsets section's entry %u (%llu) is out of order or past its data", t, (unsigned long long)o);
-		}
-		if (t >= 2) {
-			uint64_t a = gp_load_le64(at + 8 * (size_t)(t - 2));
-			size_t na = (size_t)(prev - a), nb = (size_t)(o - prev);
-			int c = memcmp(terms + a, terms + prev, na < nb ? na : nb);
-			if (c > 0 || (c == 0 && na >= nb)) {
-				return BAD(sec_off[V2_TERMS] + prev, "term %u is not after term %u (the terms are in increasing order, each once)", t - 1, t - 2);
-			}
-		}
-		prev = o;
-	}
-	/* the term table: each list's bytes in order within section 7, the counts adding up to the
-	 * header's */
 	if (sec_len[V2_TABLE] != (uint64_t)n_terms * GP_V2_TERM) {
 		return BAD(sec_at[V2_TABLE], "the term table holds %llu bytes, not %d x terms", (unsigned long long)sec_len[V2_TABLE], GP_V2_TERM);
 	}
-	const uint8_t *table = sec[V2_TABLE];
-	uint64_t postings = 0, positions = 0, data_prev = 0;
-	for (uint32_t t = 0; t < n_terms; t++) {
-		const uint8_t *e = table + (size_t)t * GP_V2_TERM;
-		uint64_t off = gp_load_le64(e), npos = gp_load_le64(e + 8), entry = sec_off[V2_TABLE] + (uint64_t)t * GP_V2_TERM;
-		uint32_t df = gp_load_le32(e + 24);
-		double m;
-		memcpy(&m, e + 16, 8);
-		if ((t == 0 && off != 0) || off < data_prev || off > sec_len[V2_LISTS]) {
-			return BAD(entry, "term %u's list begins at %llu: out of order or past section 7", t, (unsigned long long)off);
+	uint32_t len_docs = 0;
+	if (sec[V2_LENGTHS]) {
+		if (sec_len[V2_LENGTHS] < GP_IXF_LENGTHS_HEAD) {
+			return BAD(sec_at[V2_LENGTHS] + 16, "the doc lengths section holds fewer than %d bytes", GP_IXF_LENGTHS_HEAD);
 		}
-		if (!(m >= 0.0 && m <= GP_BM25_K1_MAX + 1.0)) return BAD(entry + 16, "term %u's score bound is not a number from 0 to k1 + 1", t);
-		if (gp_load_le64(e + 32) != 0) return BAD(entry + 32, "term %u's reserved bytes are not 0", t);
-		if (format != GP_IX_MOD9 && npos != 0) return BAD(entry + 8, "term %u has positions in an index without them", t);
-		data_prev = off;
-		postings += df;
-		positions += npos;
+		len_docs = gp_load_le32(sec[V2_LENGTHS] + 16);
+		if (sec_len[V2_LENGTHS] != GP_IXF_LENGTHS_HEAD + (uint64_t)len_docs * 4) {
+			return BAD(sec_at[V2_LENGTHS] + 16, "the doc lengths section holds %llu bytes, not %d + 4 x its docs", (unsigned long long)sec_len[V2_LENGTHS], GP_IXF_LENGTHS_HEAD);
+		}
 	}
-	if (postings != gp_load_le32(file + 32) || positions != gp_load_le32(file + 36)) {
-		return BAD(32, "the header's postings or positions are not the term table's (%llu, %llu)", (unsigned long long)postings, (unsigned long long)positions);
+	if (sec_len[V2_CHECKS] < GP_V2_CHECKS_HEAD) return BAD(sec_at[V2_CHECKS] + 16, "section 8 holds fewer than %d bytes", GP_V2_CHECKS_HEAD);
+	const int gs = log2_exact(gp_load_le32(ck), 1u << 16), cs = log2_exact(gp_load_le32(ck + 4), 1u << 24);
+	if (gs < 0) return BAD(sec_off[V2_CHECKS], "section 8's terms a group (%u) is not a power of 2 up to 65536", gp_load_le32(ck));
+	if (cs < 0) return BAD(sec_off[V2_CHECKS] + 4, "section 8's docs a chunk (%u) is not a power of 2 up to 2^24", gp_load_le32(ck + 4));
+	const uint32_t n_groups = (uint32_t)(((uint64_t)n_terms + (1u << gs) - 1) >> gs);
+	const uint32_t n_chunks = (uint32_t)(((uint64_t)len_docs + (1u << cs) - 1) >> cs);
+	if (sec_len[V2_CHECKS] != GP_V2_CHECKS_HEAD + 4 * ((uint64_t)n_groups + n_chunks)) {
+		return BAD(sec_at[V2_CHECKS] + 16, "section 8 holds %llu bytes, not %d + 4 x (%u groups + %u chunks)", (unsigned long long)sec_len[V2_CHECKS], GP_V2_CHECKS_HEAD, n_groups, n_chunks);
 	}
-	if (sec[V2_LENGTHS] && sec_len[V2_LENGTHS] < GP_IXF_LENGTHS_HEAD) {
-		return BAD(sec_at[V2_LENGTHS] + 16, "the doc lengths section holds fewer than %d bytes", GP_IXF_LENGTHS_HEAD);
+	const uint64_t n_len = gp_load_le64(ck + 8), total_len = gp_load_le64(ck + 16);
+	if (gp_load_le32(ck + 28) != 0) return BAD(sec_off[V2_CHECKS] + 28, "section 8's bytes 28..31 are not 0");
+	if (!sec[V2_LENGTHS] && (n_len || total_len || gp_load_le32(ck + 24))) {
+		return BAD(sec_off[V2_CHECKS] + 8, "section 8 gives doc lengths to an index without them");
 	}
-	if (sec[V2_LENGTHS] && sec_len[V2_LENGTHS] != GP_IXF_LENGTHS_HEAD + (uint64_t)gp_load_le32(sec[V2_LENGTHS] + 16) * 4) {
-		return BAD(sec_at[V2_LENGTHS] + 16, "the doc lengths section holds %llu bytes, not %d + 4 x its docs", (unsigned long long)sec_len[V2_LENGTHS], GP_IXF_LENGTHS_HEAD);
+	if (n_len > len_docs || total_len > n_len * (uint64_t)UINT32_MAX) {
+		return BAD(sec_off[V2_CHECKS] + 8, "section 8's docs with a length (%llu) or their sum (%llu) cannot be the doc lengths'", (unsigned long long)n_len, (unsigned long long)total_len);
 	}
-	/* what the process keeps of its own: a flag a term, the score bounds (the device's and
-	 * MaxScore's array) and, for an image that is not mapped, a copy of it */
-	uint64_t own = (uint64_t)n_terms * (sec[V2_LENGTHS] ? 9 : 1) + (in_place ? 0 : len);
+	double k1 = 0.0, b = 0.0;
+	if (sec[V2_LENGTHS]) {   /* the section's head (BM25's parameters), by its own checksum */
+		const uint8_t *h = sec[V2_LENGTHS];
+		if (gp_crc32(0, h, GP_IXF_LENGTHS_HEAD) != gp_load_le32(ck + 24)) return BAD(sec_off[V2_CHECKS] + 24, "the doc lengths' head does not match its checksum");
+		memcpy(&k1, h, 8);
+		memcpy(&b, h + 8, 8);
+		if (!gp_bm25_params_valid(k1, b)) {
+			return BAD(sec_off[V2_LENGTHS], "BM25's k1 %g or b %g is out of range (k1 0 to %g, b 0 to 1)", k1, b, GP_BM25_K1_MAX);
+		}
+		if (gp_load_le32(h + 20) != 0) return BAD(sec_off[V2_LENGTHS] + 20, "the doc lengths section's bytes 20..23 are not 0");
+	}
+	/* what the process keeps of its own: a flag a term, a group and a chunk, and for an image
+	 * that is not mapped, a copy of it */
+	uint64_t own = (uint64_t)n_terms + n_groups + n_chunks + 3 + (in_place ? 0 : len);
 	if (gp_budget_check(budget, 0, own, "the index", err) != GP_OK) return GP_ENOMEM;
 	gp_index *ix = calloc(1, sizeof(*ix));
 	gp_v2 *v = calloc(1, sizeof(*v));
-	if (!ix || !v || !(v->checked = calloc((size_t)n_terms + 1, 1)) ||
-	    (sec[V2_LENGTHS] && !(ix->max_frac = malloc(((size_t)n_terms + 1) * sizeof(double)))) ||
-	    (!in_place && !(v->owned = malloc(len + 1)))) {
-		if (v) free((void *)v->checked);
+	if (!ix || !v || !(v->checked = calloc((size_t)n_terms + 1, 1)) || !(v->group_checked = calloc((size_t)n_groups + 1, 1)) ||
+	    !(v->chunk_checked = calloc((size_t)n_chunks + 1, 1)) || (!in_place && !(v->owned = malloc(len + 1)))) {
+		if (v) {
+			free((void *)v->checked);
+			free((void *)v->group_checked);
+			free((void *)v->chunk_checked);
+		}
 		free(v);
-		if (ix) free(ix->max_frac);
 		free(ix);
 		return gp_index_fail_nomem(err, "the index");
 	}
@@ -142,44 +150,53 @@ int gp_index_v2_open(const uint8_t *file, size_t len, int in_place, const gp_bud
 		v->owned_len = len;
 		ptrdiff_t moved = v->owned - file;
 		for (int id = 1; id <= V2_KNOWN; id++) if (sec[id]) sec[id] += moved;
-		table = sec[V2_TABLE];
 	}
 	pthread_mutex_init(&v->lock, NULL);
-	atomic_init(&v->lengths_ready, 0);
-	v->table = table;
+	v->table = sec[V2_TABLE];
 	v->lists = sec[V2_LISTS];
 	v->lists_len = sec_len[V2_LISTS];
+	v->term_at = sec[V2_TERM_AT];
+	v->terms_len = sec_len[V2_TERMS];
+	v->term_at_off = sec_off[V2_TERM_AT];
+	v->terms_off = sec_off[V2_TERMS];
 	v->table_off = sec_off[V2_TABLE];
 	v->lists_off = sec_off[V2_LISTS];
 	v->lengths = sec[V2_LENGTHS];
-	v->lengths_len = sec_len[V2_LENGTHS];
 	v->lengths_off = sec_off[V2_LENGTHS];
-	v->lengths_crc = sec_crc[V2_LENGTHS];
+	v->checks_off = sec_off[V2_CHECKS];
+	v->group_crc = sec[V2_CHECKS] + GP_V2_CHECKS_HEAD;
+	v->chunk_crc = v->group_crc + 4 * (size_t)n_groups;
+	v->group_shift = (uint32_t)gs;
+	v->chunk_shift = (uint32_t)cs;
+	v->n_groups = n_groups;
+	v->n_chunks = n_chunks;
+	for (int id = 1; id <= V2_KNOWN; id++) {   /* what 'verify' checks whole */
+		v->whole[id].p = sec[id];
+		v->whole[id].len = sec_len[id];
+		v->whole[id].at = sec_at[id];
+		v->whole[id].crc = sec_crc[id];
+	}
 	ix->refs = 1;
 	ix->v2 = v;
-	ix->v2_table = table;
+	ix->v2_table = v->table;
 	ix->format = (int)format;
 	ix->positional = format == GP_IX_MOD9;
 	ix->n_terms = n_terms;
 	ix->n_docs = gp_load_le64(file + 24);
-	ix->n_postings = postings;
-	ix->n_positions = positions;
+	ix->n_postings = gp_load_le32(file + 32);
+	ix->n_positions = gp_load_le32(file + 36);
 	ix->max_doc = gp_load_le32(file + 40);
 	ix->terms = (char *)sec[V2_TERMS];
 	ix->term_at = (uint64_t *)(void *)sec[V2_TERM_AT];
 	ix->device_lists = GP_IX_LISTS_DECODED;
-	if (v->lengths) {
-		/* read now: what BM25 needs before a list is checked (N and the average at the
-		 * lengths' check); the table in place */
-		const uint8_t *s = v->lengths;
-		double k1, b;
-		memcpy(&k1, s, 8);
-		memcpy(&b, s + 8, 8);
+	if (v->lengths) {   /* BM25's N and average from section 8; the table in place */
 		ix->k1 = k1;
 		ix->b = b;
-		ix->len_docs = gp_load_le32(s + 16);
-		ix->doc_len = (uint32_t *)(void *)(s + GP_IXF_LENGTHS_HEAD);
-		for (uint32_t t = 0; t < n_terms; t++) memcpy(&ix->max_frac[t], table + (size_t)t * GP_V2_TERM + 16, 8);
+		ix->len_docs = len_docs;
+		ix->doc_len = (uint32_t *)(void *)(v->lengths + GP_IXF_LENGTHS_HEAD);
+		ix->n_len = n_len;
+		ix->total_len = total_len;
+		ix->avgdl = n_len ? (double)total_len / (double)n_len : 0.0;
 	}
 	*out = ix;
 	return GP_OK;
@@ -189,8 +206,9 @@ void gp_index_v2_free(gp_v2 *v)
 {
 	if (!v) return;
 	pthread_mutex_destroy(&v->lock);
-	free(atomic_load(&v->samples));
 	free((void *)v->checked);
+	free((void *)v->group_checked);
+	free((void *)v->chunk_checked);
 	free(v->owned);
 	free(v);
 }
@@ -199,33 +217,90 @@ uint64_t gp_index_v2_own_bytes(const gp_index *ix)
 {
 	const gp_v2 *v = ix->v2;
 	if (!v) return 0;
-	return (v->owned ? v->owned_len : 0) + (atomic_load(&((gp_v2 *)v)->samples) ? ((uint64_t)ix->n_terms / GP_V2_SAMPLE + 1) * 8 : 0);
+	return (v->owned ? v->owned_len : 0) + ix->n_terms + v->n_groups + v->n_chunks;
 }
 
 /* --- the checks at first use --- */
 
-/* The doc lengths: their checksum, BM25's parameters and the table's N and total (the lock held). */
-static int check_lengths(const gp_index *ix, gp_error *err)
+/* Group g of the dictionary and the term table: its checksum over its term offsets and terms'
+ * bytes (through the next group's first term) and its term table entries, then its rules (the
+ * lock held): its terms in increasing order, the next group's first after them, so that every
+ * group a lookup reads agrees with its neighbours. */
+static int check_group(const gp_index *ix, uint32_t g, gp_error *err)
+{
+	const gp_v2 *v = ix->v2;
+	const uint32_t n = ix->n_terms;
+	uint32_t first, end, cover;
+	gp_v2_group_span(n, v->group_shift, g, &first, &end, &cover);
+	const uint64_t o0 = gp_load_le64(v->term_at + 8 * (size_t)first), o1 = gp_load_le64(v->term_at + 8 * (size_t)cover);
+	if (o0 > o1 || o1 > v->terms_len || (first == 0 && o0 != 0) || (cover == n && o1 != v->terms_len)) {
+		return BAD(v->term_at_off + 8 * (uint64_t)first, "the term offsets of terms %u to %u (%llu to %llu) are out of order or past the terms' %llu bytes", first, cover,
+		           (unsigned long long)o0, (unsigned long long)o1, (unsigned long long)v->terms_len);
+	}
+	const uint32_t crc = gp_index_v2_group_crc(v->term_at, (const uint8_t *)ix->terms, v->table, first, end, cover);
+	if (crc != gp_load_le32(v->group_crc + 4 * (size_t)g)) {
+		return BAD(v->checks_off + GP_V2_CHECKS_HEAD + 4 * (uint64_t)g, "the checksum of terms %u to %u (group %u) does not match", first, end - 1, g);
+	}
+	for (uint32_t t = first; t + 1 < cover; t++) {
+		uint64_t a = gp_load_le64(v->term_at + 8 * (size_t)t), m = gp_load_le64(v->term_at + 8 * ((size_t)t + 1)), z = gp_load_le64(v->term_at + 8 * ((size_t)t + 2));
+		size_t na = (size_t)(m - a), nb = (size_t)(z - m);
+		if (m < a || z < m || z > o1) {
+			return BAD(v->term_at_off + 8 * ((uint64_t)t + 1), "the term offsets section's entry %u (%llu) is out of order or past its data", t + 1, (unsigned long long)m);
+		}
+		int c = memcmp(ix->terms + a, ix->terms + m, na < nb ? na : nb);
+		if (c > 0 || (c == 0 && na >= nb)) {
+			return BAD(v->terms_off + m, "term %u is not after term %u (the terms are in increasing order, each once)", t + 1, t);
+		}
+	}
+	uint64_t data_prev = 0;
+	for (uint32_t t = first; t < end; t++) {
+		const uint8_t *e = v->table + (size_t)t * GP_V2_TERM;
+		uint64_t off = gp_load_le64(e), entry = v->table_off + (uint64_t)t * GP_V2_TERM;
+		double m;
+		memcpy(&m, e + 16, 8);
+		if ((t == 0 && off != 0) || (t > first && off < data_prev) || off > v->lists_len) {
+			return BAD(entry, "term %u's list begins at %llu: out of order or past section 7", t, (unsigned long long)off);
+		}
+		if (!(m >= 0.0 && m <= GP_BM25_K1_MAX + 1.0) || (!ix->doc_len && m != 0.0)) {
+			return BAD(entry + 16, "term %u's score bound is not a number from 0 to k1 + 1 (0 without doc lengths)", t);
+		}
+		if (gp_load_le64(e + 32) != 0) return BAD(entry + 32, "term %u's reserved bytes are not 0", t);
+		if (!ix->positional && gp_load_le64(e + 8) != 0) return BAD(entry + 8, "term %u has positions in an index without them", t);
+		data_prev = off;
+	}
+	return GP_OK;
+}
+
+static int group_ready_locked(const gp_index *ix, uint32_t g, gp_error *err)
 {
 	gp_v2 *v = ix->v2;
-	gp_index *w = (gp_index *)ix;   /* what the check derives is the index's, set once */
-	if (gp_crc32(0, v->lengths, (size_t)v->lengths_len) != v->lengths_crc) {
-		return BAD(v->lengths_off, "section 5's checksum does not match");
+	if (atomic_load(&v->group_checked[g])) return GP_OK;
+	int rc = check_group(ix, g, err);
+	if (rc == GP_OK) atomic_store_explicit(&v->group_checked[g], 1, memory_order_release);
+	return rc;
+}
+
+int gp_index_v2_group_ready(const gp_index *ix, uint32_t t, gp_error *err)
+{
+	gp_v2 *v = ix->v2;
+	const uint32_t g = t >> v->group_shift;
+	if (atomic_load_explicit(&v->group_checked[g], memory_order_acquire)) return GP_OK;
+	pthread_mutex_lock(&v->lock);
+	int rc = group_ready_locked(ix, g, err);
+	pthread_mutex_unlock(&v->lock);
+	return rc;
+}
+
+/* Chunk c of the doc lengths, by its checksum (the lock held). */
+static int chunk_ready_locked(const gp_index *ix, uint32_t c, gp_error *err)
+{
+	gp_v2 *v = ix->v2;
+	if (atomic_load(&v->chunk_checked[c])) return GP_OK;
+	const uint64_t first = (uint64_t)c << v->chunk_shift, end = first + (1ull << v->chunk_shift) < ix->len_docs ? first + (1ull << v->chunk_shift) : ix->len_docs;
+	if (gp_crc32(0, (const uint8_t *)(ix->doc_len + first), (size_t)(end - first) * 4) != gp_load_le32(v->chunk_crc + 4 * (size_t)c)) {
+		return BAD(v->lengths_off + GP_IXF_LENGTHS_HEAD + first * 4, "the checksum of the lengths of docs %llu to %llu does not match", (unsigned long long)first, (unsigned long long)end - 1);
 	}
-	if (!gp_bm25_params_valid(ix->k1, ix->b)) {
-		return BAD(v->lengths_off, "BM25's k1 %g or b %g is out of range (k1 0 to %g, b 0 to 1)", ix->k1, ix->b, GP_BM25_K1_MAX);
-	}
-	if (gp_load_le32(v->lengths + 20) != 0) return BAD(v->lengths_off + 20, "the doc lengths section's bytes 20..23 are not 0");
-	uint64_t n = 0, total = 0;
-	for (uint32_t d = 0; d < ix->len_docs; d++) {
-		uint32_t l = ix->doc_len[d];
-		if (l == GP_IX_NO_LENGTH) continue;
-		n++;
-		total += l;
-	}
-	w->n_len = n;
-	w->total_len = total;
-	w->avgdl = n ? (double)total / (double)n : 0.0;
+	atomic_store_explicit(&v->chunk_checked[c], 1, memory_order_release);
 	return GP_OK;
 }
 
@@ -233,8 +308,12 @@ static int check_lengths(const gp_index *ix, gp_error *err)
 static int check_list(const gp_index *ix, uint32_t t, gp_error *err)
 {
 	const gp_v2 *v = ix->v2;
+	int rc;
+	/* its entry and the next (where its bytes end) */
+	if ((rc = group_ready_locked(ix, t >> v->group_shift, err)) != GP_OK) return rc;
+	if (t + 1 < ix->n_terms && (rc = group_ready_locked(ix, (t + 1) >> v->group_shift, err)) != GP_OK) return rc;
 	const uint8_t *e = v->table + (size_t)t * GP_V2_TERM;
-	const uint64_t off = gp_v2_data_off(v, t), len = gp_v2_data_len(v, t, ix->n_terms), npos = gp_load_le64(e + 8);
+	const uint64_t off = gp_v2_data_off(v, t), npos = gp_load_le64(e + 8);
 	const uint64_t file_at = v->lists_off + off, entry = v->table_off + (uint64_t)t * GP_V2_TERM;
 	const uint32_t df = gp_v2_df(v, t), blocks = (uint32_t)(((uint64_t)df + GP_BLOCK - 1) / GP_BLOCK);
 	const uint8_t *data = v->lists + off;
@@ -243,6 +322,10 @@ static int check_list(const gp_index *ix, uint32_t t, gp_error *err)
 	char name[200];
 	gp_printable(ix->terms + ix->term_at[t], (size_t)(ix->term_at[t + 1] - ix->term_at[t]), 40, name, sizeof(name));
 #define LBAD(at, fmt, ...) BAD((at), "term '%s' (list %u): " fmt, name, t, __VA_ARGS__)
+	if (t + 1 < ix->n_terms && gp_v2_data_off(v, t + 1) < off) {
+		return LBAD(entry + GP_V2_TERM, "the next term's list begins at %llu, before this one's %llu", (unsigned long long)gp_v2_data_off(v, t + 1), (unsigned long long)off);
+	}
+	const uint64_t len = gp_v2_data_len(v, t, ix->n_terms);
 	if ((uint64_t)blocks * GP_V2_SKIP > len) return LBAD(entry + 24, "%u postings need %u skip entries, more than its %llu bytes", df, blocks, (unsigned long long)len);
 	if (gp_crc32(0, data, (size_t)len) != gp_load_le32(e + 28)) return LBAD(entry + 28, "%s", "its checksum does not match");
 	uint64_t prev_end = (uint64_t)blocks * GP_V2_SKIP, counted = 0, base = 0;
@@ -289,6 +372,7 @@ static int check_list(const gp_index *ix, uint32_t t, gp_error *err)
 			counted += c;
 			if (c > 1) gaps += c - 1;
 			if (ix->doc_len) {
+				if (d < ix->len_docs && (rc = chunk_ready_locked(ix, (uint32_t)(d >> v->chunk_shift), err)) != GP_OK) return rc;
 				if (d >= ix->len_docs || ix->doc_len[d] == GP_IX_NO_LENGTH || ix->doc_len[d] == 0) {
 							return LBAD(file_at + boff, "doc %llu has no length (or length 0) in the doc lengths", (unsigned long long)d);
 				}
@@ -327,22 +411,16 @@ static int check_list(const gp_index *ix, uint32_t t, gp_error *err)
 	return GP_OK;
 }
 
-int gp_index_v2_ready(const gp_index *ix, const uint32_t *terms, size_t n, int ranked, gp_error *err)
+int gp_index_v2_ready(const gp_index *ix, const uint32_t *terms, size_t n, gp_error *err)
 {
 	gp_v2 *v = ix->v2;
-	int rc = GP_OK;
+	int rc = GP_OK, need = 0;
 	if (!v) return GP_OK;
-	int need_lengths = ix->doc_len && !atomic_load_explicit(&v->lengths_ready, memory_order_acquire);
-	int need = need_lengths && ranked;
 	for (size_t i = 0; i < n && !need; i++) {
 		need = terms[i] < ix->n_terms && !atomic_load_explicit(&v->checked[terms[i]], memory_order_acquire);
 	}
 	if (!need) return GP_OK;
 	pthread_mutex_lock(&v->lock);
-	/* a list's check compares its postings with the doc lengths: those first */
-	if (ix->doc_len && !atomic_load(&v->lengths_ready)) {
-		if ((rc = check_lengths(ix, err)) == GP_OK) atomic_store_explicit(&v->lengths_ready, 1, memory_order_release);
-	}
 	for (size_t i = 0; i < n && rc == GP_OK; i++) {
 		uint32_t t = terms[i];
 		if (t >= ix->n_terms || atomic_load(&v->checked[t])) continue;
@@ -360,9 +438,40 @@ static int cmp_doc(const void *a, const void *b)
 
 int gp_index_v2_verify(const gp_index *ix, gp_error *err)
 {
+	const gp_v2 *v = ix->v2;
 	int rc = GP_OK;
-	for (uint32_t t = 0; t < ix->n_terms && rc == GP_OK; t++) rc = gp_index_v2_ready(ix, &t, 1, 1, err);
+	/* every part by its own checksum and rules, then every section's checksum as the table gives it */
+	pthread_mutex_lock(&((gp_v2 *)v)->lock);
+	for (uint32_t g = 0; g < v->n_groups && rc == GP_OK; g++) rc = group_ready_locked(ix, g, err);
+	for (uint32_t c = 0; c < v->n_chunks && rc == GP_OK; c++) rc = chunk_ready_locked(ix, c, err);
+	pthread_mutex_unlock(&((gp_v2 *)v)->lock);
+	for (uint32_t t = 0; t < ix->n_terms && rc == GP_OK; t++) rc = gp_index_v2_ready(ix, &t, 1, err);
 	if (rc != GP_OK) return rc;
+	for (int id = 1; id <= V2_KNOWN; id++) {
+		if (id == V2_LISTS || !v->whole[id].p) continue;
+		if (gp_crc32(0, v->whole[id].p, (size_t)v->whole[id].len) != v->whole[id].crc) return BAD(v->whole[id].at + 4, "section %d's checksum does not match", id);
+	}
+	/* what the lists' checks take on trust: the header's counts and section 8's doc length totals */
+	uint64_t postings = 0, positions = 0;
+	for (uint32_t t = 0; t < ix->n_terms; t++) {
+		postings += gp_v2_df(v, t);
+		positions += gp_load_le64(v->table + (size_t)t * GP_V2_TERM + 8);
+	}
+	if (postings != ix->n_postings || positions != ix->n_positions) {
+		return BAD(32, "the header's postings or positions are not the term table's (%llu, %llu)", (unsigned long long)postings, (unsigned long long)positions);
+	}
+	if (ix->doc_len) {
+		uint64_t n = 0, total = 0;
+		for (uint32_t d = 0; d < ix->len_docs; d++) {
+			if (ix->doc_len[d] == GP_IX_NO_LENGTH) continue;
+			n++;
+			total += ix->doc_len[d];
+		}
+		if (n != ix->n_len || total != ix->total_len) {
+			return BAD(v->checks_off + 8, "section 8 says %llu docs with a length, %llu tokens; the doc lengths hold %llu, %llu", (unsigned long long)ix->n_len,
+			           (unsigned long long)ix->total_len, (unsigned long long)n, (unsigned long long)total);
+		}
+	}
 	/* the distinct docs: a bitmap of the docs' range, or (docs sparse in it) all of them sorted */
 	uint64_t docs = 0;
 	const uint64_t bitmap = (uint64_t)ix->max_doc / 8 + 1;
@@ -605,7 +714,7 @@ int gp_index_v2_save(const gp_index *ix, gp_index_writer write, void *ctx, gp_er
 	uint8_t *term_at = malloc(((size_t)n + 1) * 8), *table = calloc((size_t)n + 1, GP_V2_TERM);
 	uint8_t *terms = malloc((size_t)ix->term_at[n] + 1);
 	uint64_t lengths_len = 0;
-	uint8_t *lengths = ix->doc_len ? gp_ixf_lengths_bytes(ix, &lengths_len) : NULL;
+	uint8_t *lengths = ix->doc_len ? gp_ixf_lengths_bytes(ix, &lengths_len) : NULL, *checks = NULL;
 	bit_writer w = {0};
 	int rc = GP_OK;
 	if (!order || !term_at || !table || !terms || (ix->doc_len && !lengths)) {
@@ -630,24 +739,56 @@ int gp_index_v2_save(const gp_index *ix, gp_index_writer write, void *ctx, gp_er
 		uint8_t *e = table + (size_t)i * GP_V2_TERM;
 		gp_store_le64(e, data);
 		gp_store_le64(e + 8, npos);
-		double m = ix->max_frac ? ix->max_frac[t] : 0.0;
+		double m = ix->max_frac && ix->doc_len ? ix->max_frac[t] : 0.0;
 		memcpy(e + 16, &m, 8);
 		gp_store_le32(e + 24, (uint32_t)(ix->list_at[t + 1] - ix->list_at[t]));
 		gp_store_le32(e + 28, gp_crc32(0, w.p, (size_t)(w.bits / 8)));
 		data += w.bits / 8;
 	}
-	const gp_ixf_section s[] = {
+	/* section 8: a checksum a group of terms (its offsets and bytes through the next group's
+	 * first term, and its term table entries) and a chunk of doc lengths */
+	const uint32_t n_groups = (uint32_t)(((uint64_t)n + GP_V2_GROUP - 1) / GP_V2_GROUP);
+	const uint32_t len_docs = ix->doc_len ? ix->len_docs : 0, n_chunks = (uint32_t)(((uint64_t)len_docs + GP_V2_CHUNK - 1) / GP_V2_CHUNK);
+	const uint64_t checks_len = GP_V2_CHECKS_HEAD + 4 * ((uint64_t)n_groups + n_chunks);
+	if (!(checks = calloc((size_t)checks_len, 1))) {
+		rc = GP_ENOMEM;
+		goto done;
+	}
+	gp_store_le32(checks, GP_V2_GROUP);
+	gp_store_le32(checks + 4, GP_V2_CHUNK);
+	for (uint32_t g = 0; g < n_groups; g++) {
+		uint32_t first, end, cover;
+		gp_v2_group_span(n, __builtin_ctz(GP_V2_GROUP), g, &first, &end, &cover);
+		gp_store_le32(checks + GP_V2_CHECKS_HEAD + 4 * (size_t)g, gp_index_v2_group_crc(term_at, terms, table, first, end, cover));
+	}
+	if (lengths) {
+		uint64_t with = 0, total = 0;
+		for (uint32_t d = 0; d < len_docs; d++) {
+			if (ix->doc_len[d] == GP_IX_NO_LENGTH) continue;
+			with++;
+			total += ix->doc_len[d];
+		}
+		gp_store_le64(checks + 8, with);
+		gp_store_le64(checks + 16, total);
+		gp_store_le32(checks + 24, gp_crc32(0, lengths, GP_IXF_LENGTHS_HEAD));
+		for (uint32_t c = 0; c < n_chunks; c++) {
+			const uint64_t first = (uint64_t)c * GP_V2_CHUNK, end = len_docs - first > GP_V2_CHUNK ? first + GP_V2_CHUNK : len_docs;
+			gp_store_le32(checks + GP_V2_CHECKS_HEAD + 4 * ((size_t)n_groups + c), gp_crc32(0, lengths + GP_IXF_LENGTHS_HEAD + 4 * first, (size_t)(end - first) * 4));
+		}
+	}
+	gp_ixf_section s[6] = {
 		{V2_TERM_AT, term_at, ((uint64_t)n + 1) * 8, 1},
 		{V2_TERMS, terms, tb, 1},
 		{V2_TABLE, table, (uint64_t)n * GP_V2_TERM, 1},
+		{V2_CHECKS, checks, checks_len, 1},
 		{V2_LENGTHS, lengths, lengths_len, 1},
 		{V2_LISTS, NULL, data, 0},   /* written list by list below; each its own checksum */
 	};
-	const int n_sec = ix->doc_len ? 5 : 4;
-	gp_ixf_section order5[5] = {s[0], s[1], s[2], ix->doc_len ? s[3] : s[4], s[4]};
-	if ((rc = gp_ixf_write_head(ix, 2, order5, n_sec, write, ctx)) != GP_OK) goto done;
+	int n_sec = 6;
+	if (!lengths) s[4] = s[5], n_sec = 5;
+	if ((rc = gp_ixf_write_head(ix, 2, s, n_sec, write, ctx)) != GP_OK) goto done;
 	for (int i = 0; i < n_sec - 1; i++) {
-		if ((rc = gp_ixf_write_section(&order5[i], write, ctx)) != GP_OK) goto done;
+		if ((rc = gp_ixf_write_section(&s[i], write, ctx)) != GP_OK) goto done;
 	}
 	/* pass 2: the lists */
 	for (uint32_t i = 0; i < n; i++) {
@@ -665,6 +806,7 @@ done:
 	free(table);
 	free(terms);
 	free(lengths);
+	free(checks);
 	free(w.p);
 	if (rc == GP_ENOMEM) return gp_index_fail_nomem(err, "the file's tables");
 	if (rc != GP_OK) {

@@ -11,23 +11,36 @@
 
 #define GP_V2_TERM 40   /* a term table entry's bytes */
 #define GP_V2_SKIP 16   /* a skip entry's bytes */
-#define GP_V2_SAMPLE 16 /* terms a dictionary sample */
+#define GP_V2_GROUP 64        /* terms a dictionary group (section 8), what the writer uses */
+#define GP_V2_CHUNK 16384     /* docs a doc lengths chunk (section 8), what the writer uses */
+#define GP_V2_CHECKS_HEAD 32  /* section 8's fields before its checksums */
 
-/* What an index opened from a version 2 file reads in place. Its lists are checked (structure,
- * checksum, doc lengths, score bounds) before their first use in the process. */
+/* What an index opened from a version 2 file reads in place. Nothing of it is read before it is
+ * checked, and each part is checked at its first use in the process: the dictionary and the
+ * term table by groups of terms (a group's checksum and rules before a lookup or a list reads
+ * it), the doc lengths by chunks of docs (before a list's check reads them), each list whole
+ * (structure, checksum, doc lengths, score bounds). */
 typedef struct gp_v2 {
 	const uint8_t *table;         /* section 6: n_terms entries */
 	const uint8_t *lists;         /* section 7: each term's skip entries, then its blocks */
 	uint64_t lists_len;
-	uint64_t table_off, lists_off, lengths_off;   /* file offsets (messages) */
-	const uint8_t *lengths;       /* section 5 (NULL: none), checked at first use */
-	uint64_t lengths_len;
-	uint32_t lengths_crc;
+	const uint8_t *term_at;       /* section 1: n_terms + 1 u64 (le) */
+	uint64_t terms_len;           /* section 2's bytes */
+	uint64_t term_at_off, terms_off, table_off, lists_off, lengths_off, checks_off;   /* file offsets (messages) */
+	const uint8_t *lengths;       /* section 5 (NULL: none) */
+	const uint8_t *group_crc;     /* section 8: a checksum a group of terms, then a chunk of docs */
+	const uint8_t *chunk_crc;
+	uint32_t group_shift, chunk_shift;   /* log2 of terms a group, docs a chunk */
+	uint32_t n_groups, n_chunks;
 	atomic_uchar *checked;        /* per term: 1 once its list is checked */
-	atomic_int lengths_ready;
+	atomic_uchar *group_checked;  /* per group of terms, per chunk of docs: 1 once checked */
+	atomic_uchar *chunk_checked;
 	pthread_mutex_t lock;         /* the checks that set what the others read */
-	_Atomic(uint64_t *) samples;  /* the first 8 bytes of every GP_V2_SAMPLE-th term (a lookup's
-	                               * first steps in the cache), made at the first lookup */
+	struct {                      /* each section by id, as the table says (what 'verify' reads) */
+		const uint8_t *p;
+		uint64_t len, at;     /* at: its table entry's offset */
+		uint32_t crc;
+	} whole[9];
 	uint8_t *owned;               /* the file's image when the index owns a copy (not mapped) */
 	size_t owned_len;
 } gp_v2;
@@ -46,14 +59,30 @@ static inline uint64_t gp_v2_data_len(const gp_v2 *v, uint32_t t, uint32_t n_ter
 	return (t + 1 < n_terms ? gp_v2_data_off(v, t + 1) : v->lists_len) - gp_v2_data_off(v, t);
 }
 
+/* Group g of n_terms (groups of 1 << shift terms): its terms [*first, *end), and those its
+ * checksum holds, [*first, *cover) (the next group's first too). */
+static inline void gp_v2_group_span(uint32_t n_terms, uint32_t shift, uint32_t g, uint32_t *first, uint32_t *end, uint32_t *cover)
+{
+	*first = g << shift;
+	*end = (uint64_t)*first + (1u << shift) < n_terms ? *first + (1u << shift) : n_terms;
+	*cover = *end < n_terms ? *end + 1 : *end;
+}
+/* A group's checksum (section 8): its term offsets first .. cover, the terms' bytes between the
+ * first's offset and cover's (the caller checked them in order within section 2) and its term
+ * table entries first .. end - 1. */
+uint32_t gp_index_v2_group_crc(const uint8_t *term_at, const uint8_t *terms, const uint8_t *table, uint32_t first,
+                               uint32_t end, uint32_t cover);
+
 /* Opens a version 2 image (its header's common fields already checked by the caller): sections,
  * dictionary, term table; in_place: the image outlives the index (a mapping), else a copy is
  * kept. GP_EFORMAT names the byte and the rule. */
 int gp_index_v2_open(const uint8_t *file, size_t len, int in_place, const gp_budget *budget, gp_index **out,
                      gp_error *err);
-/* The lists of terms[0 .. n) (GP_IX_NO_TERM and ids past the index skipped) and, when ranked, the
- * doc lengths, checked unless they were: GP_EFORMAT names the term and the file's byte. */
-int gp_index_v2_ready(const gp_index *ix, const uint32_t *terms, size_t n, int ranked, gp_error *err);
+/* The lists of terms[0 .. n) (GP_IX_NO_TERM and ids past the index skipped), checked unless they
+ * were: GP_EFORMAT names the term and the file's byte. */
+int gp_index_v2_ready(const gp_index *ix, const uint32_t *terms, size_t n, gp_error *err);
+/* Term t's group of the dictionary and term table, checked unless it was. */
+int gp_index_v2_group_ready(const gp_index *ix, uint32_t t, gp_error *err);
 /* Every list and the doc lengths checked, and the distinct docs counted against the header's. */
 int gp_index_v2_verify(const gp_index *ix, gp_error *err);
 /* The lists decoded into the index's arrays (docs, list_at, pos_at, positions), what a device

@@ -184,7 +184,7 @@ static size_t prune_or(const gp_index *ix, const gp_query_batch *q, size_t i, ui
 	for (size_t j = 0; j < k; j++) {
 		uint32_t t = (uint32_t)keys[j], m = 0;
 		for (uint64_t p = q->at[i]; p < q->at[i + 1]; p++) m += q->terms[p] == t;
-		ub[j] = m * gp_bm25_idf(ix->n_len, gp_index_rank_df(ix, t)) * ix->max_frac[t];
+		ub[j] = m * gp_bm25_idf(ix->n_len, gp_index_rank_df(ix, t)) * gp_index_max_frac(ix, t);
 	}
 	for (size_t a = 1; a < k; a++) {   /* by bound, decreasing, the keys alongside (k is small) */
 		double u = ub[a];

@@ -49,7 +49,7 @@ int gp_rank_begin(gp_rank *r, const gp_index *ix, const gp_query_batch *q, size_
 
 double gp_rank_term_bound(gp_rank *r, uint32_t j, uint32_t t)
 {
-	double ub = 0.0, m = r->ix->max_frac[t];
+	double ub = 0.0, m = gp_index_max_frac(r->ix, t);
 	for (size_t p = 0; p < r->n_places; p++) {
 		if (r->place_term[p] == j) ub += r->idf[p] * m;
 	}

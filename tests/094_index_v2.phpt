@@ -50,7 +50,7 @@ function sections(string $f): array {
     }
     return $s;
 }
-/* every checksum made right again: each list's in the term table, the sections', the table's, the header's */
+/* every checksum made right again: each list's in the term table, section 8's, the sections', the table's, the header's */
 function fix_v2(string $f): string {
     $s = sections($f);
     [, $to, $tl] = $s[6];
@@ -60,6 +60,30 @@ function fix_v2(string $f): string {
         $off = unpack('P', $f, $to + 40 * $t)[1];
         $end = $t + 1 < $n ? unpack('P', $f, $to + 40 * ($t + 1))[1] : $ll;
         $f = substr_replace($f, pack('V', crc32(substr($f, $lo + $off, $end - $off))), $to + 40 * $t + 28, 4);
+    }
+    /* section 8: a checksum a group of terms (offsets and bytes through the next group's first
+     * term, table entries), the lengths' head, a checksum a chunk of doc lengths */
+    [, $ko] = $s[8];
+    [, $ao] = $s[1];
+    [, $bo] = $s[2];
+    [$g, $c] = array_values(unpack('V2', $f, $ko));
+    $groups = intdiv($n + $g - 1, $g);
+    for ($i = 0; $i < $groups; $i++) {
+        $first = $i * $g;
+        $end = min($first + $g, $n);
+        $cover = $end < $n ? $end + 1 : $end;
+        $o0 = unpack('P', $f, $ao + 8 * $first)[1];
+        $o1 = unpack('P', $f, $ao + 8 * $cover)[1];
+        $bytes = substr($f, $ao + 8 * $first, 8 * ($cover - $first + 1)) . substr($f, $bo + $o0, $o1 - $o0) . substr($f, $to + 40 * $first, 40 * ($end - $first));
+        $f = substr_replace($f, pack('V', crc32($bytes)), $ko + 32 + 4 * $i, 4);
+    }
+    if (isset($s[5])) {
+        [, $do] = $s[5];
+        $f = substr_replace($f, pack('V', crc32(substr($f, $do, 24))), $ko + 24, 4);
+        $docs = unpack('V', $f, $do + 16)[1];
+        for ($i = 0; $i * $c < $docs; $i++) {
+            $f = substr_replace($f, pack('V', crc32(substr($f, $do + 24 + 4 * $i * $c, 4 * min($c, $docs - $i * $c)))), $ko + 32 + 4 * ($groups + $i), 4);
+        }
     }
     foreach ($s as $id => [, $o, $l, $e]) {
         if ($id !== 7) $f = substr_replace($f, pack('V', crc32(substr($f, $o, $l))), $e + 4, 4);
@@ -88,8 +112,8 @@ foreach ([GPUPOST_MOD9, GPUPOST_S9, GPUPOST_QS] as $format) {
         /* the layout */
         $h = unpack('Z8magic/Vversion/Vformat/Vflags/Vterms/Pdocs/Vpostings/Vpositions/Vmaxdoc/Vsections', $f);
         $s = sections($f);
-        $ok = $h['version'] === 2 && $h['terms'] === 14 && isset($s[1], $s[2], $s[6], $s[7]) && isset($s[5]) === $ranked && $s[7][0] === 0;
-        foreach ([1, 2, 5, 6] as $id) if (isset($s[$id])) $ok = $ok && $s[$id][0] === crc32(substr($f, $s[$id][1], $s[$id][2])) && $s[$id][1] % 8 === 0;
+        $ok = $h['version'] === 2 && $h['terms'] === 14 && isset($s[1], $s[2], $s[6], $s[7], $s[8]) && isset($s[5]) === $ranked && $s[7][0] === 0;
+        foreach ([1, 2, 5, 6, 8] as $id) if (isset($s[$id])) $ok = $ok && $s[$id][0] === crc32(substr($f, $s[$id][1], $s[$id][2])) && $s[$id][1] % 8 === 0;
         $ok = $ok && fix_v2($f) === $f;   /* every list's checksum as documented */
         $terms = [];
         for ($t = 0; $t < 14; $t++) {
@@ -208,7 +232,26 @@ $swap = $good;   /* the first two terms' bytes swapped: out of order */
 $swap[$s[2][1] + 1] = $good[$s[2][1] + 3];
 $swap[$s[2][1] + 3] = $good[$s[2][1] + 1];
 file_put_contents("$dir/b.gpix", fix_v2($swap));
-echo "terms out of order: ", str_replace($dir, 'DIR', gp_error_of(fn() => GpuPost\Index::open("$dir/b.gpix"))), "\n";
+echo "terms out of order: ", str_replace($dir, 'DIR', gp_error_of(fn() => GpuPost\Index::open("$dir/b.gpix")->search(['t3']))), "\n";
+
+/* the dictionary checked by groups of 64 terms at their first use: a damaged group is refused
+ * by the lookups that read it, the others answer; 'verify' reads them all at open */
+$many = [];
+for ($t = 0; $t < 300; $t++) $many[sprintf('w%03d', $t)] = gpu_encode_postings([$t => [1], 300 + $t => [2]], GPUPOST_MOD9, GPUPOST_POSTINGS);
+(new GpuPost\Index($many, GPUPOST_MOD9, ['device' => 'host']))->save("$dir/many.gpix");
+$f = file_get_contents("$dir/many.gpix");
+$s = sections($f);
+$at = $s[2][1] + unpack('P', $f, $s[1][1] + 8 * 290)[1];
+$f[$at + 1] = 'x';   /* term 290 ('w290') in group 4, its checksum now wrong */
+file_put_contents("$dir/b.gpix", $f);
+$ix = GpuPost\Index::open("$dir/b.gpix", ['device' => 'host']);
+echo "a damaged group, another's term: ", json_encode($ix->search(['w010'])), "\n";
+echo "a damaged group's term: ", str_replace($dir, 'DIR', gp_error_of(fn() => $ix->search(['w290']))), "\n";
+echo "and with 'verify': ", str_replace($dir, 'DIR', gp_error_of(fn() => GpuPost\Index::open("$dir/b.gpix", ['verify' => true]))), "\n";
+$f = file_get_contents("$dir/many.gpix");   /* the first term of group 1 before group 0's last, checksums right */
+$f[$s[2][1] + unpack('P', $f, $s[1][1] + 8 * 64)[1] + 2] = '5';   /* 'w064' now 'w054' */
+file_put_contents("$dir/b.gpix", fix_v2($f));
+echo "groups out of order: ", str_replace($dir, 'DIR', gp_error_of(fn() => GpuPost\Index::open("$dir/b.gpix")->search(['w000']))), "\n";
 
 array_map('unlink', glob("$dir/*"));
 rmdir($dir);
@@ -226,4 +269,8 @@ a block's score bound lowered: GpuPost\Exception: index file DIR/b.gpix: byte N:
 a position count moved between lists: GpuPost\Exception: index file DIR/b.gpix: byte N: term 't0' (list 0): its postings hold 310 positions, the term table says 311
 k1 past its range: GpuPost\Exception: index file DIR/b.gpix: byte N: BM25's k1 1e+308 or b 0.75 is out of range (k1 0 to 1e+06, b 0 to 1)
 the lengths of docs removed: GpuPost\Exception: index file DIR/b.gpix: byte N: term 't0' (list 0): doc 3 has no length (or length 0) in the doc lengths
-terms out of order: GpuPost\Exception: index file DIR/b.gpix: byte 226: term 1 is not after term 0 (the terms are in increasing order, each once)
+terms out of order: GpuPost\Exception: index file DIR/b.gpix: byte 250: term 1 is not after term 0 (the terms are in increasing order, each once)
+a damaged group, another's term: [10,310]
+a damaged group's term: GpuPost\Exception: index file DIR/b.gpix: byte 15840: the checksum of terms 256 to 299 (group 4) does not match
+and with 'verify': GpuPost\Exception: index file DIR/b.gpix: byte 15840: the checksum of terms 256 to 299 (group 4) does not match
+groups out of order: GpuPost\Exception: index file DIR/b.gpix: byte 2848: term 64 is not after term 63 (the terms are in increasing order, each once)
