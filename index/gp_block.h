@@ -154,36 +154,38 @@ static inline uint64_t gp_block_doc(const gp_block *b, uint32_t i, uint64_t upos
 	return b->base + (((upos - i) << b->l) | gp_bits_get(b->bits, b->bits_len, (uint64_t)i * b->l, b->l));
 }
 
-/* The block's docs into out[0 .. n): the lower bits first (a load and a shift each, the stream's
- * last bytes read one by one), then the upper bits walked once. */
+/* The block's docs into out[0 .. n): the lower bits first (a load and a shift each while eight
+ * bytes remain in the stream, its last values read byte by byte), then the upper bits walked
+ * once. A checked block has exactly n upper bits set. */
 static inline void gp_block_docs(const gp_block *b, uint32_t *out)
 {
 	const uint32_t l = b->l, n = b->n;
 	const uint64_t mask = l == 32 ? 0xFFFFFFFFull : (1ull << l) - 1;
+	uint32_t i = 0;
 	if (l == 0) {
 		memset(out, 0, (size_t)n * sizeof(uint32_t));
 	} else {
-		for (uint32_t i = 0; i < n; i++) {
-			uint64_t at = (uint64_t)i * l, byte = at >> 3, v;
-			if (byte + 8 <= b->bits_len) {
-				memcpy(&v, b->bits + byte, 8);
+		/* value i's eight bytes lie in the stream while i * l <= (bits_len - 8) * 8 */
+		uint64_t fast = b->bits_len >= 8 ? ((uint64_t)(b->bits_len - 8) * 8) / l + 1 : 0;
+		if (fast > n) fast = n;
+		for (; i < fast; i++) {
+			uint64_t at = (uint64_t)i * l, v;
+			memcpy(&v, b->bits + (at >> 3), 8);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-				v = __builtin_bswap64(v);
+			v = __builtin_bswap64(v);
 #endif
-				out[i] = (uint32_t)((v >> (at & 7)) & mask);
-			} else {
-				out[i] = gp_bits_get(b->bits, b->bits_len, at, l);
-			}
+			out[i] = (uint32_t)((v >> (at & 7)) & mask);
 		}
+		for (; i < n; i++) out[i] = gp_bits_get(b->bits, b->bits_len, (uint64_t)i * l, l);
 	}
-	uint32_t i = 0;
+	const uint32_t base = (uint32_t)b->base;
+	i = 0;
 	for (uint64_t w = 0; w < b->upper_words && i < n; w++) {
 		uint64_t x = gp_block_word(b, w);
-		while (x && i < n) {
-			uint64_t bit = w * 64 + (uint64_t)__builtin_ctzll(x);
-			x &= x - 1;
-			out[i] = (uint32_t)(b->base + (((bit - i) << l) | out[i]));
-			i++;
+		const uint32_t high = (uint32_t)(w * 64);
+		for (; x; x &= x - 1, i++) {
+			if (i == n) return;
+			out[i] = base + ((uint32_t)((uint64_t)(high + (uint32_t)__builtin_ctzll(x) - i) << l) | out[i]);
 		}
 	}
 }

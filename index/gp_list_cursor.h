@@ -30,6 +30,8 @@ typedef struct gp_list_cursor {
 	int decoded;              /* the block's docs are in buf (read in turn: next; or searched
 	                           * again: geq); else found from the upper bits, upos kept */
 	uint32_t searches;        /* geq's in this block */
+	int eager;                /* decode each block it enters (a cursor that will read most of
+	                           * its postings: an AND's shortest list) */
 	gp_block blk;
 	uint32_t buf[GP_BLOCK];
 } gp_list_cursor;
@@ -88,6 +90,7 @@ static inline void gp_cursor_open(gp_list_cursor *c, const gp_index *ix, uint32_
 	c->ix = ix;
 	c->term = t;
 	c->i = 0;
+	c->eager = 0;
 	c->n = gp_index_df(ix, t);
 	if (ix->docs) {
 		c->first = ix->list_at[t];
@@ -119,22 +122,45 @@ static inline void gp_cursor_next(gp_list_cursor *c)
 	c->doc = c->buf[c->bi];
 }
 
+/* The first block after the cursor's whose last doc is at least x (blocks: none), from the skip
+ * entries: doubling, then halving. */
+static inline uint32_t gp_cursor_find_block(const gp_list_cursor *c, uint32_t x)
+{
+	uint32_t lo = c->b + 1, hi = lo, step = 1;
+	while (hi < c->blocks && gp_cursor_skip_last(c, hi) < x) {
+		lo = hi + 1;
+		hi += step;
+		step <<= 1;
+	}
+	if (hi > c->blocks) hi = c->blocks;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (gp_cursor_skip_last(c, mid) < x) lo = mid + 1; else hi = mid;
+	}
+	return lo;
+}
+
+/* What a posting of the list at doc x or after it in the block that would hold x can add to a
+ * score, as the term table's bound (its largest tf (k1 + 1) / (tf + k1 (1 - b + b dl /
+ * avgdl))): a version 2 block's bound from its skip entry, the term's over decoded arrays; -1
+ * when no posting is at least x. The cursor does not move. */
+static inline double gp_cursor_block_bound(const gp_list_cursor *c, uint32_t x)
+{
+	if (c->i >= c->n) return -1.0;
+	if (c->docs) return gp_index_max_frac(c->ix, c->term);
+	uint32_t b = c->b;
+	if (c->last < x && (b = gp_cursor_find_block(c, x)) == c->blocks) return -1.0;
+	uint32_t u = gp_load_le32(c->data + (size_t)b * GP_V2_SKIP + 8);
+	float f;
+	memcpy(&f, &u, 4);
+	return (double)f;
+}
+
 /* gp_cursor_geq past its block's decoded docs: the skip entries, then the upper bits. */
 __attribute__((noinline, unused)) static void gp_cursor_geq_far(gp_list_cursor *c, uint32_t x)
 {
 	if (c->last < x) {
-		/* the first block after this one whose last doc is at least x: doubling, then halving */
-		uint32_t lo = c->b + 1, hi = lo, step = 1;
-		while (hi < c->blocks && gp_cursor_skip_last(c, hi) < x) {
-			lo = hi + 1;
-			hi += step;
-			step <<= 1;
-		}
-		if (hi > c->blocks) hi = c->blocks;
-		while (lo < hi) {
-			uint32_t mid = lo + (hi - lo) / 2;
-			if (gp_cursor_skip_last(c, mid) < x) lo = mid + 1; else hi = mid;
-		}
+		uint32_t lo = gp_cursor_find_block(c, x);
 		if (lo == c->blocks) {
 			c->i = c->n;
 			return;
@@ -146,7 +172,7 @@ __attribute__((noinline, unused)) static void gp_cursor_geq_far(gp_list_cursor *
 	 * high part is below x's are the ones before the h-th zero of the upper bits; a block
 	 * searched many times is decoded once (a search reads a few words of it, a decode all of
 	 * it) */
-	if (!c->decoded && ++c->searches > GP_CURSOR_DECODE_AFTER) gp_cursor_decode(c);
+	if (!c->decoded && (c->eager || ++c->searches > GP_CURSOR_DECODE_AFTER)) gp_cursor_decode(c);
 	if (c->decoded) {
 		c->bi = (uint32_t)gp_gallop(c->buf, c->bi, c->blk.n, x);
 		c->doc = c->buf[c->bi];

@@ -192,6 +192,7 @@ static int query_and(const gp_index *ix, const uint32_t *ids, size_t k, const ui
 {
 	gp_list_cursor *c = w->cur;
 	for (size_t j = 0; j < k; j++) gp_cursor_open(&c[j], ix, ids[j]);
+	c[0].eager = 1;   /* the shortest: most of its postings are candidates */
 	while (c[0].i < c[0].n) {
 		uint32_t x = c[0].doc;
 		size_t j = 1;
@@ -276,7 +277,9 @@ static inline int pruned(const gp_rank *r, double bound)
 
 /* OR, ranked, by MaxScore (Turtle and Flood): the lists in increasing order of the most they add
  * to a score; those whose bounds together cannot lift a doc into the top k are not merged but
- * searched for the docs the others bring, and only while the doc can still enter. The top k is
+ * searched for the docs the others bring, and only while the doc can still enter, each first by
+ * the bound of its block that would hold the doc (block-max MaxScore, as PISA's: a version 2
+ * list's blocks carry theirs). The top k is
  * exactly the exhaustive merge's: docs come in increasing order, so a doc that only ties the
  * k-th score loses to it. ord, ub, pre: room for k + 1. */
 static void query_or_maxscore(const gp_index *ix, const uint32_t *ids, size_t k, query_scratch *w, uint32_t *ord,
@@ -320,9 +323,18 @@ static void query_or_maxscore(const gp_index *ix, const uint32_t *ids, size_t k,
 		int skip = pruned(r, bound);
 		for (size_t i = lazy; i-- > 0 && !skip;) {   /* the searched lists, largest bound first */
 			uint32_t j = ord[i];
+			/* the bound of the block that would hold d first (block-max MaxScore): a doc
+			 * it cannot lift is dropped without reading the block */
+			double f = gp_cursor_block_bound(&c[j], d), bb = f < 0.0 ? 0.0 : gp_rank_frac_bound(r, j, f);
+			if (bb < ub[j]) {
+				bound += bb - ub[j];
+				if ((skip = pruned(r, bound))) break;
+			} else {
+				bb = ub[j];
+			}
 			gp_cursor_geq(&c[j], d);
 			if (c[j].i < c[j].n && c[j].doc == d) r->tf[j] = gp_cursor_tf(&c[j]);
-			bound += gp_rank_term_part(r, j, r->tf[j], dl) - ub[j];
+			bound += gp_rank_term_part(r, j, r->tf[j], dl) - bb;
 			skip = pruned(r, bound);
 		}
 		if (!skip) {

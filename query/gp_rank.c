@@ -47,13 +47,18 @@ int gp_rank_begin(gp_rank *r, const gp_index *ix, const gp_query_batch *q, size_
 	return GP_OK;
 }
 
-double gp_rank_term_bound(gp_rank *r, uint32_t j, uint32_t t)
+double gp_rank_frac_bound(const gp_rank *r, uint32_t j, double frac)
 {
-	double ub = 0.0, m = gp_index_max_frac(r->ix, t);
+	double ub = 0.0;
 	for (size_t p = 0; p < r->n_places; p++) {
-		if (r->place_term[p] == j) ub += r->idf[p] * m;
+		if (r->place_term[p] == j) ub += r->idf[p] * frac;
 	}
 	return ub;
+}
+
+double gp_rank_term_bound(gp_rank *r, uint32_t j, uint32_t t)
+{
+	return gp_rank_frac_bound(r, j, gp_index_max_frac(r->ix, t));
 }
 
 double gp_rank_term_part(const gp_rank *r, uint32_t j, uint32_t tf, double dl)

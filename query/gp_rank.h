@@ -26,6 +26,8 @@ int gp_rank_begin(gp_rank *r, const gp_index *ix, const gp_query_batch *q, size_
  * score, and what it adds with tf in a doc of dl tokens; whether the heap is full, and then the
  * score a doc must pass to enter it (a doc with an equal score and a larger doc does not). */
 double gp_rank_term_bound(gp_rank *r, uint32_t j, uint32_t t);
+/* The same for a bound given as a fraction (a block's, gp_cursor_block_bound). */
+double gp_rank_frac_bound(const gp_rank *r, uint32_t j, double frac);
 double gp_rank_term_part(const gp_rank *r, uint32_t j, uint32_t tf, double dl);
 static inline int gp_rank_full(const gp_rank *r)
 {
