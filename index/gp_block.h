@@ -87,6 +87,27 @@ static inline uint32_t gp_bits_get(const uint8_t *s, size_t len, uint64_t at, ui
 	return (uint32_t)((v >> (at & 7)) & ((w == 32) ? 0xFFFFFFFFull : ((1ull << w) - 1)));
 }
 
+/* n values of w bits (1 to 32) from bit `at` of the stream into out: a load and a shift each
+ * while eight bytes remain, the last ones byte by byte. */
+static inline void gp_bits_unpack(const uint8_t *s, size_t len, uint64_t at, uint32_t w, uint32_t n, uint32_t *out)
+{
+	const uint64_t mask = w == 32 ? 0xFFFFFFFFull : (1ull << w) - 1;
+	uint32_t i = 0;
+	if (len >= 8 && at <= (uint64_t)(len - 8) * 8) {
+		uint64_t fast = ((uint64_t)(len - 8) * 8 - at) / w + 1;
+		if (fast > n) fast = n;
+		for (; i < fast; i++) {
+			uint64_t bit = at + (uint64_t)i * w, v;
+			memcpy(&v, s + (bit >> 3), 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+			v = __builtin_bswap64(v);
+#endif
+			out[i] = (uint32_t)((v >> (bit & 7)) & mask);
+		}
+	}
+	for (; i < n; i++) out[i] = gp_bits_get(s, len, at + (uint64_t)i * w, w);
+}
+
 static inline uint64_t gp_block_word(const gp_block *b, uint64_t w)
 {
 	uint64_t v;
@@ -154,32 +175,14 @@ static inline uint64_t gp_block_doc(const gp_block *b, uint32_t i, uint64_t upos
 	return b->base + (((upos - i) << b->l) | gp_bits_get(b->bits, b->bits_len, (uint64_t)i * b->l, b->l));
 }
 
-/* The block's docs into out[0 .. n): the lower bits first (a load and a shift each while eight
- * bytes remain in the stream, its last values read byte by byte), then the upper bits walked
- * once. A checked block has exactly n upper bits set. */
+/* The block's docs into out[0 .. n): the lower bits first, then the upper bits walked once. A
+ * checked block has exactly n upper bits set. */
 static inline void gp_block_docs(const gp_block *b, uint32_t *out)
 {
-	const uint32_t l = b->l, n = b->n;
-	const uint64_t mask = l == 32 ? 0xFFFFFFFFull : (1ull << l) - 1;
+	const uint32_t l = b->l, n = b->n, base = (uint32_t)b->base;
 	uint32_t i = 0;
-	if (l == 0) {
-		memset(out, 0, (size_t)n * sizeof(uint32_t));
-	} else {
-		/* value i's eight bytes lie in the stream while i * l <= (bits_len - 8) * 8 */
-		uint64_t fast = b->bits_len >= 8 ? ((uint64_t)(b->bits_len - 8) * 8) / l + 1 : 0;
-		if (fast > n) fast = n;
-		for (; i < fast; i++) {
-			uint64_t at = (uint64_t)i * l, v;
-			memcpy(&v, b->bits + (at >> 3), 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-			v = __builtin_bswap64(v);
-#endif
-			out[i] = (uint32_t)((v >> (at & 7)) & mask);
-		}
-		for (; i < n; i++) out[i] = gp_bits_get(b->bits, b->bits_len, (uint64_t)i * l, l);
-	}
-	const uint32_t base = (uint32_t)b->base;
-	i = 0;
+	if (l == 0) memset(out, 0, (size_t)n * sizeof(uint32_t));
+	else gp_bits_unpack(b->bits, b->bits_len, 0, l, n, out);
 	for (uint64_t w = 0; w < b->upper_words && i < n; w++) {
 		uint64_t x = gp_block_word(b, w);
 		const uint32_t high = (uint32_t)(w * 64);
@@ -187,6 +190,19 @@ static inline void gp_block_docs(const gp_block *b, uint32_t *out)
 			if (i == n) return;
 			out[i] = base + ((uint32_t)((uint64_t)(high + (uint32_t)__builtin_ctzll(x) - i) << l) | out[i]);
 		}
+	}
+}
+
+/* The block's position counts into counts[0 .. n) and, into gaps_before[0 .. n), the gaps of
+ * the postings before each (what gp_block_positions takes). */
+static inline void gp_block_counts(const gp_block *b, uint32_t *counts, uint32_t *gaps_before)
+{
+	if (b->bc == 0) memset(counts, 0, (size_t)b->n * sizeof(uint32_t));
+	else gp_bits_unpack(b->bits, b->bits_len, b->count_at, b->bc, b->n, counts);
+	uint32_t g = 0;
+	for (uint32_t i = 0; i < b->n; i++) {
+		gaps_before[i] = g;
+		g += counts[i] ? counts[i] - 1 : 0;
 	}
 }
 
@@ -202,10 +218,14 @@ static inline void gp_block_positions(const gp_block *b, uint32_t i, uint64_t ga
 {
 	if (count == 0) return;
 	uint32_t p = gp_bits_get(b->bits, b->bits_len, b->first_at + (uint64_t)i * b->bf, b->bf);
+	uint32_t *gaps = (uint32_t *)out + 1;   /* the gaps unpacked in place, then summed */
+	if (count > 1) {
+		if (b->bg == 0) memset(gaps, 0, (size_t)(count - 1) * sizeof(uint32_t));
+		else gp_bits_unpack(b->bits, b->bits_len, b->gaps_at + gaps_before * b->bg, b->bg, count - 1, gaps);
+	}
 	out[0] = (int32_t)p;
-	uint64_t at = b->gaps_at + gaps_before * b->bg;
-	for (uint32_t k = 1; k < count; k++, at += b->bg) {
-		p += gp_bits_get(b->bits, b->bits_len, at, b->bg);
+	for (uint32_t k = 1; k < count; k++) {
+		p += gaps[k - 1];
 		out[k] = (int32_t)p;
 	}
 }

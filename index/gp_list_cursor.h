@@ -27,6 +27,8 @@ typedef struct gp_list_cursor {
 	uint64_t upos;            /* posting bi's upper bit */
 	uint32_t gaps_bi;         /* positions: the gaps before posting gaps_bi of the block ... */
 	uint64_t gaps_sum;        /* ... are gaps_sum */
+	int counted;              /* the block's counts and gaps before each in counts, gaps_before
+	                           * (made when a decoded block's counts are read) */
 	int decoded;              /* the block's docs are in buf (read in turn: next; or searched
 	                           * again: geq); else found from the upper bits, upos kept */
 	uint32_t searches;        /* geq's in this block */
@@ -34,6 +36,7 @@ typedef struct gp_list_cursor {
 	                           * its postings: an AND's shortest list) */
 	gp_block blk;
 	uint32_t buf[GP_BLOCK];
+	uint32_t counts[GP_BLOCK], gaps_before[GP_BLOCK];
 } gp_list_cursor;
 
 /* The first index in a[lo..n) whose value is >= x: doubling steps from lo, then a binary search. */
@@ -73,6 +76,7 @@ static inline void gp_cursor_enter(gp_list_cursor *c, uint32_t b)
 	c->gaps_bi = 0;
 	c->gaps_sum = 0;
 	c->decoded = 0;
+	c->counted = 0;
 	c->searches = 0;
 	c->upos = gp_block_next_one(&c->blk, 0);
 	c->doc = (uint32_t)gp_block_doc(&c->blk, 0, c->upos);
@@ -218,17 +222,22 @@ static inline void gp_cursor_geq(gp_list_cursor *c, uint32_t x)
 }
 
 /* The posting's position count (0: none), and its tf (the count; 1 without positions). */
-static inline uint32_t gp_cursor_count(const gp_list_cursor *c)
+static inline uint32_t gp_cursor_count(gp_list_cursor *c)
 {
 	if (!c->ix->positional) return 0;
 	if (c->docs) {
 		uint64_t p = c->first + c->i, n = c->ix->pos_at[p + 1] - c->ix->pos_at[p];
 		return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
 	}
-	return gp_block_count(&c->blk, c->bi);
+	if (!c->decoded) return gp_block_count(&c->blk, c->bi);   /* a block searched: one count */
+	if (!c->counted) {   /* a block read in turn: its counts at once */
+		gp_block_counts(&c->blk, c->counts, c->gaps_before);
+		c->counted = 1;
+	}
+	return c->counts[c->bi];
 }
 
-static inline uint32_t gp_cursor_tf(const gp_list_cursor *c)
+static inline uint32_t gp_cursor_tf(gp_list_cursor *c)
 {
 	if (c->docs) return gp_index_tf(c->ix, c->first + c->i);
 	uint32_t n = gp_cursor_count(c);
@@ -242,6 +251,10 @@ static inline const int32_t *gp_cursor_positions(gp_list_cursor *c, int32_t *buf
 	*count = gp_cursor_count(c);
 	if (c->docs) return c->ix->positions + c->ix->pos_at[c->first + c->i];
 	gp_block *k = &c->blk;
+	if (c->counted) {
+		gp_block_positions(k, c->bi, c->gaps_before[c->bi], *count, buf);
+		return buf;
+	}
 	if (c->gaps_bi > c->bi) {
 		c->gaps_bi = 0;
 		c->gaps_sum = 0;
