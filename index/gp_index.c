@@ -70,25 +70,12 @@ static uint64_t term_hash(const char *s, size_t len)
 
 /* Version 2's dictionary: the terms in increasing order of their bytes (a shorter term before
  * the longer that it begins), searched in place. */
-/* Up to the first 8 bytes of s as a big-endian number, zeros past its end: numbers ordered as
- * the bytes are. */
-static inline uint64_t prefix8(const char *s, size_t n)
-{
-	uint64_t v = 0;
-	if (n >= 8) {
-		for (size_t i = 0; i < 8; i++) v = v << 8 | (uint8_t)s[i];   /* one load and a byte swap */
-		return v;
-	}
-	for (size_t i = 0; i < 8; i++) v = v << 8 | (i < n ? (uint8_t)s[i] : 0);
-	return v;
-}
-
 /* Term t (its group checked) against term (key: its first 8 bytes): below 0, 0 or above. */
 static int compare_at(const gp_index *ix, uint32_t t, const char *term, size_t len, uint64_t key)
 {
 	size_t n = (size_t)(ix->term_at[t + 1] - ix->term_at[t]);
 	const char *s = ix->terms + ix->term_at[t];
-	uint64_t p = prefix8(s, n);
+	uint64_t p = gp_v2_prefix8(s, n);
 	int c = p < key ? -1 : p > key;
 	if (c == 0 && (n > 8 || len > 8)) c = memcmp(s, term, n < len ? n : len);
 	if (c == 0) c = n < len ? -1 : n > len;
@@ -100,14 +87,16 @@ static int compare_at(const gp_index *ix, uint32_t t, const char *term, size_t l
 static int lookup_sorted(const gp_index *ix, const char *term, size_t len, uint32_t *id, gp_error *err)
 {
 	const gp_v2 *v = ix->v2;
-	const uint64_t key = prefix8(term, len);
+	const uint64_t key = gp_v2_prefix8(term, len);
 	uint32_t a = 0, b = v->n_groups;
 	int rc;
 	*id = GP_IX_NO_TERM;
 	while (a < b) {   /* a: the first group whose first term is past term */
 		uint32_t mid = a + (b - a) / 2, first = mid << v->group_shift;
 		if ((rc = gp_index_v2_group_ready(ix, first, err)) != GP_OK) return rc;
-		int c = compare_at(ix, first, term, len, key);
+		/* the groups' first keys lie together: the terms' bytes only when they tie */
+		int c = v->group_key[mid] < key ? -1 : v->group_key[mid] > key;
+		if (c == 0) c = compare_at(ix, first, term, len, key);
 		if (c == 0) {
 			*id = first;
 			return GP_OK;

@@ -34,6 +34,8 @@ typedef struct gp_v2 {
 	uint32_t n_groups, n_chunks;
 	atomic_uchar *checked;        /* per term: 1 once its list is checked */
 	atomic_uchar *group_checked;  /* per group of terms, per chunk of docs: 1 once checked */
+	uint64_t *group_key;          /* per group checked: its first term's first 8 bytes as a
+	                               * big-endian number (what a lookup compares first) */
 	atomic_uchar *chunk_checked;
 	pthread_mutex_t lock;         /* the checks that set what the others read */
 	struct {                      /* each section by id, as the table says (what 'verify' reads) */
@@ -81,6 +83,18 @@ int gp_index_v2_open(const uint8_t *file, size_t len, int in_place, const gp_bud
 /* The lists of terms[0 .. n) (GP_IX_NO_TERM and ids past the index skipped), checked unless they
  * were: GP_EFORMAT names the term and the file's byte. */
 int gp_index_v2_ready(const gp_index *ix, const uint32_t *terms, size_t n, gp_error *err);
+/* Up to the first 8 bytes of s as a big-endian number, zeros past its end: numbers ordered as
+ * the bytes are. */
+static inline uint64_t gp_v2_prefix8(const char *s, size_t n)
+{
+	uint64_t v = 0;
+	if (n >= 8) {
+		for (size_t i = 0; i < 8; i++) v = v << 8 | (uint8_t)s[i];   /* one load and a byte swap */
+		return v;
+	}
+	for (size_t i = 0; i < 8; i++) v = v << 8 | (i < n ? (uint8_t)s[i] : 0);
+	return v;
+}
 /* Term t's group of the dictionary and term table, checked unless it was. */
 int gp_index_v2_group_ready(const gp_index *ix, uint32_t t, gp_error *err);
 /* Every list and the doc lengths checked, and the distinct docs counted against the header's. */
