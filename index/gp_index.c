@@ -94,7 +94,7 @@ static int lookup_sorted(const gp_index *ix, const char *term, size_t len, uint3
 	while (a < b) {   /* a: the first group whose first term is past term */
 		uint32_t mid = a + (b - a) / 2, first = mid << v->group_shift;
 		if ((rc = gp_index_v2_group_ready(ix, first, err)) != GP_OK) return rc;
-		/* the groups' first keys lie together: the terms' bytes only when they tie */
+		/* the keys lie together: a term's bytes are read only when they tie */
 		int c = v->group_key[mid] < key ? -1 : v->group_key[mid] > key;
 		if (c == 0) c = compare_at(ix, first, term, len, key);
 		if (c == 0) {
@@ -107,7 +107,8 @@ static int lookup_sorted(const gp_index *ix, const char *term, size_t len, uint3
 	uint32_t lo = ((a - 1) << v->group_shift) + 1, hi = (uint64_t)a << v->group_shift < ix->n_terms ? a << v->group_shift : ix->n_terms;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		int c = compare_at(ix, mid, term, len, key);
+		int c = v->term_key[mid] < key ? -1 : v->term_key[mid] > key;
+		if (c == 0) c = compare_at(ix, mid, term, len, key);
 		if (c == 0) {
 			*id = mid;
 			return GP_OK;

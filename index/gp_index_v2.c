@@ -130,17 +130,18 @@ int gp_index_v2_open(const uint8_t *file, size_t len, int in_place, const gp_bud
 	}
 	/* what the process keeps of its own: a flag a term, a group and a chunk, and for an image
 	 * that is not mapped, a copy of it */
-	uint64_t own = (uint64_t)n_terms + (uint64_t)n_groups * 9 + n_chunks + 3 + (in_place ? 0 : len);
+	uint64_t own = (uint64_t)n_terms * 9 + (uint64_t)n_groups * 9 + n_chunks + 3 + (in_place ? 0 : len);
 	if (gp_budget_check(budget, 0, own, "the index", err) != GP_OK) return GP_ENOMEM;
 	gp_index *ix = calloc(1, sizeof(*ix));
 	gp_v2 *v = calloc(1, sizeof(*v));
 	if (!ix || !v || !(v->checked = calloc((size_t)n_terms + 1, 1)) || !(v->group_checked = calloc((size_t)n_groups + 1, 1)) ||
-	    !(v->group_key = calloc((size_t)n_groups + 1, 8)) ||
+	    !(v->group_key = calloc((size_t)n_groups + 1, 8)) || !(v->term_key = calloc((size_t)n_terms + 1, 8)) ||
 	    !(v->chunk_checked = calloc((size_t)n_chunks + 1, 1)) || (!in_place && !(v->owned = malloc(len + 1)))) {
 		if (v) {
 			free((void *)v->checked);
 			free((void *)v->group_checked);
 			free(v->group_key);
+			free(v->term_key);
 			free((void *)v->chunk_checked);
 		}
 		free(v);
@@ -211,6 +212,7 @@ void gp_index_v2_free(gp_v2 *v)
 	free((void *)v->checked);
 	free((void *)v->group_checked);
 	free(v->group_key);
+	free(v->term_key);
 	free((void *)v->chunk_checked);
 	free(v->owned);
 	free(v);
@@ -220,7 +222,7 @@ uint64_t gp_index_v2_own_bytes(const gp_index *ix)
 {
 	const gp_v2 *v = ix->v2;
 	if (!v) return 0;
-	return (v->owned ? v->owned_len : 0) + ix->n_terms + (uint64_t)v->n_groups * 9 + v->n_chunks;
+	return (v->owned ? v->owned_len : 0) + (uint64_t)ix->n_terms * 9 + (uint64_t)v->n_groups * 9 + v->n_chunks;
 }
 
 /* --- the checks at first use --- */
@@ -280,8 +282,10 @@ static int group_ready_locked(const gp_index *ix, uint32_t g, gp_error *err)
 	if (atomic_load(&v->group_checked[g])) return GP_OK;
 	int rc = check_group(ix, g, err);
 	if (rc != GP_OK) return rc;
-	const uint32_t t = g << v->group_shift;
-	v->group_key[g] = gp_v2_prefix8(ix->terms + ix->term_at[t], (size_t)(ix->term_at[t + 1] - ix->term_at[t]));
+	uint32_t first, end, cover;
+	gp_v2_group_span(ix->n_terms, v->group_shift, g, &first, &end, &cover);
+	for (uint32_t t = first; t < end; t++) v->term_key[t] = gp_v2_prefix8(ix->terms + ix->term_at[t], (size_t)(ix->term_at[t + 1] - ix->term_at[t]));
+	v->group_key[g] = v->term_key[first];
 	atomic_store_explicit(&v->group_checked[g], 1, memory_order_release);
 	return GP_OK;
 }

@@ -35,7 +35,9 @@ typedef struct gp_v2 {
 	atomic_uchar *checked;        /* per term: 1 once its list is checked */
 	atomic_uchar *group_checked;  /* per group of terms, per chunk of docs: 1 once checked */
 	uint64_t *group_key;          /* per group checked: its first term's first 8 bytes as a
-	                               * big-endian number (what a lookup compares first) */
+	                               * big-endian number (what a lookup compares first) ... */
+	uint64_t *term_key;           /* ... and each of its terms' (n_terms, its pages touched only
+	                               * by the groups checked) */
 	atomic_uchar *chunk_checked;
 	pthread_mutex_t lock;         /* the checks that set what the others read */
 	struct {                      /* each section by id, as the table says (what 'verify' reads) */
