@@ -194,16 +194,17 @@ static inline void gp_block_docs(const gp_block *b, uint32_t *out)
 }
 
 /* The block's position counts into counts[0 .. n) and, into gaps_before[0 .. n), the gaps of
- * the postings before each (what gp_block_positions takes). */
-static inline void gp_block_counts(const gp_block *b, uint32_t *counts, uint32_t *gaps_before)
+ * the postings before each (what gp_block_positions takes); returns all its gaps. */
+static inline uint64_t gp_block_counts(const gp_block *b, uint32_t *counts, uint64_t *gaps_before)
 {
 	if (b->bc == 0) memset(counts, 0, (size_t)b->n * sizeof(uint32_t));
 	else gp_bits_unpack(b->bits, b->bits_len, b->count_at, b->bc, b->n, counts);
-	uint32_t g = 0;
+	uint64_t g = 0;
 	for (uint32_t i = 0; i < b->n; i++) {
 		gaps_before[i] = g;
 		g += counts[i] ? counts[i] - 1 : 0;
 	}
+	return g;
 }
 
 /* Posting i's position count (0: a posting without positions). */

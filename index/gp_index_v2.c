@@ -314,10 +314,13 @@ static int chunk_ready_locked(const gp_index *ix, uint32_t c, gp_error *err)
 	return GP_OK;
 }
 
-/* Term t's list, whole (the lock held). */
-static int check_list(const gp_index *ix, uint32_t t, gp_error *err)
+/* Term t's list (the lock held): with GP_V2_STRUCTURE, whole but for the doc lengths (its
+ * checksum, every block's rules, positions); with GP_V2_LENGTHS, what a ranked query reads
+ * besides (every doc's length, the score bounds against the postings; a structure checked). */
+static int check_list(const gp_index *ix, uint32_t t, int what, gp_error *err)
 {
 	const gp_v2 *v = ix->v2;
+	const int structure = what & GP_V2_STRUCTURE, lengths = (what & GP_V2_LENGTHS) && ix->doc_len;
 	int rc;
 	/* its entry and the next (where its bytes end) */
 	if ((rc = group_ready_locked(ix, t >> v->group_shift, err)) != GP_OK) return rc;
@@ -337,8 +340,10 @@ static int check_list(const gp_index *ix, uint32_t t, gp_error *err)
 	}
 	const uint64_t len = gp_v2_data_len(v, t, ix->n_terms);
 	if ((uint64_t)blocks * GP_V2_SKIP > len) return LBAD(entry + 24, "%u postings need %u skip entries, more than its %llu bytes", df, blocks, (unsigned long long)len);
-	if (gp_crc32(0, data, (size_t)len) != gp_load_le32(e + 28)) return LBAD(entry + 28, "%s", "its checksum does not match");
+	if (structure && gp_crc32(0, data, (size_t)len) != gp_load_le32(e + 28)) return LBAD(entry + 28, "%s", "its checksum does not match");
 	uint64_t prev_end = (uint64_t)blocks * GP_V2_SKIP, counted = 0, base = 0;
+	uint32_t docs[GP_BLOCK], counts[GP_BLOCK], gap[GP_BLOCK];
+	uint64_t gaps_before[GP_BLOCK];
 	for (uint32_t b = 0; b < blocks; b++) {
 		const uint8_t *s = data + (size_t)b * GP_V2_SKIP;
 		const uint64_t s_at = file_at + (uint64_t)b * GP_V2_SKIP;
@@ -357,84 +362,89 @@ static int check_list(const gp_index *ix, uint32_t t, gp_error *err)
 		if (!gp_block_open(&k, data + boff, (size_t)(bend - boff), base, last - base, n, ix->positional)) {
 			return LBAD(file_at + boff, "block %u's header or upper bits do not fit its %llu bytes", b, (unsigned long long)(bend - boff));
 		}
-		/* the upper bits: n set, none past (span >> l) + n */
+		/* the upper bits: n set, none past (span >> l) + n (what decoding the docs relies on) */
 		uint64_t ones = 0, inside = 0, limit = (k.span >> k.l) + n;
-		for (uint64_t w = 0; w < k.upper_words; w++) {
+		for (uint64_t w = 0; structure && w < k.upper_words; w++) {
 			uint64_t x = gp_block_word(&k, w), in = w * 64 + 64 <= limit ? x : x & ((1ull << (limit - w * 64)) - 1);
 			ones += (uint64_t)__builtin_popcountll(x);
 			inside += (uint64_t)__builtin_popcountll(in);
 		}
-		if (inside != n || ones != n) {
+		if (structure && (inside != n || ones != n)) {
 			return LBAD(file_at + boff + GP_BLOCK_HEADER, "block %u's upper bits hold %llu docs within their %llu bits, not %u", b, (unsigned long long)inside, (unsigned long long)limit, n);
 		}
+		gp_block_docs(&k, docs);
+		const uint64_t gaps = gp_block_counts(&k, counts, gaps_before);
 		/* docs strictly increasing, the last the skip entry's; counts, positions; the doc
 		 * lengths and the score bounds */
-		uint64_t upos = 0, gaps = 0, prev = 0;
 		double top = 0.0;
 		for (uint32_t i = 0; i < n; i++) {
-			upos = gp_block_next_one(&k, i ? upos + 1 : 0);
-			uint64_t d = gp_block_doc(&k, i, upos);
-			if ((i && d <= prev) || d > last) {
-					return LBAD(file_at + boff, "block %u's posting %u (doc %llu) does not increase or passes the block's last doc", b, i, (unsigned long long)d);
+			const uint64_t d = docs[i];
+			if (structure && ((i && d <= docs[i - 1]) || d > last)) {
+				return LBAD(file_at + boff, "block %u's posting %u (doc %llu) does not increase or passes the block's last doc", b, i, (unsigned long long)d);
 			}
-			prev = d;
-			uint32_t c = gp_block_count(&k, i);
-			counted += c;
-			if (c > 1) gaps += c - 1;
-			if (ix->doc_len) {
+			counted += counts[i];
+			if (lengths) {
 				if (d < ix->len_docs && (rc = chunk_ready_locked(ix, (uint32_t)(d >> v->chunk_shift), err)) != GP_OK) return rc;
 				if (d >= ix->len_docs || ix->doc_len[d] == GP_IX_NO_LENGTH || ix->doc_len[d] == 0) {
-							return LBAD(file_at + boff, "doc %llu has no length (or length 0) in the doc lengths", (unsigned long long)d);
+					return LBAD(file_at + boff, "doc %llu has no length (or length 0) in the doc lengths", (unsigned long long)d);
 				}
-				double f = gp_bm25_part(1.0, (double)(c ? c : 1), ix->k1, ix->b, (double)ix->doc_len[d], ix->avgdl);
+				double f = gp_bm25_part(1.0, (double)(counts[i] ? counts[i] : 1), ix->k1, ix->b, (double)ix->doc_len[d], ix->avgdl);
 				if (f > top) top = f;
 			}
 		}
-		if (prev != last) {
-			return LBAD(s_at, "block %u ends at doc %llu, its skip entry says %llu", b, (unsigned long long)prev, (unsigned long long)last);
+		if (structure && docs[n - 1] != last) {
+			return LBAD(s_at, "block %u ends at doc %llu, its skip entry says %llu", b, (unsigned long long)docs[n - 1], (unsigned long long)last);
 		}
-		if (ix->positional) {
+		if (structure && ix->positional) {
 			if (k.gaps_at + gaps * k.bg > (uint64_t)k.bits_len * 8) {
-					return LBAD(file_at + boff, "block %u's position gaps run past its bytes", b);
+				return LBAD(file_at + boff, "block %u's position gaps run past its bytes", b);
 			}
-			/* every position within 32-bit signed integers */
-			uint64_t g = 0;
+			/* every position within 32-bit signed integers: each posting's first plus its gaps
+			 * (gaps of 0 bits: its first; else as many as the block's bits hold) */
 			for (uint32_t i = 0; i < n; i++) {
-				uint32_t c = gp_block_count(&k, i);
-				if (!c) continue;
-				uint64_t p = gp_bits_get(k.bits, k.bits_len, k.first_at + (uint64_t)i * k.bf, k.bf);
-				for (uint32_t j = 1; j < c; j++, g++) p += gp_bits_get(k.bits, k.bits_len, k.gaps_at + g * k.bg, k.bg);
+				if (!counts[i]) continue;
+				uint64_t p = gp_bits_get(k.bits, k.bits_len, k.first_at + (uint64_t)i * k.bf, k.bf), g = gaps_before[i];
+				for (uint64_t left = k.bg ? counts[i] - 1 : 0; left > 0;) {
+					uint32_t m = left < GP_BLOCK ? (uint32_t)left : GP_BLOCK;
+					gp_bits_unpack(k.bits, k.bits_len, k.gaps_at + g * k.bg, k.bg, m, gap);
+					for (uint32_t j = 0; j < m; j++) p += gap[j];
+					g += m;
+					left -= m;
+				}
 				if (p > INT32_MAX) {
-							return LBAD(file_at + boff, "block %u's posting %u has a position past 2^31 - 1", b, i);
+					return LBAD(file_at + boff, "block %u's posting %u has a position past 2^31 - 1", b, i);
 				}
 			}
 		}
-		if (ix->doc_len && (top > bmax || top > bound)) {
+		if (lengths && (top > bmax || top > bound)) {
 			return LBAD(s_at + 8, "block %u's score bound (%.17g, the list's %.17g) is below its postings' %.17g", b, bmax, bound, top);
 		}
 		prev_end = bend;
 		base = last + 1;
 	}
-	if (prev_end != len) return LBAD(file_at + prev_end, "%llu bytes follow its last block", (unsigned long long)(len - prev_end));
-	if (counted != npos) return LBAD(entry + 8, "its postings hold %llu positions, the term table says %llu", (unsigned long long)counted, (unsigned long long)npos);
+	if (structure && prev_end != len) return LBAD(file_at + prev_end, "%llu bytes follow its last block", (unsigned long long)(len - prev_end));
+	if (structure && counted != npos) return LBAD(entry + 8, "its postings hold %llu positions, the term table says %llu", (unsigned long long)counted, (unsigned long long)npos);
 #undef LBAD
 	return GP_OK;
 }
 
-int gp_index_v2_ready(const gp_index *ix, const uint32_t *terms, size_t n, gp_error *err)
+int gp_index_v2_ready(const gp_index *ix, const uint32_t *terms, size_t n, int ranked, gp_error *err)
 {
 	gp_v2 *v = ix->v2;
 	int rc = GP_OK, need = 0;
 	if (!v) return GP_OK;
+	const int want = GP_V2_STRUCTURE | (ranked && ix->doc_len ? GP_V2_LENGTHS : 0);
 	for (size_t i = 0; i < n && !need; i++) {
-		need = terms[i] < ix->n_terms && !atomic_load_explicit(&v->checked[terms[i]], memory_order_acquire);
+		need = terms[i] < ix->n_terms && (atomic_load_explicit(&v->checked[terms[i]], memory_order_acquire) & want) != want;
 	}
 	if (!need) return GP_OK;
 	pthread_mutex_lock(&v->lock);
 	for (size_t i = 0; i < n && rc == GP_OK; i++) {
 		uint32_t t = terms[i];
-		if (t >= ix->n_terms || atomic_load(&v->checked[t])) continue;
-		if ((rc = check_list(ix, t, err)) == GP_OK) atomic_store_explicit(&v->checked[t], 1, memory_order_release);
+		if (t >= ix->n_terms) continue;
+		const int done = atomic_load(&v->checked[t]);
+		if ((done & want) == want) continue;
+		if ((rc = check_list(ix, t, want & ~done, err)) == GP_OK) atomic_store_explicit(&v->checked[t], (unsigned char)(done | want), memory_order_release);
 	}
 	pthread_mutex_unlock(&v->lock);
 	return rc;
@@ -455,7 +465,7 @@ int gp_index_v2_verify(const gp_index *ix, gp_error *err)
 	for (uint32_t g = 0; g < v->n_groups && rc == GP_OK; g++) rc = group_ready_locked(ix, g, err);
 	for (uint32_t c = 0; c < v->n_chunks && rc == GP_OK; c++) rc = chunk_ready_locked(ix, c, err);
 	pthread_mutex_unlock(&((gp_v2 *)v)->lock);
-	for (uint32_t t = 0; t < ix->n_terms && rc == GP_OK; t++) rc = gp_index_v2_ready(ix, &t, 1, err);
+	for (uint32_t t = 0; t < ix->n_terms && rc == GP_OK; t++) rc = gp_index_v2_ready(ix, &t, 1, 1, err);
 	if (rc != GP_OK) return rc;
 	for (int id = 1; id <= V2_KNOWN; id++) {
 		if (id == V2_LISTS || !v->whole[id].p) continue;

@@ -32,7 +32,8 @@ typedef struct gp_v2 {
 	const uint8_t *chunk_crc;
 	uint32_t group_shift, chunk_shift;   /* log2 of terms a group, docs a chunk */
 	uint32_t n_groups, n_chunks;
-	atomic_uchar *checked;        /* per term: 1 once its list is checked */
+	atomic_uchar *checked;        /* per term: what of its list is checked (GP_V2_STRUCTURE,
+	                               * GP_V2_LENGTHS) */
 	atomic_uchar *group_checked;  /* per group of terms, per chunk of docs: 1 once checked */
 	uint64_t *group_key;          /* per group checked: its first term's first 8 bytes as a
 	                               * big-endian number (what a lookup compares first) ... */
@@ -82,9 +83,13 @@ uint32_t gp_index_v2_group_crc(const uint8_t *term_at, const uint8_t *terms, con
  * kept. GP_EFORMAT names the byte and the rule. */
 int gp_index_v2_open(const uint8_t *file, size_t len, int in_place, const gp_budget *budget, gp_index **out,
                      gp_error *err);
-/* The lists of terms[0 .. n) (GP_IX_NO_TERM and ids past the index skipped), checked unless they
- * were: GP_EFORMAT names the term and the file's byte. */
-int gp_index_v2_ready(const gp_index *ix, const uint32_t *terms, size_t n, gp_error *err);
+/* What a list's check covers (gp_v2's checked flags): its structure (what any query reads), and
+ * the doc lengths and score bounds of its postings (what a ranked query reads besides). */
+enum { GP_V2_STRUCTURE = 1, GP_V2_LENGTHS = 2 };
+/* The lists of terms[0 .. n) (GP_IX_NO_TERM and ids past the index skipped), checked for what a
+ * query reads (ranked: the doc lengths too) unless they were: GP_EFORMAT names the term and the
+ * file's byte. */
+int gp_index_v2_ready(const gp_index *ix, const uint32_t *terms, size_t n, int ranked, gp_error *err);
 /* Up to the first 8 bytes of s as a big-endian number, zeros past its end: numbers ordered as
  * the bytes are. */
 static inline uint64_t gp_v2_prefix8(const char *s, size_t n)

@@ -36,7 +36,8 @@ typedef struct gp_list_cursor {
 	                           * its postings: an AND's shortest list) */
 	gp_block blk;
 	uint32_t buf[GP_BLOCK];
-	uint32_t counts[GP_BLOCK], gaps_before[GP_BLOCK];
+	uint32_t counts[GP_BLOCK];
+	uint64_t gaps_before[GP_BLOCK];
 } gp_list_cursor;
 
 /* The first index in a[lo..n) whose value is >= x: doubling steps from lo, then a binary search. */

@@ -353,7 +353,7 @@ int gp_index_query_host(const gp_index *ix, const gp_query_batch *q, const gp_bu
 	memset(err, 0, sizeof(*err));
 	const int ranked = q->limit > 0 && q->op != GP_IX_PHRASE;
 	/* a version 2 file's lists (and doc lengths) checked before their first use */
-	int rc = gp_index_v2_ready(ix, q->terms, (size_t)q->at[q->n_queries], err);
+	int rc = gp_index_v2_ready(ix, q->terms, (size_t)q->at[q->n_queries], ranked, err);
 	if (rc != GP_OK) return rc;
 	for (size_t qi = 0; qi < q->n_queries; qi++) {
 		if (q->at[qi + 1] - q->at[qi] > max_terms) max_terms = q->at[qi + 1] - q->at[qi];

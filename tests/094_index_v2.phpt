@@ -228,6 +228,11 @@ foreach ($broken as $what => $fn) {
     $e = gp_error_of(fn() => GpuPost\Index::open("$dir/b.gpix", ['device' => 'host'])->search(['t0', 't1'], ['op' => GPUPOST_OR, 'limit' => 5]));
     echo "$what: ", preg_replace(['/byte \d+/', '~/\S*gpupost-094-\d+~'], ['byte N', 'DIR'], $e), "\n";
 }
+/* the doc lengths are read (and checked) by ranked queries only: an unranked one answers */
+file_put_contents("$dir/b.gpix", fix_v2($broken['the lengths of docs removed']($good)));
+$ix = GpuPost\Index::open("$dir/b.gpix", ['device' => 'host']);
+echo "lengths removed, unranked: ", $ix->search(['t0', 't1'], ['op' => GPUPOST_OR]) === $small->search(['t0', 't1'], ['op' => GPUPOST_OR]) ? 'answers' : 'differs', "; ranked: ",
+    preg_replace(['/byte \d+/', '~/\S*gpupost-094-\d+~'], ['byte N', 'DIR'], gp_error_of(fn() => $ix->search(['t0', 't1'], ['op' => GPUPOST_OR, 'limit' => 5]))), "\n";
 $swap = $good;   /* the first two terms' bytes swapped: out of order */
 $swap[$s[2][1] + 1] = $good[$s[2][1] + 3];
 $swap[$s[2][1] + 3] = $good[$s[2][1] + 1];
@@ -269,6 +274,7 @@ a block's score bound lowered: GpuPost\Exception: index file DIR/b.gpix: byte N:
 a position count moved between lists: GpuPost\Exception: index file DIR/b.gpix: byte N: term 't0' (list 0): its postings hold 310 positions, the term table says 311
 k1 past its range: GpuPost\Exception: index file DIR/b.gpix: byte N: BM25's k1 1e+308 or b 0.75 is out of range (k1 0 to 1e+06, b 0 to 1)
 the lengths of docs removed: GpuPost\Exception: index file DIR/b.gpix: byte N: term 't0' (list 0): doc 3 has no length (or length 0) in the doc lengths
+lengths removed, unranked: answers; ranked: GpuPost\Exception: index file DIR/b.gpix: byte N: term 't0' (list 0): doc 3 has no length (or length 0) in the doc lengths
 terms out of order: GpuPost\Exception: index file DIR/b.gpix: byte 250: term 1 is not after term 0 (the terms are in increasing order, each once)
 a damaged group, another's term: [10,310]
 a damaged group's term: GpuPost\Exception: index file DIR/b.gpix: byte 15840: the checksum of terms 256 to 299 (group 4) does not match
