@@ -17,7 +17,9 @@ out=${1:-bench-out}
 mkdir -p "$out"
 srcs=$(grep -E '^(codec|index|query)/.*\.c$' sources.list)
 # shellcheck disable=SC2086
-cc -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -o bench/gen_corpus bench/gen_corpus.c $srcs -lm -lpthread
+if command -v cc > /dev/null; then
+	cc -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -o bench/gen_corpus bench/gen_corpus.c $srcs -lm -lpthread
+fi   # else (the GPU machine) the one carried there
 xapian=""
 if [ -f /usr/include/xapian.h ] && command -v g++ > /dev/null; then
 	g++ -O2 -o bench/xapian_open bench/xapian_open.cc -lxapian && xapian=bench/xapian_open
