@@ -6,7 +6,7 @@
 # read once before) or not (cold: dropped with dd's nocache). The medians of RUNS processes and
 # every engine's matches compared. A table on stdout and in OUT/open-first.txt. Not a test.
 #   bash bench/open_first.sh [OUT]
-# SIZES: the docs of each corpus (default "50000 200000 1000000"); TEXT_MAX: the largest corpus
+# CORPUS_DIR: where the corpora are made (default OUT; each removed after its rows). SIZES: the docs of each corpus (default "50000 200000 1000000"); TEXT_MAX: the largest corpus
 # FTS5 and Xapian are built for (default 1000000); V1_MAX: the largest for version 1 (default
 # 5000000: its open() reads the whole file); RUNS (default 5). FTS5 needs php-sqlite3,
 # Xapian libxapian-dev and g++ (installed by bench/index.sh; rows without them are left out).
@@ -64,7 +64,7 @@ row() {
 	printf "%9s %-22s %9s | %9s %9s | %9s %9s | %s\n" docs engine file_MB open_warm first_warm open_cold first_cold "matches (warm runs, then cold)"
 } | tee "$out/open-first.txt"
 for docs in ${SIZES:-50000 200000 1000000}; do
-	dir="$out/open-first-$docs"
+	dir="${CORPUS_DIR:-$out}/open-first-$docs"
 	mkdir -p "$dir"
 	text=""
 	if [ "$docs" -le "$text_max" ] && { [ -n "$sqlite" ] || [ -n "$xapian" ]; }; then text="$dir/text.txt"; fi
