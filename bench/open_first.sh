@@ -6,7 +6,8 @@
 # read once before) or not (cold: dropped with dd's nocache). The medians of RUNS processes and
 # every engine's matches compared. A table on stdout and in OUT/open-first.txt. Not a test.
 #   bash bench/open_first.sh [OUT]
-# CORPUS_DIR: where the corpora are made (default OUT; each removed after its rows). SIZES: the docs of each corpus (default "50000 200000 1000000"); TEXT_MAX: the largest corpus
+# CORPUS_DIR: where the corpora are made (default OUT; each removed after its rows). SIZES: the
+# docs of each corpus (default "50000 200000 1000000"); TEXT_MAX: the largest corpus
 # FTS5 and Xapian are built for (default 1000000); V1_MAX: the largest for version 1 (default
 # 5000000: its open() reads the whole file); RUNS (default 5). FTS5 needs php-sqlite3,
 # Xapian libxapian-dev and g++ (installed by bench/index.sh; rows without them are left out).
@@ -26,7 +27,7 @@ if [ -f /usr/include/xapian.h ] && command -v g++ > /dev/null; then
 fi
 sqlite=""
 php -n -d extension=sqlite3 -r 'exit(class_exists("SQLite3") ? 0 : 1);' 2> /dev/null && sqlite="-d extension=sqlite3"
-php="php -n -d memory_limit=-1 $sqlite -d extension=$PWD/modules/gpupost.so"
+php="php -n -d memory_limit=-1 -d gpupost.max_result_bytes=64G -d gpupost.max_resident_bytes=64G $sqlite -d extension=$PWD/modules/gpupost.so"
 runs=${RUNS:-5}
 text_max=${TEXT_MAX:-1000000}
 
@@ -48,7 +49,7 @@ row() {
 		for ((r = 1; r <= runs; r++)); do
 			if [ $mode = warm ]; then warm "$path"; else drop "$path"; fi
 			# shellcheck disable=SC2046
-			line=$("$@" $(sed -n "${r}p" "$queries"))
+			line=$("$@" $(sed -n "${r}p" "$queries")) || line="failed failed failed"
 			read -r o f m <<< "$line"
 			if [ $mode = warm ]; then w_open+=("$o"); w_first+=("$f"); else c_open+=("$o"); c_first+=("$f"); fi
 			matches+="$m,"
