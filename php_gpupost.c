@@ -412,6 +412,7 @@ PHP_MINIT_FUNCTION(gpupost)
 	pthread_mutexattr_destroy(&recursive);
 #endif
 	REGISTER_INI_ENTRIES();
+	gp_device_option_names("gpupost.device", "gpupost.multi_device=all");
 	gp_trace_init();
 	register_gpupost_symbols(module_number);
 	gpupost_exception_ce = register_class_GpuPost_Exception(spl_ce_RuntimeException);

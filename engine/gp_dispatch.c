@@ -407,6 +407,11 @@ void gp_backend(const char *device_spec, int device_all, gp_backend_info *info)
 #endif
 }
 
+void gp_device_option_names(const char *device, const char *every)
+{
+	gp_cl_option_names(device, every);
+}
+
 int gp_device_spec_valid(const char *v)
 {
 	gp_cl_spec spec;

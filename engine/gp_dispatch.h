@@ -103,6 +103,9 @@ void gp_backend(const char *device_spec, int device_all, gp_backend_info *info);
 /* Whether device_spec is a device spec: auto, gpu, cpu, host, P:D, gpu:all,
  * cpu:all, all, or a list of P:D. */
 int gp_device_spec_valid(const char *device_spec);
+/* How the face calls the device spec and the every-device setting in the messages that name
+ * them (defaults: "device", "every device"). */
+void gp_device_option_names(const char *device, const char *every);
 /* Module shutdown. */
 void gp_shutdown(void);
 

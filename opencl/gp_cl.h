@@ -37,6 +37,9 @@ int gp_cl_spec_parse(const char *value, gp_cl_spec *spec);
  * the host path (no device, "host", a build failure, or a process forked after the device was
  * opened). No OpenCL work happens before the first call that asks. */
 int gp_cl_available(const char *device_spec, int all_devices);
+/* The names the face gives the device spec and the every-device setting, for messages (strings
+ * that outlive the process's use of the devices). */
+void gp_cl_option_names(const char *device, const char *every);
 
 /* The devices this process uses (0 when none), numbered 0 .. n-1; how many the spec matched;
  * how they were picked (for gpu_info()). The launchers of a thread work on the device it

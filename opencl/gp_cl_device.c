@@ -1,5 +1,6 @@
-/* Platform and device choice (gpupost.device), the per-process state and its fork safety, what
- * the device is and why it is not used, recovery after a failure, and shutdown. */
+/* Platform and device choice (the device spec: the PHP face's gpupost.device), the per-process
+ * state and its fork safety, what the device is and why it is not used, recovery after a
+ * failure, and shutdown. */
 #include <stdio.h>
 #include <string.h>
 #include <fcntl.h>
@@ -13,8 +14,8 @@
 gp_cl_runtime gp_cl_devices[GP_CL_MAX_DEVICES] = {[0 ... GP_CL_MAX_DEVICES - 1] = {.state = GP_CL_UNOPENED}};
 _Thread_local gp_cl_runtime *gp_cl_current = &gp_cl_devices[0];
 
-/* The set of devices gpupost.device names, and what this process took of it: all of them
- * (gpupost.multi_device=all) or one, picked by a ticket (gp_cl_ticket). The devices used are
+/* The set of devices the spec names, and what this process took of it: all of them
+ * (the face's "every device" setting) or one, picked by a ticket (gp_cl_ticket). The devices used are
  * gp_cl_devices[0 .. n). */
 static struct {
 	int state;
@@ -26,6 +27,16 @@ static struct {
 	unsigned long ticket;   /* spread: this process's ticket (its device: ticket % in_set) */
 	char rule[160];         /* how the devices were picked, for gpu_info() */
 } gp_cl_set = {.state = GP_CL_UNOPENED, .spec = "auto"};
+
+/* How the face names the settings that pick the devices, in messages (the PHP face: its INI
+ * entries; a face that sets none: these). */
+static const char *gp_cl_device_option = "device", *gp_cl_every_option = "every device";
+
+void gp_cl_option_names(const char *device, const char *every)
+{
+	gp_cl_device_option = device;
+	gp_cl_every_option = every;
+}
 
 int gp_cl_own(void)
 {
@@ -141,7 +152,7 @@ int gp_cl_spec_parse(const char *value, gp_cl_spec *spec)
 	return spec->n > 0;
 }
 
-/* The devices gpupost.device names (at most max), in the order named or found; 0 with
+/* The devices the spec names (at most max), in the order named or found; 0 with
  * last_error set when none. */
 static size_t gp_cl_match(const char *value, gp_cl_candidate *out, size_t max)
 {
@@ -151,8 +162,8 @@ static size_t gp_cl_match(const char *value, gp_cl_candidate *out, size_t max)
 	gp_cl_spec spec;
 	if (!gp_cl_spec_parse(value, &spec)) {
 		snprintf(gp_cl.last_error, sizeof(gp_cl.last_error),
-		         "gpupost.device=\"%s\" is not auto, gpu, cpu, host, P:D, gpu:all, cpu:all, all or a "
-		         "list of P:D", value);
+		         "%s=\"%s\" is not auto, gpu, cpu, host, P:D, gpu:all, cpu:all, all or a "
+		         "list of P:D", gp_cl_device_option, value);
 		return 0;
 	}
 	cl_device_type want = spec.kind == GP_CL_SPEC_GPU ? CL_DEVICE_TYPE_GPU :
@@ -171,10 +182,10 @@ static size_t gp_cl_match(const char *value, gp_cl_candidate *out, size_t max)
 			    d >= (int)nd || d >= 16) {
 				if (spec.n == 1) {
 					snprintf(gp_cl.last_error, sizeof(gp_cl.last_error),
-					         "no OpenCL device matches gpupost.device=\"%s\"", value);
+					         "no OpenCL device matches %s=\"%s\"", gp_cl_device_option, value);
 				} else {
 					snprintf(gp_cl.last_error, sizeof(gp_cl.last_error),
-					         "no OpenCL device %d:%d (gpupost.device=\"%s\")", p, d, value);
+					         "no OpenCL device %d:%d (%s=\"%s\")", p, d, gp_cl_device_option, value);
 				}
 				return 0;
 			}
@@ -196,7 +207,7 @@ static size_t gp_cl_match(const char *value, gp_cl_candidate *out, size_t max)
 	}
 	if (found == 0) {
 		snprintf(gp_cl.last_error, sizeof(gp_cl.last_error),
-		         "no OpenCL device matches gpupost.device=\"%s\"", value);
+		         "no OpenCL device matches %s=\"%s\"", gp_cl_device_option, value);
 	}
 	return found;
 }
@@ -292,7 +303,9 @@ int gp_cl_available(const char *device_spec, int all_devices)
 	snprintf(gp_cl_set.spec, sizeof(gp_cl_set.spec), "%s", device_spec ? device_spec : "auto");
 	gp_cl_spec parsed;
 	if (gp_cl_spec_parse(gp_cl_set.spec, &parsed) && parsed.kind == GP_CL_SPEC_HOST) {
-		gp_cl_unusable("gpupost.device=host: OpenCL is not used");
+		char why[128];
+		snprintf(why, sizeof(why), "%s=host: OpenCL is not used", gp_cl_device_option);
+		gp_cl_unusable(why);
 		return 0;
 	}
 	gp_cl_candidate found[GP_CL_MAX_DEVICES];
@@ -302,8 +315,8 @@ int gp_cl_available(const char *device_spec, int all_devices)
 	gp_cl_set.state = GP_CL_UNUSABLE;
 	if (n == 0) return 0;
 	if (n == 1 || all_devices) {
-		snprintf(gp_cl_set.rule, sizeof(gp_cl_set.rule), n == 1 ? "the one device gpupost.device names" :
-		         "all %zu devices gpupost.device names (gpupost.multi_device=all)", n);
+		if (n == 1) snprintf(gp_cl_set.rule, sizeof(gp_cl_set.rule), "the one device %s names", gp_cl_device_option);
+		else snprintf(gp_cl_set.rule, sizeof(gp_cl_set.rule), "all %zu devices %s names (%s)", n, gp_cl_device_option, gp_cl_every_option);
 		for (size_t i = 0; i < n; i++) {
 			/* a device that does not build is left out; the others serve */
 			if (gp_cl_open_device(gp_cl_set.n, &found[i])) gp_cl_set.n++;
@@ -312,8 +325,8 @@ int gp_cl_available(const char *device_spec, int all_devices)
 		gp_cl_set.ticket = gp_cl_ticket();
 		size_t pick = (size_t)(gp_cl_set.ticket % n);
 		snprintf(gp_cl_set.rule, sizeof(gp_cl_set.rule),
-		         "spread: ticket %lu, device %zu of the %zu gpupost.device names (ticket %% %zu)",
-		         gp_cl_set.ticket, pick, n, n);
+		         "spread: ticket %lu, device %zu of the %zu %s names (ticket %% %zu)",
+		         gp_cl_set.ticket, pick, n, gp_cl_device_option, n);
 		if (gp_cl_open_device(0, &found[pick])) gp_cl_set.n = 1;
 	}
 	gp_cl_current = &gp_cl_devices[0];
