@@ -15,6 +15,7 @@
  * Ranked rows ("and10", "or10"): the AND log's terms, AND or OR, the 10 best by BM25 (FTS5's
  * bm25() ORDER BY ... LIMIT 10 beside; Xapian's BM25Weight, its own variant, not compared). */
 require __DIR__ . '/../demo/corpus.php';
+require __DIR__ . '/fts5_text.php';
 
 $argv = $_SERVER['argv'];
 $build_demo = ($argv[1] ?? '') === 'demo';
@@ -210,17 +211,7 @@ $fts = null;
 if ($text !== null && class_exists('SQLite3')) {
     $t0 = hrtime(true);
     $fts = new SQLite3(':memory:');
-    $fts->exec('CREATE VIRTUAL TABLE docs USING fts5(body)');
-    $fts->exec('BEGIN');
-    $st = $fts->prepare('INSERT INTO docs(rowid, body) VALUES (:id, :body)');
-    $fh = fopen($text, 'r');
-    for ($id = 1; ($line = fgets($fh)) !== false; $id++) {
-        $st->bindValue(':id', $id, SQLITE3_INTEGER);
-        $st->bindValue(':body', rtrim($line, "\n"), SQLITE3_TEXT);
-        $st->execute();
-    }
-    fclose($fh);
-    $fts->exec('COMMIT');
+    fts5_index_text($fts, $text);
     fprintf(STDERR, "fts5: indexed in %.1f s\n", (hrtime(true) - $t0) / 1e9);
 }
 $xapian = [];

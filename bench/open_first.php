@@ -7,18 +7,10 @@
 [, $what, $path] = $_SERVER['argv'];
 $terms = array_slice($_SERVER['argv'], 3);
 if ($what === 'fts5-build') {
+    require __DIR__ . '/fts5_text.php';
     $db = new SQLite3($terms[0]);
     $db->exec('PRAGMA journal_mode = OFF');
-    $db->exec('CREATE VIRTUAL TABLE docs USING fts5(body)');
-    $db->exec('BEGIN');
-    $st = $db->prepare('INSERT INTO docs(rowid, body) VALUES (:id, :body)');
-    $fh = fopen($path, 'r');
-    for ($id = 1; ($line = fgets($fh)) !== false; $id++) {
-        $st->bindValue(':id', $id, SQLITE3_INTEGER);
-        $st->bindValue(':body', rtrim($line, "\n"), SQLITE3_TEXT);
-        $st->execute();
-    }
-    $db->exec('COMMIT');
+    fts5_index_text($db, $path);
     exit(0);
 }
 $t0 = hrtime(true);

@@ -8,6 +8,8 @@
 // of the matching docs let the caller check that Xapian found what gpupost found).
 #include <xapian.h>
 
+#include "xapian_text.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -25,20 +27,9 @@ int main(int argc, char **argv)
 	}
 	double budget = argc > 4 ? std::atof(argv[4]) : 30.0;
 	Xapian::WritableDatabase db(argv[3], Xapian::DB_CREATE_OR_OVERWRITE);
-	std::ifstream text(argv[1]);
-	std::string line;
-	Xapian::docid id = 0;
 	auto t0 = std::chrono::steady_clock::now();
-	db.begin_transaction(false);
-	while (std::getline(text, line)) {
-		Xapian::Document doc;
-		std::istringstream words(line);
-		std::string w;
-		Xapian::termpos pos = 0;
-		while (words >> w) doc.add_posting(w, ++pos);
-		db.replace_document(++id, doc);
-	}
-	db.commit_transaction();
+	Xapian::docid id = xapian_index_text(db, argv[1]);
+	std::string line;
 	double build = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 	std::fprintf(stderr, "xapian: %u docs indexed in %.1f s\n", (unsigned)id, build);
 

@@ -5,6 +5,8 @@
 //                                      every match in docid order, BoolWeight)
 #include <xapian.h>
 
+#include "xapian_text.h"
+
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -23,19 +25,7 @@ int main(int argc, char **argv)
 {
 	if (argc >= 4 && std::strcmp(argv[1], "build") == 0) {
 		Xapian::WritableDatabase db(argv[3], Xapian::DB_CREATE_OR_OVERWRITE);
-		std::ifstream text(argv[2]);
-		std::string line;
-		Xapian::docid id = 0;
-		db.begin_transaction(false);
-		while (std::getline(text, line)) {
-			Xapian::Document doc;
-			std::istringstream words(line);
-			std::string w;
-			Xapian::termpos pos = 0;
-			while (words >> w) doc.add_posting(w, ++pos);
-			db.replace_document(++id, doc);
-		}
-		db.commit_transaction();
+		xapian_index_text(db, argv[2]);
 		return 0;
 	}
 	if (argc >= 4 && std::strcmp(argv[1], "first") == 0) {
