@@ -26,7 +26,7 @@ if [ -f /usr/include/xapian.h ] && command -v g++ > /dev/null; then
 	g++ -O2 -o bench/xapian_open bench/xapian_open.cc -lxapian && xapian=bench/xapian_open
 fi
 sqlite=""
-php -n -d extension=sqlite3 -r 'exit(class_exists("SQLite3") ? 0 : 1);' 2> /dev/null && sqlite="-d extension=sqlite3"
+php -n -d extension=sqlite3 -r 'exit(class_exists("SQLite3") ? 0 : 1);' > /dev/null 2>&1 && sqlite="-d extension=sqlite3"
 php="php -n -d memory_limit=-1 -d gpupost.max_result_bytes=64G -d gpupost.max_resident_bytes=64G $sqlite -d extension=$PWD/modules/gpupost.so"
 runs=${RUNS:-5}
 text_max=${TEXT_MAX:-1000000}
