@@ -32,7 +32,7 @@ static void fix_v2_checksums(uint8_t *f, size_t len, uint32_t sections)
 	uint64_t n = sec_len[6] / 40;
 	for (uint64_t t = 0; t < n; t++) {
 		uint64_t a = gp_load_le64(table + 40 * t), b = t + 1 < n ? gp_load_le64(table + 40 * (t + 1)) : sec_len[7];
-		if (a <= b && b <= sec_len[7]) gp_store_le32(table + 40 * t + 28, gp_crc32(0, lists + a, (size_t)(b - a)));
+		if (a <= b && b <= sec_len[7]) gp_store_le32(table + 40 * t + 28, gp_crc32c(0, lists + a, (size_t)(b - a)));
 	}
 	if (!checks || sec_len[8] < GP_V2_CHECKS_HEAD || !at || sec_len[1] < (n + 1) * 8 || !terms || n > UINT32_MAX) return;
 	uint32_t gt = gp_load_le32(checks), ct = gp_load_le32(checks + 4);
@@ -46,11 +46,11 @@ static void fix_v2_checksums(uint8_t *f, size_t len, uint32_t sections)
 		gp_store_le32(checks + GP_V2_CHECKS_HEAD + 4 * (size_t)g, gp_index_v2_group_crc(at, terms, table, first, end, cover));
 	}
 	if (!lengths || sec_len[5] < GP_IXF_LENGTHS_HEAD) return;
-	gp_store_le32(checks + 24, gp_crc32(0, lengths, GP_IXF_LENGTHS_HEAD));
+	gp_store_le32(checks + 24, gp_crc32c(0, lengths, GP_IXF_LENGTHS_HEAD));
 	uint64_t docs = (sec_len[5] - GP_IXF_LENGTHS_HEAD) / 4;
 	for (uint64_t c = 0; c * ct < docs && GP_V2_CHECKS_HEAD + 4 * (groups + c + 1) <= sec_len[8]; c++) {
 		uint64_t m = docs - c * ct < ct ? docs - c * ct : ct;
-		gp_store_le32(checks + GP_V2_CHECKS_HEAD + 4 * (groups + c), gp_crc32(0, lengths + GP_IXF_LENGTHS_HEAD + 4 * c * ct, (size_t)m * 4));
+		gp_store_le32(checks + GP_V2_CHECKS_HEAD + 4 * (groups + c), gp_crc32c(0, lengths + GP_IXF_LENGTHS_HEAD + 4 * c * ct, (size_t)m * 4));
 	}
 }
 

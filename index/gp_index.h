@@ -315,5 +315,9 @@ int gp_index_yioop_load(const uint8_t *file, size_t len, const gp_budget *budget
                         gp_error *err);
 /* CRC-32 (IEEE 802.3, as PHP's crc32() and zlib compute it) of len bytes, continuing crc. */
 uint32_t gp_crc32(uint32_t crc, const uint8_t *p, size_t len);
+/* CRC-32C (Castagnoli, as PHP's hash('crc32c') computes it) of len bytes, continuing crc. */
+uint32_t gp_crc32c(uint32_t crc, const uint8_t *p, size_t len);
+/* The same by tables alone (what gp_crc32c does where the CPU has no CRC instruction). */
+uint32_t gp_crc32c_portable(uint32_t crc, const uint8_t *p, size_t len);
 
 #endif

@@ -2,6 +2,7 @@
  * CRC-32, then the dictionary and the lists as they were given. Loading checks everything
  * before it builds: the image may be any bytes. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,64 @@ uint32_t gp_crc32(uint32_t crc, const uint8_t *p, size_t len)
 		len -= 8;
 	}
 	while (len--) crc = crc_table[0][(crc ^ *p++) & 0xFF] ^ (crc >> 8);
+	return ~crc;
+}
+
+/* CRC-32C (Castagnoli): the SSE4.2 instruction where the CPU has it (eight bytes an
+ * instruction), else slicing by eight as above. What version 2 checks its parts by. */
+static uint32_t crc32c_table[8][256];
+static pthread_once_t crc32c_once = PTHREAD_ONCE_INIT;
+
+static void crc32c_init(void)
+{
+	for (uint32_t i = 0; i < 256; i++) {
+		uint32_t c = i;
+		for (int k = 0; k < 8; k++) c = c & 1 ? 0x82F63B78u ^ (c >> 1) : c >> 1;
+		crc32c_table[0][i] = c;
+	}
+	for (uint32_t i = 0; i < 256; i++) {
+		for (int t = 1; t < 8; t++) crc32c_table[t][i] = (crc32c_table[t - 1][i] >> 8) ^ crc32c_table[0][crc32c_table[t - 1][i] & 0xFF];
+	}
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <nmmintrin.h>
+__attribute__((target("sse4.2"))) static uint32_t crc32c_sse42(uint32_t crc, const uint8_t *p, size_t len)
+{
+	uint64_t c = crc;
+	while (len >= 8) {
+		uint64_t v;
+		memcpy(&v, p, 8);
+		c = _mm_crc32_u64(c, v);
+		p += 8;
+		len -= 8;
+	}
+	while (len--) c = _mm_crc32_u8((uint32_t)c, *p++);
+	return (uint32_t)c;
+}
+#endif
+
+uint32_t gp_crc32c(uint32_t crc, const uint8_t *p, size_t len)
+{
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	if (__builtin_cpu_supports("sse4.2")) return ~crc32c_sse42(~crc, p, len);
+#endif
+	return gp_crc32c_portable(crc, p, len);
+}
+
+uint32_t gp_crc32c_portable(uint32_t crc, const uint8_t *p, size_t len)
+{
+	crc = ~crc;
+	pthread_once(&crc32c_once, crc32c_init);
+	while (len >= 8) {
+		uint32_t a = crc ^ gp_load_le32(p), b = gp_load_le32(p + 4);
+		crc = crc32c_table[7][a & 0xFF] ^ crc32c_table[6][(a >> 8) & 0xFF] ^ crc32c_table[5][(a >> 16) & 0xFF] ^
+		      crc32c_table[4][a >> 24] ^ crc32c_table[3][b & 0xFF] ^ crc32c_table[2][(b >> 8) & 0xFF] ^
+		      crc32c_table[1][(b >> 16) & 0xFF] ^ crc32c_table[0][b >> 24];
+		p += 8;
+		len -= 8;
+	}
+	while (len--) crc = crc32c_table[0][(crc ^ *p++) & 0xFF] ^ (crc >> 8);
 	return ~crc;
 }
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "gp_index_file.h"
 #include "gp_list_cursor.h"
@@ -37,9 +38,9 @@ uint32_t gp_index_v2_group_crc(const uint8_t *term_at, const uint8_t *terms, con
                                uint32_t end, uint32_t cover)
 {
 	const uint64_t o0 = gp_load_le64(term_at + 8 * (size_t)first), o1 = gp_load_le64(term_at + 8 * (size_t)cover);
-	uint32_t crc = gp_crc32(0, term_at + 8 * (size_t)first, 8 * ((size_t)(cover - first) + 1));
-	crc = gp_crc32(crc, terms + o0, (size_t)(o1 - o0));
-	return gp_crc32(crc, table + (size_t)first * GP_V2_TERM, (size_t)(end - first) * GP_V2_TERM);
+	uint32_t crc = gp_crc32c(0, term_at + 8 * (size_t)first, 8 * ((size_t)(cover - first) + 1));
+	crc = gp_crc32c(crc, terms + o0, (size_t)(o1 - o0));
+	return gp_crc32c(crc, table + (size_t)first * GP_V2_TERM, (size_t)(end - first) * GP_V2_TERM);
 }
 
 /* --- opening --- */
@@ -120,7 +121,7 @@ int gp_index_v2_open(const uint8_t *file, size_t len, int in_place, const gp_bud
 	double k1 = 0.0, b = 0.0;
 	if (sec[V2_LENGTHS]) {   /* the section's head (BM25's parameters), by its own checksum */
 		const uint8_t *h = sec[V2_LENGTHS];
-		if (gp_crc32(0, h, GP_IXF_LENGTHS_HEAD) != gp_load_le32(ck + 24)) return BAD(sec_off[V2_CHECKS] + 24, "the doc lengths' head does not match its checksum");
+		if (gp_crc32c(0, h, GP_IXF_LENGTHS_HEAD) != gp_load_le32(ck + 24)) return BAD(sec_off[V2_CHECKS] + 24, "the doc lengths' head does not match its checksum");
 		memcpy(&k1, h, 8);
 		memcpy(&b, h + 8, 8);
 		if (!gp_bm25_params_valid(k1, b)) {
@@ -134,20 +135,24 @@ int gp_index_v2_open(const uint8_t *file, size_t len, int in_place, const gp_bud
 	if (gp_budget_check(budget, 0, own, "the index", err) != GP_OK) return GP_ENOMEM;
 	gp_index *ix = calloc(1, sizeof(*ix));
 	gp_v2 *v = calloc(1, sizeof(*v));
-	if (!ix || !v || !(v->checked = calloc((size_t)n_terms + 1, 1)) || !(v->group_checked = calloc((size_t)n_groups + 1, 1)) ||
-	    !(v->group_key = calloc((size_t)n_groups + 1, 8)) || !(v->term_key = calloc((size_t)n_terms + 1, 8)) ||
-	    !(v->chunk_checked = calloc((size_t)n_chunks + 1, 1)) || (!in_place && !(v->owned = malloc(len + 1)))) {
-		if (v) {
-			free((void *)v->checked);
-			free((void *)v->group_checked);
-			free(v->group_key);
-			free(v->term_key);
-			free((void *)v->chunk_checked);
-		}
+	/* the flags and keys in one anonymous mapping: zero pages, made as the parts are checked
+	 * (nothing written, nothing cleared, at open) */
+	const size_t flags = ((size_t)n_terms + n_groups + n_chunks + 3 + 7) & ~(size_t)7;
+	const size_t state_len = flags + ((size_t)n_groups + 1 + (size_t)n_terms + 1) * 8;
+	void *state = mmap(NULL, state_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!ix || !v || state == MAP_FAILED || (!in_place && !(v->owned = malloc(len + 1)))) {
+		if (state != MAP_FAILED) munmap(state, state_len);
 		free(v);
 		free(ix);
 		return gp_index_fail_nomem(err, "the index");
 	}
+	v->state = state;
+	v->state_len = state_len;
+	v->checked = (atomic_uchar *)state;
+	v->group_checked = v->checked + n_terms + 1;
+	v->chunk_checked = v->group_checked + n_groups + 1;
+	v->group_key = (uint64_t *)(void *)((uint8_t *)state + flags);
+	v->term_key = v->group_key + n_groups + 1;
 	if (!in_place) {   /* the copy is what the index reads */
 		memcpy(v->owned, file, len);
 		v->owned_len = len;
@@ -209,11 +214,7 @@ void gp_index_v2_free(gp_v2 *v)
 {
 	if (!v) return;
 	pthread_mutex_destroy(&v->lock);
-	free((void *)v->checked);
-	free((void *)v->group_checked);
-	free(v->group_key);
-	free(v->term_key);
-	free((void *)v->chunk_checked);
+	if (v->state) munmap(v->state, v->state_len);
 	free(v->owned);
 	free(v);
 }
@@ -307,7 +308,7 @@ static int chunk_ready_locked(const gp_index *ix, uint32_t c, gp_error *err)
 	gp_v2 *v = ix->v2;
 	if (atomic_load(&v->chunk_checked[c])) return GP_OK;
 	const uint64_t first = (uint64_t)c << v->chunk_shift, end = first + (1ull << v->chunk_shift) < ix->len_docs ? first + (1ull << v->chunk_shift) : ix->len_docs;
-	if (gp_crc32(0, (const uint8_t *)(ix->doc_len + first), (size_t)(end - first) * 4) != gp_load_le32(v->chunk_crc + 4 * (size_t)c)) {
+	if (gp_crc32c(0, (const uint8_t *)(ix->doc_len + first), (size_t)(end - first) * 4) != gp_load_le32(v->chunk_crc + 4 * (size_t)c)) {
 		return BAD(v->lengths_off + GP_IXF_LENGTHS_HEAD + first * 4, "the checksum of the lengths of docs %llu to %llu does not match", (unsigned long long)first, (unsigned long long)end - 1);
 	}
 	atomic_store_explicit(&v->chunk_checked[c], 1, memory_order_release);
@@ -340,7 +341,7 @@ static int check_list(const gp_index *ix, uint32_t t, int what, gp_error *err)
 	}
 	const uint64_t len = gp_v2_data_len(v, t, ix->n_terms);
 	if ((uint64_t)blocks * GP_V2_SKIP > len) return LBAD(entry + 24, "%u postings need %u skip entries, more than its %llu bytes", df, blocks, (unsigned long long)len);
-	if (structure && gp_crc32(0, data, (size_t)len) != gp_load_le32(e + 28)) return LBAD(entry + 28, "%s", "its checksum does not match");
+	if (structure && gp_crc32c(0, data, (size_t)len) != gp_load_le32(e + 28)) return LBAD(entry + 28, "%s", "its checksum does not match");
 	uint64_t prev_end = (uint64_t)blocks * GP_V2_SKIP, counted = 0, base = 0;
 	uint32_t docs[GP_BLOCK], counts[GP_BLOCK], gap[GP_BLOCK];
 	uint64_t gaps_before[GP_BLOCK];
@@ -762,7 +763,7 @@ int gp_index_v2_save(const gp_index *ix, gp_index_writer write, void *ctx, gp_er
 		double m = ix->max_frac && ix->doc_len ? ix->max_frac[t] : 0.0;
 		memcpy(e + 16, &m, 8);
 		gp_store_le32(e + 24, (uint32_t)(ix->list_at[t + 1] - ix->list_at[t]));
-		gp_store_le32(e + 28, gp_crc32(0, w.p, (size_t)(w.bits / 8)));
+		gp_store_le32(e + 28, gp_crc32c(0, w.p, (size_t)(w.bits / 8)));
 		data += w.bits / 8;
 	}
 	/* section 8: a checksum a group of terms (its offsets and bytes through the next group's
@@ -790,10 +791,10 @@ int gp_index_v2_save(const gp_index *ix, gp_index_writer write, void *ctx, gp_er
 		}
 		gp_store_le64(checks + 8, with);
 		gp_store_le64(checks + 16, total);
-		gp_store_le32(checks + 24, gp_crc32(0, lengths, GP_IXF_LENGTHS_HEAD));
+		gp_store_le32(checks + 24, gp_crc32c(0, lengths, GP_IXF_LENGTHS_HEAD));
 		for (uint32_t c = 0; c < n_chunks; c++) {
 			const uint64_t first = (uint64_t)c * GP_V2_CHUNK, end = len_docs - first > GP_V2_CHUNK ? first + GP_V2_CHUNK : len_docs;
-			gp_store_le32(checks + GP_V2_CHECKS_HEAD + 4 * ((size_t)n_groups + c), gp_crc32(0, lengths + GP_IXF_LENGTHS_HEAD + 4 * first, (size_t)(end - first) * 4));
+			gp_store_le32(checks + GP_V2_CHECKS_HEAD + 4 * ((size_t)n_groups + c), gp_crc32c(0, lengths + GP_IXF_LENGTHS_HEAD + 4 * first, (size_t)(end - first) * 4));
 		}
 	}
 	gp_ixf_section s[6] = {

@@ -32,6 +32,8 @@ typedef struct gp_v2 {
 	const uint8_t *chunk_crc;
 	uint32_t group_shift, chunk_shift;   /* log2 of terms a group, docs a chunk */
 	uint32_t n_groups, n_chunks;
+	void *state;                  /* the flags and keys below: one anonymous mapping */
+	size_t state_len;
 	atomic_uchar *checked;        /* per term: what of its list is checked (GP_V2_STRUCTURE,
 	                               * GP_V2_LENGTHS) */
 	atomic_uchar *group_checked;  /* per group of terms, per chunk of docs: 1 once checked */

@@ -41,6 +41,11 @@ function lists_of(int $format, int $nt, bool $ranked_lists = false): array {
     return $l;
 }
 
+/* CRC-32C, what version 2 checks its parts (lists, groups of terms, chunks of doc lengths) by */
+function crc32c(string $s): int {
+    return hexdec(hash('crc32c', $s));
+}
+
 /* the section table: id => [crc, offset, length, entry's offset] */
 function sections(string $f): array {
     $s = [];
@@ -59,7 +64,7 @@ function fix_v2(string $f): string {
     for ($t = 0; $t < $n; $t++) {
         $off = unpack('P', $f, $to + 40 * $t)[1];
         $end = $t + 1 < $n ? unpack('P', $f, $to + 40 * ($t + 1))[1] : $ll;
-        $f = substr_replace($f, pack('V', crc32(substr($f, $lo + $off, $end - $off))), $to + 40 * $t + 28, 4);
+        $f = substr_replace($f, pack('V', crc32c(substr($f, $lo + $off, $end - $off))), $to + 40 * $t + 28, 4);
     }
     /* section 8: a checksum a group of terms (offsets and bytes through the next group's first
      * term, table entries), the lengths' head, a checksum a chunk of doc lengths */
@@ -75,14 +80,14 @@ function fix_v2(string $f): string {
         $o0 = unpack('P', $f, $ao + 8 * $first)[1];
         $o1 = unpack('P', $f, $ao + 8 * $cover)[1];
         $bytes = substr($f, $ao + 8 * $first, 8 * ($cover - $first + 1)) . substr($f, $bo + $o0, $o1 - $o0) . substr($f, $to + 40 * $first, 40 * ($end - $first));
-        $f = substr_replace($f, pack('V', crc32($bytes)), $ko + 32 + 4 * $i, 4);
+        $f = substr_replace($f, pack('V', crc32c($bytes)), $ko + 32 + 4 * $i, 4);
     }
     if (isset($s[5])) {
         [, $do] = $s[5];
-        $f = substr_replace($f, pack('V', crc32(substr($f, $do, 24))), $ko + 24, 4);
+        $f = substr_replace($f, pack('V', crc32c(substr($f, $do, 24))), $ko + 24, 4);
         $docs = unpack('V', $f, $do + 16)[1];
         for ($i = 0; $i * $c < $docs; $i++) {
-            $f = substr_replace($f, pack('V', crc32(substr($f, $do + 24 + 4 * $i * $c, 4 * min($c, $docs - $i * $c)))), $ko + 32 + 4 * ($groups + $i), 4);
+            $f = substr_replace($f, pack('V', crc32c(substr($f, $do + 24 + 4 * $i * $c, 4 * min($c, $docs - $i * $c)))), $ko + 32 + 4 * ($groups + $i), 4);
         }
     }
     foreach ($s as $id => [, $o, $l, $e]) {
