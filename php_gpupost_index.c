@@ -484,6 +484,14 @@ static void open_index(INTERNAL_FUNCTION_PARAMETERS, index_loader load, index_lo
 			gp_index_unref(ix);
 			RETURN_THROWS();
 		}
+	} else if (io.verify && gp_index_verify(ix, &err) != GP_OK) {   /* asked of a copy kept: checked now */
+		gp_index_unref(ix);
+		if (err.code == GP_EFORMAT) {
+			zend_throw_exception_ex(gpupost_exception_ce, 0, "%s %s: byte %zu: %s", what, real, err.offset, err.rule);
+		} else {
+			gpupost_throw(&err, NULL);
+		}
+		RETURN_THROWS();
 	}
 	const char *key = real;
 	object_init_ex(return_value, index_ce);

@@ -176,21 +176,24 @@ static inline uint64_t gp_block_doc(const gp_block *b, uint32_t i, uint64_t upos
 }
 
 /* The block's docs into out[0 .. n): the lower bits first, then the upper bits walked once. A
- * checked block has exactly n upper bits set. */
-static inline void gp_block_docs(const gp_block *b, uint32_t *out)
+ * checked block has exactly n upper bits set. Returns 0 when a doc passes 2^32 - 1 (what the
+ * list's check refuses: the docs as 32 bits would wrap). */
+static inline int gp_block_docs(const gp_block *b, uint32_t *out)
 {
-	const uint32_t l = b->l, n = b->n, base = (uint32_t)b->base;
+	const uint32_t l = b->l, n = b->n;
 	uint32_t i = 0;
+	uint64_t past = 0;
 	if (l == 0) memset(out, 0, (size_t)n * sizeof(uint32_t));
 	else gp_bits_unpack(b->bits, b->bits_len, 0, l, n, out);
 	for (uint64_t w = 0; w < b->upper_words && i < n; w++) {
 		uint64_t x = gp_block_word(b, w);
-		const uint32_t high = (uint32_t)(w * 64);
-		for (; x; x &= x - 1, i++) {
-			if (i == n) return;
-			out[i] = base + ((uint32_t)((uint64_t)(high + (uint32_t)__builtin_ctzll(x) - i) << l) | out[i]);
+		for (; x && i < n; x &= x - 1, i++) {
+			const uint64_t d = b->base + (((w * 64 + (uint64_t)__builtin_ctzll(x) - i) << l) | out[i]);
+			past |= d >> 32;
+			out[i] = (uint32_t)d;
 		}
 	}
+	return past == 0;
 }
 
 /* The block's position counts into counts[0 .. n) and, into gaps_before[0 .. n), the gaps of

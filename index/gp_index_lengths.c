@@ -10,7 +10,7 @@
 double gp_bm25_idf(uint64_t n_docs, uint64_t df)
 {
 	double idf = log(((double)n_docs - (double)df + 0.5) / ((double)df + 0.5));
-	return idf <= 0.0 ? 1e-6 : idf;
+	return idf > 0.0 ? idf : 1e-6;   /* NaN too (totals from a file that lies) */
 }
 
 static int bad_value(gp_error *err, const char *fmt, unsigned long long a, unsigned long long b)

@@ -115,8 +115,8 @@ int gp_index_v2_open(const uint8_t *file, size_t len, int in_place, const gp_bud
 	if (!sec[V2_LENGTHS] && (n_len || total_len || gp_load_le32(ck + 24))) {
 		return BAD(sec_off[V2_CHECKS] + 8, "section 8 gives doc lengths to an index without them");
 	}
-	if (n_len > len_docs || total_len > n_len * (uint64_t)UINT32_MAX) {
-		return BAD(sec_off[V2_CHECKS] + 8, "section 8's docs with a length (%llu) or their sum (%llu) cannot be the doc lengths'", (unsigned long long)n_len, (unsigned long long)total_len);
+	if (n_len > len_docs || total_len > n_len * (uint64_t)UINT32_MAX || total_len < n_len) {
+		return BAD(sec_off[V2_CHECKS] + 8, "section 8's docs with a length (%llu) or their sum (%llu) cannot be the doc lengths' (each at least 1)", (unsigned long long)n_len, (unsigned long long)total_len);
 	}
 	double k1 = 0.0, b = 0.0;
 	if (sec[V2_LENGTHS]) {   /* the section's head (BM25's parameters), by its own checksum */
@@ -341,6 +341,7 @@ static int check_list(const gp_index *ix, uint32_t t, int what, gp_error *err)
 	}
 	const uint64_t len = gp_v2_data_len(v, t, ix->n_terms);
 	if ((uint64_t)blocks * GP_V2_SKIP > len) return LBAD(entry + 24, "%u postings need %u skip entries, more than its %llu bytes", df, blocks, (unsigned long long)len);
+	if (lengths && df > ix->n_len) return LBAD(entry + 24, "%u docs, more than the %llu with a length (section 8)", df, (unsigned long long)ix->n_len);
 	if (structure && gp_crc32c(0, data, (size_t)len) != gp_load_le32(e + 28)) return LBAD(entry + 28, "%s", "its checksum does not match");
 	uint64_t prev_end = (uint64_t)blocks * GP_V2_SKIP, counted = 0, base = 0;
 	uint32_t docs[GP_BLOCK], counts[GP_BLOCK], gap[GP_BLOCK];
@@ -373,14 +374,16 @@ static int check_list(const gp_index *ix, uint32_t t, int what, gp_error *err)
 		if (structure && (inside != n || ones != n)) {
 			return LBAD(file_at + boff + GP_BLOCK_HEADER, "block %u's upper bits hold %llu docs within their %llu bits, not %u", b, (unsigned long long)inside, (unsigned long long)limit, n);
 		}
-		gp_block_docs(&k, docs);
+		if (!gp_block_docs(&k, docs) && structure) {
+			return LBAD(file_at + boff, "block %u holds a doc past 2^32 - 1", b);
+		}
 		const uint64_t gaps = gp_block_counts(&k, counts, gaps_before);
 		/* docs strictly increasing, the last the skip entry's; counts, positions; the doc
 		 * lengths and the score bounds */
 		double top = 0.0;
 		for (uint32_t i = 0; i < n; i++) {
 			const uint64_t d = docs[i];
-			if (structure && ((i && d <= docs[i - 1]) || d > last)) {
+			if (structure && ((i && d <= docs[i - 1]) || d < base || d > last)) {
 				return LBAD(file_at + boff, "block %u's posting %u (doc %llu) does not increase or passes the block's last doc", b, i, (unsigned long long)d);
 			}
 			counted += counts[i];
@@ -400,15 +403,19 @@ static int check_list(const gp_index *ix, uint32_t t, int what, gp_error *err)
 			if (k.gaps_at + gaps * k.bg > (uint64_t)k.bits_len * 8) {
 				return LBAD(file_at + boff, "block %u's position gaps run past its bytes", b);
 			}
-			/* every position within 32-bit signed integers: each posting's first plus its gaps
-			 * (gaps of 0 bits: its first; else as many as the block's bits hold) */
+			/* a posting's positions increase (each gap at least 1: so the block's bits bound its
+			 * positions), all within 32-bit signed integers */
+			if (gaps && k.bg == 0) return LBAD(file_at + boff, "block %u's position gaps have 0 bits (a gap is at least 1)", b);
 			for (uint32_t i = 0; i < n; i++) {
 				if (!counts[i]) continue;
 				uint64_t p = gp_bits_get(k.bits, k.bits_len, k.first_at + (uint64_t)i * k.bf, k.bf), g = gaps_before[i];
-				for (uint64_t left = k.bg ? counts[i] - 1 : 0; left > 0;) {
+				for (uint64_t left = counts[i] - 1; left > 0;) {
 					uint32_t m = left < GP_BLOCK ? (uint32_t)left : GP_BLOCK;
 					gp_bits_unpack(k.bits, k.bits_len, k.gaps_at + g * k.bg, k.bg, m, gap);
-					for (uint32_t j = 0; j < m; j++) p += gap[j];
+					for (uint32_t j = 0; j < m; j++) {
+						if (gap[j] == 0) return LBAD(file_at + boff, "block %u's posting %u has a position gap of 0 (its positions increase)", b, i);
+						p += gap[j];
+					}
 					g += m;
 					left -= m;
 				}

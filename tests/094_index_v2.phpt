@@ -263,6 +263,48 @@ $f[$s[2][1] + unpack('P', $f, $s[1][1] + 8 * 64)[1] + 2] = '5';   /* 'w064' now 
 file_put_contents("$dir/b.gpix", fix_v2($f));
 echo "groups out of order: ", str_replace($dir, 'DIR', gp_error_of(fn() => GpuPost\Index::open("$dir/b.gpix")->search(['w000']))), "\n";
 
+/* what a crafted file (its checksums made right) cannot get past */
+$msg = fn($e) => preg_replace(['/byte \d+/', '~/\S*gpupost-094-\d+~'], ['byte N', 'DIR'], $e);
+$last = 4294967294;   /* a block's doc past 2^32 - 1: its 32 bits would wrap below the block before */
+$B = $last - 2048;
+$a = range(1000, 1126);
+array_push($a, $B - 1, $B + 5, $last);
+(new GpuPost\Index(['a' => gpu_encode_postings($a, GPUPOST_QS, GPUPOST_VALUES)], GPUPOST_QS, ['device' => 'host']))->save("$dir/w.gpix");
+$f = file_get_contents("$dir/w.gpix");
+$lo = sections($f)[7][1];
+$blk = $lo + unpack('V', $f, $lo + 20)[1];
+$f = substr_replace($f, pack('P', 0b1100), $blk + 4, 8);
+$f[$blk + 12] = chr(1000 & 0xFF);
+$f[$blk + 13] = chr((ord($f[$blk + 13]) & ~3) | (1000 >> 8));
+file_put_contents("$dir/b.gpix", fix_v2($f));
+echo "a doc past 2^32 - 1: ", $msg(gp_error_of(fn() => GpuPost\Index::open("$dir/b.gpix")->search(['a']))), "\n";
+/* a position gap of 0 bits: a count would stand for positions no bytes hold */
+(new GpuPost\Index(['a' => gpu_encode_postings([0 => [1, 1 << 27]], GPUPOST_MOD9, GPUPOST_POSTINGS)], GPUPOST_MOD9, ['device' => 'host']))->save("$dir/c.gpix");
+$f = file_get_contents("$dir/c.gpix");
+$s = sections($f);
+$blk = $s[7][1] + 16;
+$f = substr_replace($f, "\0" . chr(26) . chr(4) . "\0", $blk, 4);
+$f = substr_replace($f, pack('V', 1000 | (7 << 26)), $blk + 12, 4);
+$f = substr_replace($f, pack('P', 1000), $s[6][1] + 8, 8);
+file_put_contents("$dir/b.gpix", fix_v2($f));
+echo "position gaps of 0 bits: ", $msg(gp_error_of(fn() => GpuPost\Index::open("$dir/b.gpix")->search(['a']))), "\n";
+/* section 8's totals: what a lazy check can hold them to (the rest only 'verify' reads) */
+$lists = ['a' => gpu_encode_postings([1 => [1], 2 => [1, 2], 3 => [4]], GPUPOST_MOD9, GPUPOST_POSTINGS)];
+(new GpuPost\Index($lists, GPUPOST_MOD9, ['device' => 'host', 'doc_lengths' => array_fill(0, 100, 20)]))->save("$dir/t.gpix");
+$f = file_get_contents("$dir/t.gpix");
+$k8 = sections($f)[8][1];
+foreach ([[100, 50], [2, 40], [100, 1000]] as [$n, $sum]) {
+    file_put_contents("$dir/b.gpix", fix_v2(substr_replace($f, pack('PP', $n, $sum), $k8 + 8, 16)));
+    echo "section 8 says $n docs, $sum tokens: ", $msg(gp_error_of(fn() => GpuPost\Index::open("$dir/b.gpix")->search(['a'], ['op' => GPUPOST_OR, 'limit' => 2]))),
+        "; verify: ", $msg(gp_error_of(fn() => GpuPost\Index::open("$dir/b.gpix", ['verify' => true]))), "\n";
+}
+/* 'verify' asked of a persistent index kept from an open() without it */
+$f = file_get_contents("$dir/small.gpix");
+$lo = sections($f)[7][1];
+file_put_contents("$dir/p.gpix", fix_v2(substr_replace($f, pack('V', unpack('V', $f, $lo)[1] + 1), $lo, 4)));
+GpuPost\Index::open("$dir/p.gpix", ['persistent' => true, 'device' => 'host']);
+echo "persistent, then verify: ", $msg(gp_error_of(fn() => GpuPost\Index::open("$dir/p.gpix", ['persistent' => true, 'device' => 'host', 'verify' => true]))), "\n";
+
 array_map('unlink', glob("$dir/*"));
 rmdir($dir);
 ?>
@@ -285,3 +327,9 @@ a damaged group, another's term: [10,310]
 a damaged group's term: GpuPost\Exception: index file DIR/b.gpix: byte 15840: the checksum of terms 256 to 299 (group 4) does not match
 and with 'verify': GpuPost\Exception: index file DIR/b.gpix: byte 15840: the checksum of terms 256 to 299 (group 4) does not match
 groups out of order: GpuPost\Exception: index file DIR/b.gpix: byte 2848: term 64 is not after term 63 (the terms are in increasing order, each once)
+a doc past 2^32 - 1: GpuPost\Exception: index file DIR/b.gpix: byte N: term 'a' (list 0): block 1 holds a doc past 2^32 - 1
+position gaps of 0 bits: GpuPost\Exception: index file DIR/b.gpix: byte N: term 'a' (list 0): block 0's position gaps have 0 bits (a gap is at least 1)
+section 8 says 100 docs, 50 tokens: GpuPost\Exception: index file DIR/b.gpix: byte N: section 8's docs with a length (100) or their sum (50) cannot be the doc lengths' (each at least 1); verify: GpuPost\Exception: index file DIR/b.gpix: byte N: section 8's docs with a length (100) or their sum (50) cannot be the doc lengths' (each at least 1)
+section 8 says 2 docs, 40 tokens: GpuPost\Exception: index file DIR/b.gpix: byte N: term 'a' (list 0): 3 docs, more than the 2 with a length (section 8); verify: GpuPost\Exception: index file DIR/b.gpix: byte N: term 'a' (list 0): 3 docs, more than the 2 with a length (section 8)
+section 8 says 100 docs, 1000 tokens: no exception; verify: GpuPost\Exception: index file DIR/b.gpix: byte N: section 8 says 100 docs with a length, 1000 tokens; the doc lengths hold 100, 2000
+persistent, then verify: GpuPost\Exception: index file DIR/p.gpix: byte N: term 't0' (list 0): block 0 ends at doc 327, its skip entry says 328
