@@ -19,55 +19,51 @@ enum { SEC_TERM_AT = 1, SEC_TERMS = 2, SEC_BLOB_AT = 3, SEC_BLOBS = 4, SEC_REQUI
 /* the doc lengths section: k1, b (f64), the table's entries (u32), 4 zero bytes, the table */
 #define IX_LENGTHS_HEAD 24
 
-static uint32_t crc_table[8][256];
+/* Reflected CRC tables for slicing by eight: CRC-32 (IEEE 802.3) and CRC-32C (Castagnoli). */
+static uint32_t crc32_table[8][256], crc32c_table[8][256];
+static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
+
+static void crc_table_fill(uint32_t (*t)[256], uint32_t poly)
+{
+	for (uint32_t i = 0; i < 256; i++) {
+		uint32_t c = i;
+		for (int k = 0; k < 8; k++) c = c & 1 ? poly ^ (c >> 1) : c >> 1;
+		t[0][i] = c;
+	}
+	for (uint32_t i = 0; i < 256; i++) {
+		for (int k = 1; k < 8; k++) t[k][i] = (t[k - 1][i] >> 8) ^ t[0][t[k - 1][i] & 0xFF];
+	}
+}
 
 static void crc_init(void)
 {
-	if (crc_table[0][1]) return;
-	for (uint32_t i = 0; i < 256; i++) {
-		uint32_t c = i;
-		for (int k = 0; k < 8; k++) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-		crc_table[0][i] = c;
-	}
-	for (uint32_t i = 0; i < 256; i++) {
-		for (int t = 1; t < 8; t++) crc_table[t][i] = (crc_table[t - 1][i] >> 8) ^ crc_table[0][crc_table[t - 1][i] & 0xFF];
-	}
+	crc_table_fill(crc32_table, 0xEDB88320u);
+	crc_table_fill(crc32c_table, 0x82F63B78u);
 }
 
 /* Slicing by eight: eight table lookups per eight bytes. */
-uint32_t gp_crc32(uint32_t crc, const uint8_t *p, size_t len)
+static uint32_t crc_slice8(const uint32_t (*t)[256], uint32_t crc, const uint8_t *p, size_t len)
 {
-	crc_init();
+	pthread_once(&crc_once, crc_init);
 	crc = ~crc;
 	while (len >= 8) {
 		uint32_t a = crc ^ gp_load_le32(p), b = gp_load_le32(p + 4);
-		crc = crc_table[7][a & 0xFF] ^ crc_table[6][(a >> 8) & 0xFF] ^ crc_table[5][(a >> 16) & 0xFF] ^
-		      crc_table[4][a >> 24] ^ crc_table[3][b & 0xFF] ^ crc_table[2][(b >> 8) & 0xFF] ^
-		      crc_table[1][(b >> 16) & 0xFF] ^ crc_table[0][b >> 24];
+		crc = t[7][a & 0xFF] ^ t[6][(a >> 8) & 0xFF] ^ t[5][(a >> 16) & 0xFF] ^ t[4][a >> 24] ^
+		      t[3][b & 0xFF] ^ t[2][(b >> 8) & 0xFF] ^ t[1][(b >> 16) & 0xFF] ^ t[0][b >> 24];
 		p += 8;
 		len -= 8;
 	}
-	while (len--) crc = crc_table[0][(crc ^ *p++) & 0xFF] ^ (crc >> 8);
+	while (len--) crc = t[0][(crc ^ *p++) & 0xFF] ^ (crc >> 8);
 	return ~crc;
 }
 
-/* CRC-32C (Castagnoli): the SSE4.2 instruction where the CPU has it (eight bytes an
- * instruction), else slicing by eight as above. What version 2 checks its parts by. */
-static uint32_t crc32c_table[8][256];
-static pthread_once_t crc32c_once = PTHREAD_ONCE_INIT;
-
-static void crc32c_init(void)
+uint32_t gp_crc32(uint32_t crc, const uint8_t *p, size_t len)
 {
-	for (uint32_t i = 0; i < 256; i++) {
-		uint32_t c = i;
-		for (int k = 0; k < 8; k++) c = c & 1 ? 0x82F63B78u ^ (c >> 1) : c >> 1;
-		crc32c_table[0][i] = c;
-	}
-	for (uint32_t i = 0; i < 256; i++) {
-		for (int t = 1; t < 8; t++) crc32c_table[t][i] = (crc32c_table[t - 1][i] >> 8) ^ crc32c_table[0][crc32c_table[t - 1][i] & 0xFF];
-	}
+	return crc_slice8((const uint32_t (*)[256])crc32_table, crc, p, len);
 }
 
+/* CRC-32C: the SSE4.2 instruction where the CPU has it (eight bytes an instruction), else by
+ * tables. What version 2 checks its parts by. */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <nmmintrin.h>
 __attribute__((target("sse4.2"))) static uint32_t crc32c_sse42(uint32_t crc, const uint8_t *p, size_t len)
@@ -95,18 +91,7 @@ uint32_t gp_crc32c(uint32_t crc, const uint8_t *p, size_t len)
 
 uint32_t gp_crc32c_portable(uint32_t crc, const uint8_t *p, size_t len)
 {
-	crc = ~crc;
-	pthread_once(&crc32c_once, crc32c_init);
-	while (len >= 8) {
-		uint32_t a = crc ^ gp_load_le32(p), b = gp_load_le32(p + 4);
-		crc = crc32c_table[7][a & 0xFF] ^ crc32c_table[6][(a >> 8) & 0xFF] ^ crc32c_table[5][(a >> 16) & 0xFF] ^
-		      crc32c_table[4][a >> 24] ^ crc32c_table[3][b & 0xFF] ^ crc32c_table[2][(b >> 8) & 0xFF] ^
-		      crc32c_table[1][(b >> 16) & 0xFF] ^ crc32c_table[0][b >> 24];
-		p += 8;
-		len -= 8;
-	}
-	while (len--) crc = crc32c_table[0][(crc ^ *p++) & 0xFF] ^ (crc >> 8);
-	return ~crc;
+	return crc_slice8((const uint32_t (*)[256])crc32c_table, crc, p, len);
 }
 
 typedef struct section {
