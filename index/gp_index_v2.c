@@ -78,6 +78,11 @@ int gp_index_v2_open(const uint8_t *file, size_t len, int in_place, const gp_bud
 			return BAD(sec_at[id] + 4, "section 7's checksum field is not 0 (each list has its own)");
 		}
 	}
+	/* the header's counts are taken as they are (the lists hold them to them only with 'verify'),
+	 * within what a file holds */
+	if (gp_load_le32(file + 32) == UINT32_MAX || gp_load_le32(file + 36) == UINT32_MAX) {
+		return BAD(32, "the header's postings or positions are 2^32 - 1, past what a file holds");
+	}
 	const int ids[] = {V2_TERM_AT, V2_TERMS, V2_TABLE, V2_LISTS, V2_CHECKS};
 	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
 		if (!sec[ids[i]]) return BAD(GP_IXF_HEADER, "section %d is missing", ids[i]);
