@@ -1,6 +1,6 @@
-/* Platform and device choice (the device spec: the PHP face's gpupost.device), the per-process
- * state and its fork safety, what the device is and why it is not used, recovery after a
- * failure, and shutdown. */
+/* Platform and device choice (the device spec the face passes), the per-process state and its
+ * fork safety, what the device is and why it is not used, recovery after a failure, and
+ * shutdown. */
 #include <stdio.h>
 #include <string.h>
 #include <fcntl.h>
@@ -28,8 +28,8 @@ static struct {
 	char rule[160];         /* how the devices were picked, for gpu_info() */
 } gp_cl_set = {.state = GP_CL_UNOPENED, .spec = "auto"};
 
-/* How the face names the settings that pick the devices, in messages (the PHP face: its INI
- * entries; a face that sets none: these). */
+/* How the face names the settings that pick the devices, in messages (gp_cl_option_names; a
+ * face that sets none: these). */
 static const char *gp_cl_device_option = "device", *gp_cl_every_option = "every device";
 
 void gp_cl_option_names(const char *device, const char *every)
@@ -214,9 +214,9 @@ static size_t gp_cl_match(const char *value, gp_cl_candidate *out, size_t max)
 
 /* A number that grows by one each time a process takes it: the file GPUPOST_DEVICE_TICKET names
  * (by default /dev/shm/gpupost-device-ticket.UID, else under /tmp), read and rewritten under
- * flock. php-fpm's workers open the device on their first call, each taking the next ticket,
- * so that worker k uses device k % n: an even spread whatever their pids. The pid when the file
- * cannot be used. */
+ * flock. The worker processes of a pool open the device on their first call, each taking the
+ * next ticket, so that worker k uses device k % n: an even spread whatever their pids. The pid
+ * when the file cannot be used. */
 static unsigned long gp_cl_ticket(void)
 {
 	char path[256];
