@@ -11,6 +11,9 @@
 
 #include <stdint.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #define GP_BLOCK 128          /* postings a block, all but a list's last */
 #define GP_BLOCK_HEADER 4     /* l, count bits, first-position bits, gap bits */
@@ -118,27 +121,33 @@ static inline uint64_t gp_block_word(const gp_block *b, uint64_t w)
 	return v;
 }
 
-/* Set bits of a word, without the library call a compiler makes where POPCNT is not the
- * baseline. */
+/* Set bits of a word: the instruction where the build targets it, else without the library call
+ * a compiler makes where POPCNT is not the baseline. */
 static inline uint32_t gp_popcount64(uint64_t x)
 {
+#ifdef __POPCNT__
+	return (uint32_t)__builtin_popcountll(x);
+#else
 	x = x - ((x >> 1) & 0x5555555555555555ull);
 	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
 	x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
 	return (uint32_t)((x * 0x0101010101010101ull) >> 56);
+#endif
 }
 
-/* The position of the k-th (from 0) set bit of x (k below its set bits): the byte that holds it
- * from the bytes' running counts, then the bit within the byte. */
+/* The position of the k-th (from 0) set bit of x (k below its set bits), without a loop over
+ * bytes: the bytes' running counts, compared with k all at once (each byte's high bit set where
+ * the count is at most k: they are a prefix), give the byte; then the bit within it. */
 static inline uint32_t gp_select64(uint64_t x, uint32_t k)
 {
+	const uint64_t ones8 = 0x0101010101010101ull, high8 = 0x8080808080808080ull;
 	uint64_t b = x - ((x >> 1) & 0x5555555555555555ull);
 	b = (b & 0x3333333333333333ull) + ((b >> 2) & 0x3333333333333333ull);
 	b = (b + (b >> 4)) & 0x0F0F0F0F0F0F0F0Full;
-	uint64_t sums = b * 0x0101010101010101ull;   /* byte j: the set bits of bytes 0..j */
-	uint32_t byte = 0;
-	while (byte < 7 && ((sums >> (8 * byte)) & 0xFF) <= k) byte++;
-	uint32_t before = byte ? (uint32_t)((sums >> (8 * (byte - 1))) & 0xFF) : 0;
+	const uint64_t sums = b * ones8;   /* byte j: the set bits of bytes 0..j (at most 64) */
+	const uint64_t at_most_k = (((uint64_t)k * ones8 | high8) - sums) & high8;
+	const uint32_t byte = (uint32_t)(((at_most_k >> 7) * ones8) >> 56);   /* how many: the byte */
+	const uint32_t before = (uint32_t)(((sums << 8) >> (8 * byte)) & 0xFF);
 	uint32_t v = (uint32_t)(x >> (8 * byte)) & 0xFF;
 	for (k -= before; k > 0; k--) v &= v - 1;
 	return 8 * byte + (uint32_t)__builtin_ctz(v);
@@ -157,10 +166,11 @@ static inline uint64_t gp_block_next_one(const gp_block *b, uint64_t from)
 	return w * 64 + (uint64_t)__builtin_ctzll(x);
 }
 
-/* The position of the h-th (from 1) zero upper bit, or upper_words * 64 when there are fewer. */
-static inline uint64_t gp_block_select_zero(const gp_block *b, uint64_t h)
+/* The position of the h-th (from 1) zero upper bit, or upper_words * 64 when there are fewer,
+ * counted from word w on, before which `zeros` zero bits lie (h > zeros). */
+static inline uint64_t gp_block_select_zero_from(const gp_block *b, uint64_t h, uint64_t w, uint64_t zeros)
 {
-	for (uint64_t w = 0; w < b->upper_words; w++) {
+	for (h -= zeros; w < b->upper_words; w++) {
 		uint64_t z = ~gp_block_word(b, w);
 		uint64_t c = gp_popcount64(z);
 		if (c >= h) return w * 64 + gp_select64(z, (uint32_t)(h - 1));
@@ -175,23 +185,58 @@ static inline uint64_t gp_block_doc(const gp_block *b, uint32_t i, uint64_t upos
 	return b->base + (((upos - i) << b->l) | gp_bits_get(b->bits, b->bits_len, (uint64_t)i * b->l, b->l));
 }
 
-/* The block's docs into out[0 .. n): the lower bits first, then the upper bits walked once. A
- * checked block has exactly n upper bits set. Returns 0 when a doc passes 2^32 - 1 (what the
- * list's check refuses: the docs as 32 bits would wrap). */
+/* The places of a byte's set bits (from its low byte up) and their count (index/gp_block.c). */
+extern const uint64_t gp_byte_ones[256];
+extern const uint8_t gp_byte_count[256];
+
+#define GP_BLOCK_DOCS_ROOM (GP_BLOCK + 8)   /* gp_block_docs writes up to 8 values past n */
+
+/* The block's docs into out[0 .. n) (room for GP_BLOCK_DOCS_ROOM): the high parts from the upper
+ * bits a byte at a time (a byte's ones' places from a table, eight written at once, the next
+ * byte's overwriting those past its ones), then the lower bits joined to them. A checked block
+ * has exactly n upper bits set. Returns 0 when a doc passes 2^32 - 1 (what the list's check
+ * refuses: the docs as 32 bits would wrap). */
 static inline int gp_block_docs(const gp_block *b, uint32_t *out)
 {
 	const uint32_t l = b->l, n = b->n;
+	const uint64_t bytes = (uint64_t)b->upper_words * 8;
 	uint32_t i = 0;
+	/* posting i's high part is its bit's place less i, at most span >> l: 32 bits (the places
+	 * counted modulo 2^32) */
+#ifdef __SSE2__
+	const __m128i zero = _mm_setzero_si128(), first4 = _mm_setr_epi32(0, 1, 2, 3), next4 = _mm_setr_epi32(4, 5, 6, 7);
+#endif
+	for (uint32_t y = 0; y < bytes && i < n; y++) {
+		const uint8_t v = b->upper[y];
+		const uint32_t at = y * 8 - i;
+#ifdef __SSE2__
+		const __m128i places = _mm_unpacklo_epi8(_mm_cvtsi64_si128((long long)gp_byte_ones[v]), zero);
+		const __m128i at4 = _mm_set1_epi32((int)at);
+		_mm_storeu_si128((__m128i *)(void *)(out + i), _mm_add_epi32(_mm_unpacklo_epi16(places, zero), _mm_sub_epi32(at4, first4)));
+		_mm_storeu_si128((__m128i *)(void *)(out + i + 4), _mm_add_epi32(_mm_unpackhi_epi16(places, zero), _mm_sub_epi32(at4, next4)));
+#else
+		for (uint32_t j = 0; j < 8; j++) out[i + j] = at - j + (uint32_t)((gp_byte_ones[v] >> (8 * j)) & 0xFF);
+#endif
+		i += gp_byte_count[v];
+	}
+	/* an unchecked block's ones may be more or fewer than n (the list's check refuses it) */
+	for (; i < n; i++) out[i] = i ? out[i - 1] : 0;
+	/* the high parts never decrease (each one's place is past the one before's): the last
+	 * bounds every doc, so 32 bits suffice unless it passes them, then each doc in 64 */
+	const uint64_t low_max = l ? (l == 32 ? 0xFFFFFFFFull : (1ull << l) - 1) : 0;
+	uint32_t low[GP_BLOCK];
+	if (l) gp_bits_unpack(b->bits, b->bits_len, 0, l, n, low);
+	else memset(low, 0, (size_t)n * sizeof(uint32_t));
+	if (b->base + (((uint64_t)out[n - 1] << l) | low_max) <= UINT32_MAX) {
+		const uint32_t base = (uint32_t)b->base;
+		for (uint32_t k = 0; k < n; k++) out[k] = base + ((uint32_t)((uint64_t)out[k] << l) | low[k]);
+		return 1;
+	}
 	uint64_t past = 0;
-	if (l == 0) memset(out, 0, (size_t)n * sizeof(uint32_t));
-	else gp_bits_unpack(b->bits, b->bits_len, 0, l, n, out);
-	for (uint64_t w = 0; w < b->upper_words && i < n; w++) {
-		uint64_t x = gp_block_word(b, w);
-		for (; x && i < n; x &= x - 1, i++) {
-			const uint64_t d = b->base + (((w * 64 + (uint64_t)__builtin_ctzll(x) - i) << l) | out[i]);
-			past |= d >> 32;
-			out[i] = (uint32_t)d;
-		}
+	for (uint32_t k = 0; k < n; k++) {
+		const uint64_t d = b->base + (((uint64_t)out[k] << l) | low[k]);
+		past |= d >> 32;
+		out[k] = (uint32_t)d;
 	}
 	return past == 0;
 }

@@ -349,7 +349,7 @@ static int check_list(const gp_index *ix, uint32_t t, int what, gp_error *err)
 	if (lengths && df > ix->n_len) return LBAD(entry + 24, "%u docs, more than the %llu with a length (section 8)", df, (unsigned long long)ix->n_len);
 	if (structure && gp_crc32c(0, data, (size_t)len) != gp_load_le32(e + 28)) return LBAD(entry + 28, "%s", "its checksum does not match");
 	uint64_t prev_end = (uint64_t)blocks * GP_V2_SKIP, counted = 0, base = 0;
-	uint32_t docs[GP_BLOCK], counts[GP_BLOCK], gap[GP_BLOCK];
+	uint32_t docs[GP_BLOCK_DOCS_ROOM], counts[GP_BLOCK], gap[GP_BLOCK];
 	uint64_t gaps_before[GP_BLOCK];
 	for (uint32_t b = 0; b < blocks; b++) {
 		const uint8_t *s = data + (size_t)b * GP_V2_SKIP;

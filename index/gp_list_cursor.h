@@ -10,7 +10,10 @@
 
 #include "gp_index_v2.h"
 
+#ifndef GP_CURSOR_DECODE_AFTER
 #define GP_CURSOR_DECODE_AFTER 8
+#endif
+#define GP_CURSOR_SCAN 16     /* docs a search within a decoded block compares at once */
 
 typedef struct gp_list_cursor {
 	uint64_t i, n;            /* at posting i of n (i == n: past the end) */
@@ -35,7 +38,7 @@ typedef struct gp_list_cursor {
 	int eager;                /* decode each block it enters (a cursor that will read most of
 	                           * its postings: an AND's shortest list) */
 	gp_block blk;
-	uint32_t buf[GP_BLOCK];
+	uint32_t buf[GP_BLOCK_DOCS_ROOM + GP_CURSOR_SCAN];   /* a decoded block's docs, then UINT32_MAX */
 	uint32_t counts[GP_BLOCK];
 	uint64_t gaps_before[GP_BLOCK];
 } gp_list_cursor;
@@ -55,6 +58,29 @@ static inline uint64_t gp_gallop(const uint32_t *a, uint64_t lo, uint64_t n, uin
 		if (a[mid] < x) lo = mid + 1; else hi = mid;
 	}
 	return lo;
+}
+
+/* The first posting from bi on in a decoded block whose doc is at least x (x at most the block's
+ * last): the next GP_CURSOR_SCAN docs compared at once (no branch on each; the docs past the
+ * block's are UINT32_MAX), then galloping where x lies further. */
+static inline uint32_t gp_cursor_search_decoded(const struct gp_list_cursor *c, uint32_t bi, uint32_t x)
+{
+	const uint32_t *a = c->buf + bi;
+#ifdef __SSE2__
+	/* unsigned order as signed: each side's top bit flipped; the docs below x are a prefix */
+	const __m128i flip = _mm_set1_epi32(INT32_MIN), xv = _mm_xor_si128(_mm_set1_epi32((int)x), flip);
+	uint32_t below_mask = 0;
+	for (uint32_t k = 0; k < GP_CURSOR_SCAN; k += 4) {
+		__m128i v = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(a + k)), flip);
+		below_mask |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmplt_epi32(v, xv))) << k;
+	}
+	const uint32_t below = (uint32_t)__builtin_ctz(~below_mask);
+#else
+	uint32_t below = 0;
+	for (uint32_t k = 0; k < GP_CURSOR_SCAN; k++) below += a[k] < x;
+#endif
+	if (below < GP_CURSOR_SCAN) return bi + below;
+	return (uint32_t)gp_gallop(c->buf, bi + GP_CURSOR_SCAN, c->blk.n, x);
 }
 
 static inline uint32_t gp_cursor_skip_last(const gp_list_cursor *c, uint32_t b)
@@ -87,6 +113,7 @@ static inline void gp_cursor_enter(gp_list_cursor *c, uint32_t b)
 static inline void gp_cursor_decode(gp_list_cursor *c)
 {
 	gp_block_docs(&c->blk, c->buf);
+	for (uint32_t k = 0; k < GP_CURSOR_SCAN; k++) c->buf[c->blk.n + k] = UINT32_MAX;
 	c->decoded = 1;
 }
 
@@ -179,7 +206,7 @@ __attribute__((noinline, unused)) static void gp_cursor_geq_far(gp_list_cursor *
 	 * it) */
 	if (!c->decoded && (c->eager || ++c->searches > GP_CURSOR_DECODE_AFTER)) gp_cursor_decode(c);
 	if (c->decoded) {
-		c->bi = (uint32_t)gp_gallop(c->buf, c->bi, c->blk.n, x);
+		c->bi = gp_cursor_search_decoded(c, c->bi, x);
 		c->doc = c->buf[c->bi];
 		c->i = (uint64_t)c->b * GP_BLOCK + c->bi;
 		return;
@@ -187,7 +214,11 @@ __attribute__((noinline, unused)) static void gp_cursor_geq_far(gp_list_cursor *
 	gp_block *k = &c->blk;
 	uint64_t h = (x - k->base) >> k->l;
 	if (h > c->upos - c->bi) {
-		uint64_t z = gp_block_select_zero(k, h);
+		/* from the cursor's word: the zeros before it are its bits less the ones before it
+		 * (posting bi's one and those before it in the word) */
+		const uint64_t w = c->upos >> 6;
+		const uint64_t ones = c->bi - gp_popcount64(gp_block_word(k, w) & ((1ull << (c->upos & 63)) - 1));
+		uint64_t z = gp_block_select_zero_from(k, h, w, w * 64 - ones);
 		uint32_t at = (uint32_t)(z - h + 1);
 		if (at > c->bi) {
 			c->bi = at;
@@ -214,7 +245,7 @@ static inline void gp_cursor_geq(gp_list_cursor *c, uint32_t x)
 		return;
 	}
 	if (c->decoded && x <= c->last) {
-		c->bi = (uint32_t)gp_gallop(c->buf, c->bi, c->blk.n, x);
+		c->bi = gp_cursor_search_decoded(c, c->bi, x);
 		c->doc = c->buf[c->bi];
 		c->i = (uint64_t)c->b * GP_BLOCK + c->bi;
 		return;

@@ -7,24 +7,8 @@
 
 #include "../../include/gpupost.h"
 #include "../../include/gpupost_codec.h"
+#include "check.h"
 
-static int passed, failed;
-
-#define CHECK(cond)                                                                 \
-	do {                                                                            \
-		if (!(cond)) {                                                              \
-			printf("  %s:%d: %s\n", __FILE__, __LINE__, #cond);                     \
-			return 0;                                                               \
-		}                                                                           \
-	} while (0)
-
-static void run(const char *name, int (*test)(void))
-{
-	int ok = test();
-	printf("%s %s\n", ok ? "ok  " : "FAIL", name);
-	if (ok) passed++;
-	else failed++;
-}
 
 /* An S9 index of the given lists (docs non-decreasing), terms "t0", "t1", ... */
 static gp_index *s9_index(size_t n, const int64_t *const *lists, const size_t *lens, const gp_budget *budget, gp_error *err)
@@ -236,6 +220,5 @@ int main(void)
 	run("index file sections that overlap are refused", test_sections_apart);
 	run("the dictionary finds every term of any bytes", test_dictionary);
 	run("CRC-32C by the instruction and by tables", test_crc32c);
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed != 0;
+	return summary();
 }
