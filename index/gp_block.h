@@ -191,53 +191,59 @@ extern const uint8_t gp_byte_count[256];
 
 #define GP_BLOCK_DOCS_ROOM (GP_BLOCK + 8)   /* gp_block_docs writes up to 8 values past n */
 
-/* The block's docs into out[0 .. n) (room for GP_BLOCK_DOCS_ROOM): the high parts from the upper
- * bits a byte at a time (a byte's ones' places from a table, eight written at once, the next
- * byte's overwriting those past its ones), then the lower bits joined to them. A checked block
- * has exactly n upper bits set. Returns 0 when a doc passes 2^32 - 1 (what the list's check
- * refuses: the docs as 32 bits would wrap). */
+/* The block's docs into out[0 .. n) (room for GP_BLOCK_DOCS_ROOM). Where every doc fits in 32
+ * bits (the high parts never decrease, so the last one's bounds them all) and SSE2 is there,
+ * the upper bits are read a byte at a time: the byte's ones' places from a table give eight
+ * high parts at once, joined to their lower bits and stored (the next byte's overwrite those
+ * past its ones); else a set bit at a time, in 64 bits. A checked block has exactly n upper
+ * bits set. Returns 0 when a doc passes 2^32 - 1 (what the list's check refuses: the docs as
+ * 32 bits would wrap). */
 static inline int gp_block_docs(const gp_block *b, uint32_t *out)
 {
 	const uint32_t l = b->l, n = b->n;
-	const uint64_t bytes = (uint64_t)b->upper_words * 8;
-	uint32_t i = 0;
-	/* posting i's high part is its bit's place less i, at most span >> l: 32 bits (the places
-	 * counted modulo 2^32) */
-#ifdef __SSE2__
-	const __m128i zero = _mm_setzero_si128(), first4 = _mm_setr_epi32(0, 1, 2, 3), next4 = _mm_setr_epi32(4, 5, 6, 7);
-#endif
-	for (uint32_t y = 0; y < bytes && i < n; y++) {
-		const uint8_t v = b->upper[y];
-		const uint32_t at = y * 8 - i;
-#ifdef __SSE2__
-		const __m128i places = _mm_unpacklo_epi8(_mm_cvtsi64_si128((long long)gp_byte_ones[v]), zero);
-		const __m128i at4 = _mm_set1_epi32((int)at);
-		_mm_storeu_si128((__m128i *)(void *)(out + i), _mm_add_epi32(_mm_unpacklo_epi16(places, zero), _mm_sub_epi32(at4, first4)));
-		_mm_storeu_si128((__m128i *)(void *)(out + i + 4), _mm_add_epi32(_mm_unpackhi_epi16(places, zero), _mm_sub_epi32(at4, next4)));
-#else
-		for (uint32_t j = 0; j < 8; j++) out[i + j] = at - j + (uint32_t)((gp_byte_ones[v] >> (8 * j)) & 0xFF);
-#endif
-		i += gp_byte_count[v];
-	}
-	/* an unchecked block's ones may be more or fewer than n (the list's check refuses it) */
-	for (; i < n; i++) out[i] = i ? out[i - 1] : 0;
-	/* the high parts never decrease (each one's place is past the one before's): the last
-	 * bounds every doc, so 32 bits suffice unless it passes them, then each doc in 64 */
-	const uint64_t low_max = l ? (l == 32 ? 0xFFFFFFFFull : (1ull << l) - 1) : 0;
-	uint32_t low[GP_BLOCK];
+	uint32_t low[GP_BLOCK_DOCS_ROOM];
 	if (l) gp_bits_unpack(b->bits, b->bits_len, 0, l, n, low);
 	else memset(low, 0, (size_t)n * sizeof(uint32_t));
-	if (b->base + (((uint64_t)out[n - 1] << l) | low_max) <= UINT32_MAX) {
-		const uint32_t base = (uint32_t)b->base;
-		for (uint32_t k = 0; k < n; k++) out[k] = base + ((uint32_t)((uint64_t)out[k] << l) | low[k]);
+	memset(low + n, 0, 8 * sizeof(uint32_t));
+#ifdef __SSE2__
+	uint64_t w = b->upper_words, top = 0;
+	while (w > 0 && (top = gp_block_word(b, w - 1)) == 0) w--;
+	const uint64_t last_high = w ? (w - 1) * 64 + 63 - (uint64_t)__builtin_clzll(top) - (n - 1) : 0;
+	const uint64_t low_max = l == 32 ? 0xFFFFFFFFull : (1ull << l) - 1;
+	if (last_high <= UINT32_MAX && b->base + ((last_high << l) | low_max) <= UINT32_MAX) {
+		const __m128i zero = _mm_setzero_si128(), first4 = _mm_setr_epi32(0, 1, 2, 3), next4 = _mm_setr_epi32(4, 5, 6, 7);
+		const __m128i shift = _mm_cvtsi32_si128((int)l), base = _mm_set1_epi32((int)(uint32_t)b->base);
+		const uint32_t bytes = b->upper_words * 8;
+		uint32_t i = 0;
+		for (uint32_t y = 0; y < bytes && i < n; y++) {
+			const uint8_t v = b->upper[y];
+			/* posting i's high part is its bit's place less i */
+			const __m128i places = _mm_unpacklo_epi8(_mm_cvtsi64_si128((long long)gp_byte_ones[v]), zero);
+			const __m128i at = _mm_set1_epi32((int)(y * 8 - i));
+			const __m128i h0 = _mm_add_epi32(_mm_unpacklo_epi16(places, zero), _mm_sub_epi32(at, first4));
+			const __m128i h1 = _mm_add_epi32(_mm_unpackhi_epi16(places, zero), _mm_sub_epi32(at, next4));
+			const __m128i l0 = _mm_loadu_si128((const __m128i *)(const void *)(low + i));
+			const __m128i l1 = _mm_loadu_si128((const __m128i *)(const void *)(low + i + 4));
+			_mm_storeu_si128((__m128i *)(void *)(out + i), _mm_add_epi32(_mm_or_si128(_mm_sll_epi32(h0, shift), l0), base));
+			_mm_storeu_si128((__m128i *)(void *)(out + i + 4), _mm_add_epi32(_mm_or_si128(_mm_sll_epi32(h1, shift), l1), base));
+			i += gp_byte_count[v];
+		}
+		/* an unchecked block's ones may be fewer than n (the list's check refuses it) */
+		for (; i < n; i++) out[i] = (uint32_t)b->base + low[i];
 		return 1;
 	}
+#endif
+	uint32_t i = 0;
 	uint64_t past = 0;
-	for (uint32_t k = 0; k < n; k++) {
-		const uint64_t d = b->base + (((uint64_t)out[k] << l) | low[k]);
-		past |= d >> 32;
-		out[k] = (uint32_t)d;
+	for (uint64_t w = 0; w < b->upper_words && i < n; w++) {
+		uint64_t x = gp_block_word(b, w);
+		for (; x && i < n; x &= x - 1, i++) {
+			const uint64_t d = b->base + (((w * 64 + (uint64_t)__builtin_ctzll(x) - i) << l) | low[i]);
+			past |= d >> 32;
+			out[i] = (uint32_t)d;
+		}
 	}
+	for (; i < n; i++) out[i] = (uint32_t)b->base + low[i];
 	return past == 0;
 }
 
