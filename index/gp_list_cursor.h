@@ -10,9 +10,12 @@
 
 #include "gp_index_v2.h"
 
-#ifndef GP_CURSOR_DECODE_AFTER
+/* A block is decoded at its (GP_CURSOR_DECODE_AFTER + 1)-th search: one decode costs about
+ * what that many searches from the upper bits do. An AND's list at most GP_CURSOR_EAGER_RATIO
+ * times its shortest's length expects at least GP_BLOCK / GP_CURSOR_EAGER_RATIO candidates in
+ * each of its blocks, so decodes each block it enters at once. */
 #define GP_CURSOR_DECODE_AFTER 8
-#endif
+#define GP_CURSOR_EAGER_RATIO 16
 #define GP_CURSOR_SCAN 16     /* docs a search within a decoded block compares at once */
 
 typedef struct gp_list_cursor {
@@ -35,8 +38,8 @@ typedef struct gp_list_cursor {
 	int decoded;              /* the block's docs are in buf (read in turn: next; or searched
 	                           * again: geq); else found from the upper bits, upos kept */
 	uint32_t searches;        /* geq's in this block */
-	int eager;                /* decode each block it enters (a cursor that will read most of
-	                           * its postings: an AND's shortest list) */
+	int eager;                /* decode each block it enters (a cursor that will read many of
+	                           * its postings: an AND's shortest list, and those not much longer) */
 	gp_block blk;
 	uint32_t buf[GP_BLOCK_DOCS_ROOM + GP_CURSOR_SCAN];   /* a decoded block's docs, then UINT32_MAX */
 	uint32_t counts[GP_BLOCK];

@@ -192,7 +192,9 @@ static int query_and(const gp_index *ix, const uint32_t *ids, size_t k, const ui
 {
 	gp_list_cursor *c = w->cur;
 	for (size_t j = 0; j < k; j++) gp_cursor_open(&c[j], ix, ids[j]);
-	c[0].eager = 1;   /* the shortest: most of its postings are candidates */
+	/* the shortest: most of its postings are candidates; a list not much longer expects many
+	 * candidates in each block it enters */
+	for (size_t j = 0; j < k; j++) c[j].eager = c[j].n <= c[0].n * (uint64_t)GP_CURSOR_EAGER_RATIO;
 	while (c[0].i < c[0].n) {
 		uint32_t x = c[0].doc;
 		size_t j = 1;
