@@ -16,6 +16,8 @@
  * each of its blocks, so decodes each block it enters at once. */
 #define GP_CURSOR_DECODE_AFTER 8
 #define GP_CURSOR_EAGER_RATIO 16
+/* A decoded block's counts are unpacked all at once at the (GP_CURSOR_COUNT_AFTER + 1)-th read. */
+#define GP_CURSOR_COUNT_AFTER 8
 #define GP_CURSOR_SCAN 16     /* docs a search within a decoded block compares at once */
 
 typedef struct gp_list_cursor {
@@ -38,6 +40,7 @@ typedef struct gp_list_cursor {
 	int decoded;              /* the block's docs are in buf (read in turn: next; or searched
 	                           * again: geq); else found from the upper bits, upos kept */
 	uint32_t searches;        /* geq's in this block */
+	uint32_t count_reads;     /* position counts read in this block one at a time */
 	int eager;                /* decode each block it enters (a cursor that will read many of
 	                           * its postings: an AND's shortest list, and those not much longer) */
 	gp_block blk;
@@ -108,6 +111,7 @@ static inline void gp_cursor_enter(gp_list_cursor *c, uint32_t b)
 	c->decoded = 0;
 	c->counted = 0;
 	c->searches = 0;
+	c->count_reads = 0;
 	c->upos = gp_block_next_one(&c->blk, 0);
 	c->doc = (uint32_t)gp_block_doc(&c->blk, 0, c->upos);
 }
@@ -264,8 +268,10 @@ static inline uint32_t gp_cursor_count(gp_list_cursor *c)
 		uint64_t p = c->first + c->i, n = c->ix->pos_at[p + 1] - c->ix->pos_at[p];
 		return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
 	}
-	if (!c->decoded) return gp_block_count(&c->blk, c->bi);   /* a block searched: one count */
-	if (!c->counted) {   /* a block read in turn: its counts at once */
+	/* a block's counts one at a time while few are read (a search's match), then all at once
+	 * (a block read in turn: a phrase's candidates, an OR) */
+	if (!c->counted && (!c->decoded || ++c->count_reads <= GP_CURSOR_COUNT_AFTER)) return gp_block_count(&c->blk, c->bi);
+	if (!c->counted) {
 		gp_block_counts(&c->blk, c->counts, c->gaps_before);
 		c->counted = 1;
 	}
