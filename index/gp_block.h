@@ -97,7 +97,8 @@ static inline void gp_bits_unpack(const uint8_t *s, size_t len, uint64_t at, uin
 	const uint64_t mask = w == 32 ? 0xFFFFFFFFull : (1ull << w) - 1;
 	uint32_t i = 0;
 	if (len >= 8 && at <= (uint64_t)(len - 8) * 8) {
-		uint64_t fast = ((uint64_t)(len - 8) * 8 - at) / w + 1;
+		/* values whose eight bytes lie within the stream: all of them, as a rule (no division) */
+		uint64_t fast = at + (uint64_t)n * w <= (uint64_t)(len - 8) * 8 ? n : ((uint64_t)(len - 8) * 8 - at) / w + 1;
 		if (fast > n) fast = n;
 		for (; i < fast; i++) {
 			uint64_t bit = at + (uint64_t)i * w, v;
