@@ -45,7 +45,7 @@ if test "$PHP_GPUPOST" != "no"; then
     GPUPOST_CFLAGS="$GPUPOST_CFLAGS -DGP_TEST_HOOKS"
   fi
   PHP_NEW_EXTENSION(gpupost, $GPUPOST_SOURCES, $ext_shared, , [$GPUPOST_CFLAGS])
-  PHP_ADD_BUILD_DIR([$ext_builddir/engine $ext_builddir/query $ext_builddir/codec $ext_builddir/index $ext_builddir/opencl])
+  PHP_ADD_BUILD_DIR([$ext_builddir/engine $ext_builddir/query $ext_builddir/codec $ext_builddir/index $ext_builddir/net $ext_builddir/opencl])
   PHP_ADD_MAKEFILE_FRAGMENT
   PHP_SUBST(GPUPOST_SHARED_LIBADD)
 fi

@@ -14,10 +14,7 @@ static uint64_t rng = 0x2545F4914F6CDD1Dull;
 
 static uint64_t next(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return xorshift64(&rng);
 }
 
 /* A block of n docs (increasing, from base) written with lower-bit width l into bytes; *b opened

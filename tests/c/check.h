@@ -3,6 +3,7 @@
 #ifndef GP_TESTS_CHECK_H
 #define GP_TESTS_CHECK_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 static int passed, failed;
@@ -23,8 +24,18 @@ static void run(const char *name, int (*test)(void))
 {
 	int ok = test();
 	printf("%s %s\n", ok ? "ok  " : "FAIL", name);
+	fflush(stdout);   /* before a sanitizer's report at exit */
 	if (ok) passed++;
 	else failed++;
+}
+
+/* A xorshift step: the tests' random inputs, the same on every run. */
+static inline uint64_t xorshift64(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
 }
 
 static int summary(void)

@@ -1,0 +1,277 @@
+/* The wire's frames (net/gp_wire.c, docs/SERVER.md) without a socket: random queries and answers
+ * built and read back equal; every truncation and every extension of a valid payload refused
+ * with the byte named; headers and payloads that lie refused before anything is allocated from
+ * them; a builder past its cap fails. Built and run by tests/c/run.sh under ASan and UBSan. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../net/gp_wire.h"
+#include "check.h"
+
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+
+static uint64_t next(void)
+{
+	return xorshift64(&rng);
+}
+
+/* A random batch: up to 6 queries of up to 5 terms of up to 12 bytes (any bytes, NUL included). */
+typedef struct batch {
+	gp_wire_query q;
+	uint8_t bytes[6 * 5][12];
+	uint64_t at[7];
+	const uint8_t *term[30];
+	uint32_t term_len[30];
+} batch;
+
+static void random_batch(batch *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->q.handle = (uint32_t)next();
+	b->q.op = 1 + (int)(next() % 3);
+	b->q.count_only = (int)(next() % 2);
+	b->q.limit = (uint32_t)(next() % 3 == 0 ? next() : next() % 20);
+	b->q.n_queries = (uint32_t)(next() % 7);
+	size_t k = 0;
+	for (uint32_t i = 0; i < b->q.n_queries; i++) {
+		uint32_t n = (uint32_t)(next() % 6);
+		for (uint32_t t = 0; t < n; t++, k++) {
+			b->term_len[k] = (uint32_t)(next() % 13);
+			for (uint32_t j = 0; j < b->term_len[k]; j++) b->bytes[k][j] = (uint8_t)next();
+			b->term[k] = b->bytes[k];
+		}
+		b->at[i + 1] = k;
+	}
+	b->q.at = b->at;
+	b->q.term = b->term;
+	b->q.term_len = b->term_len;
+}
+
+static int same_query(const gp_wire_query *a, const gp_wire_query *b)
+{
+	if (a->handle != b->handle || a->op != b->op || a->count_only != b->count_only || a->limit != b->limit ||
+	    a->n_queries != b->n_queries)
+		return 0;
+	for (uint32_t i = 0; i <= a->n_queries; i++) {
+		if (a->at[i] != b->at[i]) return 0;
+	}
+	for (uint64_t t = 0; t < a->at[a->n_queries]; t++) {
+		if (a->term_len[t] != b->term_len[t] || (a->term_len[t] && memcmp(a->term[t], b->term[t], a->term_len[t]))) return 0;
+	}
+	return 1;
+}
+
+static int test_query_round_trip(void)
+{
+	gp_wire_buf buf = {0};
+	for (int round = 0; round < 3000; round++) {
+		batch b;
+		random_batch(&b);
+		gp_error err = {0};
+		const uint32_t id = (uint32_t)next();
+		CHECKF(gp_wire_put_query(&buf, id, &b.q, &err) == GP_OK, "round %d: %s", round, err.rule);
+		gp_wire_header h;
+		CHECKF(gp_wire_header_read(buf.p, GP_WIRE_MAX_PAYLOAD, &h, &err) == GP_OK, "round %d: %s", round, err.rule);
+		CHECKF(h.type == GP_WIRE_QUERY && h.id == id && h.length == buf.len - GP_WIRE_HEADER, "round %d: header", round);
+		gp_wire_query got;
+		CHECKF(gp_wire_get_query(buf.p + GP_WIRE_HEADER, h.length, &got, &err) == GP_OK, "round %d: %s", round, err.rule);
+		int same = same_query(&b.q, &got);
+		gp_wire_query_free(&got);
+		CHECKF(same, "round %d: the query read back differs", round);
+		/* every truncation, and a byte more, refused with a byte inside the frame named */
+		for (uint32_t cut = 0; cut <= h.length; cut++) {
+			uint8_t *copy = malloc(cut + 1);   /* exact: ASan sees a read past it */
+			memcpy(copy, buf.p + GP_WIRE_HEADER, cut);
+			copy[cut] = (uint8_t)next();
+			const size_t n = cut < h.length ? cut : (size_t)h.length + 1;
+			gp_error e = {0};
+			int rc = gp_wire_get_query(copy, n, &got, &e);
+			free(copy);
+			CHECKF(rc == GP_EFORMAT, "round %d: %zu of %u bytes read as a query", round, n, h.length);
+			CHECKF(e.offset <= GP_WIRE_HEADER + n, "round %d: byte %zu named past the payload", round, e.offset);
+		}
+	}
+	gp_wire_buf_free(&buf);
+	return 1;
+}
+
+static int test_query_lies(void)
+{
+	uint8_t p[64];
+	gp_wire_query q;
+	gp_error err = {0};
+	/* 2^32 - 1 queries in 4 bytes left: refused before the arrays are allocated */
+	memset(p, 0, sizeof(p));
+	p[4] = GP_IX_AND;
+	memset(p + 10, 0xFF, 4);
+	CHECK(gp_wire_get_query(p, 14, &q, &err) == GP_EFORMAT && err.offset == GP_WIRE_HEADER + 10);
+	/* one query claiming 2^30 terms */
+	memset(p + 10, 0, 4);
+	p[10] = 1;
+	gp_store_le32(p + 14, 1u << 30);
+	CHECK(gp_wire_get_query(p, 18, &q, &err) == GP_EFORMAT && err.offset == GP_WIRE_HEADER + 14);
+	/* a term longer than the payload */
+	gp_store_le32(p + 14, 1);
+	gp_store_le32(p + 18, 1000);
+	CHECK(gp_wire_get_query(p, 30, &q, &err) == GP_EFORMAT);
+	/* an operator, a counts-only flag out of range */
+	gp_store_le32(p + 10, 0);
+	p[4] = 7;
+	CHECK(gp_wire_get_query(p, 14, &q, &err) == GP_EFORMAT && err.offset == GP_WIRE_HEADER + 4);
+	p[4] = GP_IX_OR;
+	p[5] = 2;
+	CHECK(gp_wire_get_query(p, 14, &q, &err) == GP_EFORMAT && err.offset == GP_WIRE_HEADER + 5);
+	p[5] = 1;
+	CHECK(gp_wire_get_query(p, 14, &q, &err) == GP_OK && q.n_queries == 0 && q.count_only == 1);
+	gp_wire_query_free(&q);
+	return 1;
+}
+
+static int test_header(void)
+{
+	gp_wire_buf b = {0};
+	gp_error err = {0};
+	gp_wire_begin(&b, GP_WIRE_HELLO, 7);
+	gp_wire_put_u32(&b, GP_WIRE_VERSION);
+	gp_wire_put_bytes(&b, "php-fpm", 7);
+	CHECK(gp_wire_end(&b, &err) == GP_OK);
+	gp_wire_header h;
+	CHECK(gp_wire_header_read(b.p, 1024, &h, &err) == GP_OK && h.type == GP_WIRE_HELLO && h.id == 7 && h.length == 15);
+	CHECK(gp_wire_header_read(b.p, 14, &h, &err) == GP_EFORMAT && err.offset == 4);   /* past the reader's cap */
+	uint8_t bad[GP_WIRE_HEADER];
+	for (int which = 0; which < 4; which++) {
+		memcpy(bad, b.p, sizeof(bad));
+		if (which == 0) bad[1] ^= 1;                 /* magic */
+		if (which == 1) bad[12] = GP_WIRE_TYPES;    /* type */
+		if (which == 2) bad[12] = 0;
+		if (which == 3) bad[15] = 1;                 /* reserved */
+		CHECKF(gp_wire_header_read(bad, 1024, &h, &err) == GP_EFORMAT, "case %d accepted", which);
+	}
+	memcpy(bad, b.p, sizeof(bad));
+	gp_store_le32(bad + 4, GP_WIRE_MAX_PAYLOAD + 1);   /* past the wire's own cap, whatever the reader's */
+	CHECK(gp_wire_header_read(bad, UINT32_MAX, &h, &err) == GP_EFORMAT);
+	/* the payload read back */
+	gp_wire_reader r;
+	gp_wire_reader_init(&r, b.p + GP_WIRE_HEADER, b.len - GP_WIRE_HEADER);
+	uint32_t n;
+	CHECK(gp_wire_get_u32(&r) == GP_WIRE_VERSION);
+	const uint8_t *name = gp_wire_get_bytes(&r, 64, &n);
+	CHECK(name && n == 7 && memcmp(name, "php-fpm", 7) == 0 && gp_wire_reader_done(&r, &err) == GP_OK);
+	/* a builder past its cap */
+	b.max_payload = 16;
+	gp_wire_begin(&b, GP_WIRE_HELLO, 8);
+	gp_wire_put_bytes(&b, "a name longer than twelve bytes", 31);
+	CHECK(gp_wire_end(&b, &err) == GP_ENOMEM && err.code == GP_ENOMEM);
+	gp_wire_buf_free(&b);
+	return 1;
+}
+
+static int test_answers_round_trip(void)
+{
+	gp_wire_buf buf = {0};
+	for (int round = 0; round < 2000; round++) {
+		const int ranked = round % 3 == 1, count_only = round % 3 == 2;
+		gp_answers a = {0};
+		a.n_queries = next() % 5;
+		a.at = malloc((a.n_queries + 1) * sizeof(uint64_t));
+		a.docs = malloc(400 * sizeof(uint32_t));
+		a.scores = malloc(400 * sizeof(double));
+		a.at[0] = 0;
+		uint64_t k = 0;
+		for (size_t q = 0; q < a.n_queries; q++) {
+			uint64_t n = next() % 60;
+			uint32_t d = (uint32_t)(next() % 1000);
+			for (uint64_t i = 0; i < n; i++, k++) {
+				d += 1 + (uint32_t)(next() % 50);
+				a.docs[k] = d;
+				a.scores[k] = (double)(next() % 100000) / 7.0 - 3.0;
+			}
+			a.at[q + 1] = count_only ? next() % 100000 : k;
+		}
+		if (count_only) {
+			for (size_t q = 0; q < a.n_queries; q++) a.at[q] = a.at[q + 1];
+			a.at[a.n_queries] = 0;
+		}
+		gp_error err = {0};
+		CHECKF(gp_wire_put_answers(&buf, 5, &a, ranked, count_only, &err) == GP_OK, "round %d: %s", round, err.rule);
+		gp_answers got;
+		int r2, c2;
+		CHECKF(gp_wire_get_answers(buf.p + GP_WIRE_HEADER, buf.len - GP_WIRE_HEADER, &got, &r2, &c2, &err) == GP_OK, "round %d: %s", round, err.rule);
+		int same = got.n_queries == a.n_queries && r2 == ranked && c2 == count_only;
+		for (size_t q = 0; same && q <= a.n_queries; q++) same = got.at[q] == a.at[q];
+		for (uint64_t i = 0; same && !count_only && i < k; i++) same = got.docs[i] == a.docs[i] && (!ranked || got.scores[i] == a.scores[i]);
+		gp_answers_free(&got);
+		/* truncations refused */
+		for (size_t cut = 0; same && cut < buf.len - GP_WIRE_HEADER; cut += 1 + cut / 8) {
+			uint8_t *copy = malloc(cut ? cut : 1);
+			memcpy(copy, buf.p + GP_WIRE_HEADER, cut);
+			int rc = gp_wire_get_answers(copy, cut, &got, &r2, &c2, &err);
+			free(copy);
+			CHECKF(rc == GP_EFORMAT, "round %d: %zu bytes read as answers", round, cut);
+		}
+		gp_answers_free(&a);
+		CHECKF(same, "round %d: the answers read back differ", round);
+	}
+	gp_wire_buf_free(&buf);
+	return 1;
+}
+
+static int test_answers_lies(void)
+{
+	gp_wire_buf buf = {0};
+	gp_error err = {0};
+	uint32_t docs[3] = {5, 5, 9};
+	uint64_t at[2] = {0, 3};
+	double scores[3] = {1.0, NAN, 0.5};
+	gp_answers a = {.n_queries = 1, .docs = docs, .at = at, .scores = scores};
+	gp_answers got;
+	int r, c;
+	CHECK(gp_wire_put_answers(&buf, 1, &a, 0, 0, &err) == GP_OK);
+	CHECK(gp_wire_get_answers(buf.p + GP_WIRE_HEADER, buf.len - GP_WIRE_HEADER, &got, &r, &c, &err) == GP_EFORMAT);   /* 5, 5 */
+	CHECK(gp_wire_put_answers(&buf, 1, &a, 1, 0, &err) == GP_OK);
+	CHECK(gp_wire_get_answers(buf.p + GP_WIRE_HEADER, buf.len - GP_WIRE_HEADER, &got, &r, &c, &err) == GP_EFORMAT);   /* NaN */
+	/* a count of docs past the payload, and 2^32 - 1 queries: refused before allocating */
+	uint8_t p[32] = {0};
+	p[1] = 1;
+	gp_store_le32(p + 5, 0xFFFFFFFFu);
+	CHECK(gp_wire_get_answers(p, 13, &got, &r, &c, &err) == GP_EFORMAT);
+	memset(p + 5, 0xFF, 8);
+	CHECK(gp_wire_get_answers(p, 13, &got, &r, &c, &err) == GP_EFORMAT);
+	p[0] = 3;   /* ranked and counts only */
+	CHECK(gp_wire_get_answers(p, 1, &got, &r, &c, &err) == GP_EFORMAT && err.offset == GP_WIRE_HEADER);
+	gp_wire_buf_free(&buf);
+	return 1;
+}
+
+static int test_error_frames(void)
+{
+	gp_wire_buf buf = {0};
+	gp_error err = {0};
+	char msg[2048], longer[1500];
+	memset(longer, 'x', sizeof(longer) - 1);
+	longer[sizeof(longer) - 1] = '\0';
+	CHECK(gp_wire_put_error(&buf, 3, GP_EFORMAT, "index file /x: byte 40: bad", &err) == GP_OK);
+	int status;
+	CHECK(gp_wire_get_error(buf.p + GP_WIRE_HEADER, buf.len - GP_WIRE_HEADER, &status, msg, sizeof(msg), &err) == GP_OK);
+	CHECK(status == GP_EFORMAT && strcmp(msg, "index file /x: byte 40: bad") == 0);
+	CHECK(gp_wire_put_error(&buf, 3, GP_ENOMEM, longer, &err) == GP_OK);
+	CHECK(gp_wire_get_error(buf.p + GP_WIRE_HEADER, buf.len - GP_WIRE_HEADER, &status, msg, sizeof(msg), &err) == GP_OK);
+	CHECK(strlen(msg) == GP_WIRE_MAX_MESSAGE && status == GP_ENOMEM);
+	CHECK(gp_wire_get_error(buf.p + GP_WIRE_HEADER, buf.len - GP_WIRE_HEADER, &status, msg, 10, &err) == GP_OK && strlen(msg) == 9);
+	gp_store_le32(buf.p + GP_WIRE_HEADER, 0);   /* GP_OK is no error */
+	CHECK(gp_wire_get_error(buf.p + GP_WIRE_HEADER, buf.len - GP_WIRE_HEADER, &status, msg, sizeof(msg), &err) == GP_EFORMAT);
+	gp_wire_buf_free(&buf);
+	return 1;
+}
+
+int main(void)
+{
+	run("queries built and read back equal; every truncation and extension refused", test_query_round_trip);
+	run("queries whose counts, lengths, operator or flags lie refused before allocating", test_query_lies);
+	run("headers checked (magic, type, reserved, the cap); a builder past its cap fails", test_header);
+	run("answers (docs, ranked, counts only) built and read back equal; truncations refused", test_answers_round_trip);
+	run("answers whose docs do not increase, scores are not finite or counts lie refused", test_answers_lies);
+	run("error frames: status and message, cut at the cap", test_error_frames);
+	return summary();
+}
