@@ -481,6 +481,8 @@ int gp_index_search(gp_index *ix, const gp_query_batch *q, gp_placement place, c
 {
 	int rc;
 	memset(err, 0, sizeof(*err));
+	memset(out, 0, sizeof(*out));
+	if (gp_query_batch_check(ix, q, err) != GP_OK) return GP_EVALUE;
 	/* ranked batches need doubles in the kernels */
 	if (index_on_device(ix, gp_query_work(ix, q), place, ctx) && (q->limit == 0 || (gp_cl_info() && gp_cl_info()->fp64))) {
 		rc = ix->device ? GP_OK : index_upload(ix, NULL, ctx, err);

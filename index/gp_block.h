@@ -190,15 +190,16 @@ static inline uint64_t gp_block_doc(const gp_block *b, uint32_t i, uint64_t upos
 extern const uint64_t gp_byte_ones[256];
 extern const uint8_t gp_byte_count[256];
 
-#define GP_BLOCK_DOCS_ROOM (GP_BLOCK + 8)   /* gp_block_docs writes up to 8 values past n */
+#define GP_BLOCK_DOCS_ROOM (GP_BLOCK + 8)   /* gp_block_docs writes up to 7 values past n */
 
 /* The block's docs into out[0 .. n) (room for GP_BLOCK_DOCS_ROOM). Where every doc fits in 32
  * bits (the high parts never decrease, so the last one's bounds them all) and SSE2 is there,
  * the upper bits are read a byte at a time: the byte's ones' places from a table give eight
  * high parts at once, joined to their lower bits and stored (the next byte's overwrite those
  * past its ones); else a set bit at a time, in 64 bits. A checked block has exactly n upper
- * bits set. Returns 0 when a doc passes 2^32 - 1 (what the list's check refuses: the docs as
- * 32 bits would wrap). */
+ * bits set (the list's check counts them before it decodes: with fewer, the bound above does not
+ * hold). Returns 0 when a doc passes 2^32 - 1 (what the list's check refuses: the docs as 32
+ * bits would wrap). */
 static inline int gp_block_docs(const gp_block *b, uint32_t *out)
 {
 	const uint32_t l = b->l, n = b->n;

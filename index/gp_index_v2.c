@@ -377,7 +377,7 @@ static int check_list(const gp_index *ix, uint32_t t, int what, gp_error *err)
 			inside += (uint64_t)__builtin_popcountll(in);
 		}
 		if (structure && (inside != n || ones != n)) {
-			return LBAD(file_at + boff + GP_BLOCK_HEADER, "block %u's upper bits hold %llu docs within their %llu bits, not %u", b, (unsigned long long)inside, (unsigned long long)limit, n);
+			return LBAD(file_at + boff + GP_BLOCK_HEADER, "block %u's upper bits hold %llu docs (%llu within their %llu bits), not %u", b, (unsigned long long)ones, (unsigned long long)inside, (unsigned long long)limit, n);
 		}
 		if (!gp_block_docs(&k, docs) && structure) {
 			return LBAD(file_at + boff, "block %u holds a doc past 2^32 - 1", b);

@@ -43,7 +43,7 @@ static void buf_room(gp_wire_buf *b, size_t more)
 static void put(gp_wire_buf *b, const void *bytes, size_t n)
 {
 	buf_room(b, n);
-	if (b->failed) return;
+	if (b->failed || n == 0) return;
 	memcpy(b->p + b->len, bytes, n);
 	b->len += n;
 }
@@ -280,8 +280,7 @@ int gp_wire_put_answers(gp_wire_buf *b, uint32_t id, const gp_answers *a, int ra
 	gp_wire_put_u8(b, (uint8_t)((ranked ? 1 : 0) | (count_only ? 2 : 0)));
 	gp_wire_put_u32(b, (uint32_t)a->n_queries);
 	for (size_t q = 0; q < a->n_queries; q++) {
-		const uint64_t n = count_only ? a->at[q] : a->at[q + 1] - a->at[q];
-		gp_wire_put_u64(b, n);
+		gp_wire_put_u64(b, a->at[q + 1] - a->at[q]);
 		if (count_only) continue;
 		for (uint64_t i = a->at[q]; i < a->at[q + 1]; i++) gp_wire_put_u32(b, a->docs[i]);
 		for (uint64_t i = a->at[q]; ranked && i < a->at[q + 1]; i++) gp_wire_put_f64(b, a->scores[i]);
@@ -334,7 +333,12 @@ int gp_wire_get_answers(const uint8_t *payload, size_t len, gp_answers *out, int
 		const size_t count_at = r.at;
 		const uint64_t n = gp_wire_get_u64(&r);
 		if (*count_only) {
-			out->at[q] = n;
+			if (n > UINT64_MAX - k) {
+				gp_answers_free(out);
+				return gp_fail(err, WIRE, GP_WIRE_HEADER + count_at, "query %u's count passes 2^64 - 1 with the counts before it", q);
+			}
+			k += n;
+			out->at[q + 1] = k;
 			continue;
 		}
 		for (uint64_t i = 0; i < n; i++) {
@@ -354,18 +358,18 @@ int gp_wire_get_answers(const uint8_t *payload, size_t len, gp_answers *out, int
 		k += n;
 		out->at[q + 1] = k;
 	}
-	if (*count_only) {
-		out->at[n_queries] = 0;
-		for (uint32_t q = 0; q < n_queries; q++) out->total += out->at[q];
-	} else {
-		out->total = k;
-	}
+	out->total = k;
 	return GP_OK;
 }
 
 /* ERROR: i32 status (as u32), the message (u32 length, bytes). */
 int gp_wire_put_error(gp_wire_buf *b, uint32_t id, int status, const char *message, gp_error *err)
 {
+	if (status < GP_EVALUE || status > GP_EFORMAT) {
+		gp_fail(err, WIRE, 0, "%s", "an error frame's status is one of the engine's errors (-1 to -4)");
+		err->code = GP_EVALUE;
+		return GP_EVALUE;
+	}
 	size_t n = strlen(message);
 	if (n > GP_WIRE_MAX_MESSAGE) n = GP_WIRE_MAX_MESSAGE;
 	gp_wire_begin(b, GP_WIRE_ERROR, id);
@@ -384,7 +388,13 @@ int gp_wire_get_error(const uint8_t *payload, size_t len, int *status, char *msg
 		gp_wire_reader_fail(&r, "the status is not one of the engine's errors (-1 to -4)");
 	}
 	uint32_t n = 0;
+	const size_t message_at = r.at + 4;
 	const uint8_t *m = gp_wire_get_bytes(&r, GP_WIRE_MAX_MESSAGE, &n);
+	if (m && memchr(m, 0, n)) {
+		r.at = message_at + (size_t)((const uint8_t *)memchr(m, 0, n) - m);
+		gp_wire_reader_fail(&r, "the message holds a NUL byte");
+	}
+	if (cap) msg[0] = '\0';
 	int rc = gp_wire_reader_done(&r, err);
 	if (rc != GP_OK) return rc;
 	if (cap) {

@@ -99,16 +99,20 @@ int gp_wire_get_query(const uint8_t *payload, size_t len, gp_wire_query *q, gp_e
 void gp_wire_query_free(gp_wire_query *q);
 
 /* Answers: a flags byte (1 ranked, 2 counts only), the queries' count, then for each query its
- * count n and, unless counts only, its n docs, then (ranked) their n scores. */
+ * count n (at[q + 1] - at[q], in every mode) and, unless counts only, its n docs, then (ranked)
+ * their n scores. */
 int gp_wire_put_answers(gp_wire_buf *b, uint32_t id, const gp_answers *a, int ranked, int count_only, gp_error *err);
-/* Into out (gp_answers_free; counts only: at[] holds the counts, as the engine's): GP_EFORMAT
- * when the docs do not increase where unranked, a score is not finite, or the payload lies. */
+/* Into out (gp_answers_free; at[] running sums in every mode, as the engine's: query q's count
+ * is at[q + 1] - at[q]): GP_EFORMAT when the docs do not increase where unranked, a score is not
+ * finite, the counts pass 2^64 - 1 together, or the payload lies. A read query's arrays take up
+ * to about three times its payload (16 bytes a term of 4 or more). */
 int gp_wire_get_answers(const uint8_t *payload, size_t len, gp_answers *out, int *ranked, int *count_only, gp_error *err);
 
-/* An error for request `id`: the engine's status (GP_E*) and a message (at most
- * GP_WIRE_MAX_MESSAGE bytes, cut there). */
+/* An error for request `id`: the engine's status (GP_EFORMAT .. GP_EVALUE, else GP_EVALUE here)
+ * and a message (a C string: at most GP_WIRE_MAX_MESSAGE bytes, cut there). */
 int gp_wire_put_error(gp_wire_buf *b, uint32_t id, int status, const char *message, gp_error *err);
-/* status one of GP_EFORMAT .. GP_EVALUE; message copied into msg (cap bytes, NUL-terminated). */
+/* status one of GP_EFORMAT .. GP_EVALUE; the message (no NUL byte in it) copied into msg (cap
+ * bytes, NUL-terminated; empty when the frame is refused). */
 int gp_wire_get_error(const uint8_t *payload, size_t len, int *status, char *msg, size_t cap, gp_error *err);
 
 #endif

@@ -45,6 +45,12 @@ uint64_t gp_query_work(const gp_index *ix, const gp_query_batch *q);
  * lacks empties an AND or a phrase (OR drops such terms). */
 size_t gp_query_plan(const gp_index *ix, const gp_query_batch *q, size_t query, uint64_t *keys);
 
+/* GP_OK when the engine can answer the batch: a known operator, and doc lengths where it is
+ * ranked (a limit on AND or OR); else GP_EVALUE naming what is missing. The faces check the same
+ * in their own terms first; this keeps a face that does not (a server's client) from reaching
+ * the ranking without lengths. */
+int gp_query_batch_check(const gp_index *ix, const gp_query_batch *q, gp_error *err);
+
 /* The host's answers (galloping intersection from the shortest list, merges, positions checked
  * per candidate): the reference the device equals. GP_ENOMEM when the answers would pass the
  * budget (gp_answers_admit). */

@@ -8,29 +8,8 @@
 #include "../../include/gpupost.h"
 #include "../../include/gpupost_codec.h"
 #include "check.h"
+#include "s9_index.h"
 
-
-/* An S9 index of the given lists (docs non-decreasing), terms "t0", "t1", ... */
-static gp_index *s9_index(size_t n, const int64_t *const *lists, const size_t *lens, const gp_budget *budget, gp_error *err)
-{
-	char names[16][24] = {{0}};
-	const char *terms[16] = {0};
-	size_t term_lens[16] = {0}, blob_lens[16] = {0};
-	uint8_t *blobs[16] = {0};
-	for (size_t t = 0; t < n && t < 16; t++) {
-		snprintf(names[t], sizeof(names[t]), "t%zu", t);
-		terms[t] = names[t];
-		term_lens[t] = strlen(names[t]);
-		blobs[t] = malloc(gp_s9_encode_bound(lens[t]));
-		const char *why;
-		size_t at;
-		blob_lens[t] = gp_s9_encode(lists[t], lens[t], 1, blobs[t], &why, &at);
-	}
-	gp_index *ix = NULL;
-	int rc = gp_index_build(GP_IX_S9, n, terms, term_lens, (const uint8_t *const *)blobs, blob_lens, budget, &ix, err);
-	for (size_t t = 0; t < n; t++) free(blobs[t]);
-	return rc == GP_OK ? ix : NULL;
-}
 
 static int collect(void *ctx, const void *bytes, size_t len)
 {
@@ -109,6 +88,28 @@ static int test_empty_lists(void)
 		CHECK(x.at[1] == 0 && x.at[2] == 2 && (count_only || (x.docs[0] == 3 && x.docs[1] == 4)));
 		gp_answers_free(&x);
 	}
+	gp_index_unref(ix);
+	return 1;
+}
+
+/* A batch the engine cannot answer is refused before any list is read: a ranked query on an index
+ * without doc lengths (the ranking reads them), an unknown operator. */
+static int test_batch_refused(void)
+{
+	int64_t a[] = {3, 4};
+	const int64_t *lists[] = {a};
+	size_t lens[] = {2};
+	gp_error err;
+	gp_index *ix = s9_index(1, lists, lens, NULL, &err);
+	CHECK(ix && !ix->doc_len);
+	uint32_t terms[] = {0};
+	uint64_t at[] = {0, 1};
+	gp_answers x;
+	gp_query_batch ranked = {GP_IX_AND, 1, terms, at, 0, 10}, unknown = {9, 1, terms, at, 0, 0}, phrase = {GP_IX_PHRASE, 1, terms, at, 0, 10};
+	CHECK(gp_index_query_host(ix, &ranked, NULL, &x, &err) == GP_EVALUE && err.code == GP_EVALUE && strstr(err.rule, "doc lengths"));
+	CHECK(gp_index_query_host(ix, &unknown, NULL, &x, &err) == GP_EVALUE && strstr(err.rule, "operator"));
+	CHECK(gp_index_query_host(ix, &phrase, NULL, &x, &err) == GP_OK);   /* a phrase is not ranked: its limit is not the ranking's */
+	gp_answers_free(&x);
 	gp_index_unref(ix);
 	return 1;
 }
@@ -216,6 +217,7 @@ int main(void)
 	run("an index saved and loaded is the same index", test_save_load);
 	run("distinct docs by a bitmap and by a union of the lists", test_doc_count);
 	run("OR over an empty list and an unknown term", test_empty_lists);
+	run("a ranked batch without doc lengths and an unknown operator refused", test_batch_refused);
 	run("the budget with and without a face", test_budget_face);
 	run("index file sections that overlap are refused", test_sections_apart);
 	run("the dictionary finds every term of any bytes", test_dictionary);

@@ -8,6 +8,7 @@
 
 #include "../../net/gp_wire.h"
 #include "check.h"
+#include "s9_index.h"
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 
@@ -187,18 +188,15 @@ static int test_answers_round_trip(void)
 				a.docs[k] = d;
 				a.scores[k] = (double)(next() % 100000) / 7.0 - 3.0;
 			}
-			a.at[q + 1] = count_only ? next() % 100000 : k;
-		}
-		if (count_only) {
-			for (size_t q = 0; q < a.n_queries; q++) a.at[q] = a.at[q + 1];
-			a.at[a.n_queries] = 0;
+			/* counts only: at[] running sums of the counts, as the engine gives them */
+			a.at[q + 1] = count_only ? a.at[q] + next() % 100000 : k;
 		}
 		gp_error err = {0};
 		CHECKF(gp_wire_put_answers(&buf, 5, &a, ranked, count_only, &err) == GP_OK, "round %d: %s", round, err.rule);
 		gp_answers got;
 		int r2, c2;
 		CHECKF(gp_wire_get_answers(buf.p + GP_WIRE_HEADER, buf.len - GP_WIRE_HEADER, &got, &r2, &c2, &err) == GP_OK, "round %d: %s", round, err.rule);
-		int same = got.n_queries == a.n_queries && r2 == ranked && c2 == count_only;
+		int same = got.n_queries == a.n_queries && r2 == ranked && c2 == count_only && got.total == a.at[a.n_queries];
 		for (size_t q = 0; same && q <= a.n_queries; q++) same = got.at[q] == a.at[q];
 		for (uint64_t i = 0; same && !count_only && i < k; i++) same = got.docs[i] == a.docs[i] && (!ranked || got.scores[i] == a.scores[i]);
 		gp_answers_free(&got);
@@ -217,6 +215,39 @@ static int test_answers_round_trip(void)
 	return 1;
 }
 
+/* The engine's own answers (an S9 index's OR, every match and counts only) through the wire: the
+ * same at[] on the other side, so a query's count is at[q + 1] - at[q] in every mode. */
+static int test_engine_answers(void)
+{
+	int64_t d0[] = {1, 2, 3}, d1[] = {2, 9};
+	const int64_t *lists[] = {d0, d1};
+	size_t lens[] = {3, 2};
+	gp_error err = {0};
+	gp_index *ix = s9_index(2, lists, lens, NULL, &err);
+	CHECKF(ix != NULL, "%s", err.rule);
+	uint32_t terms[] = {0, 1, 0, 1};
+	uint64_t at[] = {0, 1, 2, 4};
+	gp_wire_buf buf = {0};
+	for (int count_only = 0; count_only < 2; count_only++) {
+		gp_query_batch q = {GP_IX_OR, 3, terms, at, count_only, 0};
+		gp_answers x, y;
+		int ranked, counts;
+		CHECK(gp_index_query_host(ix, &q, NULL, &x, &err) == GP_OK);
+		CHECK(x.at[1] - x.at[0] == 3 && x.at[2] - x.at[1] == 2 && x.at[3] - x.at[2] == 4);
+		CHECK(gp_wire_put_answers(&buf, 1, &x, 0, count_only, &err) == GP_OK);
+		CHECK(gp_wire_get_answers(buf.p + GP_WIRE_HEADER, buf.len - GP_WIRE_HEADER, &y, &ranked, &counts, &err) == GP_OK);
+		int same = counts == count_only && y.n_queries == 3 && y.total == 9;
+		for (int i = 0; same && i <= 3; i++) same = y.at[i] == x.at[i];
+		for (uint64_t i = 0; same && !count_only && i < 9; i++) same = y.docs[i] == x.docs[i];
+		gp_answers_free(&x);
+		gp_answers_free(&y);
+		CHECKF(same, "counts only %d: the engine's answers differ through the wire", count_only);
+	}
+	gp_wire_buf_free(&buf);
+	gp_index_unref(ix);
+	return 1;
+}
+
 static int test_answers_lies(void)
 {
 	gp_wire_buf buf = {0};
@@ -226,7 +257,7 @@ static int test_answers_lies(void)
 	double scores[3] = {1.0, NAN, 0.5};
 	gp_answers a = {.n_queries = 1, .docs = docs, .at = at, .scores = scores};
 	gp_answers got;
-	int r, c;
+	int r, c, c2;
 	CHECK(gp_wire_put_answers(&buf, 1, &a, 0, 0, &err) == GP_OK);
 	CHECK(gp_wire_get_answers(buf.p + GP_WIRE_HEADER, buf.len - GP_WIRE_HEADER, &got, &r, &c, &err) == GP_EFORMAT);   /* 5, 5 */
 	CHECK(gp_wire_put_answers(&buf, 1, &a, 1, 0, &err) == GP_OK);
@@ -238,6 +269,10 @@ static int test_answers_lies(void)
 	CHECK(gp_wire_get_answers(p, 13, &got, &r, &c, &err) == GP_EFORMAT);
 	memset(p + 5, 0xFF, 8);
 	CHECK(gp_wire_get_answers(p, 13, &got, &r, &c, &err) == GP_EFORMAT);
+	/* counts only: two counts that pass 2^64 - 1 together */
+	uint8_t counts[21] = {2, 2, 0, 0, 0};
+	memset(counts + 5, 0xFF, 16);
+	CHECK(gp_wire_get_answers(counts, 21, &got, &r, &c2, &err) == GP_EFORMAT && err.offset == GP_WIRE_HEADER + 13);
 	p[0] = 3;   /* ranked and counts only */
 	CHECK(gp_wire_get_answers(p, 1, &got, &r, &c, &err) == GP_EFORMAT && err.offset == GP_WIRE_HEADER);
 	gp_wire_buf_free(&buf);
@@ -259,6 +294,11 @@ static int test_error_frames(void)
 	CHECK(gp_wire_get_error(buf.p + GP_WIRE_HEADER, buf.len - GP_WIRE_HEADER, &status, msg, sizeof(msg), &err) == GP_OK);
 	CHECK(strlen(msg) == GP_WIRE_MAX_MESSAGE && status == GP_ENOMEM);
 	CHECK(gp_wire_get_error(buf.p + GP_WIRE_HEADER, buf.len - GP_WIRE_HEADER, &status, msg, 10, &err) == GP_OK && strlen(msg) == 9);
+	CHECK(gp_wire_put_error(&buf, 3, GP_OK, "no error", &err) == GP_EVALUE);   /* one encoding: what reads */
+	CHECK(gp_wire_put_error(&buf, 3, GP_EDEVICE, "a\nb", &err) == GP_OK);
+	buf.p[GP_WIRE_HEADER + 8 + 1] = 0;   /* a NUL inside the message */
+	CHECK(gp_wire_get_error(buf.p + GP_WIRE_HEADER, buf.len - GP_WIRE_HEADER, &status, msg, sizeof(msg), &err) == GP_EFORMAT);
+	CHECK(err.offset == GP_WIRE_HEADER + 9 && msg[0] == '\0');
 	gp_store_le32(buf.p + GP_WIRE_HEADER, 0);   /* GP_OK is no error */
 	CHECK(gp_wire_get_error(buf.p + GP_WIRE_HEADER, buf.len - GP_WIRE_HEADER, &status, msg, sizeof(msg), &err) == GP_EFORMAT);
 	gp_wire_buf_free(&buf);
@@ -271,6 +311,7 @@ int main(void)
 	run("queries whose counts, lengths, operator or flags lie refused before allocating", test_query_lies);
 	run("headers checked (magic, type, reserved, the cap); a builder past its cap fails", test_header);
 	run("answers (docs, ranked, counts only) built and read back equal; truncations refused", test_answers_round_trip);
+	run("the engine's answers (every match, counts only) through the wire: the same at[]", test_engine_answers);
 	run("answers whose docs do not increase, scores are not finite or counts lie refused", test_answers_lies);
 	run("error frames: status and message, cut at the cap", test_error_frames);
 	return summary();
