@@ -89,6 +89,14 @@ static inline uint32_t gp_cursor_search_decoded(const struct gp_list_cursor *c, 
 	return (uint32_t)gp_gallop(c->buf, bi + GP_CURSOR_SCAN, c->blk.n, x);
 }
 
+/* Moves within the decoded block to the first posting whose doc is at least x (at most its last). */
+static inline void gp_cursor_seek_decoded(struct gp_list_cursor *c, uint32_t x)
+{
+	c->bi = gp_cursor_search_decoded(c, c->bi, x);
+	c->doc = c->buf[c->bi];
+	c->i = (uint64_t)c->b * GP_BLOCK + c->bi;
+}
+
 static inline uint32_t gp_cursor_skip_last(const gp_list_cursor *c, uint32_t b)
 {
 	return gp_load_le32(c->data + (size_t)b * GP_V2_SKIP);
@@ -213,9 +221,7 @@ __attribute__((noinline, unused)) static void gp_cursor_geq_far(gp_list_cursor *
 	 * it) */
 	if (!c->decoded && (c->eager || ++c->searches > GP_CURSOR_DECODE_AFTER)) gp_cursor_decode(c);
 	if (c->decoded) {
-		c->bi = gp_cursor_search_decoded(c, c->bi, x);
-		c->doc = c->buf[c->bi];
-		c->i = (uint64_t)c->b * GP_BLOCK + c->bi;
+		gp_cursor_seek_decoded(c, x);
 		return;
 	}
 	gp_block *k = &c->blk;
@@ -252,9 +258,7 @@ static inline void gp_cursor_geq(gp_list_cursor *c, uint32_t x)
 		return;
 	}
 	if (c->decoded && x <= c->last) {
-		c->bi = gp_cursor_search_decoded(c, c->bi, x);
-		c->doc = c->buf[c->bi];
-		c->i = (uint64_t)c->b * GP_BLOCK + c->bi;
+		gp_cursor_seek_decoded(c, x);
 		return;
 	}
 	gp_cursor_geq_far(c, x);

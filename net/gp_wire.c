@@ -124,6 +124,14 @@ void gp_wire_reader_fail(gp_wire_reader *r, const char *rule)
 	r->at = r->len;   /* nothing more is read */
 }
 
+/* Marks the reader bad at byte `at` of its payload, unless it already is. */
+static void fail_at(gp_wire_reader *r, size_t at, const char *rule)
+{
+	if (r->bad_at != SIZE_MAX) return;
+	r->at = at;
+	gp_wire_reader_fail(r, rule);
+}
+
 /* n bytes at the reader's position, or NULL (and the reader bad) when fewer are left. */
 static const uint8_t *take(gp_wire_reader *r, size_t n)
 {
@@ -169,8 +177,7 @@ const uint8_t *gp_wire_get_bytes(gp_wire_reader *r, uint32_t max, uint32_t *len)
 	*len = gp_wire_get_u32(r);
 	if (r->bad_at != SIZE_MAX) return NULL;
 	if (*len > max) {
-		r->at = at;
-		gp_wire_reader_fail(r, "a string longer than its field allows");
+		fail_at(r, at, "a string longer than its field allows");
 		*len = 0;
 		return NULL;
 	}
@@ -184,8 +191,7 @@ uint32_t gp_wire_get_count(gp_wire_reader *r, uint32_t item_bytes)
 	const size_t at = r->at;
 	uint32_t n = gp_wire_get_u32(r);
 	if (r->bad_at == SIZE_MAX && (uint64_t)n * item_bytes > r->len - r->at) {
-		r->at = at;
-		gp_wire_reader_fail(r, "a count of items that the payload's bytes left cannot hold");
+		fail_at(r, at, "a count of items that the payload's bytes left cannot hold");
 		return 0;
 	}
 	return r->bad_at == SIZE_MAX ? n : 0;
@@ -232,14 +238,8 @@ int gp_wire_get_query(const uint8_t *payload, size_t len, gp_wire_query *q, gp_e
 	q->op = gp_wire_get_u8(&r);
 	const uint8_t count_only = gp_wire_get_u8(&r);
 	q->limit = gp_wire_get_u32(&r);
-	if (r.bad_at == SIZE_MAX && q->op != GP_IX_OR && q->op != GP_IX_AND && q->op != GP_IX_PHRASE) {
-		r.at = 4;
-		gp_wire_reader_fail(&r, "the operator is not OR (1), AND (2) or PHRASE (3)");
-	}
-	if (r.bad_at == SIZE_MAX && count_only > 1) {
-		r.at = 5;
-		gp_wire_reader_fail(&r, "counts-only is neither 0 nor 1");
-	}
+	if (!gp_query_op_known(q->op)) fail_at(&r, 4, "the operator is not OR (1), AND (2) or PHRASE (3)");
+	if (count_only > 1) fail_at(&r, 5, "counts-only is neither 0 nor 1");
 	q->count_only = count_only;
 	/* each query at least its term count (4 bytes), each term at least its length (4 bytes):
 	 * the arrays are bounded by the payload, counted in a first pass */
@@ -294,10 +294,7 @@ int gp_wire_get_answers(const uint8_t *payload, size_t len, gp_answers *out, int
 	gp_wire_reader r;
 	gp_wire_reader_init(&r, payload, len);
 	const uint8_t flags = gp_wire_get_u8(&r);
-	if (r.bad_at == SIZE_MAX && (flags > 3 || flags == 3)) {
-		r.at = 0;
-		gp_wire_reader_fail(&r, "the flags are not 0, 1 (ranked) or 2 (counts only)");
-	}
+	if (flags > 2) fail_at(&r, 0, "the flags are not 0, 1 (ranked) or 2 (counts only)");
 	*ranked = flags & 1;
 	*count_only = (flags & 2) != 0;
 	const uint32_t per_doc = *ranked ? 12 : 4;
@@ -309,8 +306,7 @@ int gp_wire_get_answers(const uint8_t *payload, size_t len, gp_answers *out, int
 		const uint64_t n = gp_wire_get_u64(&r);
 		if (*count_only) continue;
 		if (r.bad_at == SIZE_MAX && n > (r.len - r.at) / per_doc) {
-			r.at -= 8;
-			gp_wire_reader_fail(&r, "a query's count of docs that the payload's bytes left cannot hold");
+			fail_at(&r, r.at - 8, "a query's count of docs that the payload's bytes left cannot hold");
 			break;
 		}
 		take(&r, (size_t)n * per_doc);
@@ -383,17 +379,12 @@ int gp_wire_get_error(const uint8_t *payload, size_t len, int *status, char *msg
 	gp_wire_reader r;
 	gp_wire_reader_init(&r, payload, len);
 	*status = (int)(int32_t)gp_wire_get_u32(&r);
-	if (r.bad_at == SIZE_MAX && (*status < GP_EVALUE || *status > GP_EFORMAT)) {
-		r.at = 0;
-		gp_wire_reader_fail(&r, "the status is not one of the engine's errors (-1 to -4)");
-	}
+	if (*status < GP_EVALUE || *status > GP_EFORMAT) fail_at(&r, 0, "the status is not one of the engine's errors (-1 to -4)");
 	uint32_t n = 0;
 	const size_t message_at = r.at + 4;
 	const uint8_t *m = gp_wire_get_bytes(&r, GP_WIRE_MAX_MESSAGE, &n);
-	if (m && memchr(m, 0, n)) {
-		r.at = message_at + (size_t)((const uint8_t *)memchr(m, 0, n) - m);
-		gp_wire_reader_fail(&r, "the message holds a NUL byte");
-	}
+	const uint8_t *nul = m ? memchr(m, 0, n) : NULL;
+	if (nul) fail_at(&r, message_at + (size_t)(nul - m), "the message holds a NUL byte");
 	if (cap) msg[0] = '\0';
 	int rc = gp_wire_reader_done(&r, err);
 	if (rc != GP_OK) return rc;

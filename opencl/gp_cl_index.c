@@ -247,7 +247,7 @@ static int build_tables(const gp_index *ix, const gp_query_batch *sub, const bat
                         size_t q0, query_tables *qt)
 {
 	size_t nq = sub->n_queries, total_terms = (size_t)(sub->at[nq] - sub->at[0]);
-	const int ranked = sub->limit > 0 && sub->op != GP_IX_PHRASE;
+	const int ranked = gp_query_ranked(sub);
 	if (tables_room(qt, 4 * nq + 7 * total_terms + 2 * (nq + 1) + 8) != GP_OK) return GP_ENOMEM;
 	/* queries first, filled as the terms and places are laid out after them */
 	qt->queries = 0;
@@ -717,7 +717,7 @@ static int query_chunk(const gp_index *ix, const gp_query_batch *sub, const batc
 	if (ix->device_compressed && (rc = decode_lists(ix, sub, plan, q0, &qt, &lists, budget, err)) != GP_OK) goto done;
 	const uint8_t *part = (const uint8_t *)qt.t;
 	size_t bytes = qt.len * sizeof(cl_uint);
-	const int ranked = sub->limit > 0 && sub->op != GP_IX_PHRASE;
+	const int ranked = gp_query_ranked(sub);
 	chunk_buffers cb = {0};
 	if (!(cb.tables = gp_cl_upload(GP_B_IX_QUERY_TABLES, &part, &bytes, 1, bytes, err)) ||
 	    !(cb.cand = gp_cl_buffer(GP_B_IX_CANDIDATES, (size_t)qt.items * 4, err)) ||
@@ -802,9 +802,9 @@ static int index_query(const gp_index *ix, const gp_query_batch *q, const gp_bud
 	memset(out, 0, sizeof(*out));
 	out->n_queries = nq;
 	out->docs = malloc(sizeof(uint32_t));
-	if (q->limit > 0 && q->op != GP_IX_PHRASE) out->scores = malloc(sizeof(double));
+	if (gp_query_ranked(q)) out->scores = malloc(sizeof(double));
 	if (!out->docs || !(out->at = calloc(nq + 1, sizeof(uint64_t))) || plan_batch(ix, q, theta, shortest, &plan) != GP_OK ||
-	    (q->limit > 0 && q->op != GP_IX_PHRASE && !out->scores)) {
+	    (gp_query_ranked(q) && !out->scores)) {
 		gp_answers_free(out);
 		return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "the batch's plan");
 	}

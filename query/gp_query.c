@@ -350,8 +350,8 @@ static void query_or_maxscore(const gp_index *ix, const uint32_t *ids, size_t k,
 int gp_query_batch_check(const gp_index *ix, const gp_query_batch *q, gp_error *err)
 {
 	const char *why = NULL;
-	if (q->op != GP_IX_OR && q->op != GP_IX_AND && q->op != GP_IX_PHRASE) why = "the operator is not OR, AND or PHRASE";
-	else if (q->limit > 0 && q->op != GP_IX_PHRASE && !ix->doc_len) why = "a ranked query (a limit) needs the index's doc lengths";
+	if (!gp_query_op_known(q->op)) why = "the operator is not OR, AND or PHRASE";
+	else if (gp_query_ranked(q) && !ix->doc_len) why = "a ranked query (a limit) needs the index's doc lengths";
 	if (!why) return GP_OK;
 	gp_fail(err, "query", 0, "%s", why);
 	err->code = GP_EVALUE;
@@ -365,7 +365,7 @@ int gp_index_query_host(const gp_index *ix, const gp_query_batch *q, const gp_bu
 	memset(out, 0, sizeof(*out));
 	memset(err, 0, sizeof(*err));
 	if (gp_query_batch_check(ix, q, err) != GP_OK) return GP_EVALUE;
-	const int ranked = q->limit > 0 && q->op != GP_IX_PHRASE;
+	const int ranked = gp_query_ranked(q);
 	/* a version 2 file's lists (and doc lengths) checked before their first use */
 	int rc = gp_index_v2_ready(ix, q->terms, (size_t)q->at[q->n_queries], ranked, err);
 	if (rc != GP_OK) return rc;

@@ -45,6 +45,18 @@ uint64_t gp_query_work(const gp_index *ix, const gp_query_batch *q);
  * lacks empties an AND or a phrase (OR drops such terms). */
 size_t gp_query_plan(const gp_index *ix, const gp_query_batch *q, size_t query, uint64_t *keys);
 
+/* Whether op is one the engine answers, and whether a batch is ranked (a limit ranks AND and OR;
+ * a phrase is never ranked). */
+static inline int gp_query_op_known(int op)
+{
+	return op == GP_IX_OR || op == GP_IX_AND || op == GP_IX_PHRASE;
+}
+
+static inline int gp_query_ranked(const gp_query_batch *q)
+{
+	return q->limit > 0 && q->op != GP_IX_PHRASE;
+}
+
 /* GP_OK when the engine can answer the batch: a known operator, and doc lengths where it is
  * ranked (a limit on AND or OR); else GP_EVALUE naming what is missing. The faces check the same
  * in their own terms first; this keeps a face that does not (a server's client) from reaching
