@@ -19,7 +19,20 @@ $(builddir)/bench/device_bench: $(srcdir)/bench/device_bench.c $(GPUPOST_C_SOURC
 
 bench-c: $(builddir)/bench/device_bench
 
+# gpupostd, the device server (docs/SERVER.md): the engine's sources and the server's, no PHP.
+GPUPOST_ENGINE_SOURCES = $(addprefix $(srcdir)/,$(filter codec/% index/% query/% opencl/% engine/% net/%,$(shell grep -v '^\#' $(srcdir)/sources.list)))
+GPUPOST_SERVER_SOURCES = $(addprefix $(srcdir)/server/,gpupostd.c gpd_config.c gpd_catalog.c gpd_work.c gpd_stats.c gpd_loop.c)
+
+GPUPOSTD_OUT ?= $(builddir)/server/gpupostd
+GPUPOSTD_CFLAGS ?= -O2 -g
+
+$(GPUPOSTD_OUT): $(GPUPOST_SERVER_SOURCES) $(srcdir)/server/gpd_server.h $(srcdir)/server/gpd_config.h $(GPUPOST_ENGINE_SOURCES) $(builddir)/opencl/gp_kernels_src.h
+	@mkdir -p $(dir $(GPUPOSTD_OUT))
+	$(CC) $(GPUPOSTD_CFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Wextra -pthread -I$(builddir)/opencl $(INCLUDES) -o $@ $(GPUPOST_SERVER_SOURCES) $(GPUPOST_ENGINE_SOURCES) $(GPUPOST_SHARED_LIBADD) -lm -lpthread
+
+gpupostd: $(GPUPOSTD_OUT)
+
 bench: all bench-c
 	bash $(srcdir)/bench/run.sh $${BENCH_OUT:-bench-out}
 
-.PHONY: bench bench-c
+.PHONY: bench bench-c gpupostd

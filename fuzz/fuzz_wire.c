@@ -37,17 +37,43 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		int status;
 		char msg[GP_WIRE_MAX_MESSAGE + 1];
 		if (gp_wire_get_error(payload, len, &status, msg, sizeof(msg), &err) == GP_OK) {
-			FUZZ_CHECK(status >= GP_EVALUE && status <= GP_EFORMAT && strlen(msg) <= GP_WIRE_MAX_MESSAGE);
+			FUZZ_CHECK(status >= GP_WIRE_STATUS_MIN && status <= GP_EFORMAT && strlen(msg) <= GP_WIRE_MAX_MESSAGE);
+			FUZZ_CHECK(gp_wire_put_error(&b, h.id, status, msg, &err) == GP_OK);
+			FUZZ_CHECK(b.len == GP_WIRE_HEADER + len && memcmp(b.p + GP_WIRE_HEADER, payload, len) == 0);
 		}
-	} else {
-		/* the others: a u32 then a string, as HELLO and OPEN are */
-		gp_wire_reader r;
-		gp_wire_reader_init(&r, payload, len);
+	} else if (h.type == GP_WIRE_HELLO || h.type == GP_WIRE_OPEN) {
+		uint32_t v;
+		char text[GP_WIRE_MAX_PATH + 1];
+		const int hello = h.type == GP_WIRE_HELLO;
+		int rc = hello ? gp_wire_get_hello(payload, len, &v, text, sizeof(text), &err)
+		               : gp_wire_get_open(payload, len, &v, text, sizeof(text), &err);
+		if (rc == GP_OK) {
+			FUZZ_CHECK(strlen(text) <= (hello ? GP_WIRE_MAX_NAME : GP_WIRE_MAX_PATH) && (hello || (text[0] && v <= 1)));
+			FUZZ_CHECK((hello ? gp_wire_put_hello(&b, h.id, v, text, &err) : gp_wire_put_open(&b, h.id, v, text, &err)) == GP_OK);
+			FUZZ_CHECK(b.len == GP_WIRE_HEADER + len && memcmp(b.p + GP_WIRE_HEADER, payload, len) == 0);
+		} else {
+			FUZZ_CHECK(err.code == GP_EFORMAT && err.offset <= GP_WIRE_HEADER + len && text[0] == '\0');
+		}
+	} else if (h.type == GP_WIRE_WELCOME) {
+		uint32_t version, most;
+		if (gp_wire_get_welcome(payload, len, &version, &most, &err) == GP_OK) {
+			FUZZ_CHECK(most >= GP_WIRE_MIN_PAYLOAD && most <= GP_WIRE_MAX_PAYLOAD);
+			FUZZ_CHECK(gp_wire_put_welcome(&b, h.id, version, most, &err) == GP_OK);
+			FUZZ_CHECK(b.len == GP_WIRE_HEADER + len && memcmp(b.p + GP_WIRE_HEADER, payload, len) == 0);
+		}
+	} else if (h.type == GP_WIRE_OPENED) {
+		gp_wire_opened o;
+		if (gp_wire_get_opened(payload, len, &o, &err) == GP_OK) {
+			FUZZ_CHECK(gp_wire_put_opened(&b, h.id, &o, &err) == GP_OK);
+			FUZZ_CHECK(b.len == GP_WIRE_HEADER + len && memcmp(b.p + GP_WIRE_HEADER, payload, len) == 0);
+		}
+	} else if (h.type == GP_WIRE_STATS_TEXT) {
+		const char *text;
 		uint32_t n;
-		gp_wire_get_u32(&r);
-		const uint8_t *s = gp_wire_get_bytes(&r, GP_WIRE_MAX_PATH, &n);
-		FUZZ_CHECK(s == NULL || (s >= payload && s + n <= payload + len));
-		(void)gp_wire_reader_done(&r, &err);
+		if (gp_wire_get_stats_text(payload, len, &text, &n, &err) == GP_OK) {
+			FUZZ_CHECK(n <= GP_WIRE_MAX_STATS && (n == 0 || (text >= (const char *)payload && text + n <= (const char *)payload + len)));
+			FUZZ_CHECK(memchr(text, 0, n) == NULL);
+		}
 	}
 	gp_wire_buf_free(&b);
 	return 0;

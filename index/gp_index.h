@@ -11,6 +11,8 @@
 #ifndef GP_INDEX_H
 #define GP_INDEX_H
 
+#include <string.h>
+
 #include "../codec/gp_common.h"
 #include "../codec/gp_budget.h"
 

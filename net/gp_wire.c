@@ -358,19 +358,162 @@ int gp_wire_get_answers(const uint8_t *payload, size_t len, gp_answers *out, int
 	return GP_OK;
 }
 
-/* ERROR: i32 status (as u32), the message (u32 length, bytes). */
+/* A string field read as text: at most max bytes, no NUL byte in them (else the reader is bad). */
+static const uint8_t *get_text_span(gp_wire_reader *r, uint32_t max, uint32_t *n)
+{
+	const size_t text_at = r->at + 4;
+	const uint8_t *m = gp_wire_get_bytes(r, max, n);
+	const uint8_t *nul = m ? memchr(m, 0, *n) : NULL;
+	if (nul) fail_at(r, text_at + (size_t)(nul - m), "a text field holds a NUL byte");
+	return m;
+}
+
+/* A text field copied into out (cap bytes, NUL-terminated; empty when the reader is bad); the
+ * verdict is left to the caller's gp_wire_reader_done. */
+static void get_text(gp_wire_reader *r, uint32_t max, char *out, size_t cap)
+{
+	uint32_t n = 0;
+	const uint8_t *m = get_text_span(r, max, &n);
+	if (!cap) return;
+	out[0] = '\0';
+	if (r->bad_at != SIZE_MAX || !m) return;
+	if (n >= cap) n = (uint32_t)(cap - 1);
+	if (n) memcpy(out, m, n);
+	out[n] = '\0';
+}
+
+/* A C string put as a string field, cut at max bytes. */
+static void put_text(gp_wire_buf *b, const char *s, size_t max)
+{
+	size_t n = strlen(s);
+	gp_wire_put_bytes(b, s, (uint32_t)(n > max ? max : n));
+}
+
+/* A reader's end: its verdict, and out emptied when it refused. */
+static int text_done(const gp_wire_reader *r, char *out, size_t cap, gp_error *err)
+{
+	int rc = gp_wire_reader_done(r, err);
+	if (rc != GP_OK && cap) out[0] = '\0';
+	return rc;
+}
+
+/* HELLO: u32 version, the client's name. */
+int gp_wire_put_hello(gp_wire_buf *b, uint32_t id, uint32_t version, const char *name, gp_error *err)
+{
+	gp_wire_begin(b, GP_WIRE_HELLO, id);
+	gp_wire_put_u32(b, version);
+	put_text(b, name, GP_WIRE_MAX_NAME);
+	return gp_wire_end(b, err);
+}
+
+int gp_wire_get_hello(const uint8_t *payload, size_t len, uint32_t *version, char *name, size_t cap, gp_error *err)
+{
+	gp_wire_reader r;
+	gp_wire_reader_init(&r, payload, len);
+	*version = gp_wire_get_u32(&r);
+	get_text(&r, GP_WIRE_MAX_NAME, name, cap);
+	return text_done(&r, name, cap, err);
+}
+
+/* WELCOME: u32 version, u32 the largest payload the server accepts. */
+int gp_wire_put_welcome(gp_wire_buf *b, uint32_t id, uint32_t version, uint32_t max_payload, gp_error *err)
+{
+	gp_wire_begin(b, GP_WIRE_WELCOME, id);
+	gp_wire_put_u32(b, version);
+	gp_wire_put_u32(b, max_payload);
+	return gp_wire_end(b, err);
+}
+
+int gp_wire_get_welcome(const uint8_t *payload, size_t len, uint32_t *version, uint32_t *max_payload, gp_error *err)
+{
+	gp_wire_reader r;
+	gp_wire_reader_init(&r, payload, len);
+	*version = gp_wire_get_u32(&r);
+	*max_payload = gp_wire_get_u32(&r);
+	if (r.bad_at == SIZE_MAX && (*max_payload < GP_WIRE_MIN_PAYLOAD || *max_payload > GP_WIRE_MAX_PAYLOAD)) {
+		fail_at(&r, 4, "the largest payload is outside 4 KiB .. 64 MiB");
+	}
+	return gp_wire_reader_done(&r, err);
+}
+
+/* OPEN: u32 flags, the path. */
+int gp_wire_put_open(gp_wire_buf *b, uint32_t id, uint32_t flags, const char *path, gp_error *err)
+{
+	gp_wire_begin(b, GP_WIRE_OPEN, id);
+	gp_wire_put_u32(b, flags);
+	put_text(b, path, GP_WIRE_MAX_PATH);
+	return gp_wire_end(b, err);
+}
+
+int gp_wire_get_open(const uint8_t *payload, size_t len, uint32_t *flags, char *path, size_t cap, gp_error *err)
+{
+	gp_wire_reader r;
+	gp_wire_reader_init(&r, payload, len);
+	*flags = gp_wire_get_u32(&r);
+	if (r.bad_at == SIZE_MAX && (*flags & ~GP_WIRE_OPEN_VERIFY)) fail_at(&r, 0, "unknown open flags");
+	const size_t path_at = r.at;
+	get_text(&r, GP_WIRE_MAX_PATH, path, cap);
+	if (r.bad_at == SIZE_MAX && r.at == path_at + 4) fail_at(&r, path_at, "the path is empty");
+	return text_done(&r, path, cap, err);
+}
+
+/* OPENED: u32 handle, u64 docs, u32 terms, u8 flags (1: ranks, 2: positional). */
+int gp_wire_put_opened(gp_wire_buf *b, uint32_t id, const gp_wire_opened *o, gp_error *err)
+{
+	gp_wire_begin(b, GP_WIRE_OPENED, id);
+	gp_wire_put_u32(b, o->handle);
+	gp_wire_put_u64(b, o->docs);
+	gp_wire_put_u32(b, o->terms);
+	gp_wire_put_u8(b, (uint8_t)((o->ranks ? 1 : 0) | (o->positional ? 2 : 0)));
+	return gp_wire_end(b, err);
+}
+
+int gp_wire_get_opened(const uint8_t *payload, size_t len, gp_wire_opened *o, gp_error *err)
+{
+	gp_wire_reader r;
+	gp_wire_reader_init(&r, payload, len);
+	o->handle = gp_wire_get_u32(&r);
+	o->docs = gp_wire_get_u64(&r);
+	o->terms = gp_wire_get_u32(&r);
+	const uint8_t flags = gp_wire_get_u8(&r);
+	if (flags > 3) fail_at(&r, 16, "unknown index flags");
+	o->ranks = flags & 1;
+	o->positional = (flags & 2) != 0;
+	return gp_wire_reader_done(&r, err);
+}
+
+/* STATS_TEXT: the text as one string. */
+int gp_wire_put_stats_text(gp_wire_buf *b, uint32_t id, const char *text, gp_error *err)
+{
+	gp_wire_begin(b, GP_WIRE_STATS_TEXT, id);
+	put_text(b, text, GP_WIRE_MAX_STATS);
+	return gp_wire_end(b, err);
+}
+
+int gp_wire_get_stats_text(const uint8_t *payload, size_t len, const char **text, uint32_t *text_len, gp_error *err)
+{
+	gp_wire_reader r;
+	gp_wire_reader_init(&r, payload, len);
+	*text = (const char *)get_text_span(&r, GP_WIRE_MAX_STATS, text_len);
+	int rc = gp_wire_reader_done(&r, err);
+	if (rc != GP_OK) {
+		*text = "";
+		*text_len = 0;
+	}
+	return rc;
+}
+
+/* ERROR: i32 status (as u32), the message. */
 int gp_wire_put_error(gp_wire_buf *b, uint32_t id, int status, const char *message, gp_error *err)
 {
-	if (status < GP_EVALUE || status > GP_EFORMAT) {
-		gp_fail(err, WIRE, 0, "%s", "an error frame's status is one of the engine's errors (-1 to -4)");
+	if (status < GP_WIRE_STATUS_MIN || status > GP_EFORMAT) {
+		gp_fail(err, WIRE, 0, "%s", "an error frame's status is one of the engine's errors or the server's (-1 to -6)");
 		err->code = GP_EVALUE;
 		return GP_EVALUE;
 	}
-	size_t n = strlen(message);
-	if (n > GP_WIRE_MAX_MESSAGE) n = GP_WIRE_MAX_MESSAGE;
 	gp_wire_begin(b, GP_WIRE_ERROR, id);
 	gp_wire_put_u32(b, (uint32_t)status);
-	gp_wire_put_bytes(b, message, (uint32_t)n);
+	put_text(b, message, GP_WIRE_MAX_MESSAGE);
 	return gp_wire_end(b, err);
 }
 
@@ -379,19 +522,7 @@ int gp_wire_get_error(const uint8_t *payload, size_t len, int *status, char *msg
 	gp_wire_reader r;
 	gp_wire_reader_init(&r, payload, len);
 	*status = (int)(int32_t)gp_wire_get_u32(&r);
-	if (*status < GP_EVALUE || *status > GP_EFORMAT) fail_at(&r, 0, "the status is not one of the engine's errors (-1 to -4)");
-	uint32_t n = 0;
-	const size_t message_at = r.at + 4;
-	const uint8_t *m = gp_wire_get_bytes(&r, GP_WIRE_MAX_MESSAGE, &n);
-	const uint8_t *nul = m ? memchr(m, 0, n) : NULL;
-	if (nul) fail_at(&r, message_at + (size_t)(nul - m), "the message holds a NUL byte");
-	if (cap) msg[0] = '\0';
-	int rc = gp_wire_reader_done(&r, err);
-	if (rc != GP_OK) return rc;
-	if (cap) {
-		if (n >= cap) n = (uint32_t)(cap - 1);
-		if (n) memcpy(msg, m, n);
-		msg[n] = '\0';
-	}
-	return GP_OK;
+	if (*status < GP_WIRE_STATUS_MIN || *status > GP_EFORMAT) fail_at(&r, 0, "the status is not one of the engine's errors or the server's (-1 to -6)");
+	get_text(&r, GP_WIRE_MAX_MESSAGE, msg, cap);
+	return text_done(&r, msg, cap, err);
 }

@@ -13,6 +13,16 @@
 #define GP_WIRE_MAX_PAYLOAD (64u << 20)    /* the most either side accepts, whatever its cap */
 #define GP_WIRE_MAX_PATH 4096
 #define GP_WIRE_MAX_MESSAGE 1024
+#define GP_WIRE_MAX_NAME 256
+#define GP_WIRE_MAX_STATS (1u << 20)
+#define GP_WIRE_MIN_PAYLOAD 4096           /* the least a side may announce as its cap */
+
+/* An ERROR frame's status: the engine's (GP_EFORMAT .. GP_EVALUE), or the server's own refusals. */
+enum {
+	GP_WIRE_BUSY = -5,     /* a bound reached (connections, queued queries): try again later */
+	GP_WIRE_DENIED = -6    /* not allowed (a path outside the configured directories, a peer) */
+};
+#define GP_WIRE_STATUS_MIN GP_WIRE_DENIED
 
 enum gp_wire_type {
 	GP_WIRE_HELLO = 1,     /* client: version, its name */
@@ -22,7 +32,9 @@ enum gp_wire_type {
 	GP_WIRE_QUERY = 5,     /* client: a batch of queries on a handle */
 	GP_WIRE_ANSWERS = 6,   /* server: the batch's answers */
 	GP_WIRE_ERROR = 7,     /* server: a status and a message, for the request of the same id */
-	GP_WIRE_TYPES = 8
+	GP_WIRE_STATS = 8,     /* client: the server's statistics (an empty payload) */
+	GP_WIRE_STATS_TEXT = 9,/* server: its statistics as text, a "name value" line each */
+	GP_WIRE_TYPES = 10
 };
 
 typedef struct gp_wire_header {
@@ -108,10 +120,42 @@ int gp_wire_put_answers(gp_wire_buf *b, uint32_t id, const gp_answers *a, int ra
  * to about three times its payload (16 bytes a term of 4 or more). */
 int gp_wire_get_answers(const uint8_t *payload, size_t len, gp_answers *out, int *ranked, int *count_only, gp_error *err);
 
-/* An error for request `id`: the engine's status (GP_EFORMAT .. GP_EVALUE, else GP_EVALUE here)
- * and a message (a C string: at most GP_WIRE_MAX_MESSAGE bytes, cut there). */
+/* HELLO: the protocol's version and the client's name (a C string, at most GP_WIRE_MAX_NAME
+ * bytes). WELCOME: the server's version and the largest payload it accepts (GP_WIRE_MIN_PAYLOAD
+ * .. GP_WIRE_MAX_PAYLOAD). The readers copy a string into out (cap bytes, NUL-terminated) and
+ * refuse one holding a NUL byte. */
+int gp_wire_put_hello(gp_wire_buf *b, uint32_t id, uint32_t version, const char *name, gp_error *err);
+int gp_wire_get_hello(const uint8_t *payload, size_t len, uint32_t *version, char *name, size_t cap, gp_error *err);
+int gp_wire_put_welcome(gp_wire_buf *b, uint32_t id, uint32_t version, uint32_t max_payload, gp_error *err);
+int gp_wire_get_welcome(const uint8_t *payload, size_t len, uint32_t *version, uint32_t *max_payload, gp_error *err);
+
+/* OPEN: flags (GP_WIRE_OPEN_VERIFY; no other bit) and an index file's path (not empty, at most
+ * GP_WIRE_MAX_PATH bytes, no NUL). */
+#define GP_WIRE_OPEN_VERIFY 1u
+int gp_wire_put_open(gp_wire_buf *b, uint32_t id, uint32_t flags, const char *path, gp_error *err);
+int gp_wire_get_open(const uint8_t *payload, size_t len, uint32_t *flags, char *path, size_t cap, gp_error *err);
+
+/* OPENED: the handle later queries name, and what the client checks before it asks: the
+ * index's docs and terms, whether it ranks (doc lengths) and answers phrases (positions). */
+typedef struct gp_wire_opened {
+	uint32_t handle;
+	uint64_t docs;
+	uint32_t terms;
+	int ranks, positional;
+} gp_wire_opened;
+int gp_wire_put_opened(gp_wire_buf *b, uint32_t id, const gp_wire_opened *o, gp_error *err);
+int gp_wire_get_opened(const uint8_t *payload, size_t len, gp_wire_opened *o, gp_error *err);
+
+/* STATS_TEXT: the server's statistics, text of at most GP_WIRE_MAX_STATS bytes without NUL;
+ * the reader points *text into the payload (not NUL-terminated: *text_len bytes). */
+int gp_wire_put_stats_text(gp_wire_buf *b, uint32_t id, const char *text, gp_error *err);
+int gp_wire_get_stats_text(const uint8_t *payload, size_t len, const char **text, uint32_t *text_len, gp_error *err);
+
+/* An error for request `id`: the engine's status (GP_EFORMAT .. GP_EVALUE) or the server's
+ * (GP_WIRE_BUSY, GP_WIRE_DENIED; any other is refused with GP_EVALUE) and a message (a C string:
+ * at most GP_WIRE_MAX_MESSAGE bytes, cut there). */
 int gp_wire_put_error(gp_wire_buf *b, uint32_t id, int status, const char *message, gp_error *err);
-/* status one of GP_EFORMAT .. GP_EVALUE; the message (no NUL byte in it) copied into msg (cap
+/* status one of GP_EFORMAT .. GP_WIRE_DENIED; the message (no NUL byte in it) copied into msg (cap
  * bytes, NUL-terminated; empty when the frame is refused). */
 int gp_wire_get_error(const uint8_t *payload, size_t len, int *status, char *msg, size_t cap, gp_error *err);
 

@@ -305,6 +305,64 @@ static int test_error_frames(void)
 	return 1;
 }
 
+/* HELLO, WELCOME, OPEN, OPENED and STATS_TEXT: built and read back equal; each lie refused. */
+static int test_small_messages(void)
+{
+	gp_wire_buf b = {0};
+	gp_error err = {0};
+	char text[GP_WIRE_MAX_PATH + 1], longer[GP_WIRE_MAX_PATH + 100];
+	uint32_t v, most;
+	CHECK(gp_wire_put_hello(&b, 1, GP_WIRE_VERSION, "php-fpm 123", &err) == GP_OK);
+	CHECK(gp_wire_get_hello(b.p + GP_WIRE_HEADER, b.len - GP_WIRE_HEADER, &v, text, sizeof(text), &err) == GP_OK);
+	CHECK(v == GP_WIRE_VERSION && strcmp(text, "php-fpm 123") == 0);
+	memset(longer, 'n', sizeof(longer) - 1);
+	longer[sizeof(longer) - 1] = '\0';
+	CHECK(gp_wire_put_hello(&b, 1, 1, longer, &err) == GP_OK);   /* cut at the name's bound */
+	CHECK(gp_wire_get_hello(b.p + GP_WIRE_HEADER, b.len - GP_WIRE_HEADER, &v, text, sizeof(text), &err) == GP_OK && strlen(text) == GP_WIRE_MAX_NAME);
+	gp_store_le32(b.p + GP_WIRE_HEADER + 4, GP_WIRE_MAX_NAME + 1);   /* a name longer than allowed */
+	CHECK(gp_wire_get_hello(b.p + GP_WIRE_HEADER, b.len - GP_WIRE_HEADER, &v, text, sizeof(text), &err) == GP_EFORMAT && err.offset == GP_WIRE_HEADER + 4 && text[0] == '\0');
+
+	CHECK(gp_wire_put_welcome(&b, 1, 1, 1u << 20, &err) == GP_OK);
+	CHECK(gp_wire_get_welcome(b.p + GP_WIRE_HEADER, b.len - GP_WIRE_HEADER, &v, &most, &err) == GP_OK && most == 1u << 20);
+	CHECK(gp_wire_put_welcome(&b, 1, 1, 100, &err) == GP_OK);   /* a cap below 4 KiB */
+	CHECK(gp_wire_get_welcome(b.p + GP_WIRE_HEADER, b.len - GP_WIRE_HEADER, &v, &most, &err) == GP_EFORMAT);
+	CHECK(gp_wire_put_welcome(&b, 1, 1, GP_WIRE_MAX_PAYLOAD + 1, &err) == GP_OK);
+	CHECK(gp_wire_get_welcome(b.p + GP_WIRE_HEADER, b.len - GP_WIRE_HEADER, &v, &most, &err) == GP_EFORMAT);
+
+	CHECK(gp_wire_put_open(&b, 2, GP_WIRE_OPEN_VERIFY, "/srv/ix.gpix", &err) == GP_OK);
+	CHECK(gp_wire_get_open(b.p + GP_WIRE_HEADER, b.len - GP_WIRE_HEADER, &v, text, sizeof(text), &err) == GP_OK);
+	CHECK(v == GP_WIRE_OPEN_VERIFY && strcmp(text, "/srv/ix.gpix") == 0);
+	b.p[GP_WIRE_HEADER + 8 + 3] = 0;   /* a NUL inside the path */
+	CHECK(gp_wire_get_open(b.p + GP_WIRE_HEADER, b.len - GP_WIRE_HEADER, &v, text, sizeof(text), &err) == GP_EFORMAT && err.offset == GP_WIRE_HEADER + 11);
+	CHECK(gp_wire_put_open(&b, 2, 2, "/x", &err) == GP_OK);   /* an unknown flag */
+	CHECK(gp_wire_get_open(b.p + GP_WIRE_HEADER, b.len - GP_WIRE_HEADER, &v, text, sizeof(text), &err) == GP_EFORMAT && err.offset == GP_WIRE_HEADER);
+	CHECK(gp_wire_put_open(&b, 2, 0, "", &err) == GP_OK);     /* an empty path */
+	CHECK(gp_wire_get_open(b.p + GP_WIRE_HEADER, b.len - GP_WIRE_HEADER, &v, text, sizeof(text), &err) == GP_EFORMAT);
+
+	gp_wire_opened o = {0x2001, 5000000000ull, 77, 1, 0}, back;
+	CHECK(gp_wire_put_opened(&b, 3, &o, &err) == GP_OK && b.len == GP_WIRE_HEADER + 17);
+	CHECK(gp_wire_get_opened(b.p + GP_WIRE_HEADER, b.len - GP_WIRE_HEADER, &back, &err) == GP_OK);
+	CHECK(back.handle == o.handle && back.docs == o.docs && back.terms == o.terms && back.ranks == 1 && back.positional == 0);
+	b.p[GP_WIRE_HEADER + 16] = 4;
+	CHECK(gp_wire_get_opened(b.p + GP_WIRE_HEADER, b.len - GP_WIRE_HEADER, &back, &err) == GP_EFORMAT);
+	CHECK(gp_wire_get_opened(b.p + GP_WIRE_HEADER, 16, &back, &err) == GP_EFORMAT);   /* cut short */
+
+	const char *t;
+	uint32_t n;
+	CHECK(gp_wire_put_stats_text(&b, 4, "queries 3\n", &err) == GP_OK);
+	CHECK(gp_wire_get_stats_text(b.p + GP_WIRE_HEADER, b.len - GP_WIRE_HEADER, &t, &n, &err) == GP_OK && n == 10 && memcmp(t, "queries 3\n", 10) == 0);
+	b.p[b.len - 1] = 0;
+	CHECK(gp_wire_get_stats_text(b.p + GP_WIRE_HEADER, b.len - GP_WIRE_HEADER, &t, &n, &err) == GP_EFORMAT && n == 0);
+
+	/* the server's own statuses travel; others do not */
+	int status;
+	CHECK(gp_wire_put_error(&b, 5, GP_WIRE_BUSY, "busy", &err) == GP_OK);
+	CHECK(gp_wire_get_error(b.p + GP_WIRE_HEADER, b.len - GP_WIRE_HEADER, &status, text, sizeof(text), &err) == GP_OK && status == GP_WIRE_BUSY);
+	CHECK(gp_wire_put_error(&b, 5, GP_WIRE_DENIED - 1, "no", &err) == GP_EVALUE);
+	gp_wire_buf_free(&b);
+	return 1;
+}
+
 int main(void)
 {
 	run("queries built and read back equal; every truncation and extension refused", test_query_round_trip);
@@ -314,5 +372,6 @@ int main(void)
 	run("the engine's answers (every match, counts only) through the wire: the same at[]", test_engine_answers);
 	run("answers whose docs do not increase, scores are not finite or counts lie refused", test_answers_lies);
 	run("error frames: status and message, cut at the cap", test_error_frames);
+	run("hello, welcome, open, opened and statistics frames: read back equal, lies refused", test_small_messages);
 	return summary();
 }

@@ -1,0 +1,496 @@
+/* gpupostd's event loop (server/gpd_server.h): one thread, epoll, the listening socket, every
+ * connection's bytes, the answers' eventfd and the signals' signalfd. A connection's frames are
+ * read whole (header checked before its payload is taken), handed to the work as jobs, and the
+ * answers queued back; every bound is the configuration's: connections, a frame's payload, the
+ * requests a connection has in flight and the bytes waiting for it to read, and the time a frame
+ * or an answer may take to move. A client that breaks them is closed, never waited on. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "gpd_server.h"
+
+#define MAX_IN_FLIGHT 64          /* requests a connection may have queued before it is read again */
+#define TICK_MS 250
+#define KEY_LISTEN UINT64_MAX
+#define KEY_WAKE (UINT64_MAX - 1)
+#define KEY_SIGNAL (UINT64_MAX - 2)
+
+typedef struct out_frame {
+	struct out_frame *next;
+	uint8_t *p;
+	size_t len, sent;
+} out_frame;
+
+typedef struct conn {
+	int fd;                       /* -1: a free slot */
+	uint32_t gen;                 /* the slot's use: answers for an earlier use are dropped */
+	int hello;                    /* HELLO received */
+	int closing;                  /* no more reading: closed once its output is sent */
+	uint8_t head[GP_WIRE_HEADER];
+	size_t head_got;
+	gp_wire_header h;
+	uint8_t *payload;
+	size_t payload_got;
+	int64_t frame_started, last_active, write_stalled;
+	out_frame *out, *out_tail;
+	size_t out_bytes;
+	unsigned in_flight;
+	uint32_t events;              /* the epoll interest now */
+	pid_t pid;
+	uid_t uid;
+} conn;
+
+typedef struct loop {
+	const gpd_config *cfg;
+	int ep, listen_fd, wake_fd, signal_fd;
+	conn *c;
+	unsigned n_conns;
+	gpd_work *work;
+	gpd_catalog cat;
+} loop;
+
+static uint64_t key_of(const loop *l, const conn *c)
+{
+	return (uint64_t)c->gen << 32 | (uint64_t)(c - l->c);
+}
+
+static void conn_close(loop *l, conn *c)
+{
+	epoll_ctl(l->ep, EPOLL_CTL_DEL, c->fd, NULL);
+	close(c->fd);
+	c->fd = -1;
+	c->gen++;
+	free(c->payload);
+	c->payload = NULL;
+	for (out_frame *f = c->out, *next; f; f = next) {
+		next = f->next;
+		free(f->p);
+		free(f);
+	}
+	c->out = c->out_tail = NULL;
+	c->out_bytes = 0;
+	atomic_fetch_sub(&gpd_stat.connections_open, 1);
+}
+
+/* The interest a connection has now: reading unless it is closing or has enough in flight or
+ * waiting for it; writing while output waits. */
+static void conn_watch(loop *l, conn *c)
+{
+	uint32_t ev = 0;
+	if (!c->closing && c->in_flight < MAX_IN_FLIGHT && c->out_bytes <= (size_t)l->cfg->max_payload + GP_WIRE_HEADER) ev |= EPOLLIN;
+	if (c->out) ev |= EPOLLOUT;
+	if (ev == c->events) return;
+	struct epoll_event e = {.events = ev, .data.u64 = (uint64_t)(c - l->c)};
+	epoll_ctl(l->ep, EPOLL_CTL_MOD, c->fd, &e);
+	c->events = ev;
+}
+
+/* Sends what waits, as far as the socket takes it: 0, or -1 when the connection was closed. */
+static int conn_flush(loop *l, conn *c)
+{
+	while (c->out) {
+		out_frame *f = c->out;
+		ssize_t n = send(c->fd, f->p + f->sent, f->len - f->sent, MSG_NOSIGNAL);
+		if (n < 0 && errno == EINTR) continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+		if (n <= 0) {
+			conn_close(l, c);
+			return -1;
+		}
+		f->sent += (size_t)n;
+		c->out_bytes -= (size_t)n;
+		c->write_stalled = 0;
+		if (f->sent < f->len) continue;
+		c->out = f->next;
+		if (!c->out) c->out_tail = NULL;
+		free(f->p);
+		free(f);
+	}
+	if (c->out && !c->write_stalled) c->write_stalled = gpd_now_ns();
+	if (!c->out && c->closing) {
+		conn_close(l, c);
+		return -1;
+	}
+	conn_watch(l, c);
+	return 0;
+}
+
+/* A frame queued for the connection (taken over: frame->p freed with it). */
+static void conn_send(loop *l, conn *c, gp_wire_buf *frame)
+{
+	out_frame *f = malloc(sizeof(*f));
+	if (!f) {
+		gp_wire_buf_free(frame);
+		conn_close(l, c);
+		return;
+	}
+	*f = (out_frame){NULL, frame->p, frame->len, 0};
+	memset(frame, 0, sizeof(*frame));
+	if (c->out_tail) c->out_tail->next = f;
+	else c->out = f;
+	c->out_tail = f;
+	c->out_bytes += f->len;
+	conn_flush(l, c);
+}
+
+static void conn_error(loop *l, conn *c, uint32_t id, int status, const char *msg, int then_close)
+{
+	gp_wire_buf b = {0};
+	gp_error err;
+	if (status == GP_EFORMAT) atomic_fetch_add(&gpd_stat.bad_frames, 1);
+	if (then_close) c->closing = 1;
+	if (gp_wire_put_error(&b, id, status, msg, &err) == GP_OK) conn_send(l, c, &b);
+	else gp_wire_buf_free(&b);
+}
+
+/* Whether a peer may use the server: root, the server's own user, or one the configuration names
+ * (by user or primary group); with none named, the socket's mode alone decides. */
+static int peer_allowed(const gpd_config *cfg, uid_t uid, gid_t gid)
+{
+	if (cfg->allow_any_peer || uid == 0 || uid == geteuid()) return 1;
+	for (size_t i = 0; i < cfg->n_uids; i++) {
+		if (cfg->allow_uid[i] == uid) return 1;
+	}
+	for (size_t i = 0; i < cfg->n_gids; i++) {
+		if (cfg->allow_gid[i] == gid) return 1;
+	}
+	return 0;
+}
+
+static void accept_all(loop *l)
+{
+	for (;;) {
+		int fd = accept4(l->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd < 0) {
+			if (errno == EINTR || errno == ECONNABORTED) continue;
+			if (errno != EAGAIN && errno != EWOULDBLOCK) gpd_log("accept: %s", strerror(errno));
+			return;
+		}
+		atomic_fetch_add(&gpd_stat.connections_accepted, 1);
+		struct ucred cred;
+		socklen_t len = sizeof(cred);
+		const int known = getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0;
+		conn *c = NULL;
+		for (unsigned i = 0; i < l->n_conns && !c; i++) {
+			if (l->c[i].fd < 0) c = &l->c[i];
+		}
+		/* a refusal the client can read: one ERROR frame (id 0), then the close */
+		const char *why = !known ? "the peer's credentials are unknown"
+		                : !peer_allowed(l->cfg, cred.uid, cred.gid) ? "this user may not use the server (allow_users, allow_groups)"
+		                : !c ? "the server has its max_connections connections" : NULL;
+		if (why) {
+			gp_wire_buf b = {0};
+			gp_error err;
+			const int status = c || !known ? GP_WIRE_DENIED : GP_WIRE_BUSY;
+			atomic_fetch_add(status == GP_WIRE_BUSY ? &gpd_stat.refused_busy : &gpd_stat.refused_denied, 1);
+			if (gp_wire_put_error(&b, 0, status, why, &err) == GP_OK) {
+				ssize_t n = send(fd, b.p, b.len, MSG_NOSIGNAL | MSG_DONTWAIT);
+				(void)n;
+			}
+			gp_wire_buf_free(&b);
+			close(fd);
+			continue;
+		}
+		const uint32_t gen = c->gen;
+		memset(c, 0, sizeof(*c));
+		c->fd = fd;
+		c->gen = gen;
+		c->pid = cred.pid;
+		c->uid = cred.uid;
+		c->last_active = gpd_now_ns();
+		c->events = EPOLLIN;
+		struct epoll_event e = {.events = EPOLLIN, .data.u64 = (uint64_t)(c - l->c)};
+		if (epoll_ctl(l->ep, EPOLL_CTL_ADD, fd, &e) != 0) {
+			close(fd);
+			c->fd = -1;
+			continue;
+		}
+		atomic_fetch_add(&gpd_stat.connections_open, 1);
+	}
+}
+
+static const char *type_name(uint16_t t)
+{
+	static const char *names[] = {"?", "HELLO", "WELCOME", "OPEN", "OPENED", "QUERY", "ANSWERS", "ERROR", "STATS", "STATS_TEXT"};
+	return t < sizeof(names) / sizeof(names[0]) ? names[t] : "?";
+}
+
+/* A whole frame read: answered here (HELLO), handed to the work (OPEN, QUERY, STATS), or refused. */
+static void conn_frame(loop *l, conn *c)
+{
+	const gp_wire_header h = c->h;
+	uint8_t *payload = c->payload;
+	c->payload = NULL;
+	c->head_got = c->payload_got = 0;
+	c->frame_started = 0;
+	char msg[256];
+	if (!c->hello) {
+		uint32_t version;
+		char name[GP_WIRE_MAX_NAME + 1];
+		gp_error err;
+		if (h.type != GP_WIRE_HELLO) {
+			snprintf(msg, sizeof(msg), "the first frame is HELLO, not %s", type_name(h.type));
+			conn_error(l, c, h.id, GP_EFORMAT, msg, 1);
+		} else if (gp_wire_get_hello(payload, h.length, &version, name, sizeof(name), &err) != GP_OK) {
+			snprintf(msg, sizeof(msg), "HELLO: byte %zu: %s", err.offset, err.rule);
+			conn_error(l, c, h.id, GP_EFORMAT, msg, 1);
+		} else if (version != GP_WIRE_VERSION) {
+			snprintf(msg, sizeof(msg), "the server speaks version %d of the wire, not %u", GP_WIRE_VERSION, version);
+			conn_error(l, c, h.id, GP_EVALUE, msg, 1);
+		} else {
+			gp_wire_buf b = {0};
+			c->hello = 1;
+			gp_wire_put_welcome(&b, h.id, GP_WIRE_VERSION, l->cfg->max_payload, &err);
+			conn_send(l, c, &b);
+		}
+		free(payload);
+		return;
+	}
+	if (h.type != GP_WIRE_OPEN && h.type != GP_WIRE_QUERY && h.type != GP_WIRE_STATS) {
+		snprintf(msg, sizeof(msg), "a client does not send %s frames", type_name(h.type));
+		conn_error(l, c, h.id, GP_EFORMAT, msg, 1);
+		free(payload);
+		return;
+	}
+	if (h.type == GP_WIRE_STATS && h.length != 0) {
+		conn_error(l, c, h.id, GP_EFORMAT, "STATS: the payload is not empty", 1);
+		free(payload);
+		return;
+	}
+	gpd_job *j = calloc(1, sizeof(*j));
+	if (!j) {
+		free(payload);
+		conn_error(l, c, h.id, GP_ENOMEM, "no memory for the request", 0);
+		return;
+	}
+	j->conn = key_of(l, c);
+	j->id = h.id;
+	j->type = h.type;
+	j->payload = payload;
+	j->length = h.length;
+	int rc = gpd_work_submit(l->work, j);
+	if (rc != GP_OK) {
+		gpd_job_free(j);
+		conn_error(l, c, h.id, rc, "busy: the server's queue is at its max_queued_queries; try again", 0);
+		return;
+	}
+	c->in_flight++;
+}
+
+/* Reads what the socket holds, frame by frame; returns -1 when the connection was closed. */
+static int conn_read(loop *l, conn *c)
+{
+	while (!c->closing && c->in_flight < MAX_IN_FLIGHT) {
+		uint8_t *to;
+		size_t want;
+		if (c->head_got < GP_WIRE_HEADER) {
+			to = c->head + c->head_got;
+			want = GP_WIRE_HEADER - c->head_got;
+		} else {
+			to = c->payload + c->payload_got;
+			want = c->h.length - c->payload_got;
+		}
+		ssize_t n = want ? recv(c->fd, to, want, 0) : 0;
+		if (want && n < 0 && errno == EINTR) continue;
+		if (want && n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+		if (want && n <= 0) {   /* the client left (or failed): its answers are dropped */
+			conn_close(l, c);
+			return -1;
+		}
+		c->last_active = gpd_now_ns();
+		if (!c->frame_started) c->frame_started = c->last_active;
+		if (c->head_got < GP_WIRE_HEADER) {
+			c->head_got += (size_t)n;
+			if (c->head_got < GP_WIRE_HEADER) continue;
+			gp_error err;
+			if (gp_wire_header_read(c->head, l->cfg->max_payload, &c->h, &err) != GP_OK) {
+				char msg[256];
+				snprintf(msg, sizeof(msg), "frame header: byte %zu: %s", err.offset, err.rule);
+				conn_error(l, c, gp_load_le32(c->head + 8), GP_EFORMAT, msg, 1);
+				return c->fd < 0 ? -1 : 0;
+			}
+			if (!(c->payload = malloc(c->h.length ? c->h.length : 1))) {
+				conn_error(l, c, c->h.id, GP_ENOMEM, "no memory for the frame", 1);
+				return c->fd < 0 ? -1 : 0;
+			}
+			c->payload_got = 0;
+		} else {
+			c->payload_got += (size_t)n;
+		}
+		if (c->payload_got == c->h.length) {
+			conn_frame(l, c);
+			if (c->fd < 0) return -1;
+		}
+	}
+	conn_watch(l, c);
+	return 0;
+}
+
+static void deliver_answers(loop *l)
+{
+	uint64_t n;
+	if (read(l->wake_fd, &n, 8) < 0 && errno != EAGAIN) gpd_log("eventfd: %s", strerror(errno));
+	for (gpd_job *j = gpd_work_answered(l->work), *next; j; j = next) {
+		next = j->next;
+		const uint32_t slot = (uint32_t)j->conn, gen = (uint32_t)(j->conn >> 32);
+		conn *c = slot < l->n_conns ? &l->c[slot] : NULL;
+		if (c && c->fd >= 0 && c->gen == gen) {
+			c->in_flight--;
+			c->last_active = gpd_now_ns();
+			conn_send(l, c, &j->frame);
+			if (c->fd >= 0 && !c->closing) conn_read(l, c);   /* it may have stopped reading */
+		}
+		gpd_job_free(j);
+	}
+}
+
+/* Connections past their time: a frame begun too long ago, output not taken, or idle. */
+static void expire(loop *l)
+{
+	const int64_t now = gpd_now_ns(), io = (int64_t)l->cfg->io_timeout_s * 1000000000, idle = (int64_t)l->cfg->idle_timeout_s * 1000000000;
+	for (unsigned i = 0; i < l->n_conns; i++) {
+		conn *c = &l->c[i];
+		if (c->fd < 0) continue;
+		const int slow_frame = c->frame_started && now - c->frame_started > io;
+		const int stuck_reader = c->out && c->write_stalled && now - c->write_stalled > io;
+		const int idle_long = !c->in_flight && !c->out && !c->frame_started && now - c->last_active > idle;
+		if (slow_frame || stuck_reader || idle_long) {
+			if (slow_frame || stuck_reader) atomic_fetch_add(&gpd_stat.timeouts, 1);
+			conn_close(l, c);
+		}
+	}
+}
+
+/* The listening socket: a stale socket file (no server behind it) replaced; a live one refused. */
+static int listen_on(const gpd_config *cfg)
+{
+	struct sockaddr_un a = {.sun_family = AF_UNIX};
+	strcpy(a.sun_path, cfg->socket);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0) return -1;
+	if (connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0) {
+		gpd_log("another server listens on %s", cfg->socket);
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	struct stat sb;
+	if (lstat(cfg->socket, &sb) == 0) {
+		if (!S_ISSOCK(sb.st_mode)) {
+			gpd_log("%s exists and is not a socket", cfg->socket);
+			return -1;
+		}
+		unlink(cfg->socket);
+	}
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	/* created with no permissions, then given the configured mode: no moment open to all */
+	mode_t old = umask(0777);
+	int rc = fd >= 0 ? bind(fd, (struct sockaddr *)&a, sizeof(a)) : -1;
+	umask(old);
+	if (rc != 0 || chmod(cfg->socket, cfg->socket_mode) != 0 || listen(fd, 4096) != 0) {
+		gpd_log("cannot listen on %s: %s", cfg->socket, strerror(errno));
+		if (fd >= 0) close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int gpd_serve(const gpd_config *cfg)
+{
+	loop l = {.cfg = cfg, .listen_fd = -1, .wake_fd = -1, .signal_fd = -1, .ep = -1};
+	char msg[512];
+	int rc = -1;
+	sigset_t sigs;
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGINT);
+	sigprocmask(SIG_BLOCK, &sigs, NULL);   /* before the threads start: they inherit the mask */
+	signal(SIGPIPE, SIG_IGN);
+	if (gpd_catalog_init(&l.cat, cfg) != 0 || !(l.c = calloc(cfg->max_connections, sizeof(conn)))) {
+		gpd_log("no memory");
+		return -1;
+	}
+	l.n_conns = cfg->max_connections;
+	for (unsigned i = 0; i < l.n_conns; i++) l.c[i].fd = -1;
+	if ((l.listen_fd = listen_on(cfg)) < 0) goto out;
+	l.wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	l.signal_fd = signalfd(-1, &sigs, SFD_NONBLOCK | SFD_CLOEXEC);
+	l.ep = epoll_create1(EPOLL_CLOEXEC);
+	if (l.wake_fd < 0 || l.signal_fd < 0 || l.ep < 0) {
+		gpd_log("cannot make the loop's descriptors: %s", strerror(errno));
+		goto out;
+	}
+	if (!(l.work = gpd_work_start(cfg, &l.cat, l.wake_fd, msg, sizeof(msg)))) {
+		gpd_log("%s", msg);
+		goto out;
+	}
+	struct epoll_event e = {.events = EPOLLIN, .data.u64 = KEY_LISTEN};
+	epoll_ctl(l.ep, EPOLL_CTL_ADD, l.listen_fd, &e);
+	e.data.u64 = KEY_WAKE;
+	epoll_ctl(l.ep, EPOLL_CTL_ADD, l.wake_fd, &e);
+	e.data.u64 = KEY_SIGNAL;
+	epoll_ctl(l.ep, EPOLL_CTL_ADD, l.signal_fd, &e);
+	gpd_log("serving on %s (%u host threads)", cfg->socket, cfg->host_threads);
+	int64_t last_expire = gpd_now_ns();
+	for (int running = 1; running;) {
+		struct epoll_event ev[256];
+		int n = epoll_wait(l.ep, ev, 256, TICK_MS);
+		if (n < 0 && errno != EINTR) {
+			gpd_log("epoll_wait: %s", strerror(errno));
+			break;
+		}
+		for (int i = 0; i < n; i++) {
+			const uint64_t k = ev[i].data.u64;
+			if (k == KEY_LISTEN) {
+				accept_all(&l);
+			} else if (k == KEY_WAKE) {
+				deliver_answers(&l);
+			} else if (k == KEY_SIGNAL) {
+				struct signalfd_siginfo si;
+				if (read(l.signal_fd, &si, sizeof(si)) == sizeof(si)) {
+					gpd_log("signal %u: stopping", si.ssi_signo);
+					running = 0;
+				}
+			} else {
+				conn *c = &l.c[k];
+				if (c->fd < 0) continue;
+				if ((ev[i].events & EPOLLOUT) && conn_flush(&l, c) != 0) continue;
+				if (ev[i].events & EPOLLIN) {
+					if (conn_read(&l, c) != 0) continue;
+				}
+				/* the peer gone while its reading is paused: closed, its answers dropped */
+				if ((ev[i].events & (EPOLLHUP | EPOLLERR)) && !(ev[i].events & EPOLLIN)) conn_close(&l, c);
+			}
+		}
+		if (gpd_now_ns() - last_expire > (int64_t)TICK_MS * 1000000) {
+			expire(&l);
+			last_expire = gpd_now_ns();
+		}
+	}
+	rc = 0;
+out:
+	if (l.listen_fd >= 0) {
+		close(l.listen_fd);
+		unlink(cfg->socket);
+	}
+	for (unsigned i = 0; i < l.n_conns; i++) {
+		if (l.c[i].fd >= 0) conn_close(&l, &l.c[i]);
+	}
+	if (l.work) gpd_work_stop(l.work);
+	gpd_catalog_free(&l.cat);
+	free(l.c);
+	if (l.ep >= 0) close(l.ep);
+	if (l.wake_fd >= 0) close(l.wake_fd);
+	if (l.signal_fd >= 0) close(l.signal_fd);
+	return rc;
+}

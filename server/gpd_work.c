@@ -1,0 +1,499 @@
+/* The work (server/gpd_server.h): host threads read each request, answer host-bound queries on
+ * the mapped lists themselves, and pass device-bound ones to the engine thread, which owns the
+ * devices. Continuous batching: while the engine thread runs a batch, the device-bound queries
+ * that arrive queue up, and the next batch takes every queued query of the same index and kind
+ * (up to max_batch_queries) at once; an idle engine thread takes a query the moment it comes,
+ * with no timer. All batching policy lives here. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gpd_server.h"
+
+typedef struct job_list {
+	gpd_job *head, *tail;
+} job_list;
+
+struct gpd_work {
+	const gpd_config *cfg;
+	gpd_catalog *cat;
+	int wake_fd;
+	int device;                   /* the engine has a device its batches use */
+	pthread_mutex_t lock;
+	pthread_cond_t inbox_ready, device_ready;
+	job_list inbox, device_jobs, answered;
+	uint64_t queued;              /* queries taken and not yet answered */
+	int stopping;
+	pthread_t *host, engine;
+	unsigned n_host;
+	int engine_started;
+};
+
+int64_t gpd_now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static void push(job_list *l, gpd_job *j)
+{
+	j->next = NULL;
+	if (l->tail) l->tail->next = j;
+	else l->head = j;
+	l->tail = j;
+}
+
+static gpd_job *pop(job_list *l)
+{
+	gpd_job *j = l->head;
+	if (j) {
+		l->head = j->next;
+		if (!l->head) l->tail = NULL;
+		j->next = NULL;
+	}
+	return j;
+}
+
+void gpd_job_free(gpd_job *job)
+{
+	if (!job) return;
+	free(job->payload);
+	free(job->terms);
+	if (job->batch.at != job->at) free((void *)job->batch.at);
+	gp_wire_buf_free(&job->frame);
+	free(job);
+}
+
+/* The queries a QUERY frame says it holds (its u32 at byte 10), for the queue's bound; 1 for any
+ * other request. A frame that lies is refused when it is read. */
+static uint64_t job_queries(const gpd_job *j)
+{
+	if (j->type != GP_WIRE_QUERY || j->length < 14) return 1;
+	uint32_t n = gp_load_le32(j->payload + 10);
+	return n ? n : 1;
+}
+
+/* A job answered: its frame goes back to the loop, woken through its eventfd. */
+static void answered(gpd_work *w, gpd_job *j)
+{
+	if (j->index) {
+		gpd_catalog_put(w->cat, j->index);
+		j->index = NULL;
+	}
+	uint64_t one = 1;
+	pthread_mutex_lock(&w->lock);
+	w->queued -= job_queries(j);
+	push(&w->answered, j);
+	pthread_mutex_unlock(&w->lock);
+	if (write(w->wake_fd, &one, 8) < 0 && errno != EAGAIN) gpd_log("cannot wake the loop: %s", strerror(errno));
+}
+
+static void answer_error(gpd_work *w, gpd_job *j, int status, const char *msg)
+{
+	gp_error err;
+	atomic_fetch_add(&gpd_stat.errors, 1);
+	gp_wire_put_error(&j->frame, j->id, status, msg, &err);
+	answered(w, j);
+}
+
+/* The answers of queries [from, from + n) of `a` as the job's ANSWERS frame (at[] of a batch
+ * are offsets into its docs: a view from `from` reads them in place). */
+static void answer_queries(gpd_work *w, gpd_job *j, const gp_answers *a, size_t from, size_t n)
+{
+	gp_answers view = *a;
+	view.n_queries = n;
+	view.at = a->at + from;
+	gp_error err;
+	const int ranked = gp_query_ranked(&j->batch) && !j->batch.count_only;
+	j->frame.max_payload = GP_WIRE_MAX_PAYLOAD;
+	if (gp_wire_put_answers(&j->frame, j->id, &view, ranked, j->batch.count_only, &err) != GP_OK) {
+		answer_error(w, j, GP_ENOMEM, "the answers pass the wire's 64 MiB: ask fewer queries a call, a limit, or counts only");
+		return;
+	}
+	atomic_fetch_add(&gpd_stat.answer_bytes, j->frame.len);
+	answered(w, j);
+}
+
+static void call_ctx(const gpd_work *w, gp_ctx *ctx)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->device = w->cfg->device;
+	ctx->device_all = w->cfg->device_all;
+	ctx->min_device_values = w->cfg->min_device_values;
+	ctx->budget.memory_left = UINT64_MAX;
+	ctx->budget.max_result = w->cfg->max_answer_bytes;
+	ctx->budget.lists = 1;
+}
+
+/* An error of the engine as the wire says it. */
+static void answer_engine_error(gpd_work *w, gpd_job *j, int rc, const gp_error *err)
+{
+	char msg[GP_WIRE_MAX_MESSAGE];
+	if (rc == GP_EFORMAT && j->index) snprintf(msg, sizeof(msg), "index file %.700s: byte %zu: %s", j->index->path, err->offset, err->rule);
+	else snprintf(msg, sizeof(msg), "%s", err->rule[0] ? err->rule : "the engine failed");
+	answer_error(w, j, rc, msg);
+}
+
+static void do_open(gpd_work *w, gpd_job *j)
+{
+	uint32_t flags;
+	char path[GP_WIRE_MAX_PATH + 1], msg[GP_WIRE_MAX_MESSAGE];
+	gp_error err;
+	if (gp_wire_get_open(j->payload, j->length, &flags, path, sizeof(path), &err) != GP_OK) {
+		atomic_fetch_add(&gpd_stat.bad_frames, 1);
+		snprintf(msg, sizeof(msg), "OPEN: byte %zu: %s", err.offset, err.rule);
+		answer_error(w, j, GP_EFORMAT, msg);
+		return;
+	}
+	gp_ctx ctx;
+	call_ctx(w, &ctx);
+	gpd_index *x;
+	int rc = gpd_catalog_open(w->cat, path, flags, w->device, &ctx, &x, msg, sizeof(msg));
+	if (rc != GP_OK) {
+		if (rc == GP_WIRE_DENIED) atomic_fetch_add(&gpd_stat.refused_denied, 1);
+		answer_error(w, j, rc, msg);
+		return;
+	}
+	gp_wire_opened o = {x->handle, x->ix->n_docs, x->ix->n_terms, x->ix->doc_len != NULL, x->ix->positional};
+	gpd_catalog_put(w->cat, x);
+	gp_wire_put_opened(&j->frame, j->id, &o, &err);
+	answered(w, j);
+}
+
+/* A QUERY read and its terms looked up: 1 when it is ready to answer (j->batch set), 0 when it
+ * was answered with an error. */
+static int read_query(gpd_work *w, gpd_job *j)
+{
+	gp_wire_query q;
+	gp_error err;
+	char msg[GP_WIRE_MAX_MESSAGE];
+	if (gp_wire_get_query(j->payload, j->length, &q, &err) != GP_OK) {
+		if (err.code == GP_EFORMAT) {
+			atomic_fetch_add(&gpd_stat.bad_frames, 1);
+			snprintf(msg, sizeof(msg), "QUERY: byte %zu: %s", err.offset, err.rule);
+		} else {
+			snprintf(msg, sizeof(msg), "%s", err.rule);
+		}
+		answer_error(w, j, err.code, msg);
+		return 0;
+	}
+	if (!(j->index = gpd_catalog_get(w->cat, q.handle))) {
+		gp_wire_query_free(&q);
+		snprintf(msg, sizeof(msg), "no index is open under handle %u (its file was replaced, or it was never opened): open it again", q.handle);
+		answer_error(w, j, GP_EVALUE, msg);
+		return 0;
+	}
+	const uint64_t total = q.at[q.n_queries];
+	uint64_t *at = q.n_queries > 1 ? malloc(((size_t)q.n_queries + 1) * 8) : j->at;
+	j->terms = malloc((size_t)(total ? total : 1) * 4);
+	if (!at || !j->terms) {
+		if (at != j->at) free(at);
+		gp_wire_query_free(&q);
+		answer_error(w, j, GP_ENOMEM, "no memory for a query's terms");
+		return 0;
+	}
+	memcpy(at, q.at, ((size_t)q.n_queries + 1) * 8);
+	int rc = GP_OK;
+	for (uint64_t t = 0; t < total && rc == GP_OK; t++) {
+		rc = gp_index_find(j->index->ix, (const char *)q.term[t], q.term_len[t], &j->terms[t], &err);
+	}
+	j->batch = (gp_query_batch){q.op, q.n_queries, j->terms, at, q.count_only, q.limit};
+	gp_wire_query_free(&q);
+	if (rc == GP_OK) rc = gp_query_batch_check(j->index->ix, &j->batch, &err);
+	if (rc != GP_OK) {
+		answer_engine_error(w, j, rc, &err);
+		return 0;
+	}
+	return 1;
+}
+
+/* What a job's queries cost on the host, in postings read: an unranked AND or phrase walks its
+ * shortest list and seeks in the others; a ranked or OR query reads its lists. */
+static uint64_t host_work(const gp_index *ix, const gp_query_batch *b)
+{
+	uint64_t work = 0;
+	for (size_t q = 0; q < b->n_queries; q++) {
+		uint64_t shortest = UINT64_MAX, sum = 0;
+		for (uint64_t t = b->at[q]; t < b->at[q + 1]; t++) {
+			uint64_t n = b->terms[t] < ix->n_terms ? gp_index_df(ix, b->terms[t]) : 0;
+			sum += n;
+			if (n < shortest) shortest = n;
+		}
+		const uint64_t terms = b->at[q + 1] - b->at[q];
+		work += (b->op == GP_IX_OR || gp_query_ranked(b)) ? sum : (shortest == UINT64_MAX ? 0 : shortest * terms);
+	}
+	return work;
+}
+
+/* A job's queries answered on the calling thread's host path. */
+static void answer_on_host(gpd_work *w, gpd_job *j)
+{
+	gp_ctx ctx;
+	gp_answers a;
+	gp_error err;
+	call_ctx(w, &ctx);
+	int rc = gp_index_query_host(j->index->ix, &j->batch, &ctx.budget, &a, &err);
+	atomic_fetch_add(&gpd_stat.host_queries, j->batch.n_queries);
+	atomic_fetch_add(&j->index->host_queries, j->batch.n_queries);
+	if (rc == GP_OK) answer_queries(w, j, &a, 0, j->batch.n_queries);
+	else answer_engine_error(w, j, rc, &err);
+	gp_answers_free(&a);
+}
+
+static void *host_thread(void *arg)
+{
+	gpd_work *w = arg;
+	for (;;) {
+		pthread_mutex_lock(&w->lock);
+		while (!w->inbox.head && !w->stopping) pthread_cond_wait(&w->inbox_ready, &w->lock);
+		gpd_job *j = pop(&w->inbox);
+		pthread_mutex_unlock(&w->lock);
+		if (!j) return NULL;
+		atomic_fetch_add(&gpd_stat.queue_ns, (uint64_t)(gpd_now_ns() - j->arrived_ns));
+		if (j->type == GP_WIRE_STATS) {
+			char *text = gpd_stats_text(w->cat, w->cfg, gpd_work_queued(w));
+			gp_error err;
+			j->frame.max_payload = GP_WIRE_MAX_PAYLOAD;
+			if (text) gp_wire_put_stats_text(&j->frame, j->id, text, &err);
+			free(text);
+			if (text) answered(w, j);
+			else answer_error(w, j, GP_ENOMEM, "no memory for the statistics");
+			continue;
+		}
+		if (j->type == GP_WIRE_OPEN && w->device) {
+			/* a device copy is made by the engine thread, which owns the device */
+			pthread_mutex_lock(&w->lock);
+			push(&w->device_jobs, j);
+			pthread_cond_signal(&w->device_ready);
+			pthread_mutex_unlock(&w->lock);
+			continue;
+		}
+		if (j->type == GP_WIRE_OPEN) {
+			do_open(w, j);
+			continue;
+		}
+		if (!read_query(w, j)) continue;
+		atomic_fetch_add(&gpd_stat.queries, j->batch.n_queries);
+		atomic_fetch_add(&j->index->queries, j->batch.n_queries);
+		if (j->index->on_device && host_work(j->index->ix, &j->batch) >= w->cfg->host_max_work) {
+			pthread_mutex_lock(&w->lock);
+			push(&w->device_jobs, j);
+			pthread_cond_signal(&w->device_ready);
+			pthread_mutex_unlock(&w->lock);
+			continue;
+		}
+		answer_on_host(w, j);
+	}
+}
+
+static int same_kind(const gpd_job *a, const gpd_job *b)
+{
+	return b->type == GP_WIRE_QUERY && a->index == b->index && a->batch.op == b->batch.op &&
+	       a->batch.count_only == b->batch.count_only && a->batch.limit == b->batch.limit;
+}
+
+/* One device batch: the first queued query job and every later one of its kind, up to
+ * max_batch_queries, answered in one search. */
+static void run_batch(gpd_work *w, gpd_job *first)
+{
+	gpd_job *jobs[4096];
+	size_t n_jobs = 0;
+	uint64_t queries = first->batch.n_queries, terms = first->batch.at[first->batch.n_queries];
+	jobs[n_jobs++] = first;
+	pthread_mutex_lock(&w->lock);
+	gpd_job **link = &w->device_jobs.head, *prev = NULL;
+	while (*link && n_jobs < sizeof(jobs) / sizeof(jobs[0])) {
+		gpd_job *j = *link;
+		if (same_kind(first, j) && queries + j->batch.n_queries <= w->cfg->max_batch_queries) {
+			*link = j->next;
+			if (w->device_jobs.tail == j) w->device_jobs.tail = prev;
+			jobs[n_jobs++] = j;
+			queries += j->batch.n_queries;
+			terms += j->batch.at[j->batch.n_queries];
+			continue;
+		}
+		prev = j;
+		link = &j->next;
+	}
+	pthread_mutex_unlock(&w->lock);
+	/* the jobs' queries as one batch */
+	gp_query_batch b = first->batch;
+	uint32_t *all_terms = n_jobs > 1 ? malloc((size_t)(terms ? terms : 1) * 4) : NULL;
+	uint64_t *all_at = n_jobs > 1 ? malloc(((size_t)queries + 1) * 8) : NULL;
+	if (n_jobs > 1 && all_terms && all_at) {
+		uint64_t q = 0, t = 0;
+		all_at[0] = 0;
+		for (size_t i = 0; i < n_jobs; i++) {
+			const gp_query_batch *jb = &jobs[i]->batch;
+			memcpy(all_terms + t, jb->terms, (size_t)jb->at[jb->n_queries] * 4);
+			for (size_t k = 0; k < jb->n_queries; k++) all_at[q + k + 1] = t + jb->at[k + 1];
+			q += jb->n_queries;
+			t += jb->at[jb->n_queries];
+		}
+		b.terms = all_terms;
+		b.at = all_at;
+		b.n_queries = queries;
+	}
+	gp_ctx ctx;
+	gp_answers a;
+	gp_error err;
+	const char *backend = "none";
+	call_ctx(w, &ctx);
+	int rc = GP_ENOMEM;
+	const int64_t t0 = gpd_now_ns();
+	if (n_jobs == 1 || (all_terms && all_at)) {
+		rc = gp_index_search(first->index->ix, &b, GP_PLACE_DEVICE, &ctx, &a, &backend, &err);
+	}
+	atomic_fetch_add(&gpd_stat.device_ns, (uint64_t)(gpd_now_ns() - t0));
+	free(all_terms);
+	free(all_at);
+	if (rc == GP_OK && strcmp(backend, "opencl") == 0) {
+		atomic_fetch_add(&gpd_stat.device_batches, 1);
+		atomic_fetch_add(&gpd_stat.device_queries, queries);
+		atomic_fetch_add(&first->index->device_batches, 1);
+		atomic_fetch_add(&first->index->device_queries, queries);
+		uint64_t most = atomic_load(&gpd_stat.device_batch_max);
+		while (queries > most && !atomic_compare_exchange_weak(&gpd_stat.device_batch_max, &most, queries)) {
+		}
+	} else if (rc == GP_OK) {
+		atomic_fetch_add(&gpd_stat.host_queries, queries);
+		atomic_fetch_add(&first->index->host_queries, queries);
+	}
+	if (rc == GP_OK) {
+		size_t from = 0;
+		for (size_t i = 0; i < n_jobs; i++) {
+			const size_t n = jobs[i]->batch.n_queries;
+			answer_queries(w, jobs[i], &a, from, n);
+			from += n;
+		}
+		gp_answers_free(&a);
+		return;
+	}
+	/* the batch together could not be answered (its answers past the cap): each job alone, so
+	 * that one large query fails alone */
+	if (n_jobs == 1) {
+		answer_engine_error(w, first, rc, &err);
+		return;
+	}
+	for (size_t i = 0; i < n_jobs; i++) answer_on_host(w, jobs[i]);
+}
+
+static void *engine_thread(void *arg)
+{
+	gpd_work *w = arg;
+	for (;;) {
+		pthread_mutex_lock(&w->lock);
+		while (!w->device_jobs.head && !w->stopping) pthread_cond_wait(&w->device_ready, &w->lock);
+		gpd_job *j = pop(&w->device_jobs);
+		pthread_mutex_unlock(&w->lock);
+		if (!j) return NULL;
+		if (j->type == GP_WIRE_OPEN) do_open(w, j);
+		else run_batch(w, j);
+	}
+}
+
+gpd_work *gpd_work_start(const gpd_config *cfg, gpd_catalog *cat, int wake_fd, char *msg, size_t cap)
+{
+	gpd_work *w = calloc(1, sizeof(*w));
+	if (!w) {
+		snprintf(msg, cap, "no memory");
+		return NULL;
+	}
+	w->cfg = cfg;
+	w->cat = cat;
+	w->wake_fd = wake_fd;
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->inbox_ready, NULL);
+	pthread_cond_init(&w->device_ready, NULL);
+	/* the device decided once, before any thread: a GPU (or any device the configuration
+	 * places queries on) takes the batches; without one, the host threads answer all */
+	if (cfg->placement != GP_PLACE_HOST) {
+		gp_backend_info info;
+		gp_backend(cfg->device, cfg->device_all, &info);
+		w->device = info.usable && (cfg->placement == GP_PLACE_DEVICE || info.auto_device);
+		const char *why = info.reason && info.reason[0] ? info.reason : "not a GPU: placement device would use it";
+		gpd_log("device: %s%s%s%s", info.device ? info.device->device : "none", w->device ? "" : " (not used: ",
+		        w->device ? "" : why, w->device ? "" : ")");
+	}
+	w->host = calloc(cfg->host_threads, sizeof(*w->host));
+	if (!w->host || pthread_create(&w->engine, NULL, engine_thread, w) != 0) {
+		snprintf(msg, cap, "cannot start the engine thread");
+		free(w->host);
+		free(w);
+		return NULL;
+	}
+	w->engine_started = 1;
+	for (; w->n_host < cfg->host_threads; w->n_host++) {
+		if (pthread_create(&w->host[w->n_host], NULL, host_thread, w) != 0) break;
+	}
+	if (w->n_host == 0) {
+		snprintf(msg, cap, "cannot start the host threads");
+		gpd_work_stop(w);
+		return NULL;
+	}
+	return w;
+}
+
+int gpd_work_submit(gpd_work *w, gpd_job *job)
+{
+	const uint64_t n = job_queries(job);
+	pthread_mutex_lock(&w->lock);
+	if (w->queued + n > w->cfg->max_queued_queries) {
+		pthread_mutex_unlock(&w->lock);
+		atomic_fetch_add(&gpd_stat.refused_busy, 1);
+		return GP_WIRE_BUSY;
+	}
+	w->queued += n;
+	job->arrived_ns = gpd_now_ns();
+	push(&w->inbox, job);
+	pthread_cond_signal(&w->inbox_ready);
+	pthread_mutex_unlock(&w->lock);
+	atomic_fetch_add(&gpd_stat.requests, 1);
+	return GP_OK;
+}
+
+gpd_job *gpd_work_answered(gpd_work *w)
+{
+	pthread_mutex_lock(&w->lock);
+	gpd_job *all = w->answered.head;
+	w->answered.head = w->answered.tail = NULL;
+	pthread_mutex_unlock(&w->lock);
+	return all;
+}
+
+uint64_t gpd_work_queued(gpd_work *w)
+{
+	pthread_mutex_lock(&w->lock);
+	uint64_t n = w->queued;
+	pthread_mutex_unlock(&w->lock);
+	return n;
+}
+
+void gpd_work_stop(gpd_work *w)
+{
+	pthread_mutex_lock(&w->lock);
+	w->stopping = 1;
+	pthread_cond_broadcast(&w->inbox_ready);
+	pthread_cond_broadcast(&w->device_ready);
+	pthread_mutex_unlock(&w->lock);
+	for (unsigned i = 0; i < w->n_host; i++) pthread_join(w->host[i], NULL);
+	if (w->engine_started) pthread_join(w->engine, NULL);
+	/* jobs left (the loop stopped): dropped with their indexes' references */
+	for (job_list *l = &w->inbox;; l = l == &w->inbox ? &w->device_jobs : (l == &w->device_jobs ? &w->answered : NULL)) {
+		if (!l) break;
+		gpd_job *j;
+		while ((j = pop(l))) {
+			if (j->index) gpd_catalog_put(w->cat, j->index);
+			gpd_job_free(j);
+		}
+	}
+	pthread_mutex_destroy(&w->lock);
+	pthread_cond_destroy(&w->inbox_ready);
+	pthread_cond_destroy(&w->device_ready);
+	free(w->host);
+	free(w);
+}
