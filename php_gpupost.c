@@ -102,6 +102,30 @@ static ZEND_INI_MH(OnUpdateMultiDevice)
 	return OnUpdateString(entry, new_value, mh_arg1, mh_arg2, mh_arg3, stage);
 }
 
+/* gpupost.server: empty, or gpupostd's Unix socket as unix:/path (or /path). */
+static ZEND_INI_MH(OnUpdateServer)
+{
+	const char *v = ZSTR_VAL(new_value);
+	const char *path = strncmp(v, "unix:", 5) == 0 ? v + 5 : v;
+	if (v[0] && (path[0] != '/' || strlen(path) > 107)) {
+		php_error_docref(NULL, E_WARNING, "gpupost.server must be empty or unix:/path/to/socket (an absolute path of at most 107 bytes), \"%s\" given", v);
+		return FAILURE;
+	}
+	return OnUpdateString(entry, new_value, mh_arg1, mh_arg2, mh_arg3, stage);
+}
+
+/* gpupost.server_timeout: the longest wait, in milliseconds, for the server to take or give a
+ * byte (1 to 600000). */
+static ZEND_INI_MH(OnUpdateServerTimeout)
+{
+	zend_long ms = ZEND_STRTOL(ZSTR_VAL(new_value), NULL, 10);
+	if (ms < 1 || ms > 600000) {
+		php_error_docref(NULL, E_WARNING, "gpupost.server_timeout must be 1 to 600000 (milliseconds), \"%s\" given", ZSTR_VAL(new_value));
+		return FAILURE;
+	}
+	return OnUpdateLong(entry, new_value, mh_arg1, mh_arg2, mh_arg3, stage);
+}
+
 /* gpupost.multi_device=all: each process uses every device of gpupost.device's set. */
 static int device_all(void)
 {
@@ -129,6 +153,10 @@ PHP_INI_BEGIN()
 	                  max_cached_bytes, zend_gpupost_globals, gpupost_globals)
 	STD_PHP_INI_ENTRY("gpupost.max_resident_bytes", "1G", PHP_INI_SYSTEM, OnUpdateByteKeep,
 	                  max_resident_bytes, zend_gpupost_globals, gpupost_globals)
+	STD_PHP_INI_ENTRY("gpupost.server", "", PHP_INI_SYSTEM, OnUpdateServer, server,
+	                  zend_gpupost_globals, gpupost_globals)
+	STD_PHP_INI_ENTRY("gpupost.server_timeout", "5000", PHP_INI_SYSTEM, OnUpdateServerTimeout,
+	                  server_timeout, zend_gpupost_globals, gpupost_globals)
 PHP_INI_END()
 
 
@@ -354,6 +382,8 @@ GP_FUNCTION(gpu_info)
 	add_assoc_long(&ini, "gpupost.max_result_bytes", GPUPOST_G(max_result_bytes));
 	add_assoc_long(&ini, "gpupost.max_cached_bytes", GPUPOST_G(max_cached_bytes));
 	add_assoc_long(&ini, "gpupost.max_resident_bytes", GPUPOST_G(max_resident_bytes));
+	add_assoc_string(&ini, "gpupost.server", GPUPOST_G(server) ? GPUPOST_G(server) : "");
+	add_assoc_long(&ini, "gpupost.server_timeout", GPUPOST_G(server_timeout));
 	add_assoc_zval(return_value, "ini", &ini);
 	/* what this process keeps between calls (bounded by gpupost.max_cached_bytes) */
 	array_init(&cached);
@@ -364,6 +394,14 @@ GP_FUNCTION(gpu_info)
 	add_assoc_long(return_value, "resident", (zend_long)gpupost_resident_bytes());
 	add_assoc_bool(return_value, "test_hooks", b.test_hooks);
 	add_assoc_long(return_value, "pid", (zend_long)getpid());
+	/* gpupostd's statistics where gpupost.server names one (null otherwise) */
+	if (gpupost_server_socket()) {
+		zval server;
+		gpupost_server_info(&server);
+		add_assoc_zval(return_value, "server", &server);
+	} else {
+		add_assoc_null(return_value, "server");
+	}
 	if (gp_trace.on) {   /* GPUPOST_TRACE=1: the last call's steps, microseconds from its start */
 		zval steps;
 		array_init(&steps);
@@ -423,6 +461,7 @@ PHP_MINIT_FUNCTION(gpupost)
 PHP_MSHUTDOWN_FUNCTION(gpupost)
 {
 	gpupost_resident_shutdown();   /* the persistent indexes' device copies before the device */
+	gpupost_server_shutdown();
 	gp_shutdown();
 	UNREGISTER_INI_ENTRIES();
 	return SUCCESS;

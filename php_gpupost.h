@@ -13,6 +13,8 @@ ZEND_BEGIN_MODULE_GLOBALS(gpupost)
 	zend_long max_result_bytes;
 	zend_long max_cached_bytes;
 	zend_long max_resident_bytes;
+	char *server;
+	zend_long server_timeout;
 ZEND_END_MODULE_GLOBALS(gpupost)
 
 ZEND_EXTERN_MODULE_GLOBALS(gpupost)

@@ -44,6 +44,18 @@ void gpupost_unlock(void);
 #define GP_METHOD(cls, name) PHP_METHOD(cls, name)
 #endif
 
+/* gpupostd (php_gpupost_server.c): the socket gpupost.server names (NULL: none); the process's
+ * connection, made if it is not (NULL while the server cannot be reached; *epoch says which
+ * connection, as a handle opened on it belongs to it); a request's failure noted; gpu_info()'s
+ * part; the connection closed at shutdown. */
+struct gp_client;
+const char *gpupost_server_socket(void);
+struct gp_client *gpupost_server_client(uint64_t *epoch);
+void gpupost_server_failed(const gp_error *err);
+const char *gpupost_server_why(void);
+void gpupost_server_info(zval *rv);
+void gpupost_server_shutdown(void);
+
 /* A GpuPost\Exception for err (its code says which kind), naming the blob's key where given. */
 void gpupost_throw(const gp_error *err, const zval *key);
 /* The same, naming the key of the batch's blob err->blob. */

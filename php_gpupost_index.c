@@ -12,6 +12,7 @@
 
 #include "php_gpupost.h"
 #include "php_gpupost_glue.h"
+#include "net/gp_client.h"
 
 static zend_class_entry *index_ce;
 static zend_object_handlers index_handlers;
@@ -23,8 +24,19 @@ typedef struct index_obj {
 	zend_string *file;      /* the file it was opened from (NULL when built) */
 	bool persistent;
 	bool reused;            /* open() found it resident */
+	/* gpupostd (gpupost.server): the 'server' option, where device-bound queries go (the
+	 * placement asked; the worker's own copy then stays on the host), the handle of its copy
+	 * there and the connection the handle belongs to */
+	int server;             /* SERVER_NONE, SERVER_AUTO, SERVER_REQUIRED */
+	gp_placement route;
+	uint32_t server_handle;
+	uint64_t server_epoch;
+	bool server_refused;    /* the server may not open its file: asked no more */
+	const char *answered_by;/* the last query's: "worker" or "server" (NULL before one) */
 	zend_object std;
 } index_obj;
+
+enum { SERVER_NONE, SERVER_AUTO, SERVER_REQUIRED };
 
 static inline index_obj *index_from(zend_object *o)
 {
@@ -83,6 +95,7 @@ typedef struct index_options {
 	bool verify;            /* open(): every list checked now, not at its first use */
 	int lists;              /* 'device_lists': GP_IX_LISTS_* */
 	HashTable *doc_lengths; /* 'doc_lengths' => [doc => tokens] */
+	int server;             /* open(): 'server' => 'auto' | 'required' | false */
 	double k1, b;
 	zend_long op, limit;
 } index_options;
@@ -112,6 +125,7 @@ static bool parse_build_options(HashTable *opts, bool open, index_options *o, ui
 	o->verify = false;
 	o->lists = GP_IX_LISTS_AUTO;
 	o->doc_lengths = NULL;
+	o->server = SERVER_AUTO;
 	o->k1 = 1.2;
 	o->b = 0.75;
 	bool k1_or_b = false;
@@ -136,6 +150,17 @@ static bool parse_build_options(HashTable *opts, bool open, index_options *o, ui
 				return false;
 			}
 			*(ZSTR_VAL(key)[0] == 'p' ? &o->persistent : &o->verify) = Z_TYPE_P(v) == IS_TRUE;
+		} else if (key && open && zend_string_equals_literal(key, "server")) {
+			if (Z_TYPE_P(v) == IS_FALSE) {
+				o->server = SERVER_NONE;
+			} else if (Z_TYPE_P(v) == IS_STRING && zend_string_equals_literal(Z_STR_P(v), "auto")) {
+				o->server = SERVER_AUTO;
+			} else if (Z_TYPE_P(v) == IS_STRING && zend_string_equals_literal(Z_STR_P(v), "required")) {
+				o->server = SERVER_REQUIRED;
+			} else {
+				zend_argument_value_error(arg, "option 'server' must be 'auto', 'required' or false");
+				return false;
+			}
 		} else if (key && !open && zend_string_equals_literal(key, "doc_lengths")) {
 			if (Z_TYPE_P(v) != IS_ARRAY) {
 				zend_argument_type_error(arg, "option 'doc_lengths' must be of type array, %s given", zend_zval_type_name(v));
@@ -418,6 +443,40 @@ GP_METHOD(GpuPost_Index, save)
 	if (!gpupost_index_file_save(ix, (int)version, ZSTR_VAL(path))) RETURN_THROWS();
 }
 
+/* The server's copy of the index's file opened on the current connection: GP_OK (the handle
+ * kept), or a status (why says it; GP_CLIENT_DOWN when the server cannot be reached). */
+static int server_open(index_obj *o, char *why, size_t cap)
+{
+	uint64_t epoch;
+	gp_client *c = gpupost_server_client(&epoch);
+	o->server_handle = 0;
+	if (!c) {
+		snprintf(why, cap, "%s", gpupost_server_why());
+		return GP_CLIENT_DOWN;
+	}
+	if (o->server_refused) {
+		snprintf(why, cap, "the server refused to open the file");
+		return GP_WIRE_DENIED;
+	}
+	gp_wire_opened opened;
+	gp_error err;
+	int rc = gp_client_open(c, ZSTR_VAL(o->file), 0, &opened, &err);
+	if (rc == GP_OK && (opened.terms != o->ix->n_terms || opened.docs != o->ix->n_docs)) {
+		/* the file changed between the worker's open and the server's */
+		snprintf(why, cap, "the server's copy of the file differs from the worker's (reopen the index)");
+		return GP_EVALUE;
+	}
+	if (rc == GP_OK) {
+		o->server_handle = opened.handle;
+		o->server_epoch = epoch;
+		return GP_OK;
+	}
+	if (rc == GP_CLIENT_DOWN) gpupost_server_failed(&err);
+	if (rc == GP_WIRE_DENIED) o->server_refused = true;
+	snprintf(why, cap, "%s", err.rule);
+	return rc;
+}
+
 /* How a file becomes an index: gpupost's own index file, or a Yioop IndexShard file. */
 typedef int (*index_loader)(const uint8_t *file, size_t len, const gp_budget *budget, gp_index **out,
                             gp_error *err);
@@ -439,6 +498,22 @@ static void open_index(INTERNAL_FUNCTION_PARAMETERS, index_loader load, index_lo
 		Z_PARAM_ARRAY_HT(opts)
 	ZEND_PARSE_PARAMETERS_END();
 	if (!parse_build_options(opts, true, &io, 2)) RETURN_THROWS();
+	/* with gpupostd, device-bound queries go to the server and the worker's own copy stays on
+	 * the host: one device copy for every worker */
+	int server = gpupost_server_socket() ? io.server : SERVER_NONE;
+	if (io.server == SERVER_REQUIRED && !gpupost_server_socket()) {
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "option 'server' => 'required': gpupost.server names no server");
+		RETURN_THROWS();
+	}
+	if (!load_mapped && server != SERVER_NONE) {
+		if (server == SERVER_REQUIRED) {
+			zend_argument_value_error(2, "option 'server' => 'required': a %s is answered in the worker (the server opens gpupost's index files)", what);
+			RETURN_THROWS();
+		}
+		server = SERVER_NONE;
+	}
+	const gp_placement route = io.place;
+	if (server != SERVER_NONE) io.place = GP_PLACE_HOST;
 	call_ctx(&ctx, 1);
 	gp_index *ix = NULL;
 	char real[MAXPATHLEN];
@@ -501,7 +576,16 @@ static void open_index(INTERNAL_FUNCTION_PARAMETERS, index_loader load, index_lo
 	o->persistent = io.persistent;
 	o->reused = reused;
 	o->file = zend_string_init(key, strlen(key), 0);
+	o->server = server;
+	o->route = route;
 	call_end();
+	char why[256];
+	int rc = server == SERVER_NONE ? GP_OK : server_open(o, why, sizeof(why));
+	if (rc != GP_OK && server == SERVER_REQUIRED) {
+		zval_ptr_dtor(return_value);
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "gpupostd (%s) cannot open %s: %s", gpupost_server_socket(), key, why);
+		RETURN_THROWS();
+	}
 }
 
 GP_METHOD(GpuPost_Index, open)
@@ -555,6 +639,84 @@ static bool query_terms(const index_obj *o, HashTable *terms, uint32_t *ids, uin
 	return true;
 }
 
+/* Whether a batch goes to gpupostd: device-bound as the worker's own device would take it (the
+ * placement asked; under auto, the postings it reads against gpupost.min_device_values). */
+static bool server_bound(const index_obj *o, const gp_query_batch *batch, const gp_ctx *ctx)
+{
+	if (o->server == SERVER_NONE || o->route == GP_PLACE_HOST) return false;
+	return o->route == GP_PLACE_DEVICE || gp_query_work(o->ix, batch) >= (uint64_t)ctx->min_device_values;
+}
+
+/* A batch asked of gpupostd, its terms as the user gave them: 1 answered (ans set), 0 thrown,
+ * -1 for the worker to answer (the server down or busy under 'server' => 'auto'). A handle the
+ * server no longer knows (its file replaced, the server restarted) is opened again once. */
+static int server_search(index_obj *o, HashTable **queries, const gp_query_batch *batch, const gp_ctx *ctx,
+                         gp_answers *ans)
+{
+	const size_t n = batch->n_queries, total = (size_t)batch->at[n];
+	const uint8_t **term = safe_emalloc(total + 1, sizeof(*term), 0);
+	uint32_t *len = safe_emalloc(total + 1, sizeof(*len), 0);
+	char (*ints)[24] = safe_emalloc(total + 1, 24, 0);
+	size_t k = 0;
+	for (size_t q = 0; q < n; q++) {
+		zval *t;
+		ZEND_HASH_FOREACH_VAL(queries[q], t) {
+			ZVAL_DEREF(t);
+			if (Z_TYPE_P(t) == IS_STRING) {
+				term[k] = (const uint8_t *)Z_STRVAL_P(t);
+				len[k] = (uint32_t)MIN(Z_STRLEN_P(t), UINT32_MAX);
+			} else {   /* an int (query_terms refused anything else) */
+				len[k] = (uint32_t)snprintf(ints[k], 24, ZEND_LONG_FMT, Z_LVAL_P(t));
+				term[k] = (const uint8_t *)ints[k];
+			}
+			k++;
+		} ZEND_HASH_FOREACH_END();
+	}
+	gp_wire_query wq = {0, batch->op, batch->count_only, batch->limit, (uint32_t)n, (uint64_t *)batch->at, term, len};
+	gp_error err;
+	char why[256] = "";
+	int rc = GP_CLIENT_DOWN, ranked = 0, count_only = 0;
+	for (int attempt = 0; attempt < 2; attempt++) {
+		uint64_t epoch;
+		gp_client *c = gpupost_server_client(&epoch);
+		if (!c) {
+			snprintf(why, sizeof(why), "%s", gpupost_server_why());
+			rc = GP_CLIENT_DOWN;
+			break;
+		}
+		if ((!o->server_handle || o->server_epoch != epoch) && (rc = server_open(o, why, sizeof(why))) != GP_OK) break;
+		wq.handle = o->server_handle;
+		rc = gp_client_query(c, &wq, ans, &ranked, &count_only, &err);
+		if (rc != GP_OK) snprintf(why, sizeof(why), "%s", err.rule);
+		if (rc == GP_CLIENT_DOWN) gpupost_server_failed(&err);
+		if (rc == GP_EVALUE && attempt == 0) {
+			o->server_handle = 0;
+			continue;
+		}
+		break;
+	}
+	efree(term);
+	efree(len);
+	efree(ints);
+	if (rc == GP_OK) {
+		o->answered_by = "server";
+		o->last_backend = "server";
+		/* the worker's copies of the answers, as its own search counts them */
+		if (gp_answers_admit(ans, ans->n_queries, ranked, &ctx->budget, &err) != GP_OK) {
+			gp_answers_free(ans);
+			gpupost_throw(&err, NULL);
+			return 0;
+		}
+		return 1;
+	}
+	/* a damaged list the server found, or a server the index must use: the error is the answer */
+	if (rc == GP_EFORMAT || o->server == SERVER_REQUIRED) {
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "gpupostd (%s): %s", gpupost_server_socket(), why);
+		return 0;
+	}
+	return -1;
+}
+
 /* Runs queries (one array of terms each) and returns their answers, or NULL (thrown). */
 static bool run_queries(index_obj *o, HashTable **queries, size_t n, const index_options *io,
                         int count_only, gp_answers *ans, uint32_t arg)
@@ -581,6 +743,15 @@ static bool run_queries(index_obj *o, HashTable **queries, size_t n, const index
 	gp_query_batch batch = {(int)io->op, n, terms, at, count_only, (uint32_t)io->limit};
 	uint64_t device_before = o->ix->device_bytes;
 	GP_TRACE("terms to ids");
+	int by_server = server_bound(o, &batch, &ctx) ? server_search(o, queries, &batch, &ctx, ans) : -1;
+	if (by_server >= 0) {
+		GP_TRACE("answered by the server");
+		efree(terms);
+		efree(at);
+		call_end();
+		return by_server == 1;
+	}
+	o->answered_by = "worker";
 	int rc = gp_index_search(o->ix, &batch, o->place, &ctx, ans, &o->last_backend, &err);
 	GP_TRACE("answered");
 	if (o->persistent && o->ix->device_bytes != device_before) {
@@ -717,6 +888,10 @@ GP_METHOD(GpuPost_Index, info)
 	                 : ix->device_lists == GP_IX_LISTS_COMPRESSED ? "compressed" : ix->device_lists == GP_IX_LISTS_DECODED ? "decoded" : "auto");
 	add_assoc_string(return_value, "placement", o->place == GP_PLACE_HOST ? "host" : o->place == GP_PLACE_DEVICE ? "device" : "auto");
 	add_assoc_bool(return_value, "persistent", o->persistent);
+	static const char *server_modes[] = {"none", "auto", "required"};
+	add_assoc_string(return_value, "server", (char *)server_modes[o->server]);
+	if (o->answered_by) add_assoc_string(return_value, "answered_by", (char *)o->answered_by);
+	else add_assoc_null(return_value, "answered_by");
 	add_assoc_bool(return_value, "reused", o->reused);
 	if (o->file) add_assoc_str(return_value, "file", zend_string_copy(o->file));
 	else add_assoc_null(return_value, "file");
