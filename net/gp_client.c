@@ -69,11 +69,13 @@ static int refused_or_down(gp_client *c, gp_error *err, int errnum)
 	return down(c, err, "the server closed the connection", errnum);
 }
 
-/* Sends len bytes; each wait for room at most the timeout. */
-static int send_all(gp_client *c, const uint8_t *p, size_t len, gp_error *err)
+/* Sends (or reads) len bytes; each wait for room (or a byte) at most the timeout: a large answer
+ * may take longer in all while bytes keep moving. A server that closed while a request was sent
+ * may have left its refusal to read. */
+static int move_all(gp_client *c, uint8_t *p, size_t len, int sending, gp_error *err)
 {
 	while (len) {
-		ssize_t n = send(c->fd, p, len, MSG_NOSIGNAL);
+		ssize_t n = sending ? send(c->fd, p, len, MSG_NOSIGNAL) : recv(c->fd, p, len, 0);
 		if (n > 0) {
 			p += n;
 			len -= (size_t)n;
@@ -81,32 +83,12 @@ static int send_all(gp_client *c, const uint8_t *p, size_t len, gp_error *err)
 		}
 		if (n < 0 && errno == EINTR) continue;
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			int w = wait_for(c->fd, POLLOUT, now_ms() + c->timeout_ms);
+			int w = wait_for(c->fd, sending ? POLLOUT : POLLIN, now_ms() + c->timeout_ms);
 			if (w > 0) continue;
-			return down(c, err, w == 0 ? "the server took no bytes within the timeout" : "poll failed", w == 0 ? 0 : errno);
+			if (w < 0) return down(c, err, "poll failed", errno);
+			return down(c, err, sending ? "the server took no bytes within the timeout" : "the server did not answer within the timeout", 0);
 		}
-		return refused_or_down(c, err, n < 0 ? errno : 0);
-	}
-	return GP_OK;
-}
-
-/* Reads len bytes; each wait for a byte at most the timeout (a large answer may take longer in
- * all, while bytes keep coming). */
-static int recv_all(gp_client *c, uint8_t *p, size_t len, gp_error *err)
-{
-	while (len) {
-		ssize_t n = recv(c->fd, p, len, 0);
-		if (n > 0) {
-			p += n;
-			len -= (size_t)n;
-			continue;
-		}
-		if (n < 0 && errno == EINTR) continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			int w = wait_for(c->fd, POLLIN, now_ms() + c->timeout_ms);
-			if (w > 0) continue;
-			return down(c, err, w == 0 ? "the server did not answer within the timeout" : "poll failed", w == 0 ? 0 : errno);
-		}
+		if (sending) return refused_or_down(c, err, n < 0 ? errno : 0);
 		return down(c, err, "the server closed the connection", n < 0 ? errno : 0);
 	}
 	return GP_OK;
@@ -122,10 +104,10 @@ static int exchange(gp_client *c, gp_wire_header *h, gp_error *err)
 		err->code = GP_ENOMEM;
 		return GP_ENOMEM;
 	}
-	int rc = send_all(c, c->out.p, c->out.len, err);
+	int rc = move_all(c, c->out.p, c->out.len, 1, err);
 	if (rc != GP_OK) return rc;
 	uint8_t head[GP_WIRE_HEADER];
-	if ((rc = recv_all(c, head, sizeof(head), err)) != GP_OK) return rc;
+	if ((rc = move_all(c, head, sizeof(head), 0, err)) != GP_OK) return rc;
 	gp_error why;
 	if (gp_wire_header_read(head, GP_WIRE_MAX_PAYLOAD, h, &why) != GP_OK) return down(c, err, why.rule, 0);
 	if (h->id != id) return down(c, err, "the server answered another request", 0);
@@ -135,7 +117,7 @@ static int exchange(gp_client *c, gp_wire_header *h, gp_error *err)
 		c->in = p;
 		c->in_cap = h->length;
 	}
-	return recv_all(c, c->in, h->length, err);
+	return move_all(c, c->in, h->length, 0, err);
 }
 
 /* The server's ERROR frame as the request's status; any other type than `want` closes. */

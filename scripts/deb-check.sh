@@ -4,8 +4,9 @@
 # and copied afresh for every run), the build dependencies debian/control declares installed there
 # (apt-get build-dep), `dpkg-buildpackage -us -uc -b` from a copy of this tree, the two packages
 # installed with apt (which brings what they depend on), then: `php --ri gpupost` enabled for the
-# cli, a request to php-fpm (a pool of Debian's own configuration) that decodes through it, and
-# the package removed again (the extension gone from both SAPIs). Needs root (chroot, mount).
+# cli, a request to php-fpm (a pool of Debian's own configuration) that decodes through it,
+# gpupostd's package (its user, unit and configuration) and a query answered through it, and
+# the packages removed again (the extension gone from both SAPIs). Needs root (chroot, mount).
 #   bash scripts/deb-check.sh        (DEB_KEEP=1 leaves the run's root for a look)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -59,6 +60,22 @@ in_root 'mkdir -p /run/php && php-fpm8.2 -D && sleep 1 &&
          out=$(SCRIPT_FILENAME=/srv/decode.php REQUEST_METHOD=GET cgi-fcgi -bind -connect /run/php/php8.2-fpm.sock | tail -1) &&
          kill "$(cat /run/php/php8.2-fpm.pid)" && echo "deb: php-fpm request: $out" && test "${out%% *}" = fpm-fcgi &&
          case "$out" in *" true "*) ;; *) exit 1 ;; esac'
+# gpupostd: its package (user, configuration, unit), then a PHP script answered through it
+in_root 'apt-get install -y -qq --no-install-recommends /build/gpupostd_*_amd64.deb >/dev/null 2>>/build/apt.log &&
+         id gpupost >/dev/null && test -f /lib/systemd/system/gpupostd.service && test -d /var/lib/gpupost &&
+         gpupostd --check && echo "deb: gpupostd installed (user gpupost, unit, /etc/gpupost/gpupostd.conf valid)"'
+cat > "$run/srv/server.php" <<'PHP'
+<?php
+$ix = new GpuPost\Index(['a' => gpu_encode_postings([1, 5, 9], GPUPOST_S9, GPUPOST_VALUES, ['delta' => 1]),
+                         'b' => gpu_encode_postings([5, 9, 12], GPUPOST_S9, GPUPOST_VALUES, ['delta' => 1])], GPUPOST_S9);
+$ix->save('/var/lib/gpupost/demo.gpix');
+$served = GpuPost\Index::open('/var/lib/gpupost/demo.gpix', ['server' => 'required', 'device' => 'gpu']);
+echo json_encode($served->search(['a', 'b'])), ' ', $served->info()['answered_by'], "\n";
+PHP
+in_root 'mkdir -p /run/gpupost && { gpupostd --foreground --set placement=host > /build/gpupostd.log 2>&1 & pid=$!; } && sleep 1 &&
+         out=$(php -d gpupost.server=unix:/run/gpupost/gpupost.sock /srv/server.php) && kill $pid &&
+         echo "deb: a query through gpupostd: $out" && test "$out" = "[5,9] server"'
+in_root 'apt-get remove -y -qq gpupostd >/dev/null 2>>/build/apt.log && test ! -e /usr/sbin/gpupostd && echo "deb: gpupostd removed"'
 in_root 'apt-get remove -y -qq php8.2-gpupost php-gpupost >/dev/null 2>>/build/apt.log &&
          ! php -m | grep -qx gpupost && test ! -e /etc/php/8.2/fpm/conf.d/20-gpupost.ini &&
          echo "deb: removed: the extension is gone from cli and fpm"'

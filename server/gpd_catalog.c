@@ -189,6 +189,10 @@ int gpd_catalog_open(gpd_catalog *cat, const char *path, uint32_t flags, int dev
 	if (device) {
 		gp_index_prepare(ix, GP_PLACE_DEVICE, ctx, NULL);
 		x->on_device = ix->device != NULL;
+		if (!x->on_device) {
+			gpd_log("%s: no device copy (%s): the host threads answer its queries", real,
+			        ix->device_refused ? "past the device's offsets or max_index_bytes" : "the device failed");
+		}
 	}
 	atomic_store(&x->refs, 1);
 	pthread_mutex_lock(&cat->lock);

@@ -77,11 +77,14 @@ typedef struct size_setting {
 static const size_setting sizes[] = {
 	{"host_threads", FIELD(host_threads), 1, 1024},
 	{"host_max_work", FIELD(host_max_work), 0, UINT64_MAX >> 1},
+	{"host_inline_work", FIELD(host_inline_work), 0, UINT64_MAX >> 1},
+	{"io_threads", FIELD(io_threads), 1, 256},
 	{"max_connections", FIELD(max_connections), 1, 1000000},
 	{"max_payload", FIELD(max_payload), GP_WIRE_MIN_PAYLOAD, GP_WIRE_MAX_PAYLOAD},
 	{"max_batch_queries", FIELD(max_batch_queries), 1, 10000000},
 	{"max_queued_queries", FIELD(max_queued_queries), 1, UINT64_MAX >> 1},
 	{"max_answer_bytes", FIELD(max_answer_bytes), 4096, UINT64_MAX >> 1},
+	{"max_index_bytes", FIELD(max_index_bytes), 0, UINT64_MAX >> 1},
 	{"max_indexes", FIELD(max_indexes), 1, 4096},
 	{"idle_timeout", FIELD(idle_timeout_s), 1, 86400 * 365},
 	{"io_timeout", FIELD(io_timeout_s), 1, 86400},
@@ -141,7 +144,7 @@ int gpd_config_set(gpd_config *c, const char *name, const char *v, char *msg, si
 static void defaults(gpd_config *c)
 {
 	memset(c, 0, sizeof(*c));
-	strcpy(c->socket, "/run/gpupost/gpupostd.sock");
+	strcpy(c->socket, "/run/gpupost/gpupost.sock");
 	c->socket_mode = 0660;
 	c->allow_any_peer = 1;
 	strcpy(c->device, "auto");
@@ -150,6 +153,8 @@ static void defaults(gpd_config *c)
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	c->host_threads = cores > 0 && cores < 1024 ? (unsigned)cores : 1;
 	c->host_max_work = 16384;
+	c->host_inline_work = 16384;
+	c->io_threads = c->host_threads < 8 ? c->host_threads : 8;
 	c->max_connections = 1024;
 	c->max_payload = 16u << 20;
 	c->max_batch_queries = 16384;

@@ -26,11 +26,15 @@ typedef struct gpd_config {
 	long min_device_values;       /* below this a batch's work runs on the host */
 	unsigned host_threads;        /* threads answering host-bound queries */
 	uint64_t host_max_work;       /* a request reading fewer postings on the host stays there */
+	uint64_t host_inline_work;    /* one reading at most this many is answered by its loop thread */
+	unsigned io_threads;          /* loop threads: connections, small host-bound queries */
 	unsigned max_connections;
 	uint32_t max_payload;         /* the largest frame payload accepted */
 	uint32_t max_batch_queries;   /* the most queries one device batch gathers */
 	uint64_t max_queued_queries;  /* past this, a request is refused as busy */
 	uint64_t max_answer_bytes;    /* the most one batch's answers may take */
+	uint64_t max_index_bytes;     /* the most an index's copies (its device copy's decoded lists
+	                               * on the host) may take; 0: no limit */
 	unsigned max_indexes;         /* indexes held at once */
 	unsigned idle_timeout_s;      /* a connection with nothing asked closed after this */
 	unsigned io_timeout_s;        /* a frame begun, or an answer not taken, for longer: closed */

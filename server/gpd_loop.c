@@ -1,10 +1,14 @@
-/* gpupostd's event loop (server/gpd_server.h): one thread, epoll, the listening socket, every
- * connection's bytes, the answers' eventfd and the signals' signalfd. A connection's frames are
+/* gpupostd's event loops (server/gpd_server.h): io_threads of them, each a thread with its own
+ * epoll, connections, answers' eventfd and mailbox; all wait on the listening socket (one woken
+ * a connection, EPOLLEXCLUSIVE), and the first also on the signals' signalfd. A loop answers a
+ * small host-bound query itself (gpd_work_submit) and sends on the others. A connection's frames are
  * read whole (header checked before its payload is taken), handed to the work as jobs, and the
  * answers queued back; every bound is the configuration's: connections, a frame's payload, the
  * requests a connection has in flight and the bytes waiting for it to read, and the time a frame
  * or an answer may take to move. A client that breaks them is closed, never waited on. */
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,8 +60,12 @@ typedef struct loop {
 	conn *c;
 	unsigned n_conns;
 	gpd_work *work;
-	gpd_catalog cat;
+	gpd_mailbox box;
+	pthread_t thread;
 } loop;
+
+static atomic_int stopping;
+static atomic_uint open_connections;   /* over every loop, against max_connections */
 
 static uint64_t key_of(const loop *l, const conn *c)
 {
@@ -80,6 +88,7 @@ static void conn_close(loop *l, conn *c)
 	c->out = c->out_tail = NULL;
 	c->out_bytes = 0;
 	atomic_fetch_sub(&gpd_stat.connections_open, 1);
+	atomic_fetch_sub(&open_connections, 1);
 }
 
 /* The interest a connection has now: reading unless it is closing or has enough in flight or
@@ -181,9 +190,12 @@ static void accept_all(loop *l)
 		socklen_t len = sizeof(cred);
 		const int known = getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0;
 		conn *c = NULL;
-		for (unsigned i = 0; i < l->n_conns && !c; i++) {
-			if (l->c[i].fd < 0) c = &l->c[i];
+		if (atomic_fetch_add(&open_connections, 1) < l->cfg->max_connections) {
+			for (unsigned i = 0; i < l->n_conns && !c; i++) {
+				if (l->c[i].fd < 0) c = &l->c[i];
+			}
 		}
+		if (!c) atomic_fetch_sub(&open_connections, 1);
 		/* a refusal the client can read: one ERROR frame (id 0), then the close */
 		const char *why = !known ? "the peer's credentials are unknown"
 		                : !peer_allowed(l->cfg, cred.uid, cred.gid) ? "this user may not use the server (allow_users, allow_groups)"
@@ -213,6 +225,7 @@ static void accept_all(loop *l)
 		if (epoll_ctl(l->ep, EPOLL_CTL_ADD, fd, &e) != 0) {
 			close(fd);
 			c->fd = -1;
+			atomic_fetch_sub(&open_connections, 1);
 			continue;
 		}
 		atomic_fetch_add(&gpd_stat.connections_open, 1);
@@ -278,8 +291,13 @@ static void conn_frame(loop *l, conn *c)
 	j->type = h.type;
 	j->payload = payload;
 	j->length = h.length;
-	int rc = gpd_work_submit(l->work, j);
-	if (rc != GP_OK) {
+	int rc = gpd_work_submit(l->work, j, &l->box);
+	if (rc == 1) {   /* answered on this thread */
+		conn_send(l, c, &j->frame);
+		gpd_job_free(j);
+		return;
+	}
+	if (rc != 0) {
 		gpd_job_free(j);
 		conn_error(l, c, h.id, rc, "busy: the server's queue is at its max_queued_queries; try again", 0);
 		return;
@@ -340,7 +358,7 @@ static void deliver_answers(loop *l)
 {
 	uint64_t n;
 	if (read(l->wake_fd, &n, 8) < 0 && errno != EAGAIN) gpd_log("eventfd: %s", strerror(errno));
-	for (gpd_job *j = gpd_work_answered(l->work), *next; j; j = next) {
+	for (gpd_job *j = gpd_mailbox_take(&l->box), *next; j; j = next) {
 		next = j->next;
 		const uint32_t slot = (uint32_t)j->conn, gen = (uint32_t)(j->conn >> 32);
 		conn *c = slot < l->n_conns ? &l->c[slot] : NULL;
@@ -405,46 +423,14 @@ static int listen_on(const gpd_config *cfg)
 	return fd;
 }
 
-int gpd_serve(const gpd_config *cfg)
+/* One loop's run until the server stops; the first loop also reads the signals. */
+static void *loop_run(void *arg)
 {
-	loop l = {.cfg = cfg, .listen_fd = -1, .wake_fd = -1, .signal_fd = -1, .ep = -1};
-	char msg[512];
-	int rc = -1;
-	sigset_t sigs;
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGINT);
-	sigprocmask(SIG_BLOCK, &sigs, NULL);   /* before the threads start: they inherit the mask */
-	signal(SIGPIPE, SIG_IGN);
-	if (gpd_catalog_init(&l.cat, cfg) != 0 || !(l.c = calloc(cfg->max_connections, sizeof(conn)))) {
-		gpd_log("no memory");
-		return -1;
-	}
-	l.n_conns = cfg->max_connections;
-	for (unsigned i = 0; i < l.n_conns; i++) l.c[i].fd = -1;
-	if ((l.listen_fd = listen_on(cfg)) < 0) goto out;
-	l.wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	l.signal_fd = signalfd(-1, &sigs, SFD_NONBLOCK | SFD_CLOEXEC);
-	l.ep = epoll_create1(EPOLL_CLOEXEC);
-	if (l.wake_fd < 0 || l.signal_fd < 0 || l.ep < 0) {
-		gpd_log("cannot make the loop's descriptors: %s", strerror(errno));
-		goto out;
-	}
-	if (!(l.work = gpd_work_start(cfg, &l.cat, l.wake_fd, msg, sizeof(msg)))) {
-		gpd_log("%s", msg);
-		goto out;
-	}
-	struct epoll_event e = {.events = EPOLLIN, .data.u64 = KEY_LISTEN};
-	epoll_ctl(l.ep, EPOLL_CTL_ADD, l.listen_fd, &e);
-	e.data.u64 = KEY_WAKE;
-	epoll_ctl(l.ep, EPOLL_CTL_ADD, l.wake_fd, &e);
-	e.data.u64 = KEY_SIGNAL;
-	epoll_ctl(l.ep, EPOLL_CTL_ADD, l.signal_fd, &e);
-	gpd_log("serving on %s (%u host threads)", cfg->socket, cfg->host_threads);
+	loop *l = arg;
 	int64_t last_expire = gpd_now_ns();
-	for (int running = 1; running;) {
+	while (!atomic_load(&stopping)) {
 		struct epoll_event ev[256];
-		int n = epoll_wait(l.ep, ev, 256, TICK_MS);
+		int n = epoll_wait(l->ep, ev, 256, TICK_MS);
 		if (n < 0 && errno != EINTR) {
 			gpd_log("epoll_wait: %s", strerror(errno));
 			break;
@@ -452,45 +438,137 @@ int gpd_serve(const gpd_config *cfg)
 		for (int i = 0; i < n; i++) {
 			const uint64_t k = ev[i].data.u64;
 			if (k == KEY_LISTEN) {
-				accept_all(&l);
+				accept_all(l);
 			} else if (k == KEY_WAKE) {
-				deliver_answers(&l);
+				deliver_answers(l);
 			} else if (k == KEY_SIGNAL) {
 				struct signalfd_siginfo si;
-				if (read(l.signal_fd, &si, sizeof(si)) == sizeof(si)) {
+				if (read(l->signal_fd, &si, sizeof(si)) == sizeof(si)) {
 					gpd_log("signal %u: stopping", si.ssi_signo);
-					running = 0;
+					atomic_store(&stopping, 1);
 				}
 			} else {
-				conn *c = &l.c[k];
+				conn *c = &l->c[k];
 				if (c->fd < 0) continue;
-				if ((ev[i].events & EPOLLOUT) && conn_flush(&l, c) != 0) continue;
+				if ((ev[i].events & EPOLLOUT) && conn_flush(l, c) != 0) continue;
 				if (ev[i].events & EPOLLIN) {
-					if (conn_read(&l, c) != 0) continue;
+					if (conn_read(l, c) != 0) continue;
 				}
 				/* the peer gone while its reading is paused: closed, its answers dropped */
-				if ((ev[i].events & (EPOLLHUP | EPOLLERR)) && !(ev[i].events & EPOLLIN)) conn_close(&l, c);
+				if ((ev[i].events & (EPOLLHUP | EPOLLERR)) && !(ev[i].events & EPOLLIN)) conn_close(l, c);
 			}
 		}
 		if (gpd_now_ns() - last_expire > (int64_t)TICK_MS * 1000000) {
-			expire(&l);
+			expire(l);
 			last_expire = gpd_now_ns();
 		}
 	}
+	return NULL;
+}
+
+/* A loop's descriptors and table: 0, or -1 (logged). */
+static int loop_init(loop *l, const gpd_config *cfg, int listen_fd, int signal_fd)
+{
+	l->cfg = cfg;
+	l->listen_fd = listen_fd;
+	l->signal_fd = signal_fd;
+	l->n_conns = cfg->max_connections;
+	l->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	l->ep = epoll_create1(EPOLL_CLOEXEC);
+	l->c = calloc(l->n_conns, sizeof(conn));
+	if (l->wake_fd < 0 || l->ep < 0 || !l->c) {
+		gpd_log("cannot make a loop: %s", strerror(errno));
+		return -1;
+	}
+	for (unsigned i = 0; i < l->n_conns; i++) l->c[i].fd = -1;
+	gpd_mailbox_init(&l->box, l->wake_fd);
+	/* EPOLLEXCLUSIVE: a new connection wakes one loop, not all */
+	struct epoll_event e = {.events = EPOLLIN | EPOLLEXCLUSIVE, .data.u64 = KEY_LISTEN};
+	epoll_ctl(l->ep, EPOLL_CTL_ADD, listen_fd, &e);
+	e.events = EPOLLIN;
+	e.data.u64 = KEY_WAKE;
+	epoll_ctl(l->ep, EPOLL_CTL_ADD, l->wake_fd, &e);
+	if (signal_fd >= 0) {
+		e.data.u64 = KEY_SIGNAL;
+		epoll_ctl(l->ep, EPOLL_CTL_ADD, signal_fd, &e);
+	}
+	return 0;
+}
+
+static void loop_free(loop *l)
+{
+	for (unsigned i = 0; l->c && i < l->n_conns; i++) {
+		if (l->c[i].fd >= 0) conn_close(l, &l->c[i]);
+	}
+	free(l->c);
+	if (l->ep >= 0) close(l->ep);
+	if (l->wake_fd >= 0) {
+		gpd_mailbox_free(&l->box);
+		close(l->wake_fd);
+	}
+}
+
+int gpd_serve(const gpd_config *cfg)
+{
+	char msg[512];
+	int rc = -1, listen_fd = -1, signal_fd = -1;
+	unsigned started = 0;
+	gpd_catalog cat;
+	gpd_work *work = NULL;
+	sigset_t sigs;
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGINT);
+	sigprocmask(SIG_BLOCK, &sigs, NULL);   /* before the threads start: they inherit the mask */
+	signal(SIGPIPE, SIG_IGN);
+	loop *loops = calloc(cfg->io_threads, sizeof(loop));
+	if (gpd_catalog_init(&cat, cfg) != 0 || !loops) {
+		gpd_log("no memory");
+		free(loops);
+		return -1;
+	}
+	for (unsigned i = 0; i < cfg->io_threads; i++) loops[i].ep = loops[i].wake_fd = -1;
+	if ((listen_fd = listen_on(cfg)) < 0) goto out;
+	if ((signal_fd = signalfd(-1, &sigs, SFD_NONBLOCK | SFD_CLOEXEC)) < 0) {
+		gpd_log("signalfd: %s", strerror(errno));
+		goto out;
+	}
+	if (!(work = gpd_work_start(cfg, &cat, msg, sizeof(msg)))) {
+		gpd_log("%s", msg);
+		goto out;
+	}
+	for (unsigned i = 0; i < cfg->io_threads; i++) {
+		if (loop_init(&loops[i], cfg, listen_fd, i == 0 ? signal_fd : -1) != 0) goto out;
+		loops[i].work = work;
+	}
+	gpd_log("serving on %s (%u loop threads, %u host threads)", cfg->socket, cfg->io_threads, cfg->host_threads);
+	for (started = 1; started < cfg->io_threads; started++) {
+		if (pthread_create(&loops[started].thread, NULL, loop_run, &loops[started]) != 0) break;
+	}
+	loop_run(&loops[0]);
 	rc = 0;
 out:
-	if (l.listen_fd >= 0) {
-		close(l.listen_fd);
+	atomic_store(&stopping, 1);
+	for (unsigned i = 1; i < started; i++) {
+		uint64_t one = 1;
+		if (write(loops[i].wake_fd, &one, 8) < 0) gpd_log("cannot wake a loop: %s", strerror(errno));
+		pthread_join(loops[i].thread, NULL);
+	}
+	if (listen_fd >= 0) {
+		close(listen_fd);
 		unlink(cfg->socket);
 	}
-	for (unsigned i = 0; i < l.n_conns; i++) {
-		if (l.c[i].fd >= 0) conn_close(&l, &l.c[i]);
+	/* connections closed first (no answer goes out after), then the threads stopped, then what
+	 * they left in the mailboxes freed */
+	for (unsigned i = 0; i < cfg->io_threads; i++) {
+		for (unsigned k = 0; loops[i].c && k < loops[i].n_conns; k++) {
+			if (loops[i].c[k].fd >= 0) conn_close(&loops[i], &loops[i].c[k]);
+		}
 	}
-	if (l.work) gpd_work_stop(l.work);
-	gpd_catalog_free(&l.cat);
-	free(l.c);
-	if (l.ep >= 0) close(l.ep);
-	if (l.wake_fd >= 0) close(l.wake_fd);
-	if (l.signal_fd >= 0) close(l.signal_fd);
+	if (work) gpd_work_stop(work);
+	for (unsigned i = 0; i < cfg->io_threads; i++) loop_free(&loops[i]);
+	free(loops);
+	gpd_catalog_free(&cat);
+	if (signal_fd >= 0) close(signal_fd);
 	return rc;
 }

@@ -61,15 +61,17 @@ extern gpd_stats gpd_stat;
 char *gpd_stats_text(gpd_catalog *cat, const gpd_config *cfg, uint64_t queued);
 
 /* --- the work: jobs in, frames out --- */
+typedef struct gpd_mailbox gpd_mailbox;
 typedef struct gpd_job {
 	struct gpd_job *next;
 	uint64_t conn;            /* the connection's key (slot and generation): where the answer goes */
+	gpd_mailbox *box;         /* its loop's, where a queued job's answer goes (NULL: answered at once) */
 	uint32_t id;              /* the request's */
 	uint16_t type;
 	uint8_t *payload;         /* malloc'd, owned by the job */
 	uint32_t length;
 	int64_t arrived_ns;
-	/* a query, read by a host thread and passed to the engine thread when device-bound */
+	/* a query, read by its loop and answered there, by a host thread or by the engine thread */
 	gpd_index *index;
 	gp_query_batch batch;
 	uint32_t *terms;
@@ -78,14 +80,25 @@ typedef struct gpd_job {
 	gp_wire_buf frame;
 } gpd_job;
 
+/* A loop's answers from the threads, and the eventfd that wakes it. */
+struct gpd_mailbox {
+	pthread_mutex_t lock;
+	gpd_job *head, *tail;
+	int wake_fd;
+};
+void gpd_mailbox_init(gpd_mailbox *m, int wake_fd);
+void gpd_mailbox_put(gpd_mailbox *m, gpd_job *j);
+gpd_job *gpd_mailbox_take(gpd_mailbox *m);   /* the answered jobs, oldest first */
+void gpd_mailbox_free(gpd_mailbox *m);
+
 typedef struct gpd_work gpd_work;
-/* Starts the host threads and the engine thread. wake_fd: an eventfd the loop waits on, written
- * when answers are ready. */
-gpd_work *gpd_work_start(const gpd_config *cfg, gpd_catalog *cat, int wake_fd, char *msg, size_t cap);
-/* Hands a job over (the work owns it); GP_WIRE_BUSY when the queued queries are at their bound. */
-int gpd_work_submit(gpd_work *w, gpd_job *job);
-/* Takes the answered jobs (a list, oldest first; the caller frees them with gpd_job_free). */
-gpd_job *gpd_work_answered(gpd_work *w);
+/* Starts the host threads and the engine thread (the device decided first). */
+gpd_work *gpd_work_start(const gpd_config *cfg, gpd_catalog *cat, char *msg, size_t cap);
+/* A request from a loop (the work owns the job unless it returns 1): 1 answered now on the
+ * calling thread (a small host-bound query, or an error: job->frame is the answer, the job the
+ * caller's to free), 0 queued (its answer comes to `box`), GP_WIRE_BUSY when the queued queries
+ * are at their bound (the job still the caller's). */
+int gpd_work_submit(gpd_work *w, gpd_job *job, gpd_mailbox *box);
 uint64_t gpd_work_queued(gpd_work *w);
 void gpd_work_stop(gpd_work *w);
 void gpd_job_free(gpd_job *job);

@@ -1,6 +1,7 @@
-/* The work (server/gpd_server.h): host threads read each request, answer host-bound queries on
- * the mapped lists themselves, and pass device-bound ones to the engine thread, which owns the
- * devices. Continuous batching: while the engine thread runs a batch, the device-bound queries
+/* The work (server/gpd_server.h): a loop thread reads each query and answers a small host-bound
+ * one itself on the mapped lists (no hand-over: a few microseconds of work); device-bound
+ * queries go to the engine thread, which owns the devices, and large host-bound ones (and
+ * OPEN, STATS) to the host threads. Continuous batching: while the engine thread runs a batch, the device-bound queries
  * that arrive queue up, and the next batch takes every queued query of the same index and kind
  * (up to max_batch_queries) at once; an idle engine thread takes a query the moment it comes,
  * with no timer. All batching policy lives here. */
@@ -20,11 +21,10 @@ typedef struct job_list {
 struct gpd_work {
 	const gpd_config *cfg;
 	gpd_catalog *cat;
-	int wake_fd;
 	int device;                   /* the engine has a device its batches use */
 	pthread_mutex_t lock;
 	pthread_cond_t inbox_ready, device_ready;
-	job_list inbox, device_jobs, answered;
+	job_list inbox, device_jobs;
 	uint64_t queued;              /* queries taken and not yet answered */
 	int stopping;
 	pthread_t *host, engine;
@@ -77,19 +77,19 @@ static uint64_t job_queries(const gpd_job *j)
 	return n ? n : 1;
 }
 
-/* A job answered: its frame goes back to the loop, woken through its eventfd. */
+/* A job answered: one answered on the loop's own thread stays with it (the caller sends its
+ * frame); a queued one goes back to its loop's mailbox, the loop woken through its eventfd. */
 static void answered(gpd_work *w, gpd_job *j)
 {
 	if (j->index) {
 		gpd_catalog_put(w->cat, j->index);
 		j->index = NULL;
 	}
-	uint64_t one = 1;
+	if (!j->box) return;
 	pthread_mutex_lock(&w->lock);
 	w->queued -= job_queries(j);
-	push(&w->answered, j);
 	pthread_mutex_unlock(&w->lock);
-	if (write(w->wake_fd, &one, 8) < 0 && errno != EAGAIN) gpd_log("cannot wake the loop: %s", strerror(errno));
+	gpd_mailbox_put(j->box, j);
 }
 
 static void answer_error(gpd_work *w, gpd_job *j, int status, const char *msg)
@@ -151,6 +151,8 @@ static void do_open(gpd_work *w, gpd_job *j)
 	}
 	gp_ctx ctx;
 	call_ctx(w, &ctx);
+	/* an index's copies are bounded by their own cap, not by what one batch's answers may take */
+	ctx.budget.max_result = w->cfg->max_index_bytes ? w->cfg->max_index_bytes : UINT64_MAX;
 	gpd_index *x;
 	int rc = gpd_catalog_open(w->cat, path, flags, w->device, &ctx, &x, msg, sizeof(msg));
 	if (rc != GP_OK) {
@@ -244,16 +246,21 @@ static void answer_on_host(gpd_work *w, gpd_job *j)
 	gp_answers_free(&a);
 }
 
+/* The next job of a queue, waiting for one; NULL once the work stops. Its time queued counted. */
+static gpd_job *wait_pop(gpd_work *w, job_list *l, pthread_cond_t *ready)
+{
+	pthread_mutex_lock(&w->lock);
+	while (!l->head && !w->stopping) pthread_cond_wait(ready, &w->lock);
+	gpd_job *j = pop(l);
+	pthread_mutex_unlock(&w->lock);
+	if (j) atomic_fetch_add(&gpd_stat.queue_ns, (uint64_t)(gpd_now_ns() - j->arrived_ns));
+	return j;
+}
+
 static void *host_thread(void *arg)
 {
 	gpd_work *w = arg;
-	for (;;) {
-		pthread_mutex_lock(&w->lock);
-		while (!w->inbox.head && !w->stopping) pthread_cond_wait(&w->inbox_ready, &w->lock);
-		gpd_job *j = pop(&w->inbox);
-		pthread_mutex_unlock(&w->lock);
-		if (!j) return NULL;
-		atomic_fetch_add(&gpd_stat.queue_ns, (uint64_t)(gpd_now_ns() - j->arrived_ns));
+	for (gpd_job *j; (j = wait_pop(w, &w->inbox, &w->inbox_ready));) {
 		if (j->type == GP_WIRE_STATS) {
 			char *text = gpd_stats_text(w->cat, w->cfg, gpd_work_queued(w));
 			gp_error err;
@@ -267,6 +274,7 @@ static void *host_thread(void *arg)
 		if (j->type == GP_WIRE_OPEN && w->device) {
 			/* a device copy is made by the engine thread, which owns the device */
 			pthread_mutex_lock(&w->lock);
+			j->arrived_ns = gpd_now_ns();
 			push(&w->device_jobs, j);
 			pthread_cond_signal(&w->device_ready);
 			pthread_mutex_unlock(&w->lock);
@@ -276,18 +284,9 @@ static void *host_thread(void *arg)
 			do_open(w, j);
 			continue;
 		}
-		if (!read_query(w, j)) continue;
-		atomic_fetch_add(&gpd_stat.queries, j->batch.n_queries);
-		atomic_fetch_add(&j->index->queries, j->batch.n_queries);
-		if (j->index->on_device && host_work(j->index->ix, &j->batch) >= w->cfg->host_max_work) {
-			pthread_mutex_lock(&w->lock);
-			push(&w->device_jobs, j);
-			pthread_cond_signal(&w->device_ready);
-			pthread_mutex_unlock(&w->lock);
-			continue;
-		}
-		answer_on_host(w, j);
+		answer_on_host(w, j);   /* a query read by its loop: large, bound for the host */
 	}
+	return NULL;
 }
 
 static int same_kind(const gpd_job *a, const gpd_job *b)
@@ -385,18 +384,14 @@ static void run_batch(gpd_work *w, gpd_job *first)
 static void *engine_thread(void *arg)
 {
 	gpd_work *w = arg;
-	for (;;) {
-		pthread_mutex_lock(&w->lock);
-		while (!w->device_jobs.head && !w->stopping) pthread_cond_wait(&w->device_ready, &w->lock);
-		gpd_job *j = pop(&w->device_jobs);
-		pthread_mutex_unlock(&w->lock);
-		if (!j) return NULL;
+	for (gpd_job *j; (j = wait_pop(w, &w->device_jobs, &w->device_ready));) {
 		if (j->type == GP_WIRE_OPEN) do_open(w, j);
 		else run_batch(w, j);
 	}
+	return NULL;
 }
 
-gpd_work *gpd_work_start(const gpd_config *cfg, gpd_catalog *cat, int wake_fd, char *msg, size_t cap)
+gpd_work *gpd_work_start(const gpd_config *cfg, gpd_catalog *cat, char *msg, size_t cap)
 {
 	gpd_work *w = calloc(1, sizeof(*w));
 	if (!w) {
@@ -405,7 +400,6 @@ gpd_work *gpd_work_start(const gpd_config *cfg, gpd_catalog *cat, int wake_fd, c
 	}
 	w->cfg = cfg;
 	w->cat = cat;
-	w->wake_fd = wake_fd;
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_cond_init(&w->inbox_ready, NULL);
 	pthread_cond_init(&w->device_ready, NULL);
@@ -438,7 +432,8 @@ gpd_work *gpd_work_start(const gpd_config *cfg, gpd_catalog *cat, int wake_fd, c
 	return w;
 }
 
-int gpd_work_submit(gpd_work *w, gpd_job *job)
+/* A job queued for a thread: GP_WIRE_BUSY past the bound on queued queries. */
+static int enqueue(gpd_work *w, gpd_job *job, int for_device)
 {
 	const uint64_t n = job_queries(job);
 	pthread_mutex_lock(&w->lock);
@@ -449,20 +444,45 @@ int gpd_work_submit(gpd_work *w, gpd_job *job)
 	}
 	w->queued += n;
 	job->arrived_ns = gpd_now_ns();
-	push(&w->inbox, job);
-	pthread_cond_signal(&w->inbox_ready);
+	if (for_device) {
+		push(&w->device_jobs, job);
+		pthread_cond_signal(&w->device_ready);
+	} else {
+		push(&w->inbox, job);
+		pthread_cond_signal(&w->inbox_ready);
+	}
 	pthread_mutex_unlock(&w->lock);
-	atomic_fetch_add(&gpd_stat.requests, 1);
 	return GP_OK;
 }
 
-gpd_job *gpd_work_answered(gpd_work *w)
+int gpd_work_submit(gpd_work *w, gpd_job *job, gpd_mailbox *box)
 {
-	pthread_mutex_lock(&w->lock);
-	gpd_job *all = w->answered.head;
-	w->answered.head = w->answered.tail = NULL;
-	pthread_mutex_unlock(&w->lock);
-	return all;
+	atomic_fetch_add(&gpd_stat.requests, 1);
+	job->box = NULL;   /* answered on this thread unless queued below */
+	if (job->type == GP_WIRE_QUERY) {
+		if (!read_query(w, job)) return 1;
+		atomic_fetch_add(&gpd_stat.queries, job->batch.n_queries);
+		atomic_fetch_add(&job->index->queries, job->batch.n_queries);
+		const uint64_t work = host_work(job->index->ix, &job->batch);
+		const int to_device = job->index->on_device && work >= w->cfg->host_max_work;
+		if (!to_device && work <= w->cfg->host_inline_work) {
+			answer_on_host(w, job);
+			return 1;
+		}
+		job->box = box;
+		int rc = enqueue(w, job, to_device);
+		if (rc != GP_OK) {
+			job->box = NULL;
+			gpd_catalog_put(w->cat, job->index);
+			job->index = NULL;
+		}
+		return rc == GP_OK ? 0 : rc;
+	}
+	/* OPEN and STATS: the host threads (OPEN with a device: the engine thread, via them) */
+	job->box = box;
+	int rc = enqueue(w, job, 0);
+	if (rc != GP_OK) job->box = NULL;
+	return rc == GP_OK ? 0 : rc;
 }
 
 uint64_t gpd_work_queued(gpd_work *w)
@@ -483,8 +503,7 @@ void gpd_work_stop(gpd_work *w)
 	for (unsigned i = 0; i < w->n_host; i++) pthread_join(w->host[i], NULL);
 	if (w->engine_started) pthread_join(w->engine, NULL);
 	/* jobs left (the loop stopped): dropped with their indexes' references */
-	for (job_list *l = &w->inbox;; l = l == &w->inbox ? &w->device_jobs : (l == &w->device_jobs ? &w->answered : NULL)) {
-		if (!l) break;
+	for (job_list *l = &w->inbox; l; l = l == &w->inbox ? &w->device_jobs : NULL) {
 		gpd_job *j;
 		while ((j = pop(l))) {
 			if (j->index) gpd_catalog_put(w->cat, j->index);
@@ -496,4 +515,43 @@ void gpd_work_stop(gpd_work *w)
 	pthread_cond_destroy(&w->device_ready);
 	free(w->host);
 	free(w);
+}
+
+/* --- a loop's mailbox: answers from the threads --- */
+
+void gpd_mailbox_init(gpd_mailbox *m, int wake_fd)
+{
+	memset(m, 0, sizeof(*m));
+	pthread_mutex_init(&m->lock, NULL);
+	m->wake_fd = wake_fd;
+}
+
+void gpd_mailbox_put(gpd_mailbox *m, gpd_job *j)
+{
+	uint64_t one = 1;
+	pthread_mutex_lock(&m->lock);
+	j->next = NULL;
+	if (m->tail) m->tail->next = j;
+	else m->head = j;
+	m->tail = j;
+	pthread_mutex_unlock(&m->lock);
+	if (write(m->wake_fd, &one, 8) < 0 && errno != EAGAIN) gpd_log("cannot wake a loop: %s", strerror(errno));
+}
+
+gpd_job *gpd_mailbox_take(gpd_mailbox *m)
+{
+	pthread_mutex_lock(&m->lock);
+	gpd_job *all = m->head;
+	m->head = m->tail = NULL;
+	pthread_mutex_unlock(&m->lock);
+	return all;
+}
+
+void gpd_mailbox_free(gpd_mailbox *m)
+{
+	for (gpd_job *j = gpd_mailbox_take(m), *next; j; j = next) {
+		next = j->next;
+		gpd_job_free(j);
+	}
+	pthread_mutex_destroy(&m->lock);
 }

@@ -43,7 +43,7 @@ $device = gp_device_available();
 function start_server(): array {
     global $bin, $sock, $dir, $device;
     $cmd = [$bin, '--foreground', '--set', "socket=$sock", '--set', "allow_dir=$dir", '--set', 'host_threads=2'];
-    if ($device) array_push($cmd, '--set', 'placement=device', '--set', 'device=cpu', '--set', 'host_max_work=0');
+    if ($device) array_push($cmd, '--set', 'placement=device', '--set', 'device=' . gpu_info()['device']['type'], '--set', 'host_max_work=0');
     else array_push($cmd, '--set', 'placement=host');
     $proc = proc_open($cmd, [0 => ['file', '/dev/null', 'r'], 1 => ['file', '/dev/null', 'w'], 2 => ['file', "$dir/server.log", 'a']], $pipes);
     /* never left behind, whatever becomes of this test */
