@@ -32,6 +32,8 @@ typedef struct index_obj {
 	uint32_t server_handle;
 	uint64_t server_epoch;
 	bool server_refused;    /* the server may not open its file: asked no more */
+	uint64_t file_dev, file_ino, file_size;   /* the file this worker's copy was read from: the */
+	int64_t file_mtime_ns;                    /* server's must be the same file */
 	const char *answered_by;/* the last query's: "worker" or "server" (NULL before one) */
 	zend_object std;
 } index_obj;
@@ -461,9 +463,11 @@ static int server_open(index_obj *o, char *why, size_t cap)
 	gp_wire_opened opened;
 	gp_error err;
 	int rc = gp_client_open(c, ZSTR_VAL(o->file), 0, &opened, &err);
-	if (rc == GP_OK && (opened.terms != o->ix->n_terms || opened.docs != o->ix->n_docs)) {
-		/* the file changed between the worker's open and the server's */
-		snprintf(why, cap, "the server's copy of the file differs from the worker's (reopen the index)");
+	if (rc == GP_OK && (opened.dev != o->file_dev || opened.ino != o->file_ino || opened.size != o->file_size ||
+	                    opened.mtime_ns != o->file_mtime_ns || opened.terms != o->ix->n_terms || opened.docs != o->ix->n_docs)) {
+		/* the file was replaced between the worker's open and the server's: the server would
+		 * answer from another file than the worker's copy */
+		snprintf(why, cap, "the server opened another file than the worker's copy (the file was replaced: open the index again)");
 		return GP_EVALUE;
 	}
 	if (rc == GP_OK) {
@@ -578,6 +582,10 @@ static void open_index(INTERNAL_FUNCTION_PARAMETERS, index_loader load, index_lo
 	o->file = zend_string_init(key, strlen(key), 0);
 	o->server = server;
 	o->route = route;
+	o->file_dev = (uint64_t)sb.sb.st_dev;
+	o->file_ino = (uint64_t)sb.sb.st_ino;
+	o->file_size = (uint64_t)sb.sb.st_size;
+	o->file_mtime_ns = (int64_t)sb.sb.st_mtim.tv_sec * 1000000000 + sb.sb.st_mtim.tv_nsec;
 	call_end();
 	char why[256];
 	int rc = server == SERVER_NONE ? GP_OK : server_open(o, why, sizeof(why));

@@ -457,7 +457,8 @@ int gp_wire_get_open(const uint8_t *payload, size_t len, uint32_t *flags, char *
 	return text_done(&r, path, cap, err);
 }
 
-/* OPENED: u32 handle, u64 docs, u32 terms, u8 flags (1: ranks, 2: positional). */
+/* OPENED: u32 handle, u64 docs, u32 terms, u8 flags (1: ranks, 2: positional), u64 dev, u64 ino,
+ * u64 size, u64 mtime_ns. */
 int gp_wire_put_opened(gp_wire_buf *b, uint32_t id, const gp_wire_opened *o, gp_error *err)
 {
 	gp_wire_begin(b, GP_WIRE_OPENED, id);
@@ -465,6 +466,10 @@ int gp_wire_put_opened(gp_wire_buf *b, uint32_t id, const gp_wire_opened *o, gp_
 	gp_wire_put_u64(b, o->docs);
 	gp_wire_put_u32(b, o->terms);
 	gp_wire_put_u8(b, (uint8_t)((o->ranks ? 1 : 0) | (o->positional ? 2 : 0)));
+	gp_wire_put_u64(b, o->dev);
+	gp_wire_put_u64(b, o->ino);
+	gp_wire_put_u64(b, o->size);
+	gp_wire_put_u64(b, (uint64_t)o->mtime_ns);
 	return gp_wire_end(b, err);
 }
 
@@ -479,6 +484,10 @@ int gp_wire_get_opened(const uint8_t *payload, size_t len, gp_wire_opened *o, gp
 	if (flags > 3) fail_at(&r, 16, "unknown index flags");
 	o->ranks = flags & 1;
 	o->positional = (flags & 2) != 0;
+	o->dev = gp_wire_get_u64(&r);
+	o->ino = gp_wire_get_u64(&r);
+	o->size = gp_wire_get_u64(&r);
+	o->mtime_ns = (int64_t)gp_wire_get_u64(&r);
 	return gp_wire_reader_done(&r, err);
 }
 

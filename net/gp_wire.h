@@ -136,12 +136,16 @@ int gp_wire_put_open(gp_wire_buf *b, uint32_t id, uint32_t flags, const char *pa
 int gp_wire_get_open(const uint8_t *payload, size_t len, uint32_t *flags, char *path, size_t cap, gp_error *err);
 
 /* OPENED: the handle later queries name, and what the client checks before it asks: the
- * index's docs and terms, whether it ranks (doc lengths) and answers phrases (positions). */
+ * index's docs and terms, whether it ranks (doc lengths) and answers phrases (positions), and
+ * the file the server opened (device, inode, size, mtime in ns), so that a client answers from
+ * the server only what its own copy would answer. */
 typedef struct gp_wire_opened {
 	uint32_t handle;
 	uint64_t docs;
 	uint32_t terms;
 	int ranks, positional;
+	uint64_t dev, ino, size;
+	int64_t mtime_ns;
 } gp_wire_opened;
 int gp_wire_put_opened(gp_wire_buf *b, uint32_t id, const gp_wire_opened *o, gp_error *err);
 int gp_wire_get_opened(const uint8_t *payload, size_t len, gp_wire_opened *o, gp_error *err);

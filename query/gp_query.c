@@ -352,6 +352,7 @@ int gp_query_batch_check(const gp_index *ix, const gp_query_batch *q, gp_error *
 	const char *why = NULL;
 	if (!gp_query_op_known(q->op)) why = "the operator is not OR, AND or PHRASE";
 	else if (gp_query_ranked(q) && !ix->doc_len) why = "a ranked query (a limit) needs the index's doc lengths";
+	else if (gp_query_ranked(q) && q->count_only) why = "a count takes no limit (counts only and a ranking together)";
 	if (!why) return GP_OK;
 	gp_fail(err, "query", 0, "%s", why);
 	err->code = GP_EVALUE;

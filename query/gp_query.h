@@ -57,8 +57,8 @@ static inline int gp_query_ranked(const gp_query_batch *q)
 	return q->limit > 0 && q->op != GP_IX_PHRASE;
 }
 
-/* GP_OK when the engine can answer the batch: a known operator, and doc lengths where it is
- * ranked (a limit on AND or OR); else GP_EVALUE naming what is missing. The faces check the same
+/* GP_OK when the engine can answer the batch: a known operator, doc lengths where it is ranked
+ * (a limit on AND or OR), and no ranking of a counts-only batch; else GP_EVALUE naming why. The faces check the same
  * in their own terms first; this keeps a face that does not (a server's client) from reaching
  * the ranking without lengths. */
 int gp_query_batch_check(const gp_index *ix, const gp_query_batch *q, gp_error *err);

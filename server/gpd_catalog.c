@@ -72,21 +72,27 @@ static int fd_path(int fd, char *out, size_t cap)
 	return 0;
 }
 
-/* A slot whose index is retired and unused, freed for reuse; or a free one: its number, or -1. */
+/* A slot for a new index (the catalog's lock held): a free one; else the least recently used
+ * index no query holds is dropped (its clients' handles then ask to open again); -1 when every
+ * index is in use. */
 static int free_slot(gpd_catalog *cat)
 {
-	for (uint32_t i = 0; i < cat->n_slots; i++) {
-		if (!cat->slot[i]) return (int)i;
-	}
+	int victim = -1;
 	for (uint32_t i = 0; i < cat->n_slots; i++) {
 		gpd_index *x = cat->slot[i];
-		if (x->retired && atomic_load(&x->refs) == 0) {
-			index_free(x);
-			cat->slot[i] = NULL;
-			return (int)i;
+		if (!x) return (int)i;
+		if (atomic_load(&x->refs) != 0) continue;
+		if (victim < 0 || x->retired > cat->slot[victim]->retired ||
+		    (x->retired == cat->slot[victim]->retired && atomic_load(&x->last_used) < atomic_load(&cat->slot[victim]->last_used))) {
+			victim = (int)i;
 		}
 	}
-	return -1;
+	if (victim >= 0) {
+		gpd_log("dropped %s (handle %u) for a new index", cat->slot[victim]->path, cat->slot[victim]->handle);
+		index_free(cat->slot[victim]);
+		cat->slot[victim] = NULL;
+	}
+	return victim;
 }
 
 static int refuse(int status, char *msg, size_t cap, const char *fmt, const char *a, const char *b)
@@ -100,23 +106,32 @@ int gpd_catalog_open(gpd_catalog *cat, const char *path, uint32_t flags, int dev
 {
 	*out = NULL;
 	if (path[0] != '/') return refuse(GP_WIRE_DENIED, msg, cap, "the index file %s: not an absolute path%s", path, "");
-	/* O_NONBLOCK: a FIFO is refused below instead of waiting for a writer */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		int e = errno;
-		/* a path outside the directories is refused alike whether or not it exists: only a
-		 * file missing from an allowed directory is named as missing */
-		char parent[PATH_MAX], real[PATH_MAX];
+	for (const char *p = path; *p; p++) {
+		if ((unsigned char)*p < 0x20) return refuse(GP_EVALUE, msg, cap, "the index file's path holds a control character%s%s", "", "");
+	}
+	/* the path resolved (links, "..") and confined before anything is opened: a device node or a
+	 * FIFO outside is never touched. A path outside is refused alike whether or not it exists;
+	 * only a file missing from an allowed directory is named as missing. */
+	char real[PATH_MAX];
+	if (!realpath(path, real)) {
+		const int e = errno;
+		char parent[PATH_MAX], parent_real[PATH_MAX];
 		snprintf(parent, sizeof(parent), "%s", path);
 		char *slash = strrchr(parent, '/');
 		if (slash == parent) slash[1] = '\0';
 		else *slash = '\0';
-		if (!realpath(parent, real) || (!allowed(cat->cfg, real) && !is_allowed_dir(cat->cfg, real))) {
-			return refuse(GP_WIRE_DENIED, msg, cap, "the index file %s is not under the server's allowed directories%s", path, "");
+		if (e == ENOENT && realpath(parent, parent_real) && (allowed(cat->cfg, parent_real) || is_allowed_dir(cat->cfg, parent_real))) {
+			return refuse(GP_EVALUE, msg, cap, "cannot open the index file %s: %s", path, strerror(e));
 		}
-		return refuse(GP_EVALUE, msg, cap, "cannot open the index file %s: %s", path, strerror(e));
+		return refuse(GP_WIRE_DENIED, msg, cap, "the index file %s is not under the server's allowed directories%s", path, "");
 	}
-	char real[PATH_MAX];
+	if (!allowed(cat->cfg, real) && !is_allowed_dir(cat->cfg, real)) {
+		return refuse(GP_WIRE_DENIED, msg, cap, "the index file %s is not under the server's allowed directories%s", path, "");
+	}
+	/* O_NONBLOCK: a FIFO is refused below instead of waiting for a writer; O_NOFOLLOW and the
+	 * check of what was opened: a link swapped in after the check does not escape */
+	int fd = open(real, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) return refuse(GP_EVALUE, msg, cap, "cannot open the index file %s: %s", real, strerror(errno));
 	struct stat sb;
 	if (fd_path(fd, real, sizeof(real)) != 0 || (!allowed(cat->cfg, real) && !is_allowed_dir(cat->cfg, real))) {
 		close(fd);
@@ -136,6 +151,10 @@ int gpd_catalog_open(gpd_catalog *cat, const char *path, uint32_t flags, int dev
 			held = x;
 		} else {
 			x->retired = 1;   /* the file under this path changed */
+			if (atomic_load(&x->refs) == 0) {
+				cat->slot[i] = NULL;
+				index_free(x);
+			}
 		}
 	}
 	if (held) {
@@ -195,6 +214,7 @@ int gpd_catalog_open(gpd_catalog *cat, const char *path, uint32_t flags, int dev
 		}
 	}
 	atomic_store(&x->refs, 1);
+	atomic_store(&x->last_used, (uint64_t)gpd_now_ns());
 	pthread_mutex_lock(&cat->lock);
 	/* another client may have opened the same file meanwhile: one copy is kept */
 	for (uint32_t i = 0; i < cat->n_slots; i++) {
@@ -242,6 +262,16 @@ gpd_index *gpd_catalog_get(gpd_catalog *cat, uint32_t handle)
 
 void gpd_catalog_put(gpd_catalog *cat, gpd_index *x)
 {
-	(void)cat;
-	if (x) atomic_fetch_sub(&x->refs, 1);
+	if (!x) return;
+	atomic_store(&x->last_used, (uint64_t)gpd_now_ns());
+	if (atomic_fetch_sub(&x->refs, 1) != 1 || !x->retired) return;
+	/* a retired copy (its file replaced) goes with its last query: its memory, its device copy
+	 * and the replaced file's blocks are not kept until a slot is needed */
+	pthread_mutex_lock(&cat->lock);
+	const uint32_t at = (x->handle & ((1u << HANDLE_SLOT_BITS) - 1)) - 1;
+	if (at < cat->n_slots && cat->slot[at] == x && atomic_load(&x->refs) == 0) {
+		cat->slot[at] = NULL;
+		index_free(x);
+	}
+	pthread_mutex_unlock(&cat->lock);
 }

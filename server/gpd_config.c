@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "gpd_config.h"
@@ -82,6 +83,7 @@ static const size_setting sizes[] = {
 	{"max_connections", FIELD(max_connections), 1, 1000000},
 	{"max_payload", FIELD(max_payload), GP_WIRE_MIN_PAYLOAD, GP_WIRE_MAX_PAYLOAD},
 	{"max_batch_queries", FIELD(max_batch_queries), 1, 10000000},
+	{"max_query_terms", FIELD(max_query_terms), 1, 1000000},
 	{"max_queued_queries", FIELD(max_queued_queries), 1, UINT64_MAX >> 1},
 	{"max_answer_bytes", FIELD(max_answer_bytes), 4096, UINT64_MAX >> 1},
 	{"max_index_bytes", FIELD(max_index_bytes), 0, UINT64_MAX >> 1},
@@ -158,6 +160,7 @@ static void defaults(gpd_config *c)
 	c->max_connections = 1024;
 	c->max_payload = 16u << 20;
 	c->max_batch_queries = 16384;
+	c->max_query_terms = 256;
 	c->max_queued_queries = 1u << 20;
 	c->max_answer_bytes = 1ull << 30;
 	c->max_indexes = 16;
@@ -171,10 +174,22 @@ int gpd_config_load(gpd_config *c, const char *path, char *msg, size_t cap)
 	if (!path) return 0;
 	FILE *f = fopen(path, "r");
 	if (!f) return fail(msg, cap, "%s: %s", path, strerror(errno));
+	struct stat sb;
+	if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		fclose(f);
+		return fail(msg, cap, "%s: %s", path, "not a regular file");
+	}
 	char line[4096];
 	int number_of_line = 0;
 	while (fgets(line, sizeof(line), f)) {
 		number_of_line++;
+		/* a line longer than the buffer is refused, never read as two */
+		if (!strchr(line, '\n') && !feof(f)) {
+			char where[64];
+			snprintf(where, sizeof(where), "%d", number_of_line);
+			fclose(f);
+			return fail(msg, cap, "line %s: longer than 4095 bytes%s", where, "");
+		}
 		char *s = line, *hash = strchr(s, '#');
 		if (hash) *hash = '\0';
 		while (isspace((unsigned char)*s)) s++;
@@ -195,7 +210,9 @@ int gpd_config_load(gpd_config *c, const char *path, char *msg, size_t cap)
 			return -1;
 		}
 	}
+	int bad = ferror(f);
 	fclose(f);
+	if (bad) return fail(msg, cap, "%s: %s", path, "a read failed");
 	return 0;
 }
 

@@ -30,7 +30,8 @@ typedef struct gpd_config {
 	unsigned io_threads;          /* loop threads: connections, small host-bound queries */
 	unsigned max_connections;
 	uint32_t max_payload;         /* the largest frame payload accepted */
-	uint32_t max_batch_queries;   /* the most queries one device batch gathers */
+	uint32_t max_batch_queries;   /* the most queries one device batch gathers (and one request asks) */
+	uint32_t max_query_terms;     /* the most terms one query has */
 	uint64_t max_queued_queries;  /* past this, a request is refused as busy */
 	uint64_t max_answer_bytes;    /* the most one batch's answers may take */
 	uint64_t max_index_bytes;     /* the most an index's copies (its device copy's decoded lists

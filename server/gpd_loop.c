@@ -23,7 +23,9 @@
 
 #include "gpd_server.h"
 
-#define MAX_IN_FLIGHT 64          /* requests a connection may have queued before it is read again */
+#define MAX_IN_FLIGHT 16          /* requests a connection may have unanswered before it is read again */
+#define MAX_OUT_BYTES (1u << 20)  /* and bytes of answers waiting for it to read */
+#define FIRST_READ (64u << 10)    /* a payload's buffer grows as its bytes come, from this */
 #define TICK_MS 250
 #define KEY_LISTEN UINT64_MAX
 #define KEY_WAKE (UINT64_MAX - 1)
@@ -44,7 +46,7 @@ typedef struct conn {
 	size_t head_got;
 	gp_wire_header h;
 	uint8_t *payload;
-	size_t payload_got;
+	size_t payload_got, payload_cap;
 	int64_t frame_started, last_active, write_stalled;
 	out_frame *out, *out_tail;
 	size_t out_bytes;
@@ -91,12 +93,20 @@ static void conn_close(loop *l, conn *c)
 	atomic_fetch_sub(&open_connections, 1);
 }
 
+/* Whether a connection's next request is read now: not while it is closing, has MAX_IN_FLIGHT
+ * requests unanswered, or MAX_OUT_BYTES of answers it has not read (a client that asks without
+ * reading holds at most those). */
+static int can_read(const conn *c)
+{
+	return !c->closing && c->in_flight < MAX_IN_FLIGHT && c->out_bytes <= MAX_OUT_BYTES;
+}
+
 /* The interest a connection has now: reading unless it is closing or has enough in flight or
  * waiting for it; writing while output waits. */
 static void conn_watch(loop *l, conn *c)
 {
 	uint32_t ev = 0;
-	if (!c->closing && c->in_flight < MAX_IN_FLIGHT && c->out_bytes <= (size_t)l->cfg->max_payload + GP_WIRE_HEADER) ev |= EPOLLIN;
+	if (can_read(c)) ev |= EPOLLIN;
 	if (c->out) ev |= EPOLLOUT;
 	if (ev == c->events) return;
 	struct epoll_event e = {.events = ev, .data.u64 = (uint64_t)(c - l->c)};
@@ -126,7 +136,7 @@ static int conn_flush(loop *l, conn *c)
 		free(f);
 	}
 	if (c->out && !c->write_stalled) c->write_stalled = gpd_now_ns();
-	if (!c->out && c->closing) {
+	if (!c->out && c->closing && c->in_flight == 0) {   /* a half-closed client's answers sent first */
 		conn_close(l, c);
 		return -1;
 	}
@@ -189,21 +199,25 @@ static void accept_all(loop *l)
 		struct ucred cred;
 		socklen_t len = sizeof(cred);
 		const int known = getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0;
+		const char *why = !known ? "the peer's credentials are unknown"
+		                : !peer_allowed(l->cfg, cred.uid, cred.gid) ? "this user may not use the server (allow_users, allow_groups)" : NULL;
+		int status = GP_WIRE_DENIED;
 		conn *c = NULL;
-		if (atomic_fetch_add(&open_connections, 1) < l->cfg->max_connections) {
+		/* a slot only for a peer allowed, and within max_connections over every loop */
+		if (!why && atomic_fetch_add(&open_connections, 1) < l->cfg->max_connections) {
 			for (unsigned i = 0; i < l->n_conns && !c; i++) {
 				if (l->c[i].fd < 0) c = &l->c[i];
 			}
 		}
-		if (!c) atomic_fetch_sub(&open_connections, 1);
+		if (!why && !c) {
+			atomic_fetch_sub(&open_connections, 1);
+			why = "the server has its max_connections connections";
+			status = GP_WIRE_BUSY;
+		}
 		/* a refusal the client can read: one ERROR frame (id 0), then the close */
-		const char *why = !known ? "the peer's credentials are unknown"
-		                : !peer_allowed(l->cfg, cred.uid, cred.gid) ? "this user may not use the server (allow_users, allow_groups)"
-		                : !c ? "the server has its max_connections connections" : NULL;
 		if (why) {
 			gp_wire_buf b = {0};
 			gp_error err;
-			const int status = c || !known ? GP_WIRE_DENIED : GP_WIRE_BUSY;
 			atomic_fetch_add(status == GP_WIRE_BUSY ? &gpd_stat.refused_busy : &gpd_stat.refused_denied, 1);
 			if (gp_wire_put_error(&b, 0, status, why, &err) == GP_OK) {
 				ssize_t n = send(fd, b.p, b.len, MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -302,25 +316,42 @@ static void conn_frame(loop *l, conn *c)
 		conn_error(l, c, h.id, rc, "busy: the server's queue is at its max_queued_queries; try again", 0);
 		return;
 	}
+	/* in flight until answered (a loop's own answers above never are) */
 	c->in_flight++;
 }
 
 /* Reads what the socket holds, frame by frame; returns -1 when the connection was closed. */
 static int conn_read(loop *l, conn *c)
 {
-	while (!c->closing && c->in_flight < MAX_IN_FLIGHT) {
+	while (can_read(c)) {
 		uint8_t *to;
 		size_t want;
 		if (c->head_got < GP_WIRE_HEADER) {
 			to = c->head + c->head_got;
 			want = GP_WIRE_HEADER - c->head_got;
 		} else {
+			/* the buffer grows with the bytes that came: a header's claim alone holds little */
+			if (c->payload_got == c->payload_cap) {
+				size_t cap = c->payload_cap * 2 < c->h.length ? c->payload_cap * 2 : c->h.length;
+				uint8_t *p = realloc(c->payload, cap);
+				if (!p) {
+					conn_error(l, c, c->h.id, GP_ENOMEM, "no memory for the frame", 1);
+					return c->fd < 0 ? -1 : 0;
+				}
+				c->payload = p;
+				c->payload_cap = cap;
+			}
 			to = c->payload + c->payload_got;
-			want = c->h.length - c->payload_got;
+			want = c->payload_cap - c->payload_got;
 		}
 		ssize_t n = want ? recv(c->fd, to, want, 0) : 0;
 		if (want && n < 0 && errno == EINTR) continue;
 		if (want && n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+		if (want && n == 0 && (c->in_flight || c->out) && !c->frame_started) {
+			/* the client is done asking (it shut its side): its answers still go out */
+			c->closing = 1;
+			break;
+		}
 		if (want && n <= 0) {   /* the client left (or failed): its answers are dropped */
 			conn_close(l, c);
 			return -1;
@@ -337,7 +368,8 @@ static int conn_read(loop *l, conn *c)
 				conn_error(l, c, gp_load_le32(c->head + 8), GP_EFORMAT, msg, 1);
 				return c->fd < 0 ? -1 : 0;
 			}
-			if (!(c->payload = malloc(c->h.length ? c->h.length : 1))) {
+			c->payload_cap = c->h.length < FIRST_READ ? c->h.length : FIRST_READ;
+			if (!(c->payload = malloc(c->payload_cap ? c->payload_cap : 1))) {
 				conn_error(l, c, c->h.id, GP_ENOMEM, "no memory for the frame", 1);
 				return c->fd < 0 ? -1 : 0;
 			}
@@ -366,7 +398,7 @@ static void deliver_answers(loop *l)
 			c->in_flight--;
 			c->last_active = gpd_now_ns();
 			conn_send(l, c, &j->frame);
-			if (c->fd >= 0 && !c->closing) conn_read(l, c);   /* it may have stopped reading */
+			if (c->fd >= 0 && can_read(c)) conn_read(l, c);   /* it may have stopped reading */
 		}
 		gpd_job_free(j);
 	}
@@ -382,8 +414,9 @@ static void expire(loop *l)
 		const int slow_frame = c->frame_started && now - c->frame_started > io;
 		const int stuck_reader = c->out && c->write_stalled && now - c->write_stalled > io;
 		const int idle_long = !c->in_flight && !c->out && !c->frame_started && now - c->last_active > idle;
-		if (slow_frame || stuck_reader || idle_long) {
-			if (slow_frame || stuck_reader) atomic_fetch_add(&gpd_stat.timeouts, 1);
+		const int no_hello = !c->hello && now - c->last_active > io;   /* a HELLO within io_timeout */
+		if (slow_frame || stuck_reader || idle_long || no_hello) {
+			if (slow_frame || stuck_reader || no_hello) atomic_fetch_add(&gpd_stat.timeouts, 1);
 			conn_close(l, c);
 		}
 	}
@@ -442,8 +475,11 @@ static void *loop_run(void *arg)
 			} else if (k == KEY_WAKE) {
 				deliver_answers(l);
 			} else if (k == KEY_SIGNAL) {
-				struct signalfd_siginfo si;
-				if (read(l->signal_fd, &si, sizeof(si)) == sizeof(si)) {
+				struct signalfd_siginfo si = {0};
+				if (read(l->signal_fd, &si, sizeof(si)) != sizeof(si)) si.ssi_signo = 0;
+				if (si.ssi_signo == SIGHUP) {
+					gpd_log("SIGHUP: ignored (the configuration is read at start; restart to change it)");
+				} else if (si.ssi_signo) {
 					gpd_log("signal %u: stopping", si.ssi_signo);
 					atomic_store(&stopping, 1);
 				}
@@ -519,6 +555,7 @@ int gpd_serve(const gpd_config *cfg)
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGTERM);
 	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGHUP);
 	sigprocmask(SIG_BLOCK, &sigs, NULL);   /* before the threads start: they inherit the mask */
 	signal(SIGPIPE, SIG_IGN);
 	loop *loops = calloc(cfg->io_threads, sizeof(loop));

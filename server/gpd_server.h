@@ -26,8 +26,9 @@ typedef struct gpd_index {
 	uint64_t dev, ino, size;
 	int64_t mtime_ns;
 	int on_device;            /* its device-bound queries are batched for the device */
-	int retired;              /* its file was replaced: no new queries; freed when none runs */
+	atomic_int retired;       /* its file was replaced: no new queries; freed when none runs */
 	atomic_uint_fast64_t refs;/* jobs holding it */
+	atomic_uint_fast64_t last_used;   /* when a query last let it go (ns): the least recent goes first */
 	atomic_uint_fast64_t queries, host_queries, device_queries, device_batches;
 } gpd_index;
 
@@ -46,7 +47,7 @@ void gpd_catalog_free(gpd_catalog *cat);
  * whether the engine has a device its queries may use (then its lists are made resident now). */
 int gpd_catalog_open(gpd_catalog *cat, const char *path, uint32_t flags, int device, const gp_ctx *ctx,
                      gpd_index **out, char *msg, size_t cap);
-/* The index of a handle, referenced, or NULL (never opened, or retired). */
+/* The index of a handle, referenced, or NULL (never opened, retired, or dropped for another). */
 gpd_index *gpd_catalog_get(gpd_catalog *cat, uint32_t handle);
 void gpd_catalog_put(gpd_catalog *cat, gpd_index *x);
 

@@ -160,7 +160,8 @@ static void do_open(gpd_work *w, gpd_job *j)
 		answer_error(w, j, rc, msg);
 		return;
 	}
-	gp_wire_opened o = {x->handle, x->ix->n_docs, x->ix->n_terms, x->ix->doc_len != NULL, x->ix->positional};
+	gp_wire_opened o = {x->handle, x->ix->n_docs, x->ix->n_terms, x->ix->doc_len != NULL, x->ix->positional,
+	                    x->dev, x->ino, x->size, x->mtime_ns};
 	gpd_catalog_put(w->cat, x);
 	gp_wire_put_opened(&j->frame, j->id, &o, &err);
 	answered(w, j);
@@ -181,6 +182,16 @@ static int read_query(gpd_work *w, gpd_job *j)
 			snprintf(msg, sizeof(msg), "%s", err.rule);
 		}
 		answer_error(w, j, err.code, msg);
+		return 0;
+	}
+	/* what one request may ask: its queries at most one batch's, each of at most max_query_terms */
+	const char *too_much = q.n_queries > w->cfg->max_batch_queries ? "more queries in one request than max_batch_queries" : NULL;
+	for (uint32_t i = 0; i < q.n_queries && !too_much; i++) {
+		if (q.at[i + 1] - q.at[i] > w->cfg->max_query_terms) too_much = "a query of more terms than max_query_terms";
+	}
+	if (too_much) {
+		gp_wire_query_free(&q);
+		answer_error(w, j, GP_EVALUE, too_much);
 		return 0;
 	}
 	if (!(j->index = gpd_catalog_get(w->cat, q.handle))) {
@@ -226,7 +237,8 @@ static uint64_t host_work(const gp_index *ix, const gp_query_batch *b)
 			if (n < shortest) shortest = n;
 		}
 		const uint64_t terms = b->at[q + 1] - b->at[q];
-		work += (b->op == GP_IX_OR || gp_query_ranked(b)) ? sum : (shortest == UINT64_MAX ? 0 : shortest * terms);
+		/* each query and term costs a little whatever its lists: many empty ones are work too */
+		work += 1 + terms + ((b->op == GP_IX_OR || gp_query_ranked(b)) ? sum : (shortest == UINT64_MAX ? 0 : shortest * terms));
 	}
 	return work;
 }
@@ -251,7 +263,7 @@ static gpd_job *wait_pop(gpd_work *w, job_list *l, pthread_cond_t *ready)
 {
 	pthread_mutex_lock(&w->lock);
 	while (!l->head && !w->stopping) pthread_cond_wait(ready, &w->lock);
-	gpd_job *j = pop(l);
+	gpd_job *j = w->stopping ? NULL : pop(l);   /* stopping: what is queued is dropped, not run */
 	pthread_mutex_unlock(&w->lock);
 	if (j) atomic_fetch_add(&gpd_stat.queue_ns, (uint64_t)(gpd_now_ns() - j->arrived_ns));
 	return j;

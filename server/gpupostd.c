@@ -103,8 +103,15 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (socket_path) {   /* --socket: this socket, for --stats and for serving alike */
+		if (socket_path[0] != '/' || strlen(socket_path) >= sizeof(cfg.socket)) {
+			fprintf(stderr, "gpupostd: --socket %s: not an absolute path of at most 107 bytes\n", socket_path);
+			return 2;
+		}
+		strcpy(cfg.socket, socket_path);
+	}
 	if (want_stats) {
-		int rc = stats(socket_path ? socket_path : cfg.socket);
+		int rc = stats(cfg.socket);
 		gpd_config_free(&cfg);
 		return rc;
 	}

@@ -122,6 +122,18 @@ for ($i = 0; $i < 60 && $by !== 'server'; $i++) {
 }
 same("restarted", $got, $built->searchBatch($queries, ['op' => GPUPOST_OR, 'limit' => 3]), $auto, 'server');
 same("restarted, required", $server->search(['t4', 't5']), $built->search(['t4', 't5']), $server, 'server');
+/* the file replaced under the workers' copies (the same terms and docs, t1 and t2 swapped): an
+ * index opened now is answered from the new file; one opened before never from the server's copy
+ * of another file: auto answers from its own, required throws */
+$swapped = $lists;
+[$swapped['t1'], $swapped['t2']] = [$lists['t2'], $lists['t1']];
+$built2 = new GpuPost\Index($swapped, GPUPOST_MOD9, ['device' => 'host', 'doc_lengths' => $lens]);
+$built2->save("$dir/new.gpix");
+rename("$dir/new.gpix", "$dir/ix.gpix");
+$fresh = GpuPost\Index::open("$dir/ix.gpix", ['server' => 'required', 'device' => 'gpu']);
+same("replaced, opened after", $fresh->search(['t1']), $built2->search(['t1']), $fresh, 'server');
+same("replaced, auto opened before", $auto->search(['t1']), $built->search(['t1']), $auto, 'worker');
+echo gp_error_of(fn() => $server->search(['t1'])), "\n";
 stop_server($proc, $pid, 15);
 var_dump($bad);
 ?>
@@ -148,4 +160,5 @@ bool(true)
 GpuPost\Exception: gpupostd (/tmp/gpupost-095-test.sock) cannot open %s/ix.gpix: the index file %s is not under the server's allowed directories
 bool(true)
 bool(false)
+GpuPost\Exception: gpupostd (/tmp/gpupost-095-test.sock): the server opened another file than the worker's copy (the file was replaced: open the index again)
 int(0)

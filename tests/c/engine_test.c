@@ -110,6 +110,14 @@ static int test_batch_refused(void)
 	CHECK(gp_index_query_host(ix, &unknown, NULL, &x, &err) == GP_EVALUE && strstr(err.rule, "operator"));
 	CHECK(gp_index_query_host(ix, &phrase, NULL, &x, &err) == GP_OK);   /* a phrase is not ranked: its limit is not the ranking's */
 	gp_answers_free(&x);
+	/* with lengths: ranked answers, but never a ranked count (its ranking would write the docs a
+	 * count does not keep) */
+	uint32_t docs[] = {3, 4}, lens_of[] = {5, 6};
+	CHECK(gp_index_set_lengths(ix, docs, lens_of, 2, 1.2, 0.75, NULL, &err) == GP_OK);
+	CHECK(gp_index_query_host(ix, &ranked, NULL, &x, &err) == GP_OK && x.at[1] == 2);
+	gp_answers_free(&x);
+	gp_query_batch ranked_count = {GP_IX_OR, 1, terms, at, 1, 20000};
+	CHECK(gp_index_query_host(ix, &ranked_count, NULL, &x, &err) == GP_EVALUE && strstr(err.rule, "count takes no limit"));
 	gp_index_unref(ix);
 	return 1;
 }
@@ -217,7 +225,7 @@ int main(void)
 	run("an index saved and loaded is the same index", test_save_load);
 	run("distinct docs by a bitmap and by a union of the lists", test_doc_count);
 	run("OR over an empty list and an unknown term", test_empty_lists);
-	run("a ranked batch without doc lengths and an unknown operator refused", test_batch_refused);
+	run("a ranked batch without doc lengths, a ranked count and an unknown operator refused", test_batch_refused);
 	run("the budget with and without a face", test_budget_face);
 	run("index file sections that overlap are refused", test_sections_apart);
 	run("the dictionary finds every term of any bytes", test_dictionary);

@@ -339,10 +339,11 @@ static int test_small_messages(void)
 	CHECK(gp_wire_put_open(&b, 2, 0, "", &err) == GP_OK);     /* an empty path */
 	CHECK(gp_wire_get_open(b.p + GP_WIRE_HEADER, b.len - GP_WIRE_HEADER, &v, text, sizeof(text), &err) == GP_EFORMAT);
 
-	gp_wire_opened o = {0x2001, 5000000000ull, 77, 1, 0}, back;
-	CHECK(gp_wire_put_opened(&b, 3, &o, &err) == GP_OK && b.len == GP_WIRE_HEADER + 17);
+	gp_wire_opened o = {0x2001, 5000000000ull, 77, 1, 0, 2049, 1234567, 99999, -5}, back;
+	CHECK(gp_wire_put_opened(&b, 3, &o, &err) == GP_OK && b.len == GP_WIRE_HEADER + 49);
 	CHECK(gp_wire_get_opened(b.p + GP_WIRE_HEADER, b.len - GP_WIRE_HEADER, &back, &err) == GP_OK);
 	CHECK(back.handle == o.handle && back.docs == o.docs && back.terms == o.terms && back.ranks == 1 && back.positional == 0);
+	CHECK(back.dev == 2049 && back.ino == 1234567 && back.size == 99999 && back.mtime_ns == -5);
 	b.p[GP_WIRE_HEADER + 16] = 4;
 	CHECK(gp_wire_get_opened(b.p + GP_WIRE_HEADER, b.len - GP_WIRE_HEADER, &back, &err) == GP_EFORMAT);
 	CHECK(gp_wire_get_opened(b.p + GP_WIRE_HEADER, 16, &back, &err) == GP_EFORMAT);   /* cut short */

@@ -445,7 +445,7 @@ static int test_bad_frames(void)
 	/* after HELLO: a frame only a server sends; a QUERY whose payload lies (answered, the
 	 * connection kept); an unknown handle; OPEN with unknown flags; STATS with a payload */
 	CHECK((fd = raw_hello()) >= 0);
-	gp_wire_opened o = {1, 1, 1, 0, 0};
+	gp_wire_opened o = {1, 1, 1, 0, 0, 0, 0, 0, 0};
 	gp_wire_put_opened(&b, 9, &o, &err);
 	CHECK(send_bytes(fd, b.p, b.len) && read_frame(fd, &status) == GP_WIRE_ERROR && read_frame(fd, NULL) == -1);
 	close(fd);
@@ -461,6 +461,20 @@ static int test_bad_frames(void)
 	CHECK(send_bytes(fd, b.p, b.len) && read_frame(fd, &status) == GP_WIRE_ERROR && status == GP_EFORMAT);
 	b.p[GP_WIRE_HEADER + 4] = 9;                         /* an unknown operator */
 	CHECK(send_bytes(fd, b.p, b.len) && read_frame(fd, &status) == GP_WIRE_ERROR && status == GP_EFORMAT);
+	q.handle = 0;   /* a counts-only query with a limit (a ranking without its docs): refused */
+	{
+		gp_client c2;
+		uint32_t h2;
+		CHECK(connect_open(&c2, &h2));
+		q.handle = h2;
+		q.op = GP_IX_OR;
+		q.count_only = 1;
+		q.limit = 20000;
+		gp_answers a2;
+		int r2, c2o;
+		CHECK(gp_client_query(&c2, &q, &a2, &r2, &c2o, &err) == GP_EVALUE && strstr(err.rule, "no limit"));
+		gp_client_close(&c2);
+	}
 	gp_wire_put_open(&b, 11, 0x80, index_path, &err);
 	CHECK(send_bytes(fd, b.p, b.len) && read_frame(fd, &status) == GP_WIRE_ERROR && status == GP_EFORMAT);
 	gp_wire_begin(&b, GP_WIRE_STATS, 12);
@@ -485,6 +499,20 @@ static int test_bad_frames(void)
 	gp_wire_buf_free(&b);
 	CHECK(healthy());
 	return 1;
+}
+
+/* The server's resident memory, in KiB. */
+static long server_rss_kb(void)
+{
+	char path[64], line[256];
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)server_pid);
+	FILE *f = fopen(path, "r");
+	long kb = -1;
+	while (f && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "VmRSS:", 6) == 0) kb = atol(line + 6);
+	}
+	if (f) fclose(f);
+	return kb;
 }
 
 /* A client that sends half a frame and waits, and one that asks and never reads: the others are
@@ -512,10 +540,15 @@ static int test_slow_and_stuck_clients(void)
 	gp_wire_put_query(&b, 3, &q, &err);
 	struct timeval tv = {0, 200000};
 	setsockopt(stuck, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	const long rss_before = server_rss_kb();
 	int sent = 0;
 	for (int i = 0; i < 2000 && send_bytes(stuck, b.p, b.len); i++) sent++;
 	gp_wire_buf_free(&b);
 	CHECK(sent > 0);
+	/* what the server holds for it is bounded (answers in flight and unread), not its asking */
+	usleep(300000);
+	const long rss_after = server_rss_kb();
+	CHECKF(rss_after - rss_before < 64 * 1024, "the server grew from %ld to %ld KiB", rss_before, rss_after);
 	for (int i = 0; i < 5; i++) CHECK(healthy());
 	sleep(3);
 	/* both closed by now: the slow one reads its end; the stuck one's socket is reset or ends
@@ -531,6 +564,48 @@ static int test_slow_and_stuck_clients(void)
 	CHECKF(stat_of(text, "timeouts") >= 2, "%s", text);
 	free(text);
 	gp_client_close(&s);
+	return 1;
+}
+
+/* A connection that never says HELLO is closed after io_timeout; a client that shuts its side
+ * after asking still gets its answer; a query of too many terms, or a request of too many
+ * queries, is refused (not answered "busy"). */
+static int test_hello_half_close_caps(void)
+{
+	int fd = raw_connect();
+	CHECK(fd >= 0);
+	sleep(2);
+	CHECK(read_frame(fd, NULL) == -1);
+	close(fd);
+	CHECK((fd = raw_hello()) >= 0);
+	gp_wire_buf b = {0};
+	gp_error err;
+	gp_wire_put_open(&b, 2, 0, index_path, &err);
+	CHECK(send_bytes(fd, b.p, b.len) && read_frame(fd, NULL) == GP_WIRE_OPENED);
+	gp_client c;
+	uint32_t handle;
+	CHECK(connect_open(&c, &handle));
+	const char *t = "t10";
+	uint64_t at[2] = {0, 1};
+	const uint8_t *terms[300];
+	uint32_t lens[300];
+	for (int i = 0; i < 300; i++) {
+		terms[i] = (const uint8_t *)t;
+		lens[i] = 3;
+	}
+	gp_wire_query q = {handle, GP_IX_OR, 1, 0, 1, at, terms, lens};   /* a count: a small answer */
+	gp_wire_put_query(&b, 3, &q, &err);
+	CHECK(send_bytes(fd, b.p, b.len));
+	shutdown(fd, SHUT_WR);
+	CHECK(read_frame(fd, NULL) == GP_WIRE_ANSWERS);   /* answered, then closed */
+	CHECK(read_frame(fd, NULL) == -1);
+	close(fd);
+	at[1] = 257;   /* one query of 257 terms: past max_query_terms (256) */
+	gp_answers a;
+	int ranked, count_only;
+	CHECKF(gp_client_query(&c, &q, &a, &ranked, &count_only, &err) == GP_EVALUE && strstr(err.rule, "max_query_terms"), "%s", err.rule);
+	gp_client_close(&c);
+	gp_wire_buf_free(&b);
 	return 1;
 }
 
@@ -568,6 +643,40 @@ static int test_busy(void)
 	CHECKF(gp_client_connect(&more[2], sock, "c", 5000, &err) == GP_WIRE_BUSY, "%s", err.rule);
 	gp_client_close(&more[0]);
 	gp_client_close(&more[1]);
+	gp_client_close(&c);
+	CHECK(stop_server());
+	CHECK(start_server(NULL));
+	return 1;
+}
+
+/* max_indexes full: the least recently used index no query holds gives its place, and its
+ * handle asks to open again. */
+static int test_eviction(void)
+{
+	CHECK(stop_server());
+	const char *sets[] = {"max_indexes=2", NULL};
+	CHECK(start_server(sets));
+	char p[3][700];
+	gp_wire_opened o[3];
+	gp_client c;
+	gp_error err;
+	CHECK(gp_client_connect(&c, sock, "server_test", 5000, &err) == GP_OK);
+	for (int i = 0; i < 3; i++) {
+		snprintf(p[i], sizeof(p[i]), "%s/allowed/copy%d.gpix", dir, i);
+		unlink(p[i]);
+		CHECK(link(index_path, p[i]) == 0);
+		CHECKF(gp_client_open(&c, p[i], 0, &o[i], &err) == GP_OK, "%s", err.rule);
+	}
+	uint64_t seed = 5;
+	CHECK(ask_and_compare(&c, o[2].handle, &kinds[0], 3, &seed, NULL));
+	const char *one = "t1";
+	uint64_t at[2] = {0, 1};
+	const uint8_t *terms[1] = {(const uint8_t *)one};
+	uint32_t lens[1] = {2};
+	gp_wire_query q = {o[0].handle, GP_IX_AND, 0, 0, 1, at, terms, lens};
+	gp_answers a;
+	int ranked, count_only;
+	CHECK(gp_client_query(&c, &q, &a, &ranked, &count_only, &err) == GP_EVALUE && strstr(err.rule, "open it again"));
 	gp_client_close(&c);
 	CHECK(stop_server());
 	CHECK(start_server(NULL));
@@ -625,15 +734,18 @@ static int test_peer_refused(void)
 	CHECK(mkdtemp(tmp) != NULL && chmod(tmp, 0755) == 0);
 	memcpy(saved, sock, sizeof(sock));
 	snprintf(sock, sizeof(sock), "%s/s.sock", tmp);
-	const char *sets[] = {"allow_users=root", "socket_mode=0666", NULL};
+	const char *sets[] = {"allow_users=root", "socket_mode=0666", "max_connections=2", NULL};
 	CHECK(start_server(sets));
 	pid_t pid = fork();
 	if (pid == 0) {
 		if (setgid(65534) != 0 || setuid(65534) != 0) _exit(3);
 		gp_client c;
 		gp_error err;
-		int rc = gp_client_connect(&c, sock, "nobody", 5000, &err);
-		_exit(rc == GP_WIRE_DENIED ? 0 : 1);
+		/* refused every time: a refused peer holds no slot of max_connections */
+		for (int i = 0; i < 5; i++) {
+			if (gp_client_connect(&c, sock, "nobody", 5000, &err) != GP_WIRE_DENIED) _exit(1);
+		}
+		_exit(0);
 	}
 	int status;
 	waitpid(pid, &status, 0);
@@ -721,6 +833,8 @@ int main(int argc, char **argv)
 	run("every kind of bad frame refused, the server lives", test_bad_frames);
 	run("a slow client and one that stops reading: others answered, both closed", test_slow_and_stuck_clients);
 	run("bounds: queued queries and connections refused as busy", test_busy);
+	run("no HELLO: closed; a half-closed client answered; too many terms refused", test_hello_half_close_caps);
+	run("max_indexes full: the least recently used index gives its place", test_eviction);
 	run("a file replaced under its path: opened anew, the old handle refused", test_file_replaced);
 	run("a peer the configuration does not allow is refused", test_peer_refused);
 	run("the server killed under load: answered right or refused, none hanging", test_killed_under_load);
