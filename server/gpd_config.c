@@ -188,7 +188,7 @@ int gpd_config_load(gpd_config *c, const char *path, char *msg, size_t cap)
 			char where[64];
 			snprintf(where, sizeof(where), "%d", number_of_line);
 			fclose(f);
-			return fail(msg, cap, "line %s: longer than 4095 bytes%s", where, "");
+			return fail(msg, cap, "%s line %s: longer than 4095 bytes", path, where);
 		}
 		char *s = line, *hash = strchr(s, '#');
 		if (hash) *hash = '\0';

@@ -21,6 +21,28 @@ gcc -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -pthread -o "$out/server_test" t
 # shellcheck disable=SC2086
 gcc -std=c11 -D_GNU_SOURCE -O2 -o "$out/gen_corpus" bench/gen_corpus.c $(grep -E '^(codec|index|query)/.*\.c$' sources.list) -lm -lpthread
 "$out/gen_corpus" 20000 50 5000 "$out/work/ix.gpix" "$out/work/q.txt" > /dev/null
+# the configuration refused where it must be, naming why (and accepted where it is whole)
+conf() {   # EXPECTED-STATUS TEXT-EXPECTED FILE-CONTENT
+	printf '%b' "$3" > "$out/work/test.conf"
+	status=0
+	msg=$("$out/gpupostd" --config "$out/work/test.conf" --check 2>&1) || status=$?
+	case "$status:$msg" in
+	"$1":*"$2"*) ;;
+	*) echo "gpupostd tests: configuration: expected status $1 and \"$2\", got $status: $msg"; exit 1 ;;
+	esac
+}
+conf 0 "valid" "allow_dir /tmp\nsocket /tmp/x.sock # a comment\nmax_payload=1M\r\n"
+conf 2 "no allow_dir" "socket /tmp/x.sock\n"
+conf 2 "line 2: unknown setting allow_dirs" "allow_dir /tmp\nallow_dirs /\n"
+conf 2 "max_payload: 1K is not a number within its range" "allow_dir /tmp\nmax_payload 1K\n"
+conf 2 "line 1: longer than 4095 bytes" "# $(head -c 5000 /dev/zero | tr '\0' x) allow_dir /\n"
+conf 2 "socket_mode: 0999 is not an octal mode" "allow_dir /tmp\nsocket_mode 0999\n"
+conf 2 "no user no-such-user-here" "allow_dir /tmp\nallow_users no-such-user-here\n"
+status=0; "$out/gpupostd" --config "$out/work" --check > /dev/null 2>&1 || status=$?
+[ "$status" = 2 ] || { echo "gpupostd tests: configuration: a directory as the file accepted"; exit 1; }
+status=0; "$out/gpupostd" --socket "$out/work/none.sock" --stats > /dev/null 2>&1 || status=$?
+[ "$status" = 1 ] || { echo "gpupostd tests: --stats without a server: status $status"; exit 1; }
+echo "gpupostd tests: configuration files: refused naming the line and rule, --stats without a server: ok"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 TSAN_OPTIONS=halt_on_error=1
 check() {   # NAME SERVER PLACEMENT DEVICE
 	status=0
