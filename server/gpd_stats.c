@@ -6,6 +6,7 @@
 #include <string.h>
 #include <syslog.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "gpd_server.h"
 
@@ -79,6 +80,7 @@ char *gpd_stats_text(gpd_catalog *cat, const gpd_config *cfg, uint64_t queued)
 {
 	text t = {0};
 	add(&t, "version %d\n", GP_WIRE_VERSION);
+	add(&t, "pid %ld\n", (long)getpid());
 	STAT(&t, connections_accepted);
 	STAT(&t, connections_open);
 	STAT(&t, refused_busy);
