@@ -618,6 +618,22 @@ static void throw_index_error(const index_obj *o, gp_error *err)
 	}
 }
 
+/* A term's bytes: a string as it is, an int as its decimal string (written into buf); false for
+ * anything else. */
+static bool query_term_bytes(zval *t, char buf[24], const char **s, size_t *n)
+{
+	ZVAL_DEREF(t);
+	if (Z_TYPE_P(t) == IS_STRING) {
+		*s = Z_STRVAL_P(t);
+		*n = Z_STRLEN_P(t);
+		return true;
+	}
+	if (Z_TYPE_P(t) != IS_LONG) return false;
+	*n = (size_t)snprintf(buf, 24, ZEND_LONG_FMT, Z_LVAL_P(t));
+	*s = buf;
+	return true;
+}
+
 /* The term ids of one query (a list of strings; ints taken as their decimal strings). */
 static bool query_terms(const index_obj *o, HashTable *terms, uint32_t *ids, uint32_t arg)
 {
@@ -626,15 +642,10 @@ static bool query_terms(const index_obj *o, HashTable *terms, uint32_t *ids, uin
 	gp_error err;
 	ZEND_HASH_FOREACH_VAL(terms, t) {
 		char buf[24];
-		const char *s = buf;
+		const char *s;
 		size_t n;
-		ZVAL_DEREF(t);
-		if (Z_TYPE_P(t) == IS_STRING) {
-			s = Z_STRVAL_P(t);
-			n = Z_STRLEN_P(t);
-		} else if (Z_TYPE_P(t) == IS_LONG) {
-			n = (size_t)snprintf(buf, sizeof(buf), ZEND_LONG_FMT, Z_LVAL_P(t));
-		} else {
+		if (!query_term_bytes(t, buf, &s, &n)) {
+			ZVAL_DEREF(t);
 			zend_argument_type_error(arg, "must hold terms as strings, %s given", zend_zval_type_name(t));
 			return false;
 		}
@@ -669,14 +680,11 @@ static int server_search(index_obj *o, HashTable **queries, const gp_query_batch
 	for (size_t q = 0; q < n; q++) {
 		zval *t;
 		ZEND_HASH_FOREACH_VAL(queries[q], t) {
-			ZVAL_DEREF(t);
-			if (Z_TYPE_P(t) == IS_STRING) {
-				term[k] = (const uint8_t *)Z_STRVAL_P(t);
-				len[k] = (uint32_t)MIN(Z_STRLEN_P(t), UINT32_MAX);
-			} else {   /* an int (query_terms refused anything else) */
-				len[k] = (uint32_t)snprintf(ints[k], 24, ZEND_LONG_FMT, Z_LVAL_P(t));
-				term[k] = (const uint8_t *)ints[k];
-			}
+			const char *b = "";
+			size_t bn = 0;
+			query_term_bytes(t, ints[k], &b, &bn);   /* query_terms refused anything but strings and ints */
+			term[k] = (const uint8_t *)b;
+			len[k] = (uint32_t)MIN(bn, UINT32_MAX);
 			k++;
 		} ZEND_HASH_FOREACH_END();
 	}

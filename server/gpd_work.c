@@ -1,10 +1,11 @@
 /* The work (server/gpd_server.h): a loop thread reads each query and answers a small host-bound
- * one itself on the mapped lists (no hand-over: a few microseconds of work); device-bound
- * queries go to the engine thread, which owns the devices, and large host-bound ones (and
- * OPEN, STATS) to the host threads. Continuous batching: while the engine thread runs a batch, the device-bound queries
- * that arrive queue up, and the next batch takes every queued query of the same index and kind
- * (up to max_batch_queries) at once; an idle engine thread takes a query the moment it comes,
- * with no timer. All batching policy lives here. */
+ * one itself on the mapped lists (no hand-over to another thread); device-bound queries go to the
+ * engine thread, which owns the devices, and large host-bound ones (and OPEN, STATS) to the host
+ * threads. Continuous batching: while the engine thread runs a batch, the device-bound queries
+ * that arrive queue up, and the next batch takes every queued query of the same index and kind (up
+ * to max_batch_queries) at once; an idle engine thread takes a query the moment it comes, with no
+ * timer. All batching policy lives here.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
