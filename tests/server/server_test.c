@@ -212,6 +212,7 @@ typedef struct worker {
 	uint64_t seed;
 	int rounds, ok, downs, answered;
 	int tolerate_down;
+	atomic_int *started;   /* counted up at a worker's first answer, where not NULL */
 } worker;
 
 static void *worker_run(void *arg)
@@ -228,7 +229,7 @@ static void *worker_run(void *arg)
 			w->downs++;
 			break;
 		}
-		w->answered++;
+		if (w->answered++ == 0 && w->started) atomic_fetch_add(w->started, 1);
 	}
 	gp_client_close(&c);
 	return NULL;
@@ -764,11 +765,15 @@ static int test_killed_under_load(void)
 	enum { N = 8 };
 	pthread_t t[N];
 	worker w[N];
+	atomic_int started = 0;
 	for (int i = 0; i < N; i++) {
-		w[i] = (worker){.seed = 77 + (uint64_t)i, .rounds = 1000000, .tolerate_down = 1};
+		w[i] = (worker){.seed = 77 + (uint64_t)i, .rounds = 1000000, .tolerate_down = 1, .started = &started};
 		pthread_create(&t[i], NULL, worker_run, &w[i]);
 	}
-	usleep(300000);
+	/* killed once every client is under way (a sanitized server on a slow machine opens late),
+	 * and a little after, mid-query */
+	for (int waited = 0; atomic_load(&started) < N && waited < 120000; waited += 10) usleep(10000);
+	usleep(100000);
 	kill(server_pid, SIGKILL);
 	waitpid(server_pid, NULL, 0);
 	server_pid = -1;
