@@ -658,12 +658,12 @@ static bool query_terms(const index_obj *o, HashTable *terms, uint32_t *ids, uin
 	return true;
 }
 
-/* Whether a batch goes to gpupostd: device-bound as the worker's own device would take it (the
- * placement asked; under auto, the postings it reads against gpupost.min_device_values). */
+/* Whether a batch goes to gpupostd: the placement asked for a device, or under auto, what it
+ * would cost this worker's host path (gp_query_host_work) reaches gpupost.min_device_values. */
 static bool server_bound(const index_obj *o, const gp_query_batch *batch, const gp_ctx *ctx)
 {
 	if (o->server == SERVER_NONE || o->route == GP_PLACE_HOST) return false;
-	return o->route == GP_PLACE_DEVICE || gp_query_work(o->ix, batch) >= (uint64_t)ctx->min_device_values;
+	return o->route == GP_PLACE_DEVICE || gp_query_host_work(o->ix, batch) >= (uint64_t)ctx->min_device_values;
 }
 
 /* A batch asked of gpupostd, its terms as the user gave them: 1 answered (ans set), 0 thrown,

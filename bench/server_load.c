@@ -6,7 +6,8 @@
  *   server_load SOCKET INDEX_FILE QUERY_LOG KIND CLIENTS SECONDS MODE
  * KIND: and (2-4 terms, every match), and10 / or10 (top 10 by BM25), phrase; MODE: server (every
  * query to the server), worker (every query on the host path), auto (as the PHP face routes them:
- * a query reading at least 40,000 postings, gpupost.min_device_values's default, to the server).
+ * a query whose host work (gp_query_host_work) is at least 40,000 postings, gpupost.min_device_values's
+ * default, to the server).
  * Prints one line: mode kind clients qps p50_ms p99_ms checked */
 #include <fcntl.h>
 #include <pthread.h>
@@ -89,7 +90,7 @@ static void *run(void *arg)
 		int rc;
 		uint64_t at1[2] = {0, qn[q]};
 		const gp_query_batch one = {op, 1, qid + q * 4, at1, 0, limit};
-		const int ask_server = server_mode && (!auto_mode || gp_query_work(ix, &one) >= DEVICE_BOUND);
+		const int ask_server = server_mode && (!auto_mode || gp_query_host_work(ix, &one) >= DEVICE_BOUND);
 		if (ask_server) {
 			uint64_t at[2] = {0, qn[q]};
 			uint32_t lens[4];

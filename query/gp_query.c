@@ -64,6 +64,22 @@ uint64_t gp_query_work(const gp_index *ix, const gp_query_batch *q)
 	return work;
 }
 
+uint64_t gp_query_host_work(const gp_index *ix, const gp_query_batch *q)
+{
+	uint64_t work = 0;
+	for (size_t i = 0; i < q->n_queries; i++) {
+		uint64_t shortest = UINT64_MAX, sum = 0;
+		for (uint64_t t = q->at[i]; t < q->at[i + 1]; t++) {
+			const uint64_t n = q->terms[t] < ix->n_terms ? gp_index_df(ix, q->terms[t]) : 0;
+			sum += n;
+			if (n < shortest) shortest = n;
+		}
+		const uint64_t terms = q->at[i + 1] - q->at[i];
+		work += 1 + terms + (q->op == GP_IX_OR ? sum : (shortest == UINT64_MAX ? 0 : shortest * terms));
+	}
+	return work;
+}
+
 static int has_position(const int32_t *p, size_t n, int64_t x)
 {
 	size_t lo = 0, hi = n;

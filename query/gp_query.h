@@ -38,8 +38,14 @@ void gp_answers_free(gp_answers *a);
  * ranked). GP_ENOMEM naming the size and the limit. */
 int gp_answers_admit(gp_answers *a, size_t upto, int ranked, const gp_budget *budget, gp_error *err);
 
-/* The postings a batch reads (its lists' lengths): the work that decides host or device. */
+/* The postings a batch reads (its lists' lengths): the device's work, that decides whether a
+ * batch pays a launch. */
 uint64_t gp_query_work(const gp_index *ix, const gp_query_batch *q);
+/* What a batch costs the host path, in postings read: an AND or a phrase, ranked or not, walks
+ * its shortest list and seeks in the others (block-max skips what cannot score); an OR reads
+ * its lists. A query and a term cost a little whatever their lists. The work that decides
+ * whether a single query is worth sending to a device server. */
+uint64_t gp_query_host_work(const gp_index *ix, const gp_query_batch *q);
 /* The distinct term ids of query `query` in ascending list length (then id): keys (room for
  * the query's terms) gets (length << 32 | id) each; returns how many, 0 when a term the index
  * lacks empties an AND or a phrase (OR drops such terms). */

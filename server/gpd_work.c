@@ -225,25 +225,6 @@ static int read_query(gpd_work *w, gpd_job *j)
 	return 1;
 }
 
-/* What a job's queries cost on the host, in postings read: an unranked AND or phrase walks its
- * shortest list and seeks in the others; a ranked or OR query reads its lists. */
-static uint64_t host_work(const gp_index *ix, const gp_query_batch *b)
-{
-	uint64_t work = 0;
-	for (size_t q = 0; q < b->n_queries; q++) {
-		uint64_t shortest = UINT64_MAX, sum = 0;
-		for (uint64_t t = b->at[q]; t < b->at[q + 1]; t++) {
-			uint64_t n = b->terms[t] < ix->n_terms ? gp_index_df(ix, b->terms[t]) : 0;
-			sum += n;
-			if (n < shortest) shortest = n;
-		}
-		const uint64_t terms = b->at[q + 1] - b->at[q];
-		/* each query and term costs a little whatever its lists: many empty ones are work too */
-		work += 1 + terms + ((b->op == GP_IX_OR || gp_query_ranked(b)) ? sum : (shortest == UINT64_MAX ? 0 : shortest * terms));
-	}
-	return work;
-}
-
 /* A job's queries answered on the calling thread's host path. */
 static void answer_on_host(gpd_work *w, gpd_job *j)
 {
@@ -476,7 +457,7 @@ int gpd_work_submit(gpd_work *w, gpd_job *job, gpd_mailbox *box)
 		if (!read_query(w, job)) return 1;
 		atomic_fetch_add(&gpd_stat.queries, job->batch.n_queries);
 		atomic_fetch_add(&job->index->queries, job->batch.n_queries);
-		const uint64_t work = host_work(job->index->ix, &job->batch);
+		const uint64_t work = gp_query_host_work(job->index->ix, &job->batch);
 		const int to_device = job->index->on_device && work >= w->cfg->host_max_work;
 		if (!to_device && work <= w->cfg->host_inline_work) {
 			answer_on_host(w, job);

@@ -203,6 +203,32 @@ static int test_dictionary(void)
 	return 1;
 }
 
+/* The two work estimates: the device's (every posting of the lists) and the host's (an AND, a
+ * phrase and a ranked AND walk the shortest list and seek in the others; an OR reads them all),
+ * each query and term counted beside its lists, unknown terms reading nothing. */
+static int test_work(void)
+{
+	int64_t a[100], b[10];
+	for (int i = 0; i < 100; i++) a[i] = i;
+	for (int i = 0; i < 10; i++) b[i] = i * 7;
+	const int64_t *lists[] = {a, b};
+	size_t lens[] = {100, 10};
+	gp_error err;
+	gp_index *ix = s9_index(2, lists, lens, NULL, &err);
+	CHECK(ix);
+	uint32_t terms[] = {0, 1, 1, GP_IX_NO_TERM, 7};
+	uint64_t at[] = {0, 2, 5};
+	gp_query_batch and = {GP_IX_AND, 2, terms, at, 0, 0}, ranked_and = {GP_IX_AND, 2, terms, at, 0, 10},
+	               phrase = {GP_IX_PHRASE, 2, terms, at, 0, 0}, or = {GP_IX_OR, 2, terms, at, 0, 10};
+	CHECK(gp_query_work(ix, &and) == 120 && gp_query_work(ix, &or) == 120);
+	/* query 0: 1 + 2 terms + 10 x 2; query 1: its shortest list is empty (unknown terms) */
+	CHECKF(gp_query_host_work(ix, &and) == 23 + 4, "%llu", (unsigned long long)gp_query_host_work(ix, &and));
+	CHECK(gp_query_host_work(ix, &ranked_and) == 27 && gp_query_host_work(ix, &phrase) == 27);
+	CHECK(gp_query_host_work(ix, &or) == (1 + 2 + 110) + (1 + 3 + 10));
+	gp_index_unref(ix);
+	return 1;
+}
+
 /* CRC-32C: the standard check value, and the instruction's answers equal the tables' on every
  * length and alignment, continued or whole. */
 static int test_crc32c(void)
@@ -230,5 +256,6 @@ int main(void)
 	run("index file sections that overlap are refused", test_sections_apart);
 	run("the dictionary finds every term of any bytes", test_dictionary);
 	run("CRC-32C by the instruction and by tables", test_crc32c);
+	run("the device's and the host's work of a batch", test_work);
 	return summary();
 }
