@@ -328,31 +328,47 @@ __kernel void index_top_k(__global const ulong *keys, __global const uint *cand,
 		st[5] = 0;
 	}
 	barrier(CLK_LOCAL_MEM_FENCE);
-	for (int shift = 64 - IX_RADIX_BITS; rows > 0; shift -= IX_RADIX_BITS) {
+	/* a fixed count of passes, every barrier reached by every item (PoCL skipped the histogram
+	 * loop of this one when it was left by a break); a pass after the select is settled does
+	 * nothing */
+	uint done = rows == 0;
+	for (int shift = 64 - IX_RADIX_BITS; shift > -IX_RADIX_BITS; shift -= IX_RADIX_BITS) {
 		uint sh = shift < 0 ? 0u : (uint)shift, bits = shift < 0 ? (uint)(IX_RADIX_BITS + shift) : IX_RADIX_BITS;
 		ulong prefix = upsample(st[1], st[0]), mask = upsample(st[3], st[2]);
 		for (uint b = lid; b < IX_RADIX_BINS; b += wg) hist[b] = 0;
 		barrier(CLK_LOCAL_MEM_FENCE);
-		for (uint i = lo + lid; i < hi; i += wg) {
+		for (uint i = lo + lid; i < hi && !done; i += wg) {
 			ulong k = keys[i];
 			if (k != 0 && (k & mask) == prefix) atomic_inc(&hist[(uint)(k >> sh) & ((1u << bits) - 1u)]);
 		}
 		barrier(CLK_LOCAL_MEM_FENCE);
-		if (lid == 0) {
-			uint above = 0, d = 1u << bits, need = st[4], found = 0;
-			while (d > 0) {
-				d--;
-				if (above + hist[d] >= need) {
-					found = 1;
-					break;
+		/* the bin of the rows-th best: item lid sums its bins (the top ones for item 0), then one
+		 * thread walks those sums down to the chunk that crosses `need`, and its bins (one
+		 * thread walking every bin cost a small query most of its time) */
+		const uint n_bins = 1u << bits, per = (n_bins + wg - 1) / wg;
+		const uint top = lid * per < n_bins ? n_bins - lid * per : 0u;
+		uint mine = 0;
+		for (uint d = top > per ? top - per : 0u; d < top; d++) mine += hist[d];
+		scan[lid] = mine;
+		barrier(CLK_LOCAL_MEM_FENCE);
+		if (lid == 0 && !done) {
+			uint above = 0, need = st[4], c = 0, found = 0, d = 0;
+			while (c < wg && above + scan[c] < need) above += scan[c++];
+			if (c < wg) {
+				for (d = c * per < n_bins ? n_bins - c * per : 0u; d > 0;) {
+					d--;
+					if (above + hist[d] >= need) {
+						found = 1;
+						break;
+					}
+					above += hist[d];
 				}
-				above += hist[d];
 			}
 			if (!found) {
 				st[5] = 1;   /* fewer matches than rows: every one */
 				st[6] = above;
 			} else {
-				ulong p = prefix | ((ulong)d << sh), m = mask | ((ulong)((1u << bits) - 1u) << sh);
+				ulong p = prefix | ((ulong)d << sh), m = mask | ((ulong)(n_bins - 1u) << sh);
 				st[4] = need - above;
 				st[0] = (uint)p;
 				st[1] = (uint)(p >> 32);
@@ -361,7 +377,7 @@ __kernel void index_top_k(__global const ulong *keys, __global const uint *cand,
 			}
 		}
 		barrier(CLK_LOCAL_MEM_FENCE);
-		if (st[5] || sh == 0) break;
+		done = done || st[5] || sh == 0;
 	}
 	const ulong t = upsample(st[1], st[0]);
 	const uint all = st[5] || rows == 0, need = st[4];

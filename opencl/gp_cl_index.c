@@ -138,9 +138,22 @@ int gp_cl_index_upload(gp_index *ix, const uint8_t *image, gp_error *err)
 typedef struct query_tables {
 	cl_uint *t;
 	size_t len, cap;
-	cl_uint queries, terms, places, starts, segs, seg_query, seg_term, n_segs, idf, rows;
+	cl_uint queries, terms, places, starts, segs, seg_query, seg_term, n_segs, idf;
+	cl_uint tile_at, tile_starts, rows, n_tiles;   /* ranked: the top k's tiles (topk_tiles) */
 	uint64_t items, n_rows;
 } query_tables;
+
+/* A ranked query's top k is selected a tile of its candidates at a time, each tile's best k by
+ * a work-group of its own, the host merging a query's tiles' rows: one work-group took a large
+ * query's candidates alone, and a batch of a few queries left the device idle. A tile's rows are
+ * its best k in the order of the whole (score, then the smaller doc), so the query's best k are
+ * among them. Queries of at most a tile's candidates (gp_cl_index_topk_tile), or of a k past an
+ * eighth of it, are one tile. */
+static uint64_t topk_tiles(uint64_t items, uint64_t k)
+{
+	const uint64_t tile = gp_cl_index_topk_tile();
+	return items > tile && k <= tile / 8 ? (items + tile - 1) / tile : 1;
+}
 
 static int tables_room(query_tables *qt, size_t more)
 {
@@ -248,7 +261,9 @@ static int build_tables(const gp_index *ix, const gp_query_batch *sub, const bat
 {
 	size_t nq = sub->n_queries, total_terms = (size_t)(sub->at[nq] - sub->at[0]);
 	const int ranked = gp_query_ranked(sub);
-	if (tables_room(qt, 4 * nq + 7 * total_terms + 2 * (nq + 1) + 8) != GP_OK) return GP_ENOMEM;
+	/* each table's room is made before it is written (a query's distinct terms and places are
+	 * at most its terms) */
+	if (tables_room(qt, 4 * nq + 2 * total_terms) != GP_OK) return GP_ENOMEM;
 	/* queries first, filled as the terms and places are laid out after them */
 	qt->queries = 0;
 	qt->terms = (cl_uint)(4 * nq);
@@ -278,6 +293,7 @@ static int build_tables(const gp_index *ix, const gp_query_batch *sub, const bat
 		qt->t[4 * i + 3] = n_places;
 	}
 	if (ranked) {   /* each place's IDF, two uints (low first) */
+		if (tables_room(qt, 2 * total_terms) != GP_OK) return GP_ENOMEM;
 		qt->idf = (cl_uint)qt->len;
 		for (size_t i = 0; i < nq; i++) {
 			const cl_uint *ids = qt->t + qt->terms + qt->t[4 * i];
@@ -290,6 +306,7 @@ static int build_tables(const gp_index *ix, const gp_query_batch *sub, const bat
 			}
 		}
 	}
+	if (tables_room(qt, nq + 1) != GP_OK) return GP_ENOMEM;
 	qt->starts = (cl_uint)qt->len;
 	qt->items = 0;
 	for (size_t i = 0; i < nq; i++) {
@@ -298,20 +315,40 @@ static int build_tables(const gp_index *ix, const gp_query_batch *sub, const bat
 		if (qt->items >= UINT32_MAX) break;
 	}
 	qt->t[qt->len++] = (cl_uint)qt->items;
-	if (ranked) {   /* each query's first row: at most `limit` a query, and its items */
-		qt->rows = (cl_uint)qt->len;
+	if (ranked && qt->items < UINT32_MAX) {
+		/* each query's first tile; each tile's first candidate and first row (at most `limit`
+		 * a tile, and its candidates) */
+		uint64_t tiles = 0;
+		for (size_t i = 0; i < nq; i++) tiles += topk_tiles(plan->items[q0 + i], sub->limit);
+		if (tiles >= UINT32_MAX || tables_room(qt, nq + 1 + 2 * ((size_t)tiles + 1)) != GP_OK) return GP_ENOMEM;
+		qt->n_tiles = (cl_uint)tiles;
+		qt->tile_at = (cl_uint)qt->len;
+		qt->tile_starts = qt->tile_at + (cl_uint)nq + 1;
+		qt->rows = qt->tile_starts + qt->n_tiles + 1;
 		qt->n_rows = 0;
+		cl_uint tile = 0;
 		for (size_t i = 0; i < nq; i++) {
-			qt->t[qt->len++] = (cl_uint)qt->n_rows;
-			qt->n_rows += plan->items[q0 + i] < sub->limit ? plan->items[q0 + i] : sub->limit;
-			if (qt->n_rows >= UINT32_MAX) break;
+			const uint64_t from = qt->t[qt->starts + i], items = plan->items[q0 + i];
+			const uint64_t n = topk_tiles(items, sub->limit);
+			qt->t[qt->tile_at + i] = tile;
+			for (uint64_t j = 0; j < n; j++, tile++) {
+				const uint64_t size = gp_cl_index_topk_tile(), lo = from + j * size;
+				const uint64_t in_tile = n == 1 ? items : (j + 1 < n ? size : items - j * size);
+				qt->t[qt->tile_starts + tile] = (cl_uint)lo;
+				qt->t[qt->rows + tile] = (cl_uint)qt->n_rows;
+				qt->n_rows += in_tile < sub->limit ? in_tile : sub->limit;
+			}
 		}
-		qt->t[qt->len++] = (cl_uint)qt->n_rows;
+		qt->t[qt->tile_at + nq] = tile;
+		qt->t[qt->tile_starts + tile] = (cl_uint)qt->items;
+		qt->t[qt->rows + tile] = (cl_uint)qt->n_rows;   /* at most the candidates: under 2^32 */
+		qt->len = qt->rows + (size_t)tile + 1;
 	}
 	if (sub->op == GP_IX_OR) {
 		/* segments: each (query, merged term) with its items */
 		size_t segs = 0;
 		for (size_t i = 0; i < nq; i++) segs += qt->t[4 * i + 1];
+		if (tables_room(qt, 3 * segs + 1) != GP_OK) return GP_ENOMEM;
 		qt->segs = (cl_uint)qt->len;
 		qt->seg_query = qt->segs + (cl_uint)segs + 1;
 		qt->seg_term = qt->seg_query + (cl_uint)segs;
@@ -393,13 +430,13 @@ static int launch(const gp_index *ix, const index_device *d, const gp_query_batc
 			.avgdl_bits = avgdl, .keys = cb->keys,
 		};
 		gp_args_index_top_k at = {
-			.keys = cb->keys, .cand = cand, .qt = tables, .starts_off = qt->starts, .rows_off = qt->rows,
-			.n_queries = nq, .out_doc = cb->answers, .out_key = cb->row_keys, .out_n = cb->bounds,
+			.keys = cb->keys, .cand = cand, .qt = tables, .starts_off = qt->tile_starts, .rows_off = qt->rows,
+			.n_queries = qt->n_tiles, .out_doc = cb->answers, .out_key = cb->row_keys, .out_n = cb->bounds,
 			.hist_bytes = ((size_t)1 << 11) * 4 + 32, .scan_bytes = gp_cl_wg() * 4,
 		};
 		if (gp_set_index_score(sc, &as) != CL_SUCCESS) return set_failed(err, "clSetKernelArg(index_score)");
 		if (gp_set_index_top_k(tk, &at) != CL_SUCCESS) return set_failed(err, "clSetKernelArg(index_top_k)");
-		if (gp_cl_run(sc, n_items, err) != GP_OK || gp_cl_run(tk, (size_t)nq * gp_cl_wg(), err) != GP_OK) return GP_EDEVICE;
+		if (gp_cl_run(sc, n_items, err) != GP_OK || gp_cl_run(tk, (size_t)qt->n_tiles * gp_cl_wg(), err) != GP_OK) return GP_EDEVICE;
 		return GP_OK;
 	}
 	if (gp_cl_scan_u32(kept, kept, n_items, 1, err) != GP_OK) return GP_EDEVICE;
@@ -646,42 +683,34 @@ static int row_order(const void *a, const void *b)
 	return x->doc < y->doc ? -1 : x->doc > y->doc;
 }
 
-/* A ranked chunk's rows (n[i] of query i, from its first row in the tables), each query's
- * sorted best first, appended to out with their scores. */
-static int ranked_rows(const query_tables *qt, const chunk_buffers *cb, const cl_uint *n, size_t q0, size_t nq,
-                       int count_only, const gp_budget *budget, gp_answers *out, size_t *cap,
+/* A ranked chunk's rows (n[j] of tile j, from its first row in the tables: docs and keys as
+ * read back): each query's tiles' rows sorted best first, its best k appended to out with
+ * their scores. */
+static int ranked_rows(const query_tables *qt, const uint32_t *docs, const uint64_t *keys, const cl_uint *n, size_t q0,
+                       size_t nq, uint32_t k, int count_only, const gp_budget *budget, gp_answers *out, size_t *cap,
                        gp_error *err)
 {
-	size_t rows = (size_t)qt->n_rows;
-	uint32_t *docs = malloc((rows + 1) * 4);
-	uint64_t *keys = malloc((rows + 1) * 8);
-	ranked_row *r = malloc((rows + 1) * sizeof(*r));
+	ranked_row *r = malloc(((size_t)qt->n_rows + 1) * sizeof(*r));
 	int rc = GP_OK;
-	if (!docs || !keys || !r) {
-		rc = gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "the ranked rows");
-		goto done;
-	}
-	if (rows && ((rc = gp_cl_read(cb->answers, rows * 4, docs, err)) != GP_OK ||
-	             (rc = gp_cl_read(cb->row_keys, rows * 8, keys, err)) != GP_OK)) {
-		goto done;
-	}
+	if (!r) return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "the ranked rows");
 	for (size_t i = 0; i < nq; i++) {
-		size_t from = qt->t[qt->rows + i], m = count_only ? 0 : n[i];
-		for (size_t j = 0; j < m; j++) r[j] = (ranked_row){keys[from + j], docs[from + j]};
+		size_t m = 0;
+		for (cl_uint j = qt->t[qt->tile_at + i]; j < qt->t[qt->tile_at + i + 1] && !count_only; j++) {
+			const size_t from = qt->t[qt->rows + j];
+			for (size_t x = 0; x < n[j]; x++) r[m++] = (ranked_row){keys[from + x], docs[from + x]};
+		}
 		qsort(r, m, sizeof(*r), row_order);
+		if (m > k) m = k;
 		uint64_t base = out->total;
 		out->total += m;
 		out->at[q0 + i + 1] = out->total;
 		if (m == 0) continue;
-		if ((rc = answers_room(out, cap, 1, budget, q0 + i + 1, err)) != GP_OK) goto done;
+		if ((rc = answers_room(out, cap, 1, budget, q0 + i + 1, err)) != GP_OK) break;
 		for (size_t j = 0; j < m; j++) {
 			out->docs[base + j] = r[j].doc;
 			memcpy(&out->scores[base + j], &r[j].key, 8);
 		}
 	}
-done:
-	free(docs);
-	free(keys);
 	free(r);
 	return rc;
 }
@@ -696,10 +725,13 @@ static int query_chunk(const gp_index *ix, const gp_query_batch *sub, const batc
 	size_t nq = sub->n_queries;
 	int rc;
 	cl_uint *b = NULL;
+	uint32_t *row_docs = NULL;
+	uint64_t *row_keys = NULL;
 	if (build_tables(ix, sub, plan, q0, &qt) != GP_OK) {
 		rc = gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "the query tables");
 		goto done;
 	}
+	GP_TRACE("index: query tables");
 	if (qt.items >= UINT32_MAX || qt.len >= UINT32_MAX) {
 		rc = gp_cl_fail(err, CL_INVALID_VALUE, "a query of 2^32 or more candidates");
 		goto done;
@@ -715,28 +747,38 @@ static int query_chunk(const gp_index *ix, const gp_query_batch *sub, const batc
 	                          "the batch's device buffers", err)) != GP_OK) goto done;
 	index_device lists = *(const index_device *)ix->device;
 	if (ix->device_compressed && (rc = decode_lists(ix, sub, plan, q0, &qt, &lists, budget, err)) != GP_OK) goto done;
+	GP_TRACE("index: lists decoded");
 	const uint8_t *part = (const uint8_t *)qt.t;
 	size_t bytes = qt.len * sizeof(cl_uint);
 	const int ranked = gp_query_ranked(sub);
+	const size_t bounds = ranked ? (size_t)qt.n_tiles : nq;   /* a count a tile, or a bound a query */
 	chunk_buffers cb = {0};
 	if (!(cb.tables = gp_cl_upload(GP_B_IX_QUERY_TABLES, &part, &bytes, 1, bytes, err)) ||
 	    !(cb.cand = gp_cl_buffer(GP_B_IX_CANDIDATES, (size_t)qt.items * 4, err)) ||
 	    !(cb.kept = gp_cl_buffer(GP_B_IX_KEPT, (size_t)qt.items * 4, err)) ||
 	    !(cb.answers = gp_cl_buffer(GP_B_IX_ANSWERS, (size_t)qt.items * 4, err)) ||
-	    !(cb.bounds = gp_cl_buffer(GP_B_IX_BOUNDS, (nq + 1) * 4, err)) ||
+	    !(cb.bounds = gp_cl_buffer(GP_B_IX_BOUNDS, (bounds + 1) * 4, err)) ||
 	    (ranked && (!(cb.keys = gp_cl_buffer(GP_B_IX_KEYS, (size_t)qt.items * 8, err)) ||
 	                !(cb.row_keys = gp_cl_buffer(GP_B_IX_ROW_KEYS, (size_t)qt.n_rows * 8 + 8, err))))) {
 		rc = GP_EDEVICE;
 		goto done;
 	}
 	if ((rc = launch(ix, &lists, sub, &qt, &cb, err)) != GP_OK) goto done;
-	if (!(b = malloc((nq + 1) * sizeof(cl_uint)))) {
-		rc = gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "the answers' bounds");
+	const size_t rows = ranked ? (size_t)qt.n_rows : 0;
+	b = malloc((bounds + 1) * sizeof(cl_uint));
+	row_docs = malloc(rows * 4 + 4);
+	row_keys = malloc(rows * 8 + 8);
+	if (!b || !row_docs || !row_keys) {
+		rc = gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "the answers' bounds and rows");
 		goto done;
 	}
-	if ((rc = gp_cl_read(cb.bounds, (nq + 1) * 4, b, err)) != GP_OK) goto done;
+	/* a ranked chunk's rows are at most k a query: read with their bounds in one round trip */
+	const gp_cl_read_part parts[3] = {{cb.bounds, 0, (bounds + 1) * 4, b},
+	                                  {cb.answers, 0, rows * 4, row_docs},
+	                                  {cb.row_keys, 0, rows * 8, row_keys}};
+	if ((rc = gp_cl_read_parts(parts, ranked ? 3 : 1, err)) != GP_OK) goto done;
 	if (ranked) {
-		rc = ranked_rows(&qt, &cb, b, q0, nq, sub->count_only, budget, out, cap, err);
+		rc = ranked_rows(&qt, row_docs, row_keys, b, q0, nq, sub->limit, sub->count_only, budget, out, cap, err);
 		goto done;
 	}
 	uint64_t base = out->at[q0], n = b[nq];
@@ -749,6 +791,8 @@ static int query_chunk(const gp_index *ix, const gp_query_batch *sub, const batc
 	rc = GP_OK;
 done:
 	free(b);
+	free(row_docs);
+	free(row_keys);
 	free(qt.t);
 	return rc;
 }
@@ -784,9 +828,10 @@ int gp_cl_index_query(const gp_index *ix, const gp_query_batch *q, const gp_budg
                       gp_answers *out, gp_error *err)
 {
 	double *theta = NULL;
-	if (q->op == GP_IX_OR && q->limit > 0 && gp_cl_index_prune()) {
+	if (q->op == GP_IX_OR && q->limit > 0 && gp_cl_index_prune(gp_query_work(ix, q))) {
 		int rc = or_thresholds(ix, q, budget, &theta, err);
 		if (rc != GP_OK) return rc;
+		GP_TRACE("index: thresholds");
 	}
 	int rc = index_query(ix, q, budget, theta, 0, out, err);
 	free(theta);

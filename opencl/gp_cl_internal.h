@@ -232,8 +232,13 @@ size_t gp_cl_tile_items(void);
 size_t gp_cl_wah_items(void);
 /* Most candidates one launch sequence of an index batch takes (GPUPOST_INDEX_CHUNK overrides). */
 size_t gp_cl_index_chunk_items(void);
-/* Whether ranked OR batches are pruned (GPUPOST_INDEX_NO_PRUNE=1 turns it off, for benchmarks). */
-int gp_cl_index_prune(void);
+/* Whether a ranked OR batch whose lists hold `postings` is pruned: from a device type's
+ * threshold (GPUPOST_INDEX_PRUNE_MIN overrides it; GPUPOST_INDEX_NO_PRUNE=1 never prunes: both
+ * for benchmarks and tests). */
+int gp_cl_index_prune(uint64_t postings);
+/* Candidates of one tile of a ranked query's top k (GPUPOST_TOPK_TILE overrides, for benchmarks
+ * and tests). */
+uint64_t gp_cl_index_topk_tile(void);
 /* Enqueues `kernel` over at least `items` work-items, in groups of gp_cl_wg() (or of wg). */
 int gp_cl_run(cl_kernel kernel, size_t items, gp_error *err);
 int gp_cl_run_groups(cl_kernel kernel, size_t items, size_t wg, gp_error *err);
@@ -269,6 +274,13 @@ void gp_cl_kernel_seconds_reset(void);
 /* Blocking read of `bytes` from the start of mem; fill of mem with a 32-bit pattern. */
 int gp_cl_read(cl_mem mem, size_t bytes, void *dst, gp_error *err);
 int gp_cl_read_at(cl_mem mem, size_t offset, size_t bytes, void *dst, gp_error *err);
+/* Several reads in one round trip: all enqueued, then one clFinish. */
+typedef struct gp_cl_read_part {
+	cl_mem mem;
+	size_t offset, bytes;
+	void *dst;
+} gp_cl_read_part;
+int gp_cl_read_parts(const gp_cl_read_part *parts, size_t n, gp_error *err);
 int gp_cl_fill_u32(cl_mem mem, cl_uint pattern, size_t bytes, gp_error *err);
 
 /* Scans (opencl/gp_cl_scan.c). n elements of uint (u32) or long (i64) at in/in_off to

@@ -313,15 +313,28 @@ void gp_cl_unmap(void *p)
 	owner->mapped_mem = NULL;
 }
 
-int gp_cl_read_at(cl_mem mem, size_t offset, size_t bytes, void *dst, gp_error *err)
+int gp_cl_read_parts(const gp_cl_read_part *parts, size_t n, gp_error *err)
 {
-	if (bytes == 0) return GP_OK;
-	/* not blocking, then clFinish: as a call's reads (gp_cl_call.c) */
-	cl_int st = clEnqueueReadBuffer(gp_cl_queue(), mem, CL_FALSE, offset, bytes, dst, 0, NULL, NULL);
-	cl_int fin = clFinish(gp_cl_queue());
+	/* not blocking, then one clFinish: as a call's reads (gp_cl_call.c) */
+	cl_int st = CL_SUCCESS;
+	size_t enqueued = 0;
+	for (size_t i = 0; i < n && st == CL_SUCCESS; i++) {
+		if (parts[i].bytes == 0) continue;
+		st = clEnqueueReadBuffer(gp_cl_queue(), parts[i].mem, CL_FALSE, parts[i].offset, parts[i].bytes,
+		                         parts[i].dst, 0, NULL, NULL);
+		enqueued++;
+	}
+	if (enqueued == 0) return GP_OK;
+	cl_int fin = clFinish(gp_cl_queue());   /* also when one failed: the others write into dst */
 	GP_TRACE("read landed (clFinish)");
 	if (st == CL_SUCCESS) st = fin;
 	return st == CL_SUCCESS ? GP_OK : gp_cl_fail(err, st, "clEnqueueReadBuffer");
+}
+
+int gp_cl_read_at(cl_mem mem, size_t offset, size_t bytes, void *dst, gp_error *err)
+{
+	const gp_cl_read_part part = {mem, offset, bytes, dst};
+	return gp_cl_read_parts(&part, 1, err);
 }
 
 int gp_cl_read(cl_mem mem, size_t bytes, void *dst, gp_error *err)

@@ -28,6 +28,8 @@ typedef struct gp_cl_knobs {
 	size_t upload_threads, upload_first_kb, upload_piece_kb;   /* GPUPOST_UPLOAD_* */
 	size_t index_chunk_items;         /* GPUPOST_INDEX_CHUNK: candidates of one index launch */
 	unsigned index_no_prune;          /* GPUPOST_INDEX_NO_PRUNE=1: ranked OR batches unpruned */
+	unsigned index_prune_min;         /* GPUPOST_INDEX_PRUNE_MIN: postings from which they are pruned */
+	unsigned index_topk_tile;         /* GPUPOST_TOPK_TILE: candidates of a top k's tile */
 } gp_cl_knobs;
 
 /* One per device a process opens (the device spec names one or a set): pre-forking servers fork

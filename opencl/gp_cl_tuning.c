@@ -61,11 +61,27 @@ void gp_cl_knobs_read(gp_cl_knobs *k)
 	k->upload_piece_kb = env_uint("GPUPOST_UPLOAD_PIECE");
 	k->index_chunk_items = env_uint("GPUPOST_INDEX_CHUNK");
 	k->index_no_prune = env_uint("GPUPOST_INDEX_NO_PRUNE");
+	k->index_prune_min = env_uint("GPUPOST_INDEX_PRUNE_MIN");
+	k->index_topk_tile = env_uint("GPUPOST_TOPK_TILE");
 }
 
-int gp_cl_index_prune(void)
+uint64_t gp_cl_index_topk_tile(void)
 {
-	return gp_cl.knobs.index_no_prune == 0;
+	/* a work-group's share: 64 candidates an item, few enough that a query of 100k candidates
+	 * spreads over several compute units (at least 16: a tile holds k up to an eighth of it) */
+	const unsigned t = gp_cl.knobs.index_topk_tile;
+	return t >= 16 ? t : 16384;
+}
+
+int gp_cl_index_prune(uint64_t postings)
+{
+	/* the pruning pass is a whole batch of its own (each query's rarest list, one round trip):
+	 * it pays once the postings it keeps out of the candidates cost more than that round trip,
+	 * which a GPU's throughput reaches at far more postings than a CPU device's */
+	const uint64_t gpu_min = (uint64_t)1 << 20, cpu_min = (uint64_t)1 << 15;
+	if (gp_cl.knobs.index_no_prune) return 0;
+	if (gp_cl.knobs.index_prune_min) return postings >= gp_cl.knobs.index_prune_min;
+	return postings >= (strcmp(gp_cl.info.type, "cpu") == 0 ? cpu_min : gpu_min);
 }
 
 size_t gp_cl_index_chunk_items(void)

@@ -2,6 +2,9 @@
 GpuPost\Index ranked (BM25, 'limit'): random indexes, k of 1, 10, 1000 and more than the matches; host and device (lists decoded and compressed, MOD9, S9, QS, split batches) equal each other exactly and a plain PHP BM25 top k; ties by the smaller doc; bad options
 --EXTENSIONS--
 gpupost
+--ENV--
+GPUPOST_INDEX_PRUNE_MIN=1
+GPUPOST_TOPK_TILE=128
 --FILE--
 <?php
 require __DIR__ . '/gpupost_test.inc';
@@ -81,7 +84,10 @@ foreach ([[30, 400, 6], [12, 3000, 3]] as [$nt, $nd, $mp]) {
     }
 }
 
-/* OR where the device prunes (lists whose bounds cannot lift a doc past the AND's k-th best):
+/* (GPUPOST_INDEX_PRUNE_MIN=1: the device prunes every ranked OR batch here, as it does large
+ * ones; the other ranked tests' small batches go unpruned. GPUPOST_TOPK_TILE=128: k up to 16
+ * selected in tiles of 128 candidates, as large queries' are in tiles of 16k.)
+ * OR where the device prunes (lists whose bounds cannot lift a doc past the AND's k-th best):
  * a rare pair in 40 docs, terms of every frequency beside it, some of whose docs alone score
  * near the pair's */
 $l = $len = [];

@@ -4,10 +4,14 @@ GpuPost\Index property test: random small indexes of every format (MOD9, S9, QS;
 gpupost
 --INI--
 memory_limit=1G
+--ENV--
+GPUPOST_TOPK_TILE=16
 --FILE--
 <?php
 require __DIR__ . '/gpupost_test.inc';
 mt_srand(90);
+/* GPUPOST_TOPK_TILE=16: the device selects a ranked query's top k in tiles of 16 candidates
+ * (k up to 2 a tile; a larger k, one tile a query), as it does large queries' in tiles of 16k */
 
 /* A doc the format holds: mostly few and small, some far (MOD9's separate form holds docs
  * below 2^27 - 1; S9 28-bit first docs and gaps; QS any 32-bit doc). */
