@@ -13,7 +13,7 @@
 # important, with their closure; --with-base keeps them, for a host that is not Debian) and what
 # the PHP CLI (php8.2-cli, php8.2-sqlite3) already brings. Then, there:
 #   for f in DIR/*.deb; do dpkg -x "$f" /tmp/gpuroot; done
-#   PHP=/tmp/gpuroot/usr/bin/php8.2 PHP_FPM=/tmp/gpuroot/usr/sbin/php-fpm8.2 NGINX=/tmp/gpuroot/usr/sbin/nginx \
+#   PHP=/tmp/gpuroot/usr/bin/php8.2 PHP_FPM=/tmp/gpuroot/usr/sbin/php-fpm8.2 NGINX_BIN=/tmp/gpuroot/usr/sbin/nginx \
 #   WRK=/tmp/gpuroot/usr/bin/wrk SEARCHD=/tmp/gpuroot/usr/bin/searchd INDEXER=/tmp/gpuroot/usr/bin/indexer \
 #   PHP_EXT_DIR=/tmp/gpuroot/usr/lib/php/20220829 bash bench/http.sh --device=gpu
 # (with LD_LIBRARY_PATH=/tmp/gpuroot/usr/lib/x86_64-linux-gnu, as .gpu/env.sh sets it).

@@ -32,7 +32,7 @@
 #   --sphinx-ranker=R     SphinxQL's ranker for or10 (expr('10000*bm25f(1.2,0.75)'))
 #   --keep                keep the work dir (configs, logs, wrk's output)
 #
-# Binaries: PHP, PHP_FPM, NGINX, WRK, SEARCHD, INDEXER, GPUPOSTD from the environment where set,
+# Binaries: PHP, PHP_FPM, NGINX_BIN (nginx reads NGINX itself), WRK, SEARCHD, INDEXER, GPUPOSTD from the environment where set,
 # and PHP_EXT_DIR for sqlite3.so, mysqlnd.so, mysqli.so, opcache.so (on a machine without a
 # package registry: the .debs of bench/http-debs.sh unpacked with dpkg -x). One that is missing
 # with its variable unset is installed with apt-get. Nothing under /etc is read: every config is
@@ -95,7 +95,7 @@ resolve_all() {
 	need=()
 	resolve PHP php php8.2-cli
 	resolve PHP_FPM php-fpm8.2 php8.2-fpm
-	resolve NGINX nginx nginx-light
+	resolve NGINX_BIN nginx nginx-light
 	resolve WRK wrk wrk
 	if has sphinx; then resolve SEARCHD searchd sphinxsearch; resolve INDEXER indexer sphinxsearch; fi
 	if [ -z "${PHP_EXT_DIR:-}" ] && [ -n "${PHP:-}" ]; then
@@ -113,7 +113,7 @@ resolve_all() {
 resolve_all
 if [ ${#need[@]} -gt 0 ]; then
 	if ! command -v apt-get > /dev/null; then
-		echo "http.sh: missing ${need[*]}, and no apt-get: set PHP, PHP_FPM, NGINX, WRK, SEARCHD, INDEXER, PHP_EXT_DIR (bench/http-debs.sh)" >&2
+		echo "http.sh: missing ${need[*]}, and no apt-get: set PHP, PHP_FPM, NGINX_BIN, WRK, SEARCHD, INDEXER, PHP_EXT_DIR (bench/http-debs.sh)" >&2
 		exit 1
 	fi
 	sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
@@ -240,7 +240,11 @@ start_backend() {
 			"$work/bin/gpupostd" --foreground --set socket="$sock" --set allow_dir="$(dirname "$ixfile")" \
 				--set device="$device" "${where[@]}" "${server_set[@]}" >> "$work/gpupostd.log" 2>&1 &
 			started[gpupostd]=$!; pids+=($!)
-			wait_for gpupostd test -S "$sock" ;;
+			wait_for gpupostd test -S "$sock"
+			# gpupostd opens the index before the workers ask (its device copy, and on a GPU the
+			# kernels' build, can take longer than a worker's gpupost.server_timeout)
+			"$PHP" -n -d extension="$work/bin/gpupost.so" -d gpupost.device=host -d gpupost.server="unix:$sock" \
+				-d gpupost.server_timeout=300000 -r 'GpuPost\Index::open($argv[1], ["server" => "required"]);' "$ixfile" ;;
 		sphinx)
 			"$SEARCHD" --config "$work/sphinx.conf" --nodetach >> "$work/searchd.out" 2>&1 &
 			started[searchd]=$!; pids+=($!)
@@ -354,7 +358,7 @@ http {
 	}
 }
 CONF
-"$NGINX" -p "$work/" -c "$work/nginx.conf" -e "$work/nginx-error.log" &
+"$NGINX_BIN" -p "$work/" -c "$work/nginx.conf" -e "$work/nginx-error.log" &
 pids+=($!)
 wait_for nginx tcp_open "$port"
 
@@ -473,7 +477,7 @@ version() { "$@" 2>&1 | head -1 || true; }
 	echo "\`$cmdline\`, $(date -u '+%Y-%m-%d %H:%M:%S UTC') on $(uname -n): $cores cores ($(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo)), $(uname -r)."
 	echo
 	echo "- corpus: $docs docs, $terms terms, $postings postings; index $(du -h "$ixfile" | cut -f1), FTS5 database $(du -h "$work/data/fts5.db" | cut -f1)$(has sphinx && echo ", Sphinx index $(du -sh "$work/sphinx" | cut -f1)"); queries: the log's first $nq AND queries (2-4 terms), a random id a request"
-	echo "- serving: nginx ($(version "$NGINX" -v | sed 's/.*version: //'), worker_processes auto) -> php-fpm ($(version "$PHP_FPM" -n -v | cut -d' ' -f1-2), a pool of $workers static workers per engine, opcache $([ -f "$ext_dir/opcache.so" ] && echo on || echo off)) over a Unix socket; load: $(version "$WRK" -v | cut -d' ' -f1-2), min(connections, $cores) threads, ${seconds} s a row after ${warmup} s of warm-up per engine and kind; one engine's processes up at a time"
+	echo "- serving: nginx ($(version "$NGINX_BIN" -v | sed 's/.*version: //'), worker_processes auto) -> php-fpm ($(version "$PHP_FPM" -n -v | cut -d' ' -f1-2), a pool of $workers static workers per engine, opcache $([ -f "$ext_dir/opcache.so" ] && echo on || echo off)) over a Unix socket; load: $(version "$WRK" -v | cut -d' ' -f1-2), min(connections, $cores) threads, ${seconds} s a row after ${warmup} s of warm-up per engine and kind; one engine's processes up at a time"
 	has server && echo "- gpupost server: gpupostd device=$device$([ "$device" = cpu ] && echo " placement=device")${server_set[*]:+ ${server_set[*]}} ($server_log); workers' gpupost.min_device_values=$min_values ($([ "$routed" = 1 ] && echo "every query asked of gpupostd" || echo "only queries reading that many postings asked of gpupostd")); gpupostd's counters after its rows: $server_stats"
 	has worker && echo "- gpupost worker: the same PHP, gpupost.server empty: each worker answers on its own mapping of the file (gpupost.device=host)"
 	has fts5 && echo "- SQLite FTS5: new SQLite3(file, read-only) each request; and: \`SELECT rowid FROM docs WHERE docs MATCH ?\` (terms quoted, AND); or10: \`... ORDER BY bm25(docs), rowid LIMIT 10\` (OR)"
