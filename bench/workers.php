@@ -10,10 +10,15 @@
  * 10, OR top 10, from the query log), and memory from /proc/PID/smaps_rollup (PSS of the pool, a
  * worker's private bytes). Every worker's answers are checked: the count and doc sum over the
  * queries it ran equal the parent's for the same queries. A row whose workers would not fit the
- * machine's available memory (measured from one worker) is skipped, saying so. Not a test.
+ * machine's available memory (measured from one worker) is skipped, saying so. Mode "server": the
+ * same mapped file, opened with 'server' => 'required' under a gpupostd (run with
+ * -d gpupost.server=unix:SOCKET, a server allowed the file's directory): the PHP face routes each
+ * query (its host work against gpupost.min_device_values) to the server or the worker; the
+ * server's share of the queries and its PSS (gpu_info()['server'], same host) are printed beside
+ * the row, and every answer is checked against the parent's own host path. Not a test.
  *
  *   php bench/workers.php INDEX.gpix QUERIES OUT [--workers=1,4,16,64] [--seconds=3]
- *                         [--v1=INDEX-V1.gpix] [--modes=mapped,decoded] [--warm=0|1] [--queries=N]
+ *                         [--v1=INDEX-V1.gpix] [--modes=mapped,decoded,server] [--warm=0|1] [--queries=N]
  *
  * INDEX and QUERIES as bench/gen_corpus writes them (bench/index.sh), or the demo's. */
 $args = [];
@@ -33,6 +38,10 @@ $seconds = (float)($args['seconds'] ?? 3);
 $warm = (int)($args['warm'] ?? 0);
 $v1file = isset($args['v1']) ? realpath($args['v1']) : null;
 $modes = explode(',', $args['modes'] ?? ($v1file ? 'mapped,decoded' : 'mapped'));
+if (in_array('server', $modes, true) && ini_get('gpupost.server') === '') {
+    fwrite(STDERR, "mode server: run with -d gpupost.server=unix:SOCKET (a gpupostd serving the file's directory)\n");
+    exit(2);
+}
 @mkdir($out, 0777, true);
 if (!function_exists('pcntl_fork')) { fwrite(STDERR, "needs pcntl (Debian's php-cli has it)\n"); exit(2); }
 
@@ -56,7 +65,15 @@ $kinds = [
 function open_index(string $mode, string $file): GpuPost\Index
 {
     global $v1file;
-    return GpuPost\Index::open($mode === 'mapped' ? $file : "compress.zlib://$v1file", ['device' => 'host']);
+    $server = ini_get('gpupost.server') !== '' ? ['server' => false] : [];   /* the worker's own path */
+    if ($mode === 'server') return GpuPost\Index::open($file, ['device' => 'auto', 'server' => 'required']);
+    return GpuPost\Index::open($mode === 'mapped' ? $file : "compress.zlib://$v1file", ['device' => 'host'] + $server);
+}
+
+/* gpupostd's statistics (gpu_info()['server']['stats']): its queries and pid */
+function server_stats(): array
+{
+    return gpu_info()['server']['stats'] ?? [];
 }
 
 /* count and doc sum of the answers, ranked answers by their docs */
@@ -184,8 +201,16 @@ foreach ($ns as $n) {
         /* the pool's memory once every worker has opened and asked its first query */
         $pss = 0;
         foreach ($pids as $pid) $pss += memory_of($pid)[0];
+        $before = $mode === 'server' ? server_stats() : [];
         touch("$dir/go");
         foreach ($pids as $pid) pcntl_waitpid($pid, $status);
+        $server_note = '';
+        if ($mode === 'server') {   /* how many the server answered, and its memory */
+            $after = server_stats();
+            $server_note = sprintf("  (server: %d of the queries, %d in device batches; its PSS %.1f MB)",
+                ($after['queries'] ?? 0) - ($before['queries'] ?? 0), ($after['device_queries'] ?? 0) - ($before['device_queries'] ?? 0),
+                memory_of((int)($after['pid'] ?? 0))[0] / 1e6);
+        }
         if ($errs = glob("$dir/error.*")) {
             echo "$mode N=$n: ", file_get_contents($errs[0]), "\n";
             continue;
@@ -222,6 +247,10 @@ foreach ($ns as $n) {
             fwrite($table, "$line\n");
             fprintf($dat, "%s %d %s %.0f %.4f %.4f %.1f %.1f %.4f\n", $mode, $n, $kind, $ran / $seconds,
                 percentile($lat, 0.5), percentile($lat, 0.99), $pss / 1e6, $priv / $n / 1e6, $open);
+        }
+        if ($server_note !== '') {
+            echo "$mode N=$n$server_note\n";
+            fwrite($table, "$mode N=$n$server_note\n");
         }
         if ($wrong) {
             echo "$mode N=$n: $wrong worker rows answered other than the parent: WRONG\n";
