@@ -80,6 +80,7 @@ static void conn_close(loop *l, conn *c)
 	close(c->fd);
 	c->fd = -1;
 	c->gen++;
+	if (l->box.live) atomic_store(&l->box.live[c - l->c], key_of(l, c));   /* its queued work is dropped */
 	free(c->payload);
 	c->payload = NULL;
 	for (out_frame *f = c->out, *next; f; f = next) {
@@ -490,8 +491,10 @@ static void *loop_run(void *arg)
 				if (ev[i].events & EPOLLIN) {
 					if (conn_read(l, c) != 0) continue;
 				}
-				/* the peer gone while its reading is paused: closed, its answers dropped */
-				if ((ev[i].events & (EPOLLHUP | EPOLLERR)) && !(ev[i].events & EPOLLIN)) conn_close(l, c);
+				/* the peer gone (both its sides shut: HUP, where a client that only shut its
+				 * writing is still answered) while its reading is paused or after its last
+				 * frame: closed, its answers and queued work dropped */
+				if ((ev[i].events & (EPOLLHUP | EPOLLERR)) && (!(ev[i].events & EPOLLIN) || c->closing)) conn_close(l, c);
 			}
 		}
 		if (gpd_now_ns() - last_expire > (int64_t)TICK_MS * 1000000) {
@@ -516,8 +519,17 @@ static int loop_init(loop *l, const gpd_config *cfg, int listen_fd, int signal_f
 		gpd_log("cannot make a loop: %s", strerror(errno));
 		return -1;
 	}
-	for (unsigned i = 0; i < l->n_conns; i++) l->c[i].fd = -1;
 	gpd_mailbox_init(&l->box, l->wake_fd);
+	l->box.live = calloc(l->n_conns, sizeof(*l->box.live));
+	if (!l->box.live) {
+		gpd_log("cannot make a loop: %s", strerror(errno));
+		return -1;
+	}
+	l->box.n_live = l->n_conns;
+	for (unsigned i = 0; i < l->n_conns; i++) {
+		l->c[i].fd = -1;
+		atomic_store(&l->box.live[i], key_of(l, &l->c[i]));
+	}
 	/* EPOLLEXCLUSIVE: a new connection wakes one loop, not all */
 	struct epoll_event e = {.events = EPOLLIN | EPOLLEXCLUSIVE, .data.u64 = KEY_LISTEN};
 	epoll_ctl(l->ep, EPOLL_CTL_ADD, listen_fd, &e);
@@ -542,6 +554,7 @@ static void loop_free(loop *l)
 		gpd_mailbox_free(&l->box);
 		close(l->wake_fd);
 	}
+	free((void *)l->box.live);
 }
 
 int gpd_serve(const gpd_config *cfg)

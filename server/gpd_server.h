@@ -55,7 +55,7 @@ void gpd_catalog_put(gpd_catalog *cat, gpd_index *x);
 typedef struct gpd_stats {
 	atomic_uint_fast64_t connections_accepted, connections_open, refused_busy, refused_denied,
 	    bad_frames, timeouts, requests, queries, host_queries, device_queries, device_batches,
-	    device_batch_max, device_ns, queue_ns, answer_bytes, errors;
+	    device_batch_max, device_ns, queue_ns, answer_bytes, errors, cancelled;
 } gpd_stats;
 extern gpd_stats gpd_stat;
 /* The statistics as "name value" lines (malloc'd), with the catalog's indexes and the devices. */
@@ -81,16 +81,22 @@ typedef struct gpd_job {
 	gp_wire_buf frame;
 } gpd_job;
 
-/* A loop's answers from the threads, and the eventfd that wakes it. */
+/* A loop's answers from the threads, and the eventfd that wakes it; and its connections' keys
+ * now (live[slot]: the key of the slot's use, changed when it closes), so that a thread drops
+ * the queued work of a client that has left instead of answering nobody. */
 struct gpd_mailbox {
 	pthread_mutex_t lock;
 	gpd_job *head, *tail;
 	int wake_fd;
+	_Atomic uint64_t *live;
+	uint32_t n_live;
 };
 void gpd_mailbox_init(gpd_mailbox *m, int wake_fd);
 void gpd_mailbox_put(gpd_mailbox *m, gpd_job *j);
 gpd_job *gpd_mailbox_take(gpd_mailbox *m);   /* the answered jobs, oldest first */
 void gpd_mailbox_free(gpd_mailbox *m);
+/* Whether a queued job's connection has closed since it asked. */
+int gpd_job_departed(const gpd_job *j);
 
 typedef struct gpd_work gpd_work;
 /* Starts the host threads and the engine thread (the device decided first). */

@@ -97,6 +97,7 @@ char *gpd_stats_text(gpd_catalog *cat, const gpd_config *cfg, uint64_t queued)
 	STAT(&t, device_ns);
 	STAT(&t, queue_ns);
 	STAT(&t, answer_bytes);
+	STAT(&t, cancelled);
 	add(&t, "queued_queries %llu\n", (unsigned long long)queued);
 	add(&t, "host_threads %u\n", cfg->host_threads);
 	add(&t, "max_batch_queries %u\n", cfg->max_batch_queries);

@@ -93,6 +93,15 @@ static void answered(gpd_work *w, gpd_job *j)
 	gpd_mailbox_put(j->box, j);
 }
 
+/* A queued query whose client has left: not answered (its loop drops the job). */
+static int cancelled(gpd_work *w, gpd_job *j)
+{
+	if (!gpd_job_departed(j)) return 0;
+	atomic_fetch_add(&gpd_stat.cancelled, j->batch.n_queries);
+	answered(w, j);
+	return 1;
+}
+
 static void answer_error(gpd_work *w, gpd_job *j, int status, const char *msg)
 {
 	gp_error err;
@@ -278,7 +287,7 @@ static void *host_thread(void *arg)
 			do_open(w, j);
 			continue;
 		}
-		answer_on_host(w, j);   /* a query read by its loop: large, bound for the host */
+		if (!cancelled(w, j)) answer_on_host(w, j);   /* a query read by its loop: large, bound for the host */
 	}
 	return NULL;
 }
@@ -293,7 +302,7 @@ static int same_kind(const gpd_job *a, const gpd_job *b)
  * max_batch_queries, answered in one search. */
 static void run_batch(gpd_work *w, gpd_job *first)
 {
-	gpd_job *jobs[4096];
+	gpd_job *jobs[4096], *gone = NULL;   /* gone: queued jobs whose clients have left */
 	size_t n_jobs = 0;
 	uint64_t queries = first->batch.n_queries, terms = first->batch.at[first->batch.n_queries];
 	jobs[n_jobs++] = first;
@@ -304,6 +313,11 @@ static void run_batch(gpd_work *w, gpd_job *first)
 		if (same_kind(first, j) && queries + j->batch.n_queries <= w->cfg->max_batch_queries) {
 			*link = j->next;
 			if (w->device_jobs.tail == j) w->device_jobs.tail = prev;
+			if (gpd_job_departed(j)) {   /* answered outside the lock: its loop drops it */
+				j->next = gone;
+				gone = j;
+				continue;
+			}
 			jobs[n_jobs++] = j;
 			queries += j->batch.n_queries;
 			terms += j->batch.at[j->batch.n_queries];
@@ -313,6 +327,10 @@ static void run_batch(gpd_work *w, gpd_job *first)
 		link = &j->next;
 	}
 	pthread_mutex_unlock(&w->lock);
+	for (gpd_job *j = gone, *next; j; j = next) {
+		next = j->next;
+		cancelled(w, j);
+	}
 	/* the jobs' queries as one batch */
 	gp_query_batch b = first->batch;
 	uint32_t *all_terms = n_jobs > 1 ? malloc((size_t)(terms ? terms : 1) * 4) : NULL;
@@ -380,7 +398,7 @@ static void *engine_thread(void *arg)
 	gpd_work *w = arg;
 	for (gpd_job *j; (j = wait_pop(w, &w->device_jobs, &w->device_ready));) {
 		if (j->type == GP_WIRE_OPEN) do_open(w, j);
-		else run_batch(w, j);
+		else if (!cancelled(w, j)) run_batch(w, j);
 	}
 	return NULL;
 }
@@ -530,6 +548,13 @@ void gpd_mailbox_put(gpd_mailbox *m, gpd_job *j)
 	m->tail = j;
 	pthread_mutex_unlock(&m->lock);
 	if (write(m->wake_fd, &one, 8) < 0 && errno != EAGAIN) gpd_log("cannot wake a loop: %s", strerror(errno));
+}
+
+int gpd_job_departed(const gpd_job *j)
+{
+	const gpd_mailbox *m = j->box;
+	const uint32_t slot = (uint32_t)j->conn;
+	return m && m->live && slot < m->n_live && atomic_load(&m->live[slot]) != j->conn;
 }
 
 gpd_job *gpd_mailbox_take(gpd_mailbox *m)
