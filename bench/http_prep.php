@@ -25,28 +25,10 @@ $text = "$dir/text.txt";
 if ($argv[3] === 'demo') {
     /* exactly bench/index_bench.php's demo: its text, its AND log (same seed, same draws), its
      * index (doc lengths for BM25) */
-    [$files, $lists, , , $lengths] = demo_corpus();
-    $fh = fopen($text, 'w');
-    $docs_tokens = [];
-    foreach ($files as $doc => $path) {
-        $docs_tokens[$doc] = demo_tokens((string)file_get_contents($path));
-        fwrite($fh, implode(' ', $docs_tokens[$doc]) . "\n");
-    }
-    fclose($fh);
-    mt_srand(2026);
-    $df = array_map('count', $lists);
-    arsort($df);
-    $stop = array_flip(array_slice(array_keys($df), 0, 100));
-    $all = array_values(array_filter(array_merge(...array_values($docs_tokens)), fn($w) => !isset($stop[$w])));
-    $queries = [];
-    for ($i = 0; $i < 10000; $i++) {
-        $t = [];
-        for ($k = mt_rand(2, 4); $k > 0; $k--) $t[] = $all[mt_rand(0, count($all) - 1)];
-        $queries[] = $t;
-    }
+    [$lists, $lengths, , $queries] = demo_text_and_log($text);
     $ixfile = "$dir/demo.gpix";
     (new GpuPost\Index($lists, GPUPOST_POSTINGS, ['doc_lengths' => $lengths]))->save($ixfile);
-    unset($lists, $all, $docs_tokens);
+    unset($lists);
 } else {
     [, , , $ixfile, $qfile, $given] = $argv;
     $ixfile = realpath($ixfile);   /* gpupostd's allow_dir is its directory, links resolved */

@@ -39,29 +39,12 @@ $dtype = gpu_info()['device']['type'] ?? 'none';
 /* --- the corpus, its index and its query log --- */
 $t0 = hrtime(true);
 if ($build_demo) {
-    [$files, $lists, , , $lengths] = demo_corpus();
     $text = "$out/demo-text.txt";
-    $fh = fopen($text, 'w');
-    $docs_tokens = [];
-    foreach ($files as $doc => $path) {
-        $docs_tokens[$doc] = demo_tokens((string)file_get_contents($path));
-        fwrite($fh, implode(' ', $docs_tokens[$doc]) . "\n");
-    }
-    fclose($fh);
-    /* queries drawn by frequency: each AND term a random token outside the 100 most frequent
-     * terms (the stop words users leave out); phrases at random token places */
-    mt_srand(2026);
-    $df = array_map('count', $lists);
-    arsort($df);
-    $stop = array_flip(array_slice(array_keys($df), 0, 100));
-    $all = array_values(array_filter(array_merge(...array_values($docs_tokens)), fn($w) => !isset($stop[$w])));
+    /* the text, and its queries drawn by frequency (fts5_text.php); phrases at random token
+     * places */
+    [$lists, $lengths, $docs_tokens, $and] = demo_text_and_log($text);
     $qfile = "$out/demo-queries.txt";
-    $q = [];
-    for ($i = 0; $i < 10000; $i++) {
-        $t = [];
-        for ($k = mt_rand(2, 4); $k > 0; $k--) $t[] = $all[mt_rand(0, count($all) - 1)];
-        $q[] = 'and ' . implode(' ', $t);
-    }
+    $q = array_map(fn($t) => 'and ' . implode(' ', $t), $and);
     while (count($q) < 20000) {
         $w = $docs_tokens[mt_rand(0, count($docs_tokens) - 1)];
         $n = mt_rand(2, 3);
@@ -71,7 +54,7 @@ if ($build_demo) {
     file_put_contents($qfile, implode("\n", $q) . "\n");
     $ixfile = "$out/demo.gpix";
     (new GpuPost\Index($lists, GPUPOST_POSTINGS, ['doc_lengths' => $lengths]))->save($ixfile);
-    unset($lists, $all, $docs_tokens);
+    unset($lists, $docs_tokens);
 }
 $load = hrtime(true);
 $host = GpuPost\Index::open($ixfile, ['device' => 'host']);
