@@ -299,13 +299,14 @@ static uint ix_group_scan(__local uint *s, uint x, uint *total)
 #define IX_RADIX_BINS (1u << IX_RADIX_BITS)
 #define IX_TOPK_ITEMS 8u
 
-/* A query's best keys (work-group q): a radix select from the top bits finds the key T of the
- * rows-th best and how many of the keys equal to it belong in (the first in item order: the
- * smaller docs); then every key above T and those are written to the query's rows (out_doc,
+/* A tile's best keys (work-group q: a tile of a query's candidates, or the whole query; the
+ * tables' starts and rows are the tiles'): a radix select from the top bits finds the key T of
+ * the rows-th best and how many of the keys equal to it belong in (the first in item order: the
+ * smaller docs); then every key above T and those are written to the tile's rows (out_doc,
  * out_key; out_n[q] of them) in no set order (the host sorts each query's rows): a local atomic
  * hands out the slots, where a second scan a chunk would cost as much again, and each item
- * takes IX_TOPK_ITEMS consecutive candidates a scan (a query's candidates can run to millions,
- * and one work-group takes them all). The group's count of what it writes is known before:
+ * takes IX_TOPK_ITEMS consecutive candidates a scan (a tile of a large k is a whole query, and
+ * its candidates can run to millions). The group's count of what it writes is known before:
  * the rows, or every match (the radix select's first pass counts them), so that no barrier
  * follows the last loop to read the slot counter (with one there, PoCL lost the radix select's
  * results). hist:
@@ -335,7 +336,7 @@ __kernel void index_top_k(__global const ulong *keys, __global const uint *cand,
 	for (int shift = 64 - IX_RADIX_BITS; shift > -IX_RADIX_BITS; shift -= IX_RADIX_BITS) {
 		uint sh = shift < 0 ? 0u : (uint)shift, bits = shift < 0 ? (uint)(IX_RADIX_BITS + shift) : IX_RADIX_BITS;
 		ulong prefix = upsample(st[1], st[0]), mask = upsample(st[3], st[2]);
-		for (uint b = lid; b < IX_RADIX_BINS; b += wg) hist[b] = 0;
+		for (uint b = lid; b < IX_RADIX_BINS && !done; b += wg) hist[b] = 0;
 		barrier(CLK_LOCAL_MEM_FENCE);
 		for (uint i = lo + lid; i < hi && !done; i += wg) {
 			ulong k = keys[i];
@@ -348,7 +349,7 @@ __kernel void index_top_k(__global const ulong *keys, __global const uint *cand,
 		const uint n_bins = 1u << bits, per = (n_bins + wg - 1) / wg;
 		const uint top = lid * per < n_bins ? n_bins - lid * per : 0u;
 		uint mine = 0;
-		for (uint d = top > per ? top - per : 0u; d < top; d++) mine += hist[d];
+		for (uint d = top > per ? top - per : 0u; d < top && !done; d++) mine += hist[d];
 		scan[lid] = mine;
 		barrier(CLK_LOCAL_MEM_FENCE);
 		if (lid == 0 && !done) {

@@ -1,7 +1,7 @@
 /* Launcher of kernels/index.cl: an index's lists resident on the device (decoded, or compressed
  * and decoded batch by batch), and a batch of queries answered there in one upload of its tables,
  * one sequence of launches and two reads (each query's answer count, then the answers; ranked:
- * each query's row count, then its k best rows). */
+ * one, each tile's row count and its k best rows together). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -147,12 +147,13 @@ typedef struct query_tables {
  * a work-group of its own, the host merging a query's tiles' rows: one work-group took a large
  * query's candidates alone, and a batch of a few queries left the device idle. A tile's rows are
  * its best k in the order of the whole (score, then the smaller doc), so the query's best k are
- * among them. Queries of at most a tile's candidates (gp_cl_index_topk_tile), or of a k past an
- * eighth of it, are one tile. */
+ * among them. Queries of at most a tile's candidates (gp_cl_index_topk_tile), or of a k past a
+ * 64th of it, are one tile (the host reads and sorts every tile's rows: at most a 64th of the
+ * candidates). */
 static uint64_t topk_tiles(uint64_t items, uint64_t k)
 {
 	const uint64_t tile = gp_cl_index_topk_tile();
-	return items > tile && k <= tile / 8 ? (items + tile - 1) / tile : 1;
+	return items > tile && k <= tile / 64 ? (items + tile - 1) / tile : 1;
 }
 
 static int tables_room(query_tables *qt, size_t more)
@@ -772,7 +773,8 @@ static int query_chunk(const gp_index *ix, const gp_query_batch *sub, const batc
 		rc = gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "the answers' bounds and rows");
 		goto done;
 	}
-	/* a ranked chunk's rows are at most k a query: read with their bounds in one round trip */
+	/* a ranked chunk's rows are at most k a tile (a tile of more than 64 k candidates): read
+	 * with their bounds in one round trip */
 	const gp_cl_read_part parts[3] = {{cb.bounds, 0, (bounds + 1) * 4, b},
 	                                  {cb.answers, 0, rows * 4, row_docs},
 	                                  {cb.row_keys, 0, rows * 8, row_keys}};

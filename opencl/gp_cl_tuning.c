@@ -68,9 +68,9 @@ void gp_cl_knobs_read(gp_cl_knobs *k)
 uint64_t gp_cl_index_topk_tile(void)
 {
 	/* a work-group's share: 64 candidates an item, few enough that a query of 100k candidates
-	 * spreads over several compute units (at least 16: a tile holds k up to an eighth of it) */
+	 * spreads over several compute units (at least 64: a tile holds k up to a 64th of it) */
 	const unsigned t = gp_cl.knobs.index_topk_tile;
-	return t >= 16 ? t : 16384;
+	return t == 0 ? 16384 : t < 64 ? 64 : t;
 }
 
 int gp_cl_index_prune(uint64_t postings)

@@ -42,7 +42,7 @@ int gp_answers_admit(gp_answers *a, size_t upto, int ranked, const gp_budget *bu
  * batch pays a launch. */
 uint64_t gp_query_work(const gp_index *ix, const gp_query_batch *q);
 /* What a batch costs the host path, in postings read: an AND or a phrase, ranked or not, walks
- * its shortest list and seeks in the others (block-max skips what cannot score); an OR reads
+ * its shortest list and seeks in the others (a ranked one scores each match it finds); an OR reads
  * its lists. A query and a term cost a little whatever their lists. The work that decides
  * whether a single query is worth sending to a device server. */
 uint64_t gp_query_host_work(const gp_index *ix, const gp_query_batch *q);

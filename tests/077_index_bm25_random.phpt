@@ -4,7 +4,7 @@ GpuPost\Index ranked (BM25, 'limit'): random indexes, k of 1, 10, 1000 and more 
 gpupost
 --ENV--
 GPUPOST_INDEX_PRUNE_MIN=1
-GPUPOST_TOPK_TILE=128
+GPUPOST_TOPK_TILE=640
 --FILE--
 <?php
 require __DIR__ . '/gpupost_test.inc';
@@ -85,8 +85,8 @@ foreach ([[30, 400, 6], [12, 3000, 3]] as [$nt, $nd, $mp]) {
 }
 
 /* (GPUPOST_INDEX_PRUNE_MIN=1: the device prunes every ranked OR batch here, as it does large
- * ones; the other ranked tests' small batches go unpruned. GPUPOST_TOPK_TILE=128: k up to 16
- * selected in tiles of 128 candidates, as large queries' are in tiles of 16k.)
+ * ones; the other ranked tests' small batches go unpruned. GPUPOST_TOPK_TILE=640: k up to 10
+ * selected in tiles of 640 candidates, as large queries' are in tiles of 16k.)
  * OR where the device prunes (lists whose bounds cannot lift a doc past the AND's k-th best):
  * a rare pair in 40 docs, terms of every frequency beside it, some of whose docs alone score
  * near the pair's */

@@ -5,13 +5,13 @@ gpupost
 --INI--
 memory_limit=1G
 --ENV--
-GPUPOST_TOPK_TILE=16
+GPUPOST_TOPK_TILE=64
 --FILE--
 <?php
 require __DIR__ . '/gpupost_test.inc';
 mt_srand(90);
-/* GPUPOST_TOPK_TILE=16: the device selects a ranked query's top k in tiles of 16 candidates
- * (k up to 2 a tile; a larger k, one tile a query), as it does large queries' in tiles of 16k */
+/* GPUPOST_TOPK_TILE=64: the device selects a ranked query's top 1 in tiles of 64 candidates (a
+ * larger k: one tile a query), as it does large queries' top k in tiles of 16k */
 
 /* A doc the format holds: mostly few and small, some far (MOD9's separate form holds docs
  * below 2^27 - 1; S9 28-bit first docs and gaps; QS any 32-bit doc). */
