@@ -8,6 +8,7 @@
 
 #include "gp_query.h"
 #include "gp_rank.h"
+#include "gp_sink.h"
 #include "../index/gp_list_cursor.h"
 
 void gp_answers_free(gp_answers *a)
@@ -133,41 +134,6 @@ static int phrase_match(const place_positions *pl, size_t places)
 	return 0;
 }
 
-/* The answers as they grow, checked against the budget. */
-typedef struct sink {
-	gp_answers *a;
-	size_t cap;
-	int count_only, ranked;
-	const gp_budget *budget;
-	gp_error *err;
-} sink;
-
-/* Room for `more` answers beyond the total (C memory: the budget's cap). */
-static int sink_reserve(sink *s, uint64_t more)
-{
-	if (s->count_only || s->a->total + more <= s->cap) return GP_OK;
-	uint64_t want = s->a->total + more, cap = s->cap ? s->cap : 1024;
-	while (cap < want) cap *= 2;
-	if (cap > want + ((uint64_t)16 << 20)) cap = want + ((uint64_t)16 << 20);
-	if (gp_budget_check(s->budget, 0, cap * (s->ranked ? 12 : 4), "the answers", s->err) != GP_OK) return GP_ENOMEM;
-	uint32_t *d = realloc(s->a->docs, (size_t)cap * sizeof(uint32_t));
-	if (!d) return GP_ENOMEM;
-	s->a->docs = d;
-	if (s->ranked) {
-		double *sc = realloc(s->a->scores, (size_t)cap * sizeof(double));
-		if (!sc) return GP_ENOMEM;
-		s->a->scores = sc;
-	}
-	s->cap = (size_t)cap;
-	return GP_OK;
-}
-
-static inline void sink_put(sink *s, uint32_t doc)
-{
-	if (!s->count_only) s->a->docs[s->a->total] = doc;
-	s->a->total++;
-}
-
 /* Scratch a query's operators share: a cursor a distinct term, and for phrases each place's
  * positions (decoded from a version 2 list into pos, room for the query's postings' counts). */
 typedef struct query_scratch {
@@ -204,7 +170,7 @@ static int gather_positions(query_scratch *w, const uint32_t *places, size_t n_p
  * places[] name, for each place, its term's index in ids[]. With r, each match is scored for the
  * top k instead of listed. */
 static int query_and(const gp_index *ix, const uint32_t *ids, size_t k, const uint32_t *places,
-                     size_t n_places, query_scratch *w, gp_rank *r, sink *s)
+                     size_t n_places, query_scratch *w, gp_rank *r, gp_sink *s)
 {
 	gp_list_cursor *c = w->cur;
 	for (size_t j = 0; j < k; j++) gp_cursor_open(&c[j], ix, ids[j]);
@@ -234,7 +200,7 @@ static int query_and(const gp_index *ix, const uint32_t *ids, size_t k, const ui
 			for (size_t i = 0; i < k; i++) r->tf[i] = gp_cursor_tf(&c[i]);
 			gp_rank_doc(r, x);
 		} else {
-			sink_put(s, x);
+			gp_sink_put(s, x);
 		}
 		gp_cursor_next(&c[0]);
 	}
@@ -261,7 +227,7 @@ static void heap_down(query_scratch *w, size_t n, size_t c)
 
 /* OR: the union of the lists' cursors; with r, each doc scored for the top k from the tf of the
  * lists that hold it. */
-static void query_or(const gp_index *ix, const uint32_t *ids, size_t k, query_scratch *w, gp_rank *r, sink *s)
+static void query_or(const gp_index *ix, const uint32_t *ids, size_t k, query_scratch *w, gp_rank *r, gp_sink *s)
 {
 	size_t n = 0;
 	for (size_t j = 0; j < k; j++) {
@@ -271,7 +237,7 @@ static void query_or(const gp_index *ix, const uint32_t *ids, size_t k, query_sc
 	for (size_t i = n / 2; i-- > 0;) heap_down(w, n, i);
 	while (n > 0) {
 		uint32_t x = heap_doc(w, 0);
-		if (!r) sink_put(s, x);   /* once: every list whose head is x moves on below */
+		if (!r) gp_sink_put(s, x);   /* once: every list whose head is x moves on below */
 		while (n > 0 && heap_doc(w, 0) == x) {
 			gp_list_cursor *c = &w->cur[w->heap[0]];
 			if (r) r->tf[w->heap[0]] = gp_cursor_tf(c);
@@ -400,7 +366,7 @@ int gp_index_query_host(const gp_index *ix, const gp_query_batch *q, const gp_bu
 		malloc((max_terms + 1) * sizeof(gp_list_cursor)), malloc((max_terms + 1) * sizeof(place_positions)),
 		malloc((max_terms + 1) * sizeof(uint32_t)), NULL, 0,
 	};
-	sink s = {out, 1, q->count_only, ranked, budget, err};
+	gp_sink s = {out, 1, q->count_only, ranked, budget, err};
 	gp_rank rank = {0}, *r = ranked ? &rank : NULL;
 	if (ranked) out->scores = malloc(sizeof(double));
 	if (!out->at || !out->docs || (ranked && !out->scores) || !ub || !pre || !keys || !ids || !places || !w.cur || !w.pl || !w.heap) {
@@ -420,7 +386,7 @@ int gp_index_query_host(const gp_index *ix, const gp_query_batch *q, const gp_bu
 		if (q->op == GP_IX_OR && bound > (uint64_t)ix->max_doc + 1) bound = (uint64_t)ix->max_doc + 1;
 		if (q->op == GP_IX_OR && !ix->v2 && bound > ix->n_docs) bound = ix->n_docs;
 		if (r && bound > q->limit) bound = q->limit;
-		if (k > 0 && (rc = sink_reserve(&s, bound)) != GP_OK) goto done;
+		if (k > 0 && (rc = gp_sink_reserve(&s, bound)) != GP_OK) goto done;
 		if (r && k > 0 && (rc = gp_rank_begin(r, ix, q, qi, ids, k, bound)) != GP_OK) goto done;
 		if (k == 0) {
 			/* nothing matches */
