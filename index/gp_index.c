@@ -82,15 +82,18 @@ static int compare_at(const gp_index *ix, uint32_t t, const char *term, size_t l
 	return c;
 }
 
-/* Binary search over the groups' first terms, then within the group: each group read is
- * checked first (its checksum: a damaged one is an error, not a term missing). */
-static int lookup_sorted(const gp_index *ix, const char *term, size_t len, uint32_t *id, gp_error *err)
+/* The first term at least `term` in the dictionary's order (n_terms: none) in *at, *exact when
+ * it is term: a binary search over the groups' first terms, then within the group. Each group
+ * read is checked first (its checksum: a damaged one is an error, not a term missing). */
+static int lower_bound_sorted(const gp_index *ix, const char *term, size_t len, uint32_t *at, int *exact,
+                              gp_error *err)
 {
 	const gp_v2 *v = ix->v2;
 	const uint64_t key = gp_v2_prefix8(term, len);
 	uint32_t a = 0, b = v->n_groups;
 	int rc;
-	*id = GP_IX_NO_TERM;
+	*at = 0;
+	*exact = 0;
 	while (a < b) {   /* a: the first group whose first term is past term */
 		uint32_t mid = a + (b - a) / 2, first = mid << v->group_shift;
 		if ((rc = gp_index_v2_group_ready(ix, first, err)) != GP_OK) return rc;
@@ -98,30 +101,39 @@ static int lookup_sorted(const gp_index *ix, const char *term, size_t len, uint3
 		int c = v->group_key[mid] < key ? -1 : v->group_key[mid] > key;
 		if (c == 0) c = compare_at(ix, first, term, len, key);
 		if (c == 0) {
-			*id = first;
+			*at = first;
+			*exact = 1;
 			return GP_OK;
 		}
 		if (c < 0) a = mid + 1; else b = mid;
 	}
 	if (a == 0) return GP_OK;
+	/* within group a - 1 (checked: the search above compared its first term) */
 	uint32_t lo = ((a - 1) << v->group_shift) + 1, hi = (uint64_t)a << v->group_shift < ix->n_terms ? a << v->group_shift : ix->n_terms;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 		int c = v->term_key[mid] < key ? -1 : v->term_key[mid] > key;
 		if (c == 0) c = compare_at(ix, mid, term, len, key);
 		if (c == 0) {
-			*id = mid;
+			*at = mid;
+			*exact = 1;
 			return GP_OK;
 		}
 		if (c < 0) lo = mid + 1; else hi = mid;
 	}
+	*at = lo;
 	return GP_OK;
 }
 
 int gp_index_find(const gp_index *ix, const char *term, size_t len, uint32_t *id, gp_error *err)
 {
-	if (ix->v2) return lookup_sorted(ix, term, len, id, err);
 	*id = GP_IX_NO_TERM;
+	if (ix->v2) {
+		uint32_t at;
+		int exact, rc = lower_bound_sorted(ix, term, len, &at, &exact, err);
+		if (rc == GP_OK && exact) *id = at;
+		return rc;
+	}
 	if (!ix->slots) return GP_OK;
 	for (uint64_t s = term_hash(term, len) & ix->slot_mask;; s = (s + 1) & ix->slot_mask) {
 		uint32_t t = ix->slots[s];
@@ -132,6 +144,50 @@ int gp_index_find(const gp_index *ix, const char *term, size_t len, uint32_t *id
 			return GP_OK;
 		}
 	}
+}
+
+static int begins_with(const gp_index *ix, uint32_t t, const char *prefix, size_t len)
+{
+	return ix->term_at[t + 1] - ix->term_at[t] >= len && memcmp(ix->terms + ix->term_at[t], prefix, len) == 0;
+}
+
+int gp_index_prefix_terms(const gp_index *ix, const char *prefix, size_t len, const gp_budget *budget, uint32_t **ids,
+                          size_t *n, gp_error *err)
+{
+	size_t cap = 0;
+	uint32_t first = 0, end = ix->n_terms;
+	int rc = GP_OK;
+	*ids = NULL;
+	*n = 0;
+	if (ix->v2) {   /* the dictionary's order: the terms that begin with prefix lie together */
+		int exact;
+		if ((rc = lower_bound_sorted(ix, prefix, len, &first, &exact, err)) != GP_OK) return rc;
+	}
+	for (uint32_t t = first; t < end; t++) {
+		if (ix->v2 && (t & ((1u << ix->v2->group_shift) - 1)) == 0 && (rc = gp_index_v2_group_ready(ix, t, err)) != GP_OK) break;
+		if (!begins_with(ix, t, prefix, len)) {
+			if (ix->v2) break;
+			continue;
+		}
+		if (*n == cap) {
+			size_t c = cap ? cap * 2 : 16;
+			uint32_t *x = NULL;
+			if ((rc = gp_budget_check(budget, 0, (uint64_t)c * 4, "a prefix's terms", err)) != GP_OK ||
+			    !(x = realloc(*ids, c * sizeof(uint32_t)))) {
+				rc = GP_ENOMEM;
+				break;
+			}
+			*ids = x;
+			cap = c;
+		}
+		(*ids)[(*n)++] = t;
+	}
+	if (rc != GP_OK) {
+		free(*ids);
+		*ids = NULL;
+		*n = 0;
+	}
+	return rc;
 }
 
 uint32_t gp_index_lookup(const gp_index *ix, const char *term, size_t len)

@@ -117,6 +117,11 @@ int gp_index_build_in_place(int format, size_t n, const char *const *terms, cons
 /* The term id of a term in *id, or GP_IX_NO_TERM. GP_EFORMAT: the part of the dictionary that
  * it reads is damaged (an index opened from a version 2 file checks it at its first use). */
 int gp_index_find(const gp_index *ix, const char *term, size_t len, uint32_t *id, gp_error *err);
+/* The ids of the terms that begin with prefix[0 .. len) in *ids (malloc'd, *n of them; NULL
+ * when none), each an allocation within the budget: a version 2 dictionary's range (its groups
+ * checked), an index built in memory's every term compared. */
+int gp_index_prefix_terms(const gp_index *ix, const char *prefix, size_t len, const gp_budget *budget, uint32_t **ids,
+                          size_t *n, gp_error *err);
 /* The same, a damaged dictionary's term as missing (what builders and tests use). */
 uint32_t gp_index_lookup(const gp_index *ix, const char *term, size_t len);
 /* The first of docs[lo, hi) (increasing) that is at least d. */
