@@ -21,13 +21,10 @@ static int grow(void **a, size_t ea, void **b, size_t eb, size_t *cap, size_t wa
 	return GP_OK;
 }
 
-int gp_rank_begin(gp_rank *r, const gp_index *ix, const gp_query_batch *q, size_t query,
-                  const uint32_t *ids, size_t k, uint64_t most)
+int gp_rank_room(gp_rank *r, const gp_index *ix, size_t places, size_t terms, size_t heap)
 {
-	size_t places = (size_t)(q->at[query + 1] - q->at[query]);
-	size_t heap = q->limit < most ? q->limit : (size_t)most;
 	if (grow((void **)&r->place_term, sizeof(uint32_t), (void **)&r->idf, sizeof(double), &r->cap_places, places + 1) != GP_OK ||
-	    grow((void **)&r->tf, sizeof(uint32_t), NULL, 0, &r->cap_terms, k + 1) != GP_OK ||
+	    grow((void **)&r->tf, sizeof(uint32_t), NULL, 0, &r->cap_terms, terms + 1) != GP_OK ||
 	    grow((void **)&r->h_score, sizeof(double), (void **)&r->h_doc, sizeof(uint32_t), &r->h_cap, heap + 1) != GP_OK) {
 		return GP_ENOMEM;
 	}
@@ -35,6 +32,16 @@ int gp_rank_begin(gp_rank *r, const gp_index *ix, const gp_query_batch *q, size_
 	r->k = (uint32_t)heap;
 	r->h_n = 0;
 	r->n_places = 0;
+	memset(r->tf, 0, (terms + 1) * sizeof(uint32_t));
+	return GP_OK;
+}
+
+int gp_rank_begin(gp_rank *r, const gp_index *ix, const gp_query_batch *q, size_t query,
+                  const uint32_t *ids, size_t k, uint64_t most)
+{
+	size_t places = (size_t)(q->at[query + 1] - q->at[query]);
+	size_t heap = q->limit < most ? q->limit : (size_t)most;
+	if (gp_rank_room(r, ix, places, k, heap) != GP_OK) return GP_ENOMEM;
 	for (size_t p = 0; p < places; p++) {
 		uint32_t t = q->terms[q->at[query] + p];
 		size_t j = 0;
@@ -43,7 +50,6 @@ int gp_rank_begin(gp_rank *r, const gp_index *ix, const gp_query_batch *q, size_
 		r->place_term[r->n_places] = (uint32_t)j;
 		r->idf[r->n_places++] = gp_bm25_idf(ix->n_len, gp_index_rank_df(ix, t));
 	}
-	memset(r->tf, 0, (k + 1) * sizeof(uint32_t));
 	return GP_OK;
 }
 

@@ -18,6 +18,9 @@ typedef struct gp_rank {
 	size_t h_n, h_cap, cap_places, cap_terms;
 } gp_rank;
 
+/* Room for `places` places over `terms` distinct terms (their tf zeroed) and a heap of the best
+ * `heap`, emptied; no places yet (the caller adds them: place_term, idf, n_places). */
+int gp_rank_room(gp_rank *r, const gp_index *ix, size_t places, size_t terms, size_t heap);
 /* Sets r up for query `query` of q whose distinct terms are ids[0..k) (gp_query_plan's order);
  * GP_ENOMEM when its tables cannot grow. */
 int gp_rank_begin(gp_rank *r, const gp_index *ix, const gp_query_batch *q, size_t query,
