@@ -118,11 +118,11 @@ namespace GpuPost {
 
         public function save(string $path, array $options = []): void {}
 
-        public function search(array $terms, array $options = []): array {}
+        public function search(array|string $query, array $options = []): array {}
 
         public function searchBatch(array $queries, array $options = []): array {}
 
-        public function count(array $terms = [], array $options = []): int {}
+        public function count(array|string $query = [], array $options = []): int {}
 
         public function info(): array {}
     }

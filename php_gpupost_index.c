@@ -100,6 +100,7 @@ typedef struct index_options {
 	int server;             /* open(): 'server' => 'auto' | 'required' | false */
 	double k1, b;
 	zend_long op, limit;
+	bool op_given, tree;    /* 'tree' => true: arrays are query trees */
 } index_options;
 
 /* 'device' => gpupost.device's values: host keeps the index on the host; auto (or the option
@@ -194,7 +195,7 @@ static bool parse_build_options(HashTable *opts, bool open, index_options *o, ui
 	return true;
 }
 
-/* Options of the queries: 'op' and 'limit'. */
+/* Options of the queries: 'op', 'limit' and 'tree'. */
 static bool parse_query_options(HashTable *opts, const gp_index *ix, index_options *o, uint32_t arg)
 {
 	zend_string *key;
@@ -202,9 +203,18 @@ static bool parse_query_options(HashTable *opts, const gp_index *ix, index_optio
 	zval *v;
 	o->op = GP_OP_AND;
 	o->limit = 0;
+	o->op_given = o->tree = false;
 	if (opts) {
 		ZEND_HASH_FOREACH_KEY_VAL(opts, ikey, key, v) {
 			ZVAL_DEREF(v);
+			if (key && zend_string_equals_literal(key, "tree")) {
+				if (Z_TYPE_P(v) != IS_TRUE && Z_TYPE_P(v) != IS_FALSE) {
+					zend_argument_type_error(arg, "option 'tree' must be of type bool, %s given", zend_zval_type_name(v));
+					return false;
+				}
+				o->tree = Z_TYPE_P(v) == IS_TRUE;
+				continue;
+			}
 			bool is_op = key && zend_string_equals_literal(key, "op");
 			if (!is_op && !(key && zend_string_equals_literal(key, "limit"))) {
 				unknown_option(arg, key, ikey);
@@ -215,7 +225,12 @@ static bool parse_query_options(HashTable *opts, const gp_index *ix, index_optio
 				return false;
 			}
 			*(is_op ? &o->op : &o->limit) = Z_LVAL_P(v);
+			o->op_given |= is_op;
 		} ZEND_HASH_FOREACH_END();
+	}
+	if (o->tree && o->op_given) {
+		zend_argument_value_error(arg, "option 'op' applies to a list of terms, not to query trees");
+		return false;
 	}
 	if (o->op != GP_OP_AND && o->op != GP_OP_OR && o->op != GP_OP_PHRASE) {
 		zend_argument_value_error(arg, "option 'op' must be GPUPOST_AND, GPUPOST_OR or GPUPOST_PHRASE");
@@ -783,6 +798,75 @@ static bool run_queries(index_obj *o, HashTable **queries, size_t n, const index
 	return true;
 }
 
+/* Runs queries as trees (MATCH expressions, array trees, lists of terms under 'op') on the host
+ * and returns their answers, or false (thrown). keys: the batch's, to name a query in errors (NULL:
+ * a single query). */
+static bool run_trees(index_obj *o, zval **queries, HashTable *keys, size_t n, const index_options *io, int count_only,
+                      gp_answers *ans, uint32_t arg)
+{
+	gp_ctx ctx;
+	gp_error err;
+	call_ctx(&ctx, n ? n : 1);
+	if (!fits_budget(&ctx, gp_zend_alloc_bytes((uint64_t)(n + 1) * (sizeof(gp_qtree) + sizeof(gp_qtree *))), 0, "the queries' trees")) return false;
+	gp_qtree *trees = safe_emalloc(n + 1, sizeof(gp_qtree), 0);
+	const gp_qtree **tp = safe_emalloc(n + 1, sizeof(gp_qtree *), 0);
+	size_t built = 0;
+	bool ok = true;
+	zend_string *skey;
+	zend_ulong ikey;
+	if (keys) {
+		ZEND_HASH_FOREACH_KEY(keys, ikey, skey) {
+			char name[96];
+			if (skey) snprintf(name, sizeof(name), "query [\"%.60s\"]: ", ZSTR_VAL(skey));
+			else snprintf(name, sizeof(name), "query [" ZEND_ULONG_FMT "]: ", ikey);
+			gp_qtree_init(&trees[built]);
+			tp[built] = &trees[built];
+			built++;
+			if (!(ok = gpupost_query_tree(queries[built - 1], io->tree, (int)io->op, name, &trees[built - 1], arg))) break;
+		} ZEND_HASH_FOREACH_END();
+	} else {
+		gp_qtree_init(&trees[0]);
+		tp[0] = &trees[0];
+		built = 1;
+		ok = gpupost_query_tree(queries[0], io->tree, (int)io->op, "", &trees[0], arg);
+	}
+	int rc = GP_OK;
+	if (ok) {
+		gp_tree_batch b = {n, tp, count_only, (uint32_t)io->limit};
+		o->answered_by = "worker";
+		o->last_backend = "host";
+		rc = gp_index_tree_query_host(o->ix, &b, &ctx.budget, ans, &err);
+	}
+	for (size_t i = 0; i < built; i++) gp_qtree_free(&trees[i]);
+	efree(trees);
+	efree(tp);
+	call_end();
+	if (!ok) return false;
+	if (rc == GP_EVALUE) {
+		zend_argument_value_error(arg, "%s", err.rule);
+		return false;
+	}
+	if (rc != GP_OK) {
+		throw_index_error(o, &err);
+		return false;
+	}
+	return true;
+}
+
+/* Whether a query goes as a tree: a string (a MATCH expression), or an array under 'tree'. */
+static bool is_tree_query(zval *q, const index_options *io)
+{
+	ZVAL_DEREF(q);
+	return Z_TYPE_P(q) == IS_STRING || (io->tree && Z_TYPE_P(q) == IS_ARRAY);
+}
+
+static bool op_with_strings(const index_options *io, uint32_t arg)
+{
+	if (!io->op_given) return true;
+	zend_argument_value_error(arg, "option 'op' applies to lists of terms, not to MATCH expressions");
+	return false;
+}
+
 /* Query q's answer: its docs, increasing, or (ranked) [doc => score], best first. */
 static void answer_array(zval *rv, const gp_answers *a, size_t q)
 {
@@ -797,17 +881,26 @@ static void answer_array(zval *rv, const gp_answers *a, size_t q)
 
 GP_METHOD(GpuPost_Index, search)
 {
-	HashTable *terms, *opts = NULL;
+	HashTable *terms = NULL, *opts = NULL;
+	zend_string *match = NULL;
 	index_options io;
 	gp_answers ans;
+	zval query;
 	ZEND_PARSE_PARAMETERS_START(1, 2)
-		Z_PARAM_ARRAY_HT(terms)
+		Z_PARAM_ARRAY_HT_OR_STR(terms, match)
 		Z_PARAM_OPTIONAL
 		Z_PARAM_ARRAY_HT(opts)
 	ZEND_PARSE_PARAMETERS_END();
 	index_obj *o = THIS_INDEX();
 	if (!index_of(o) || !parse_query_options(opts, o->ix, &io, 2)) RETURN_THROWS();
-	if (!run_queries(o, &terms, 1, &io, 0, &ans, 1)) RETURN_THROWS();
+	if (match) ZVAL_STR(&query, match); else ZVAL_ARR(&query, terms);
+	zval *qp = &query;
+	if (is_tree_query(qp, &io)) {
+		if (match && !op_with_strings(&io, 2)) RETURN_THROWS();
+		if (!run_trees(o, &qp, NULL, 1, &io, 0, &ans, 1)) RETURN_THROWS();
+	} else if (!run_queries(o, &terms, 1, &io, 0, &ans, 1)) {
+		RETURN_THROWS();
+	}
 	answer_array(return_value, &ans, 0);
 	gp_answers_free(&ans);
 }
@@ -821,6 +914,7 @@ GP_METHOD(GpuPost_Index, searchBatch)
 	zend_string *key;
 	zend_ulong ikey;
 	size_t n, i = 0;
+	bool trees = false, strings = false;
 	ZEND_PARSE_PARAMETERS_START(1, 2)
 		Z_PARAM_ARRAY_HT(queries)
 		Z_PARAM_OPTIONAL
@@ -831,19 +925,30 @@ GP_METHOD(GpuPost_Index, searchBatch)
 	n = zend_hash_num_elements(queries);
 	gp_ctx ctx;
 	call_ctx(&ctx, n ? n : 1);
-	if (!fits_budget(&ctx, gp_zend_alloc_bytes((uint64_t)(n + 1) * sizeof(HashTable *)), 0, "the batch's queries")) RETURN_THROWS();
-	HashTable **qs = safe_emalloc(n + 1, sizeof(HashTable *), 0);
+	if (!fits_budget(&ctx, gp_zend_alloc_bytes((uint64_t)(n + 1) * sizeof(zval *)), 0, "the batch's queries")) RETURN_THROWS();
+	zval **qz = safe_emalloc(n + 1, sizeof(zval *), 0);
 	ZEND_HASH_FOREACH_VAL(queries, q) {
 		ZVAL_DEREF(q);
-		if (Z_TYPE_P(q) != IS_ARRAY) {
-			zend_argument_type_error(1, "must hold queries as arrays of terms, %s given", zend_zval_type_name(q));
-			efree(qs);
+		if (Z_TYPE_P(q) != IS_ARRAY && Z_TYPE_P(q) != IS_STRING) {
+			zend_argument_type_error(1, "must hold queries as arrays of terms, query trees or MATCH expressions, %s given", zend_zval_type_name(q));
+			efree(qz);
 			RETURN_THROWS();
 		}
-		qs[i++] = Z_ARRVAL_P(q);
+		strings |= Z_TYPE_P(q) == IS_STRING;
+		trees |= is_tree_query(q, &io);
+		qz[i++] = q;
 	} ZEND_HASH_FOREACH_END();
-	bool ok = run_queries(o, qs, n, &io, 0, &ans, 1);
-	efree(qs);
+	bool ok;
+	if (trees) {
+		/* one batch of trees: the lists of terms among them become trees too */
+		ok = (!strings || op_with_strings(&io, 2)) && run_trees(o, qz, queries, n, &io, 0, &ans, 1);
+	} else {
+		HashTable **qs = safe_emalloc(n + 1, sizeof(HashTable *), 0);
+		for (i = 0; i < n; i++) qs[i] = Z_ARRVAL_P(qz[i]);
+		ok = run_queries(o, qs, n, &io, 0, &ans, 1);
+		efree(qs);
+	}
+	efree(qz);
 	if (!ok) RETURN_THROWS();
 	array_init_like(return_value, queries);
 	i = 0;
@@ -858,20 +963,29 @@ GP_METHOD(GpuPost_Index, searchBatch)
 GP_METHOD(GpuPost_Index, count)
 {
 	HashTable *terms = NULL, *opts = NULL;
+	zend_string *match = NULL;
 	index_options io;
 	gp_answers ans;
+	zval query;
 	ZEND_PARSE_PARAMETERS_START(0, 2)
 		Z_PARAM_OPTIONAL
-		Z_PARAM_ARRAY_HT(terms)
+		Z_PARAM_ARRAY_HT_OR_STR(terms, match)
 		Z_PARAM_ARRAY_HT(opts)
 	ZEND_PARSE_PARAMETERS_END();
 	index_obj *o = THIS_INDEX();
 	if (!index_of(o)) RETURN_THROWS();
-	if (!terms || zend_hash_num_elements(terms) == 0) RETURN_LONG((zend_long)o->ix->n_terms);
+	if (!match && (!terms || zend_hash_num_elements(terms) == 0)) RETURN_LONG((zend_long)o->ix->n_terms);
 	if (!parse_query_options(opts, o->ix, &io, 2)) RETURN_THROWS();
 	zend_long limit = io.limit;   /* what search() would return: the matches, at most the limit */
 	io.limit = 0;
-	if (!run_queries(o, &terms, 1, &io, 1, &ans, 1)) RETURN_THROWS();
+	if (match) ZVAL_STR(&query, match); else ZVAL_ARR(&query, terms);
+	zval *qp = &query;
+	if (is_tree_query(qp, &io)) {
+		if (match && !op_with_strings(&io, 2)) RETURN_THROWS();
+		if (!run_trees(o, &qp, NULL, 1, &io, 1, &ans, 1)) RETURN_THROWS();
+	} else if (!run_queries(o, &terms, 1, &io, 1, &ans, 1)) {
+		RETURN_THROWS();
+	}
 	RETVAL_LONG(limit > 0 && (uint64_t)limit < ans.total ? limit : (zend_long)ans.total);
 	gp_answers_free(&ans);
 }

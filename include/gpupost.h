@@ -8,6 +8,9 @@
 #include "../engine/gp_dispatch.h"   /* gp_ctx, gp_decode, gp_index_search, devices */
 #include "../index/gp_index.h"       /* gp_index: build, files, shards, doc lengths */
 #include "../query/gp_query.h"       /* queries and their answers */
+#include "../query/gp_qtree.h"       /* query trees, FTS5 MATCH expressions into them, and */
+#include "../query/gp_match.h"       /* their answers on the host */
+#include "../query/gp_tree_query.h"
 #include "../codec/gp_budget.h"      /* gp_budget, gp_face: what a call may build */
 #include "../codec/gp_trace.h"       /* a call's steps, timed (GPUPOST_TRACE) */
 

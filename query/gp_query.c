@@ -2,7 +2,6 @@
  * processes without a device. AND is the shortest list's docs galloped through the others
  * (each cursor only moves forward); OR a heap merge; a phrase is an AND whose candidates'
  * positions are checked place by place. */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -425,13 +424,6 @@ done:
 	free(w.pl);
 	free(w.heap);
 	free(w.pos);
-	if (rc != GP_OK) {
-		if (rc == GP_ENOMEM && err->code != GP_ENOMEM) {
-			err->code = GP_ENOMEM;
-			err->format = "memory";
-			snprintf(err->rule, sizeof(err->rule), "the host could not allocate the answers");
-		}
-		gp_answers_free(out);
-	}
+	if (rc != GP_OK) gp_sink_failed(&s, rc);
 	return rc;
 }

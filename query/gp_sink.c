@@ -1,4 +1,5 @@
 /* The answers' room (query/gp_sink.h). */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "gp_sink.h"
@@ -20,4 +21,15 @@ int gp_sink_reserve(gp_sink *s, uint64_t more)
 	}
 	s->cap = (size_t)cap;
 	return GP_OK;
+}
+
+void gp_sink_failed(gp_sink *s, int rc)
+{
+	gp_error *err = s->err;
+	if (rc == GP_ENOMEM && err->code != GP_ENOMEM) {
+		err->code = GP_ENOMEM;
+		err->format = "memory";
+		snprintf(err->rule, sizeof(err->rule), "the host could not allocate the answers");
+	}
+	gp_answers_free(s->a);
 }

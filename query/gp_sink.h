@@ -16,6 +16,9 @@ typedef struct gp_sink {
 /* Room for `more` answers beyond the total: GP_ENOMEM past the budget or the allocator. */
 int gp_sink_reserve(gp_sink *s, uint64_t more);
 
+/* A batch that failed with rc: its answers freed, an allocation that failed named in err. */
+void gp_sink_failed(gp_sink *s, int rc);
+
 static inline void gp_sink_put(gp_sink *s, uint32_t doc)
 {
 	if (!s->count_only) s->a->docs[s->a->total] = doc;

@@ -40,7 +40,7 @@ attempt(fn() => $ix->search(['a'], ['op' => 99]));
 attempt(fn() => $ix->search(['a'], ['op' => '1']));
 attempt(fn() => $ix->search(['a'], ['limit' => 10]));
 attempt(fn() => $ix->search(['a'], ['limit' => -1]));
-attempt(fn() => $ix->searchBatch([['a'], 'b']));
+attempt(fn() => $ix->searchBatch([['a'], 1.5]));
 attempt(fn() => $ix->count());
 attempt(fn() => $ix->count(['a', 'a', 'a']));
 attempt(fn() => (new GpuPost\Index([]))->search(['a'], ['op' => GPUPOST_OR]));
@@ -92,12 +92,12 @@ array(1)
 array(0)
 array(0)
 array(2)
-TypeError: GpuPost\Index::search(): Argument #1 ($terms) must hold terms as strings, float given
+TypeError: GpuPost\Index::search(): Argument #1 ($query) must hold terms as strings, float given
 ValueError: GpuPost\Index::search(): Argument #2 ($options) option 'op' must be GPUPOST_AND, GPUPOST_OR or GPUPOST_PHRASE
 TypeError: GpuPost\Index::search(): Argument #2 ($options) option 'op' must be of type int, string given
 ValueError: GpuPost\Index::search(): Argument #2 ($options) option 'limit' needs doc lengths: build the index with 'doc_lengths' => [doc => tokens]
 ValueError: GpuPost\Index::search(): Argument #2 ($options) option 'limit' must be 0 (every match) or a positive number of best documents
-TypeError: GpuPost\Index::searchBatch(): Argument #1 ($queries) must hold queries as arrays of terms, string given
+TypeError: GpuPost\Index::searchBatch(): Argument #1 ($queries) must hold queries as arrays of terms, query trees or MATCH expressions, float given
 3
 2
 array(0)

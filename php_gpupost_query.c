@@ -1,0 +1,259 @@
+/* Queries as trees (query/gp_qtree.h) from what a PHP user gives: an FTS5 MATCH expression (a
+ * string, parsed by query/gp_match.c), an array tree for programs, or a list of terms under an
+ * operator (what GpuPost\Index took before trees: one tree of them, for a batch that mixes). */
+#include "php_gpupost_glue.h"
+#include "zend_exceptions.h"
+
+typedef struct tree_builder {
+	gp_qtree *t;
+	uint32_t arg;
+	const char *query;        /* the query's name in messages ("" for a single one) */
+	char path[128];           /* where in the array tree: "[2][1]" */
+	size_t path_len;
+} tree_builder;
+
+static uint32_t build_fail(tree_builder *b, const char *why)
+{
+	if (!EG(exception)) zend_argument_value_error(b->arg, "%squery tree%s%s: %s", b->query, b->path_len ? " at " : "", b->path, why);
+	return UINT32_MAX;
+}
+
+static void path_push(tree_builder *b, size_t i, size_t *saved)
+{
+	*saved = b->path_len;
+	int n = snprintf(b->path + b->path_len, sizeof(b->path) - b->path_len, "[%zu]", i);
+	if (n > 0 && b->path_len + (size_t)n < sizeof(b->path)) b->path_len += (size_t)n;
+	b->path[b->path_len] = '\0';
+}
+
+static void path_pop(tree_builder *b, size_t saved)
+{
+	b->path_len = saved;
+	b->path[saved] = '\0';
+}
+
+/* A term's bytes: a string as it is, an int in decimal (into buf). */
+static bool term_of(zval *v, char buf[24], const char **s, size_t *n)
+{
+	ZVAL_DEREF(v);
+	if (Z_TYPE_P(v) == IS_STRING) {
+		*s = Z_STRVAL_P(v);
+		*n = Z_STRLEN_P(v);
+		return true;
+	}
+	if (Z_TYPE_P(v) != IS_LONG) return false;
+	*n = (size_t)snprintf(buf, 24, ZEND_LONG_FMT, Z_LVAL_P(v));
+	*s = buf;
+	return true;
+}
+
+/* An array tree's operator: its first element, a string; NULL (and *n its elements) otherwise. */
+static const char *op_of(zval *v, uint32_t *n)
+{
+	ZVAL_DEREF(v);
+	if (Z_TYPE_P(v) != IS_ARRAY) return NULL;
+	*n = zend_hash_num_elements(Z_ARRVAL_P(v));
+	zval *first = zend_hash_index_find(Z_ARRVAL_P(v), 0);
+	if (!first) return NULL;
+	ZVAL_DEREF(first);
+	return Z_TYPE_P(first) == IS_STRING ? Z_STRVAL_P(first) : NULL;
+}
+
+/* Element i of a list (NULL when it is not one). */
+static zval *element(zval *v, uint32_t i)
+{
+	ZVAL_DEREF(v);
+	zval *e = zend_hash_index_find(Z_ARRVAL_P(v), i);
+	if (e) ZVAL_DEREF(e);
+	return e;
+}
+
+/* Adds the items of a phrase given as a term, ['phrase', item...] or ['prefix', bytes] (each item
+ * a term or ['prefix', bytes]); false thrown. */
+static bool phrase_items(tree_builder *b, zval *v, bool nested)
+{
+	char buf[24];
+	const char *s;
+	size_t n;
+	uint32_t count;
+	if (term_of(v, buf, &s, &n)) return gp_qtree_item(b->t, s, n, 0) != UINT32_MAX || build_fail(b, "out of memory") == 0;
+	const char *op = op_of(v, &count);
+	if (op && strcmp(op, "prefix") == 0) {
+		zval *x = element(v, 1);
+		if (count != 2 || !x || !term_of(x, buf, &s, &n)) return build_fail(b, "'prefix' takes one string") == 0;
+		return gp_qtree_item(b->t, s, n, 1) != UINT32_MAX || build_fail(b, "out of memory") == 0;
+	}
+	if (op && strcmp(op, "phrase") == 0 && !nested) {
+		for (uint32_t i = 1; i < count; i++) {
+			size_t saved;
+			zval *x = element(v, i);
+			path_push(b, i, &saved);
+			bool ok = x && phrase_items(b, x, true);
+			if (!x) build_fail(b, "a phrase is a list of terms");
+			path_pop(b, saved);
+			if (!ok) return false;
+		}
+		return true;
+	}
+	return build_fail(b, nested ? "a phrase's item is a term or ['prefix', string]"
+	                            : "a phrase is a term, ['phrase', term...], ['prefix', string] or ['initial', phrase]") == 0;
+}
+
+/* A phrase (with ['initial', phrase] its first item at the first token); its index or UINT32_MAX. */
+static uint32_t phrase_of(tree_builder *b, zval *v)
+{
+	uint32_t count, first = (uint32_t)b->t->n_items;
+	const char *op = op_of(v, &count);
+	int initial = 0;
+	if (op && strcmp(op, "initial") == 0) {
+		if (count != 2 || !element(v, 1)) return build_fail(b, "'initial' takes one phrase");
+		v = element(v, 1);
+		initial = 1;
+	}
+	if (!phrase_items(b, v, false)) return UINT32_MAX;
+	uint32_t p = gp_qtree_phrase(b->t, first, initial);
+	return p == UINT32_MAX ? build_fail(b, "out of memory") : p;
+}
+
+static uint32_t node_of(tree_builder *b, zval *v, int depth);
+
+/* ['and' | 'or', query...] and ['not', query, query]. */
+static uint32_t op_node(tree_builder *b, zval *v, int kind, uint32_t count, int depth)
+{
+	if (kind == GP_QT_NOT ? count != 3 : count < 2) {
+		return build_fail(b, kind == GP_QT_NOT ? "'not' takes two queries (what matches the first and not the second)"
+		                                       : "'and' and 'or' take one query or more");
+	}
+	uint32_t *kids = safe_emalloc(count, sizeof(uint32_t), 0), n = 0;
+	for (uint32_t i = 1; i < count; i++) {
+		size_t saved;
+		zval *x = element(v, i);
+		path_push(b, i, &saved);
+		uint32_t k = x ? node_of(b, x, depth + 1) : build_fail(b, "a query tree is a list");
+		path_pop(b, saved);
+		if (k == UINT32_MAX) {
+			efree(kids);
+			return UINT32_MAX;
+		}
+		kids[n++] = k;
+	}
+	if (gp_qtree_too_deep(b->t, kids, n)) {
+		efree(kids);
+		return build_fail(b, "the tree is deeper than 256");
+	}
+	uint32_t node = gp_qtree_op(b->t, kind, kids, n);
+	efree(kids);
+	return node == UINT32_MAX ? build_fail(b, "out of memory") : node;
+}
+
+static uint32_t node_of(tree_builder *b, zval *v, int depth)
+{
+	char buf[24];
+	const char *s;
+	size_t n;
+	uint32_t count, first = (uint32_t)b->t->n_phrases;
+	if (depth > GP_QT_MAX_DEPTH) return build_fail(b, "the tree is deeper than 256");
+	if (term_of(v, buf, &s, &n)) {
+		if (phrase_of(b, v) == UINT32_MAX) return UINT32_MAX;
+		return gp_qtree_near(b->t, first, GP_QT_NEAR_DEFAULT);
+	}
+	const char *op = op_of(v, &count);
+	if (!op) return build_fail(b, "a query is a term or a list whose first element names its operator");
+	if (strcmp(op, "and") == 0) return op_node(b, v, GP_QT_AND, count, depth);
+	if (strcmp(op, "or") == 0) return op_node(b, v, GP_QT_OR, count, depth);
+	if (strcmp(op, "not") == 0) return op_node(b, v, GP_QT_NOT, count, depth);
+	if (strcmp(op, "near") == 0) {
+		/* ['near', distance, phrase...] or ['near', phrase...] (FTS5's default distance) */
+		uint32_t i = 1, near = GP_QT_NEAR_DEFAULT;
+		zval *d = element(v, 1);
+		if (d && Z_TYPE_P(d) == IS_LONG) {
+			if (Z_LVAL_P(d) < 0) return build_fail(b, "a NEAR distance is 0 or more");
+			near = Z_LVAL_P(d) > GP_QT_NEAR_MAX ? GP_QT_NEAR_MAX : (uint32_t)Z_LVAL_P(d);
+			i = 2;
+		}
+		if (i >= count) return build_fail(b, "'near' takes a phrase or more");
+		for (; i < count; i++) {
+			size_t saved;
+			zval *x = element(v, i);
+			path_push(b, i, &saved);
+			uint32_t p = x ? phrase_of(b, x) : build_fail(b, "a query tree is a list");
+			path_pop(b, saved);
+			if (p == UINT32_MAX) return UINT32_MAX;
+		}
+		uint32_t node = gp_qtree_near(b->t, first, near);
+		return node == UINT32_MAX ? build_fail(b, "out of memory") : node;
+	}
+	if (strcmp(op, "phrase") == 0 || strcmp(op, "prefix") == 0 || strcmp(op, "initial") == 0) {
+		if (phrase_of(b, v) == UINT32_MAX) return UINT32_MAX;
+		uint32_t node = gp_qtree_near(b->t, first, GP_QT_NEAR_DEFAULT);
+		return node == UINT32_MAX ? build_fail(b, "out of memory") : node;
+	}
+	if (strcmp(op, "column") == 0) return build_fail(b, "the index has no columns");
+	return build_fail(b, "the operator is not 'and', 'or', 'not', 'phrase', 'near', 'prefix', 'initial' or 'column'");
+}
+
+bool gpupost_query_tree(zval *q, bool tree, int op, const char *name, gp_qtree *t, uint32_t arg)
+{
+	tree_builder b = {t, arg, name, "", 0};
+	ZVAL_DEREF(q);
+	if (Z_TYPE_P(q) == IS_STRING) {
+		gp_error err;
+		int rc = gp_match_parse(Z_STRVAL_P(q), Z_STRLEN_P(q), NULL, 0, t, &err);
+		if (rc == GP_ENOMEM) {
+			zend_throw_exception_ex(gpupost_exception_ce, 0, "out of memory parsing a MATCH expression");
+			return false;
+		}
+		if (rc != GP_OK) {
+			zend_argument_value_error(arg, "%sMATCH expression: %s at byte %zu", name, err.rule, err.offset);
+			return false;
+		}
+		return true;
+	}
+	if (Z_TYPE_P(q) != IS_ARRAY) {
+		zend_argument_type_error(arg, "%smust be a MATCH expression (a string) or an array, %s given", name, zend_zval_type_name(q));
+		return false;
+	}
+	if (tree) {
+		uint32_t root = node_of(&b, q, 1);
+		t->root = root;
+		return root != UINT32_MAX;
+	}
+	/* a list of terms under `op`: the tree of what it asks */
+	uint32_t first_phrase = (uint32_t)t->n_phrases, first_item = (uint32_t)t->n_items, n = 0;
+	uint32_t *kids = safe_emalloc(zend_hash_num_elements(Z_ARRVAL_P(q)) + 1, sizeof(uint32_t), 0);
+	zval *v;
+	bool ok = true;
+	ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(q), v) {
+		char buf[24];
+		const char *s;
+		size_t len;
+		if (!term_of(v, buf, &s, &len)) {
+			ZVAL_DEREF(v);
+			zend_argument_type_error(arg, "%smust hold terms as strings, %s given", name, zend_zval_type_name(v));
+			ok = false;
+			break;
+		}
+		uint32_t p = gp_qtree_item(t, s, len, 0);
+		if (op != GP_OP_PHRASE && p != UINT32_MAX) {
+			p = gp_qtree_phrase(t, p, 0);
+			p = p == UINT32_MAX ? p : gp_qtree_near(t, p, GP_QT_NEAR_DEFAULT);
+			kids[n++] = p;
+		}
+		if (p == UINT32_MAX) {
+			ok = build_fail(&b, "out of memory") == 0;
+			break;
+		}
+	} ZEND_HASH_FOREACH_END();
+	if (ok && op == GP_OP_PHRASE) {
+		ok = gp_qtree_phrase(t, first_item, 0) != UINT32_MAX && gp_qtree_near(t, first_phrase, GP_QT_NEAR_DEFAULT) != UINT32_MAX;
+	} else if (ok && n == 0) {
+		ok = gp_qtree_near(t, first_phrase, GP_QT_NEAR_DEFAULT) != UINT32_MAX;   /* no terms: no docs */
+	} else if (ok) {
+		uint32_t root = gp_qtree_op(t, op == GP_OP_OR ? GP_QT_OR : GP_QT_AND, kids, n);
+		t->root = root;
+		ok = root != UINT32_MAX;
+	}
+	efree(kids);
+	if (!ok && !EG(exception)) build_fail(&b, "out of memory");
+	return ok;
+}

@@ -1,0 +1,122 @@
+/* Building a query tree (query/gp_qtree.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gp_qtree.h"
+
+void gp_qtree_init(gp_qtree *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+void gp_qtree_free(gp_qtree *t)
+{
+	free(t->nodes);
+	free(t->kids);
+	free(t->phrases);
+	free(t->items);
+	free(t->text);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Room for `more` elements of `size` bytes after n in *a (capacity *cap). */
+static int room(gp_qtree *t, void **a, size_t *cap, size_t n, size_t more, size_t size)
+{
+	if (t->failed) return GP_ENOMEM;
+	if (n + more <= *cap) return GP_OK;
+	size_t c = *cap ? *cap : 8;
+	while (c < n + more) c *= 2;
+	void *p = realloc(*a, c * size);
+	if (!p) {
+		t->failed = 1;
+		return GP_ENOMEM;
+	}
+	*a = p;
+	*cap = c;
+	return GP_OK;
+}
+
+uint32_t gp_qtree_item(gp_qtree *t, const char *term, size_t len, int prefix)
+{
+	if (len > UINT32_MAX || t->n_items >= UINT32_MAX - 1 ||
+	    room(t, (void **)&t->items, &t->cap_items, t->n_items, 1, sizeof(gp_qt_item)) != GP_OK ||
+	    room(t, (void **)&t->text, &t->cap_text, t->text_len, len + 1, 1) != GP_OK) {
+		t->failed = 1;
+		return UINT32_MAX;
+	}
+	if (len) memcpy(t->text + t->text_len, term, len);
+	t->items[t->n_items] = (gp_qt_item){t->text_len, (uint32_t)len, (uint8_t)(prefix != 0)};
+	t->text_len += len;
+	return (uint32_t)t->n_items++;
+}
+
+uint32_t gp_qtree_phrase(gp_qtree *t, uint32_t first, int initial)
+{
+	if (t->n_phrases >= UINT32_MAX - 1 ||
+	    room(t, (void **)&t->phrases, &t->cap_phrases, t->n_phrases, 1, sizeof(gp_qt_phrase)) != GP_OK) {
+		t->failed = 1;
+		return UINT32_MAX;
+	}
+	t->phrases[t->n_phrases] = (gp_qt_phrase){first, (uint32_t)(t->n_items - first), (uint8_t)(initial != 0)};
+	return (uint32_t)t->n_phrases++;
+}
+
+static uint32_t add_node(gp_qtree *t, gp_qt_node n)
+{
+	if (t->n_nodes >= UINT32_MAX - 1 || room(t, (void **)&t->nodes, &t->cap_nodes, t->n_nodes, 1, sizeof(gp_qt_node)) != GP_OK) {
+		t->failed = 1;
+		return UINT32_MAX;
+	}
+	t->nodes[t->n_nodes] = n;
+	t->root = (uint32_t)t->n_nodes;
+	return (uint32_t)t->n_nodes++;
+}
+
+uint32_t gp_qtree_near(gp_qtree *t, uint32_t first, uint32_t near)
+{
+	if (t->failed) return UINT32_MAX;
+	/* a phrase of no tokens leaves a group of others (it would match nothing) */
+	uint32_t kept = first;
+	for (size_t p = first; p < t->n_phrases; p++) {
+		if (t->phrases[p].n) t->phrases[kept++] = t->phrases[p];
+	}
+	size_t given = t->n_phrases - first;
+	if (kept == first && given > 0) kept = first + 1;   /* all empty: one empty phrase, no match */
+	t->n_phrases = kept;
+	uint32_t n = kept - first;
+	for (uint32_t p = first; p + 1 < kept; p++) {   /* a group's phrases' items lie together */
+		if (t->phrases[p + 1].first != t->phrases[p].first + t->phrases[p].n) return UINT32_MAX;
+	}
+	int empty = n == 0 || t->phrases[first].n == 0;
+	return add_node(t, (gp_qt_node){(uint8_t)(empty ? GP_QT_EMPTY : GP_QT_NEAR), first, n, near, 1});
+}
+
+int gp_qtree_too_deep(const gp_qtree *t, const uint32_t *kids, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (t->nodes[kids[i]].depth >= GP_QT_MAX_DEPTH) return 1;
+	}
+	return 0;
+}
+
+uint32_t gp_qtree_op(gp_qtree *t, int kind, const uint32_t *kids, size_t n)
+{
+	if (t->failed || n == 0 || (kind == GP_QT_NOT && n != 2) || gp_qtree_too_deep(t, kids, n)) return UINT32_MAX;
+	if (n == 1 && kind != GP_QT_NOT) return kids[0];
+	size_t total = 0;
+	for (size_t i = 0; i < n; i++) total += kind != GP_QT_NOT && t->nodes[kids[i]].kind == kind ? t->nodes[kids[i]].n : 1;
+	if (room(t, (void **)&t->kids, &t->cap_kids, t->n_kids, total, sizeof(uint32_t)) != GP_OK) return UINT32_MAX;
+	uint32_t first = (uint32_t)t->n_kids, depth = 0;
+	for (size_t i = 0; i < n; i++) {
+		const gp_qt_node *c = &t->nodes[kids[i]];
+		if (kind != GP_QT_NOT && c->kind == kind) {
+			/* its children were added before it: copy them, they stay where they are too */
+			for (uint32_t j = 0; j < c->n; j++) t->kids[t->n_kids++] = t->kids[c->first + j];
+			if (c->depth - 1 > depth) depth = c->depth - 1;
+		} else {
+			t->kids[t->n_kids++] = kids[i];
+			if (c->depth > depth) depth = c->depth;
+		}
+	}
+	return add_node(t, (gp_qt_node){(uint8_t)kind, first, (uint32_t)total, 0, depth + 1});
+}

@@ -1,0 +1,675 @@
+/* Query trees on the host (query/gp_tree_query.h): each node moves forward through docs, as FTS5's
+ * expression nodes do, to the first doc at least x that it matches. A leaf (a NEAR group) lines
+ * its items' lists up on one doc, then checks positions: each phrase's instances, then the NEAR
+ * trimming; AND moves its children in turn from the one with the fewest docs until they agree; OR
+ * takes its children's least doc; NOT its first child's docs that its second does not match. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gp_tree_query.h"
+#include "gp_rank.h"
+#include "gp_sink.h"
+#include "../index/gp_list_cursor.h"
+
+#define DOC_END INT64_MAX
+
+enum { ITEM_NONE, ITEM_TERM, ITEM_MERGED };
+
+/* A phrase's item: no docs, one term's list (a cursor), or a prefix's terms merged into one
+ * list (docs, and each one's positions, or its tf without positions). */
+typedef struct item {
+	int kind;
+	int64_t doc;              /* the doc it is at; -1 before it is moved, DOC_END past its end */
+	uint32_t term;
+	gp_list_cursor *cur;
+	uint64_t n, i;            /* merged: at doc i of n */
+	uint32_t *docs;
+	uint64_t *pos_at;         /* positional: doc i's positions are pos[pos_at[i] .. pos_at[i + 1]) */
+	int32_t *pos;
+	uint32_t *tfs;            /* without positions: doc i's tf */
+	uint64_t docs_held;       /* its docs: the list's df, the merged count */
+} item;
+
+typedef struct tree_run {
+	const gp_index *ix;
+	const gp_qtree *t;
+	const gp_budget *budget;
+	gp_error *err;
+	item *items;
+	gp_list_cursor *cursors;
+	int64_t *doc;             /* by node */
+	uint64_t *docs_held;      /* by node: what it may match at most (the AND's order) */
+	uint32_t *kids;           /* t->kids, an AND's in increasing docs_held */
+	uint32_t *tf;             /* by phrase: its instances in the doc its leaf is at */
+	int32_t *scratch;         /* positions decoded and phrase instances */
+	size_t scratch_cap;
+	const int32_t **item_pos; /* by item of the leaf at hand: its positions there, and how many */
+	uint32_t *item_count;
+	int rc;
+} tree_run;
+
+/* --- items --- */
+
+static int64_t item_geq(item *it, int64_t x)
+{
+	if (it->doc >= x) return it->doc;
+	if (x > (int64_t)UINT32_MAX || it->kind == ITEM_NONE) return it->doc = DOC_END;
+	if (it->kind == ITEM_TERM) {
+		gp_cursor_geq(it->cur, (uint32_t)x);
+		return it->doc = it->cur->i < it->cur->n ? (int64_t)it->cur->doc : DOC_END;
+	}
+	it->i = gp_gallop(it->docs, it->i, it->n, (uint32_t)x);
+	return it->doc = it->i < it->n ? (int64_t)it->docs[it->i] : DOC_END;
+}
+
+static uint32_t item_tf(item *it)
+{
+	if (it->kind == ITEM_TERM) return gp_cursor_tf(it->cur);
+	if (it->pos_at) {
+		uint64_t n = it->pos_at[it->i + 1] - it->pos_at[it->i];
+		return n ? (n > UINT32_MAX ? UINT32_MAX : (uint32_t)n) : 1;
+	}
+	return it->tfs[it->i];
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* One posting of a prefix's terms, before they are merged by doc. */
+typedef struct posting {
+	uint32_t doc, tf;
+	uint64_t pos;             /* its positions: pos[pos .. pos + count) of the gathered ones */
+	uint32_t count;
+} posting;
+
+static int cmp_posting(const void *a, const void *b)
+{
+	const posting *x = a, *y = b;
+	if (x->doc != y->doc) return x->doc < y->doc ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* Grows *a (elements of size bytes, *cap of them) to hold want, within the budget. */
+static int grow_array(tree_run *r, void **a, size_t size, uint64_t *cap, uint64_t want, const char *what)
+{
+	if (want <= *cap) return GP_OK;
+	uint64_t c = *cap ? *cap : 64;
+	while (c < want) c *= 2;
+	void *p = NULL;
+	if (gp_budget_check(r->budget, 0, c * size, what, r->err) != GP_OK || c > SIZE_MAX / size ||
+	    !(p = realloc(*a, (size_t)(c * size)))) {
+		return GP_ENOMEM;
+	}
+	*a = p;
+	*cap = c;
+	return GP_OK;
+}
+
+/* The postings of terms ids[0 .. n) merged into one list: by doc, positions merged (a position
+ * two terms share counted once, as FTS5 merges a prefix's), or tf summed without positions. */
+static int merge_terms(tree_run *r, item *it, const uint32_t *ids, size_t n)
+{
+	const gp_index *ix = r->ix;
+	uint64_t total = 0, n_pos = 0, cap_post = 0, cap_pos = 0;
+	posting *post = NULL;
+	int32_t *pos = NULL;
+	for (size_t j = 0; j < n; j++) total += gp_index_df(ix, ids[j]);
+	int rc = grow_array(r, (void **)&post, sizeof(posting), &cap_post, total + 1, "a prefix's postings");
+	gp_list_cursor *c = malloc(sizeof(gp_list_cursor));
+	int32_t *dec = NULL;
+	uint64_t cap_dec = 0;
+	uint64_t m = 0;
+	if (!c) rc = GP_ENOMEM;
+	for (size_t j = 0; j < n && rc == GP_OK; j++) {
+		gp_cursor_open(c, ix, ids[j]);
+		c->eager = 1;
+		for (; c->i < c->n && rc == GP_OK; gp_cursor_next(c)) {
+			posting p = {c->doc, gp_cursor_tf(c), n_pos, 0};
+			if (ix->positional) {
+				uint32_t cnt = gp_cursor_count(c);
+				if ((rc = grow_array(r, (void **)&dec, sizeof(int32_t), &cap_dec, (uint64_t)cnt + 1, "a prefix's positions")) != GP_OK ||
+				    (rc = grow_array(r, (void **)&pos, sizeof(int32_t), &cap_pos, n_pos + cnt + 1, "a prefix's positions")) != GP_OK) {
+					break;
+				}
+				const int32_t *ps = gp_cursor_positions(c, dec, &cnt);
+				memcpy(pos + n_pos, ps, (size_t)cnt * sizeof(int32_t));
+				n_pos += cnt;
+				p.count = cnt;
+			}
+			post[m++] = p;
+		}
+	}
+	free(c);
+	free(dec);
+	if (rc == GP_OK) {
+		qsort(post, (size_t)m, sizeof(posting), cmp_posting);
+		/* the merged list: at most m docs and n_pos positions */
+		uint64_t bytes = m * 4 + (ix->positional ? (m + 1) * 8 + n_pos * 4 : m * 4);
+		if ((rc = gp_budget_check(r->budget, 0, bytes, "a prefix's postings", r->err)) == GP_OK) {
+			it->docs = malloc((size_t)m * 4 + 4);
+			if (ix->positional) {
+				it->pos_at = malloc((size_t)(m + 1) * 8);
+				it->pos = malloc((size_t)n_pos * 4 + 4);
+			} else {
+				it->tfs = malloc((size_t)m * 4 + 4);
+			}
+			if (!it->docs || (ix->positional ? !it->pos_at || !it->pos : !it->tfs)) rc = GP_ENOMEM;
+		}
+	}
+	if (rc == GP_OK) {
+		uint64_t d = 0, at = 0;
+		for (uint64_t a = 0; a < m;) {
+			uint64_t b = a + 1;
+			while (b < m && post[b].doc == post[a].doc) b++;
+			it->docs[d] = post[a].doc;
+			if (ix->positional) {
+				it->pos_at[d] = at;
+				uint64_t from = at;
+				for (uint64_t k = a; k < b; k++) {
+					if (post[k].count) memcpy(it->pos + at, pos + post[k].pos, (size_t)post[k].count * 4);
+					at += post[k].count;
+				}
+				qsort(it->pos + from, (size_t)(at - from), sizeof(int32_t), cmp_i32);
+				uint64_t w = from;
+				for (uint64_t k = from; k < at; k++) {
+					if (w == from || it->pos[k] != it->pos[w - 1]) it->pos[w++] = it->pos[k];
+				}
+				at = w;
+			} else {
+				uint64_t tf = 0;
+				for (uint64_t k = a; k < b; k++) tf += post[k].tf;
+				it->tfs[d] = tf > UINT32_MAX ? UINT32_MAX : (uint32_t)tf;
+			}
+			d++;
+			a = b;
+		}
+		if (ix->positional) it->pos_at[d] = at;
+		it->n = d;
+		it->docs_held = d;
+		it->kind = d ? ITEM_MERGED : ITEM_NONE;
+	}
+	free(post);
+	free(pos);
+	return rc;
+}
+
+static void item_free(item *it)
+{
+	free(it->docs);
+	free(it->pos_at);
+	free(it->pos);
+	free(it->tfs);
+}
+
+/* The item's positions in the doc it is at (decoded into buf: room for its count). */
+static const int32_t *item_positions(item *it, int32_t *buf, uint32_t *count)
+{
+	if (it->kind == ITEM_TERM) return gp_cursor_positions(it->cur, buf, count);
+	uint64_t n = it->pos_at[it->i + 1] - it->pos_at[it->i];
+	*count = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+	return it->pos + it->pos_at[it->i];
+}
+
+/* --- leaves --- */
+
+static int leaf_needs_positions(const gp_qtree *t, const gp_qt_node *nd)
+{
+	const gp_qt_phrase *ph = &t->phrases[nd->first];
+	return nd->n > 1 || ph->n > 1 || ph->initial;
+}
+
+/* The starts of phrase ph's instances from its items' positions (pos[j], count[j]) into out: the
+ * positions s of its first item (with ^ only the first token's, GP_QT_FIRST_POSITION) where item
+ * j is at s + j. Returns how many. */
+static uint32_t phrase_instances(const gp_qt_phrase *ph, const int32_t *const *pos, const uint32_t *count, int32_t *out)
+{
+	uint32_t m = 0, at[64] = {0};
+	for (uint32_t a = 0; a < count[0]; a++) {
+		int64_t s = pos[0][a];
+		if (ph->initial && s != GP_QT_FIRST_POSITION) continue;
+		uint32_t j = 1;
+		for (; j < ph->n; j++) {
+			int64_t want = s + (int64_t)j;
+			const int32_t *pj = pos[j];
+			if (j < 64) {   /* merged: both increase */
+				while (at[j] < count[j] && pj[at[j]] < want) at[j]++;
+				if (at[j] == count[j]) return m;
+				if (pj[at[j]] != want) break;
+			} else {
+				uint32_t lo = 0, hi = count[j];
+				while (lo < hi) {
+					uint32_t mid = lo + (hi - lo) / 2;
+					if (pj[mid] < want) lo = mid + 1; else hi = mid;
+				}
+				if (lo == count[j] || pj[lo] != want) break;
+			}
+		}
+		if (j == ph->n) out[m++] = (int32_t)s;
+	}
+	return m;
+}
+
+/* FTS5's NEAR trimming of a group's phrases' instances (list[i], n[i] of them, phrase i of size[i]
+ * items): windows where every phrase has an instance at most `near` tokens from the others, each
+ * phrase's instances kept where they take part in one (written over the lists: n[i] becomes the
+ * kept count). Whether any window was found. */
+static int near_trim(int32_t **list, uint32_t *n, const uint32_t *size, uint32_t phrases, uint32_t near, uint32_t *k,
+                     uint32_t *kept)
+{
+	for (uint32_t i = 0; i < phrases; i++) k[i] = kept[i] = 0;
+	for (;;) {
+		int64_t hi = list[0][k[0]];
+		int match;
+		do {
+			match = 1;
+			for (uint32_t i = 0; i < phrases; i++) {
+				int64_t lo = hi - (int64_t)size[i] - (int64_t)near, at = list[i][k[i]];
+				if (at < lo || at > hi) {
+					match = 0;
+					while (list[i][k[i]] < lo) {
+						if (++k[i] == n[i]) goto done;
+					}
+					if (list[i][k[i]] > hi) hi = list[i][k[i]];
+				}
+			}
+		} while (!match);
+		for (uint32_t i = 0; i < phrases; i++) {
+			int32_t at = list[i][k[i]];
+			if (kept[i] == 0 || at != list[i][kept[i] - 1]) list[i][kept[i]++] = at;
+		}
+		/* on from the instance whose next comes first (ties: the first phrase) */
+		uint32_t adv = 0;
+		int64_t least = k[0] + 1 < n[0] ? list[0][k[0] + 1] : DOC_END;
+		for (uint32_t i = 1; i < phrases; i++) {
+			int64_t next = k[i] + 1 < n[i] ? list[i][k[i] + 1] : DOC_END;
+			if (next < least) {
+				least = next;
+				adv = i;
+			}
+		}
+		if (++k[adv] == n[adv]) break;
+	}
+done:
+	for (uint32_t i = 0; i < phrases; i++) n[i] = kept[i];
+	return kept[0] > 0;
+}
+
+static int scratch_room(tree_run *r, uint64_t want)
+{
+	uint64_t cap = r->scratch_cap;
+	int rc = grow_array(r, (void **)&r->scratch, sizeof(int32_t), &cap, want, "a query's positions");
+	r->scratch_cap = (size_t)cap;
+	return rc;
+}
+
+/* Whether the leaf's phrases match in the doc its items are at (each phrase's tf set); -1 with
+ * r->rc on an error. */
+static int leaf_positions(tree_run *r, const gp_qt_node *nd)
+{
+	const gp_qtree *t = r->t;
+	uint64_t need = 0;
+	for (uint32_t p = nd->first; p < nd->first + nd->n; p++) {
+		const gp_qt_phrase *ph = &t->phrases[p];
+		for (uint32_t j = 0; j < ph->n; j++) {
+			item *it = &r->items[ph->first + j];
+			uint64_t c = it->kind == ITEM_TERM ? gp_cursor_count(it->cur) : it->pos_at[it->i + 1] - it->pos_at[it->i];
+			need += c + (j == 0 ? c : 0);   /* its positions, and the phrase's instances */
+		}
+	}
+	if (scratch_room(r, need + 1) != GP_OK) {
+		r->rc = GP_ENOMEM;
+		return -1;
+	}
+	int32_t *at = r->scratch, *inst[64];
+	uint32_t n_inst[64], size[64], k[64], kept[64];
+	for (uint32_t p = nd->first, g = 0; p < nd->first + nd->n; p++, g++) {
+		const gp_qt_phrase *ph = &t->phrases[p];
+		const int32_t **pos = r->item_pos + ph->first;
+		uint32_t *count = r->item_count + ph->first;
+		for (uint32_t j = 0; j < ph->n; j++) {
+			pos[j] = item_positions(&r->items[ph->first + j], at, &count[j]);
+			at += count[j];
+		}
+		inst[g] = at;
+		n_inst[g] = phrase_instances(ph, pos, count, at);
+		at += count[0];
+		size[g] = ph->n;
+		r->tf[p] = n_inst[g];
+		if (n_inst[g] == 0) return 0;
+	}
+	if (nd->n == 1) return 1;
+	if (!near_trim(inst, n_inst, size, nd->n, nd->near, k, kept)) return 0;
+	for (uint32_t p = nd->first, g = 0; p < nd->first + nd->n; p++, g++) r->tf[p] = n_inst[g];
+	return 1;
+}
+
+static int64_t leaf_geq(tree_run *r, const gp_qt_node *nd, int64_t x)
+{
+	const gp_qtree *t = r->t;
+	const uint32_t i0 = t->phrases[nd->first].first;
+	const gp_qt_phrase *last = &t->phrases[nd->first + nd->n - 1];
+	const uint32_t i1 = last->first + last->n;   /* a group's phrases' items lie together */
+	const int positions = leaf_needs_positions(t, nd);
+	for (;;) {
+		int64_t d = x;
+		for (uint32_t i = i0; i < i1;) {
+			int64_t id = item_geq(&r->items[i], d);
+			if (id == DOC_END) return DOC_END;
+			if (id > d) {
+				d = id;
+				if (i != i0) {
+					i = i0;
+					continue;
+				}
+			}
+			i++;
+		}
+		if (!positions) return d;
+		int m = leaf_positions(r, nd);
+		if (m < 0) return DOC_END;
+		if (m) return d;
+		x = d + 1;
+	}
+}
+
+/* --- nodes --- */
+
+static int64_t node_geq(tree_run *r, uint32_t node, int64_t x)
+{
+	int64_t *doc = &r->doc[node];
+	if (*doc >= x) return *doc;
+	const gp_qt_node *nd = &r->t->nodes[node];
+	const uint32_t *kids = r->kids + nd->first;
+	switch (nd->kind) {
+	case GP_QT_NEAR:
+		return *doc = leaf_geq(r, nd, x);
+	case GP_QT_AND: {
+		int64_t d = x;
+		for (uint32_t i = 0; i < nd->n;) {
+			int64_t kd = node_geq(r, kids[i], d);
+			if (kd == DOC_END) return *doc = DOC_END;
+			if (kd > d) {
+				d = kd;
+				if (i != 0) {
+					i = 0;
+					continue;
+				}
+			}
+			i++;
+		}
+		return *doc = d;
+	}
+	case GP_QT_OR: {
+		int64_t least = DOC_END;
+		for (uint32_t i = 0; i < nd->n; i++) {
+			int64_t kd = node_geq(r, kids[i], x);
+			if (kd < least) least = kd;
+		}
+		return *doc = least;
+	}
+	case GP_QT_NOT:
+		for (;;) {
+			int64_t d = node_geq(r, kids[0], x);
+			if (d == DOC_END || node_geq(r, kids[1], d) != d) return *doc = d;
+			x = d + 1;
+		}
+	default:
+		return *doc = DOC_END;
+	}
+}
+
+/* Each phrase's tf in doc d where its branch matches (the root matches d): a leaf's phrases, an
+ * AND's children, an OR's children at d, a NOT's first child. */
+static void collect(tree_run *r, uint32_t node, int64_t d, uint32_t *tf)
+{
+	const gp_qt_node *nd = &r->t->nodes[node];
+	const uint32_t *kids = r->kids + nd->first;
+	switch (nd->kind) {
+	case GP_QT_NEAR:
+		for (uint32_t p = nd->first; p < nd->first + nd->n; p++) {
+			tf[p] = leaf_needs_positions(r->t, nd) ? r->tf[p] : item_tf(&r->items[r->t->phrases[p].first]);
+		}
+		return;
+	case GP_QT_AND:
+		for (uint32_t i = 0; i < nd->n; i++) collect(r, kids[i], d, tf);
+		return;
+	case GP_QT_OR:
+		for (uint32_t i = 0; i < nd->n; i++) {
+			if (r->doc[kids[i]] == d) collect(r, kids[i], d, tf);
+		}
+		return;
+	case GP_QT_NOT:
+		collect(r, kids[0], d, tf);
+		return;
+	default:
+		return;
+	}
+}
+
+static uint64_t node_docs_held(tree_run *r, uint32_t node)
+{
+	const gp_qt_node *nd = &r->t->nodes[node];
+	uint64_t held = 0;
+	if (nd->kind == GP_QT_NEAR) {
+		held = UINT64_MAX;
+		for (uint32_t p = nd->first; p < nd->first + nd->n; p++) {
+			const gp_qt_phrase *ph = &r->t->phrases[p];
+			for (uint32_t j = 0; j < ph->n; j++) {
+				if (r->items[ph->first + j].docs_held < held) held = r->items[ph->first + j].docs_held;
+			}
+		}
+	} else if (nd->kind == GP_QT_AND) {
+		held = UINT64_MAX;
+		for (uint32_t i = 0; i < nd->n; i++) {
+			uint64_t h = r->docs_held[r->t->kids[nd->first + i]];
+			if (h < held) held = h;
+		}
+	} else if (nd->kind == GP_QT_OR) {
+		for (uint32_t i = 0; i < nd->n; i++) held += r->docs_held[r->t->kids[nd->first + i]];
+	} else if (nd->kind == GP_QT_NOT) {
+		held = r->docs_held[r->t->kids[nd->first]];
+	}
+	return held;
+}
+
+static void run_free(tree_run *r)
+{
+	for (size_t i = 0; r->items && i < r->t->n_items; i++) item_free(&r->items[i]);
+	free(r->items);
+	free(r->cursors);
+	free(r->doc);
+	free(r->docs_held);
+	free(r->kids);
+	free(r->tf);
+	free(r->scratch);
+	free(r->item_pos);
+	free(r->item_count);
+	memset(r, 0, sizeof(*r));
+}
+
+/* The tree's items found in the index (prefixes expanded, lists checked before they are read),
+ * nodes set before their first move. */
+static int run_bind(tree_run *r, const gp_index *ix, const gp_qtree *t, int ranked, const gp_budget *budget, gp_error *err)
+{
+	memset(r, 0, sizeof(*r));
+	r->ix = ix;
+	r->t = t;
+	r->budget = budget;
+	r->err = err;
+	const size_t ni = t->n_items + 1, nn = t->n_nodes + 1, np = t->n_phrases + 1;
+	r->items = calloc(ni, sizeof(item));
+	r->cursors = malloc(ni * sizeof(gp_list_cursor));
+	r->doc = malloc(nn * sizeof(int64_t));
+	r->docs_held = malloc(nn * sizeof(uint64_t));
+	r->kids = malloc((t->n_kids + 1) * sizeof(uint32_t));
+	r->tf = calloc(np, sizeof(uint32_t));
+	r->item_pos = malloc(ni * sizeof(int32_t *));
+	r->item_count = malloc(ni * sizeof(uint32_t));
+	if (!r->items || !r->cursors || !r->doc || !r->docs_held || !r->kids || !r->tf || !r->item_pos || !r->item_count) return GP_ENOMEM;
+	for (size_t n = 0; n < t->n_nodes; n++) {
+		const gp_qt_node *nd = &t->nodes[n];
+		if (nd->kind == GP_QT_NEAR && !ix->positional && leaf_needs_positions(t, nd)) {
+			gp_fail(err, "query", 0, "a phrase of several terms, a NEAR group and ^ need positions (an index of MOD9 postings or of arrays with positions)");
+			err->code = GP_EVALUE;
+			return GP_EVALUE;
+		}
+		if (nd->kind == GP_QT_NEAR && nd->n > 64) {
+			gp_fail(err, "query", 0, "a NEAR group holds at most 64 phrases");
+			err->code = GP_EVALUE;
+			return GP_EVALUE;
+		}
+	}
+	int rc = GP_OK;
+	for (size_t i = 0; i < t->n_items && rc == GP_OK; i++) {
+		const gp_qt_item *q = &t->items[i];
+		item *it = &r->items[i];
+		it->doc = -1;
+		it->kind = ITEM_NONE;
+		uint32_t *ids = NULL, one;
+		size_t n = 0;
+		if (q->prefix) {
+			rc = gp_index_prefix_terms(ix, t->text + q->at, q->len, budget, &ids, &n, err);
+		} else if ((rc = gp_index_find(ix, t->text + q->at, q->len, &one, err)) == GP_OK && one != GP_IX_NO_TERM) {
+			ids = &one;
+			n = 1;
+		}
+		if (rc == GP_OK && n) rc = gp_index_v2_ready(ix, ids, n, ranked, err);
+		if (rc == GP_OK && n == 1 && gp_index_df(ix, ids[0])) {
+			it->kind = ITEM_TERM;
+			it->term = ids[0];
+			it->cur = &r->cursors[i];
+			gp_cursor_open(it->cur, ix, ids[0]);
+			it->docs_held = it->cur->n;
+		} else if (rc == GP_OK && n > 1) {
+			rc = merge_terms(r, it, ids, n);
+		}
+		if (ids != &one) free(ids);
+	}
+	if (rc != GP_OK) return rc;
+	for (size_t n = 0; n < t->n_nodes; n++) {
+		r->doc[n] = -1;
+		r->docs_held[n] = node_docs_held(r, (uint32_t)n);
+	}
+	memcpy(r->kids, t->kids, t->n_kids * sizeof(uint32_t));
+	for (size_t n = 0; n < t->n_nodes; n++) {   /* an AND tries its narrowest child first */
+		const gp_qt_node *nd = &t->nodes[n];
+		if (nd->kind != GP_QT_AND) continue;
+		uint32_t *k = r->kids + nd->first;
+		for (uint32_t i = 1; i < nd->n; i++) {
+			uint32_t x = k[i], m = i;
+			for (; m > 0 && r->docs_held[k[m - 1]] > r->docs_held[x]; m--) k[m] = k[m - 1];
+			k[m] = x;
+		}
+	}
+	return GP_OK;
+}
+
+/* The docs that hold phrase p of t alone (FTS5's IDF counts them, NEAR and the rest of the tree
+ * aside). */
+static int phrase_docs(const gp_index *ix, const gp_qtree *t, uint32_t p, tree_run *r, const gp_budget *budget,
+                       gp_error *err, uint64_t *count)
+{
+	const gp_qt_phrase *ph = &t->phrases[p];
+	*count = 0;
+	if (ph->n == 1 && !ph->initial) {
+		const item *it = &r->items[ph->first];
+		*count = it->kind == ITEM_TERM ? gp_index_rank_df(ix, it->term) : it->kind == ITEM_MERGED ? it->n : 0;
+		return GP_OK;
+	}
+	gp_qtree one;
+	gp_qtree_init(&one);
+	uint32_t first = (uint32_t)one.n_items;
+	for (uint32_t j = 0; j < ph->n; j++) {
+		const gp_qt_item *q = &t->items[ph->first + j];
+		gp_qtree_item(&one, t->text + q->at, q->len, q->prefix);
+	}
+	gp_qtree_phrase(&one, first, ph->initial);
+	gp_qtree_near(&one, 0, GP_QT_NEAR_DEFAULT);
+	tree_run sub;
+	int rc = one.failed ? GP_ENOMEM : run_bind(&sub, ix, &one, 0, budget, err);
+	for (int64_t x = 0; rc == GP_OK;) {
+		int64_t d = node_geq(&sub, one.root, x);
+		if (sub.rc) rc = sub.rc;
+		if (d == DOC_END) break;
+		(*count)++;
+		x = d + 1;
+	}
+	run_free(&sub);
+	gp_qtree_free(&one);
+	return rc;
+}
+
+/* One tree's answers into the sink (ranked: r set up for it and its heap emptied into the sink). */
+static int tree_answers(const gp_index *ix, const gp_qtree *t, const gp_tree_batch *b, const gp_budget *budget,
+                        gp_rank *rank, gp_sink *s, gp_error *err)
+{
+	if (t->n_nodes == 0) return GP_OK;
+	tree_run r;
+	const int ranked = b->limit > 0;
+	int rc = run_bind(&r, ix, t, ranked, budget, err);
+	if (rc == GP_OK && ranked) {
+		uint64_t most = (uint64_t)ix->max_doc + 1;
+		rc = gp_rank_room(rank, ix, t->n_phrases, t->n_phrases, b->limit < most ? b->limit : (size_t)most);
+		for (uint32_t p = 0; p < t->n_phrases && rc == GP_OK; p++) {
+			uint64_t docs;
+			rc = phrase_docs(ix, t, p, &r, budget, err, &docs);
+			rank->place_term[p] = p;
+			rank->idf[p] = gp_bm25_idf(ix->n_len, docs);
+		}
+		rank->n_places = t->n_phrases;
+		if (rc == GP_OK) rc = gp_sink_reserve(s, rank->k);
+	}
+	for (int64_t x = 0; rc == GP_OK;) {
+		int64_t d = node_geq(&r, t->root, x);
+		if (r.rc) rc = r.rc;
+		if (d == DOC_END || rc != GP_OK) break;
+		if (ranked) {
+			memset(rank->tf, 0, t->n_phrases * sizeof(uint32_t));
+			collect(&r, t->root, d, rank->tf);
+			gp_rank_doc(rank, (uint32_t)d);
+		} else {
+			if ((rc = gp_sink_reserve(s, 1)) != GP_OK) break;
+			gp_sink_put(s, (uint32_t)d);
+		}
+		x = d + 1;
+	}
+	if (rc == GP_OK && ranked) {
+		size_t n = gp_rank_finish(rank, s->a->docs + s->a->total, s->a->scores + s->a->total);
+		if (!b->count_only) s->a->total += n;
+	}
+	run_free(&r);
+	return rc;
+}
+
+int gp_index_tree_query_host(const gp_index *ix, const gp_tree_batch *b, const gp_budget *budget, gp_answers *out,
+                             gp_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	memset(err, 0, sizeof(*err));
+	const int ranked = b->limit > 0;
+	if (ranked && (!ix->doc_len || b->count_only)) {
+		gp_fail(err, "query", 0, "%s", !ix->doc_len ? "a ranked query (a limit) needs the index's doc lengths"
+		                                            : "a count takes no limit (counts only and a ranking together)");
+		err->code = GP_EVALUE;
+		return GP_EVALUE;
+	}
+	out->n_queries = b->n_queries;
+	out->at = malloc((b->n_queries + 1) * sizeof(uint64_t));
+	out->docs = malloc(sizeof(uint32_t));
+	if (ranked) out->scores = malloc(sizeof(double));
+	gp_sink s = {out, 1, b->count_only, ranked, budget, err};
+	gp_rank rank = {0};
+	int rc = !out->at || !out->docs || (ranked && !out->scores) ? GP_ENOMEM : GP_OK;
+	if (rc == GP_OK) out->at[0] = 0;
+	for (size_t q = 0; q < b->n_queries && rc == GP_OK; q++) {
+		rc = tree_answers(ix, b->trees[q], b, budget, &rank, &s, err);
+		out->at[q + 1] = out->total;
+		if (rc == GP_OK && !b->count_only) rc = gp_answers_admit(out, q + 1, ranked, budget, err);
+	}
+	gp_rank_free(&rank);
+	if (rc != GP_OK) gp_sink_failed(&s, rc);
+	return rc;
+}
