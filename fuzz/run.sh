@@ -8,7 +8,7 @@ set -eu
 cd "$(dirname "$0")/.."
 secs=${1:-60}
 sh fuzz/build.sh >/dev/null
-targets="mod9 s9 qs wah vbyte gvarint index query wire"
+targets="mod9 s9 qs wah vbyte gvarint index query wire match"
 run_one() {
 	f=$1
 	mkdir -p fuzz/out/corpus/$f

@@ -553,7 +553,7 @@ static int run_bind(tree_run *r, const gp_index *ix, const gp_qtree *t, int rank
 		r->doc[n] = -1;
 		r->docs_held[n] = node_docs_held(r, (uint32_t)n);
 	}
-	memcpy(r->kids, t->kids, t->n_kids * sizeof(uint32_t));
+	if (t->n_kids) memcpy(r->kids, t->kids, t->n_kids * sizeof(uint32_t));
 	for (size_t n = 0; n < t->n_nodes; n++) {   /* an AND tries its narrowest child first */
 		const gp_qt_node *nd = &t->nodes[n];
 		if (nd->kind != GP_QT_AND) continue;
