@@ -45,6 +45,8 @@ typedef struct tree_run {
 	size_t scratch_cap;
 	const int32_t **item_pos; /* by item of the leaf at hand: its positions there, and how many */
 	uint32_t *item_count;
+	uint32_t *leaf_order;     /* by item: a leaf's items (from its first) in increasing docs_held */
+	int ranked;
 	int rc;
 } tree_run;
 
@@ -108,9 +110,10 @@ static int grow_array(tree_run *r, void **a, size_t size, uint64_t *cap, uint64_
 	return GP_OK;
 }
 
-/* The postings of terms ids[0 .. n) merged into one list: by doc, positions merged (a position
- * two terms share counted once, as FTS5 merges a prefix's), or tf summed without positions. */
-static int merge_terms(tree_run *r, item *it, const uint32_t *ids, size_t n)
+/* The postings of terms ids[0 .. n) merged into one list: by doc, with_positions their positions
+ * merged (a position two terms share counted once, as FTS5 merges a prefix's), else their tf
+ * summed (the same count where no two terms share a position, as in text). */
+static int merge_terms(tree_run *r, item *it, const uint32_t *ids, size_t n, int with_positions)
 {
 	const gp_index *ix = r->ix;
 	uint64_t total = 0, n_pos = 0, cap_post = 0, cap_pos = 0;
@@ -128,7 +131,7 @@ static int merge_terms(tree_run *r, item *it, const uint32_t *ids, size_t n)
 		c->eager = 1;
 		for (; c->i < c->n && rc == GP_OK; gp_cursor_next(c)) {
 			posting p = {c->doc, gp_cursor_tf(c), n_pos, 0};
-			if (ix->positional) {
+			if (with_positions) {
 				uint32_t cnt = gp_cursor_count(c);
 				if ((rc = grow_array(r, (void **)&dec, sizeof(int32_t), &cap_dec, (uint64_t)cnt + 1, "a prefix's positions")) != GP_OK ||
 				    (rc = grow_array(r, (void **)&pos, sizeof(int32_t), &cap_pos, n_pos + cnt + 1, "a prefix's positions")) != GP_OK) {
@@ -147,16 +150,16 @@ static int merge_terms(tree_run *r, item *it, const uint32_t *ids, size_t n)
 	if (rc == GP_OK) {
 		qsort(post, (size_t)m, sizeof(posting), cmp_posting);
 		/* the merged list: at most m docs and n_pos positions */
-		uint64_t bytes = m * 4 + (ix->positional ? (m + 1) * 8 + n_pos * 4 : m * 4);
+		uint64_t bytes = m * 4 + (with_positions ? (m + 1) * 8 + n_pos * 4 : m * 4);
 		if ((rc = gp_budget_check(r->budget, 0, bytes, "a prefix's postings", r->err)) == GP_OK) {
 			it->docs = malloc((size_t)m * 4 + 4);
-			if (ix->positional) {
+			if (with_positions) {
 				it->pos_at = malloc((size_t)(m + 1) * 8);
 				it->pos = malloc((size_t)n_pos * 4 + 4);
 			} else {
 				it->tfs = malloc((size_t)m * 4 + 4);
 			}
-			if (!it->docs || (ix->positional ? !it->pos_at || !it->pos : !it->tfs)) rc = GP_ENOMEM;
+			if (!it->docs || (with_positions ? !it->pos_at || !it->pos : !it->tfs)) rc = GP_ENOMEM;
 		}
 	}
 	if (rc == GP_OK) {
@@ -165,7 +168,7 @@ static int merge_terms(tree_run *r, item *it, const uint32_t *ids, size_t n)
 			uint64_t b = a + 1;
 			while (b < m && post[b].doc == post[a].doc) b++;
 			it->docs[d] = post[a].doc;
-			if (ix->positional) {
+			if (with_positions) {
 				it->pos_at[d] = at;
 				uint64_t from = at;
 				for (uint64_t k = a; k < b; k++) {
@@ -186,7 +189,7 @@ static int merge_terms(tree_run *r, item *it, const uint32_t *ids, size_t n)
 			d++;
 			a = b;
 		}
-		if (ix->positional) it->pos_at[d] = at;
+		if (with_positions) it->pos_at[d] = at;
 		it->n = d;
 		it->docs_held = d;
 		it->kind = d ? ITEM_MERGED : ITEM_NONE;
@@ -222,21 +225,30 @@ static int leaf_needs_positions(const gp_qtree *t, const gp_qt_node *nd)
 }
 
 /* The starts of phrase ph's instances from its items' positions (pos[j], count[j]) into out: the
- * positions s of its first item (with ^ only the first token's, GP_QT_FIRST_POSITION) where item
- * j is at s + j. Returns how many. */
-static uint32_t phrase_instances(const gp_qt_phrase *ph, const int32_t *const *pos, const uint32_t *count, int32_t *out)
+ * positions s where item j is at s + j for every j (with ^ only s = GP_QT_FIRST_POSITION, the
+ * first token), found from the item with the fewest positions; with `first_only` the first start
+ * alone. Returns how many. */
+static uint32_t phrase_instances(const gp_qt_phrase *ph, const int32_t *const *pos, const uint32_t *count, int first_only,
+                                 int32_t *out)
 {
-	uint32_t m = 0, at[64] = {0};
-	for (uint32_t a = 0; a < count[0]; a++) {
-		int64_t s = pos[0][a];
-		if (ph->initial && s != GP_QT_FIRST_POSITION) continue;
-		uint32_t j = 1;
+	uint32_t m = 0, r = 0, at[64] = {0};
+	for (uint32_t j = 1; j < ph->n; j++) {
+		if (count[j] < count[r]) r = j;
+	}
+	for (uint32_t a = 0; a < count[r]; a++) {
+		int64_t s = (int64_t)pos[r][a] - r;
+		if (ph->initial && s != GP_QT_FIRST_POSITION) {
+			if (s > GP_QT_FIRST_POSITION) break;
+			continue;
+		}
+		uint32_t j = 0;
 		for (; j < ph->n; j++) {
+			if (j == r) continue;
 			int64_t want = s + (int64_t)j;
 			const int32_t *pj = pos[j];
 			if (j < 64) {   /* merged: both increase */
 				while (at[j] < count[j] && pj[at[j]] < want) at[j]++;
-				if (at[j] == count[j]) return m;
+				if (at[j] == count[j]) return m;   /* later starts want later positions still */
 				if (pj[at[j]] != want) break;
 			} else {
 				uint32_t lo = 0, hi = count[j];
@@ -247,7 +259,10 @@ static uint32_t phrase_instances(const gp_qt_phrase *ph, const int32_t *const *p
 				if (lo == count[j] || pj[lo] != want) break;
 			}
 		}
-		if (j == ph->n) out[m++] = (int32_t)s;
+		if (j == ph->n) {
+			out[m++] = (int32_t)s;
+			if (first_only) return m;
+		}
 	}
 	return m;
 }
@@ -255,9 +270,9 @@ static uint32_t phrase_instances(const gp_qt_phrase *ph, const int32_t *const *p
 /* FTS5's NEAR trimming of a group's phrases' instances (list[i], n[i] of them, phrase i of size[i]
  * items): windows where every phrase has an instance at most `near` tokens from the others, each
  * phrase's instances kept where they take part in one (written over the lists: n[i] becomes the
- * kept count). Whether any window was found. */
-static int near_trim(int32_t **list, uint32_t *n, const uint32_t *size, uint32_t phrases, uint32_t near, uint32_t *k,
-                     uint32_t *kept)
+ * kept count; with `first_only`, those of the first window). Whether any window was found. */
+static int near_trim(int32_t **list, uint32_t *n, const uint32_t *size, uint32_t phrases, uint32_t near, int first_only,
+                     uint32_t *k, uint32_t *kept)
 {
 	for (uint32_t i = 0; i < phrases; i++) k[i] = kept[i] = 0;
 	for (;;) {
@@ -280,6 +295,7 @@ static int near_trim(int32_t **list, uint32_t *n, const uint32_t *size, uint32_t
 			int32_t at = list[i][k[i]];
 			if (kept[i] == 0 || at != list[i][kept[i] - 1]) list[i][kept[i]++] = at;
 		}
+		if (first_only) break;
 		/* on from the instance whose next comes first (ties: the first phrase) */
 		uint32_t adv = 0;
 		int64_t least = k[0] + 1 < n[0] ? list[0][k[0] + 1] : DOC_END;
@@ -334,14 +350,16 @@ static int leaf_positions(tree_run *r, const gp_qt_node *nd)
 			at += count[j];
 		}
 		inst[g] = at;
-		n_inst[g] = phrase_instances(ph, pos, count, at);
+		/* one instance tells a lone phrase matches; a ranking counts them all, a NEAR group
+		 * trims them */
+		n_inst[g] = phrase_instances(ph, pos, count, r->ranked == 0 && nd->n == 1, at);
 		at += count[0];
 		size[g] = ph->n;
 		r->tf[p] = n_inst[g];
 		if (n_inst[g] == 0) return 0;
 	}
 	if (nd->n == 1) return 1;
-	if (!near_trim(inst, n_inst, size, nd->n, nd->near, k, kept)) return 0;
+	if (!near_trim(inst, n_inst, size, nd->n, nd->near, !r->ranked, k, kept)) return 0;
 	for (uint32_t p = nd->first, g = 0; p < nd->first + nd->n; p++, g++) r->tf[p] = n_inst[g];
 	return 1;
 }
@@ -351,17 +369,18 @@ static int64_t leaf_geq(tree_run *r, const gp_qt_node *nd, int64_t x)
 	const gp_qtree *t = r->t;
 	const uint32_t i0 = t->phrases[nd->first].first;
 	const gp_qt_phrase *last = &t->phrases[nd->first + nd->n - 1];
-	const uint32_t i1 = last->first + last->n;   /* a group's phrases' items lie together */
+	const uint32_t n = last->first + last->n - i0;   /* a group's phrases' items lie together */
+	const uint32_t *order = r->leaf_order + i0;     /* the rarest first */
 	const int positions = leaf_needs_positions(t, nd);
 	for (;;) {
 		int64_t d = x;
-		for (uint32_t i = i0; i < i1;) {
-			int64_t id = item_geq(&r->items[i], d);
+		for (uint32_t i = 0; i < n;) {
+			int64_t id = item_geq(&r->items[order[i]], d);
 			if (id == DOC_END) return DOC_END;
 			if (id > d) {
 				d = id;
-				if (i != i0) {
-					i = i0;
+				if (i != 0) {
+					i = 0;
 					continue;
 				}
 			}
@@ -475,6 +494,18 @@ static uint64_t node_docs_held(tree_run *r, uint32_t node)
 	return held;
 }
 
+/* Whether item i's leaf checks positions (the one leaf whose phrases hold it). */
+static int item_positions_needed(const gp_qtree *t, uint32_t i)
+{
+	for (size_t n = 0; n < t->n_nodes; n++) {
+		const gp_qt_node *nd = &t->nodes[n];
+		if (nd->kind != GP_QT_NEAR) continue;
+		const gp_qt_phrase *first = &t->phrases[nd->first], *last = &t->phrases[nd->first + nd->n - 1];
+		if (i >= first->first && i < last->first + last->n) return leaf_needs_positions(t, nd);
+	}
+	return 0;
+}
+
 static void run_free(tree_run *r)
 {
 	for (size_t i = 0; r->items && i < r->t->n_items; i++) item_free(&r->items[i]);
@@ -487,6 +518,7 @@ static void run_free(tree_run *r)
 	free(r->scratch);
 	free(r->item_pos);
 	free(r->item_count);
+	free(r->leaf_order);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -508,7 +540,9 @@ static int run_bind(tree_run *r, const gp_index *ix, const gp_qtree *t, int rank
 	r->tf = calloc(np, sizeof(uint32_t));
 	r->item_pos = malloc(ni * sizeof(int32_t *));
 	r->item_count = malloc(ni * sizeof(uint32_t));
-	if (!r->items || !r->cursors || !r->doc || !r->docs_held || !r->kids || !r->tf || !r->item_pos || !r->item_count) return GP_ENOMEM;
+	r->leaf_order = malloc(ni * sizeof(uint32_t));
+	r->ranked = ranked;
+	if (!r->leaf_order || !r->items || !r->cursors || !r->doc || !r->docs_held || !r->kids || !r->tf || !r->item_pos || !r->item_count) return GP_ENOMEM;
 	for (size_t n = 0; n < t->n_nodes; n++) {
 		const gp_qt_node *nd = &t->nodes[n];
 		if (nd->kind == GP_QT_NEAR && !ix->positional && leaf_needs_positions(t, nd)) {
@@ -544,7 +578,7 @@ static int run_bind(tree_run *r, const gp_index *ix, const gp_qtree *t, int rank
 			gp_cursor_open(it->cur, ix, ids[0]);
 			it->docs_held = it->cur->n;
 		} else if (rc == GP_OK && n > 1) {
-			rc = merge_terms(r, it, ids, n);
+			rc = merge_terms(r, it, ids, n, ix->positional && item_positions_needed(t, (uint32_t)i));
 		}
 		if (ids != &one) free(ids);
 	}
@@ -552,6 +586,18 @@ static int run_bind(tree_run *r, const gp_index *ix, const gp_qtree *t, int rank
 	for (size_t n = 0; n < t->n_nodes; n++) {
 		r->doc[n] = -1;
 		r->docs_held[n] = node_docs_held(r, (uint32_t)n);
+	}
+	for (size_t n = 0; n < t->n_nodes; n++) {   /* a leaf lines its items up from its rarest */
+		const gp_qt_node *nd = &t->nodes[n];
+		if (nd->kind != GP_QT_NEAR) continue;
+		const uint32_t i0 = t->phrases[nd->first].first;
+		const gp_qt_phrase *last = &t->phrases[nd->first + nd->n - 1];
+		uint32_t *o = r->leaf_order + i0, m = last->first + last->n - i0;
+		for (uint32_t i = 0; i < m; i++) {
+			uint32_t x = i0 + i, k = i;
+			for (; k > 0 && r->items[o[k - 1]].docs_held > r->items[x].docs_held; k--) o[k] = o[k - 1];
+			o[k] = x;
+		}
 	}
 	if (t->n_kids) memcpy(r->kids, t->kids, t->n_kids * sizeof(uint32_t));
 	for (size_t n = 0; n < t->n_nodes; n++) {   /* an AND tries its narrowest child first */
@@ -609,13 +655,19 @@ static int tree_answers(const gp_index *ix, const gp_qtree *t, const gp_tree_bat
 	if (t->n_nodes == 0) return GP_OK;
 	tree_run r;
 	const int ranked = b->limit > 0;
+	/* a tree of one phrase: the docs that hold it are its matches, counted as they come and
+	 * scored after (each match's tf kept meanwhile) instead of walked twice */
+	const gp_qt_node *root = &t->nodes[t->root];
+	const int lone = ranked && root->kind == GP_QT_NEAR && root->n == 1 && t->n_phrases == 1;
+	uint32_t *held = NULL;   /* lone: each match's doc and tf */
+	uint64_t n_held = 0, cap_held = 0;
 	int rc = run_bind(&r, ix, t, ranked, budget, err);
 	if (rc == GP_OK && ranked) {
 		uint64_t most = (uint64_t)ix->max_doc + 1;
 		rc = gp_rank_room(rank, ix, t->n_phrases, t->n_phrases, b->limit < most ? b->limit : (size_t)most);
 		for (uint32_t p = 0; p < t->n_phrases && rc == GP_OK; p++) {
-			uint64_t docs;
-			rc = phrase_docs(ix, t, p, &r, budget, err, &docs);
+			uint64_t docs = 0;
+			if (!lone) rc = phrase_docs(ix, t, p, &r, budget, err, &docs);
 			rank->place_term[p] = p;
 			rank->idf[p] = gp_bm25_idf(ix->n_len, docs);
 		}
@@ -626,7 +678,13 @@ static int tree_answers(const gp_index *ix, const gp_qtree *t, const gp_tree_bat
 		int64_t d = node_geq(&r, t->root, x);
 		if (r.rc) rc = r.rc;
 		if (d == DOC_END || rc != GP_OK) break;
-		if (ranked) {
+		if (lone) {
+			rank->tf[0] = 0;
+			collect(&r, t->root, d, rank->tf);
+			if ((rc = grow_array(&r, (void **)&held, 2 * sizeof(uint32_t), &cap_held, n_held + 1, "a phrase's matches")) != GP_OK) break;
+			held[2 * n_held] = (uint32_t)d;
+			held[2 * n_held++ + 1] = rank->tf[0];
+		} else if (ranked) {
 			memset(rank->tf, 0, t->n_phrases * sizeof(uint32_t));
 			collect(&r, t->root, d, rank->tf);
 			gp_rank_doc(rank, (uint32_t)d);
@@ -636,6 +694,14 @@ static int tree_answers(const gp_index *ix, const gp_qtree *t, const gp_tree_bat
 		}
 		x = d + 1;
 	}
+	if (rc == GP_OK && lone) {
+		rank->idf[0] = gp_bm25_idf(ix->n_len, n_held);
+		for (uint64_t i = 0; i < n_held; i++) {
+			rank->tf[0] = held[2 * i + 1];
+			gp_rank_doc(rank, held[2 * i]);
+		}
+	}
+	free(held);
 	if (rc == GP_OK && ranked) {
 		size_t n = gp_rank_finish(rank, s->a->docs + s->a->total, s->a->scores + s->a->total);
 		if (!b->count_only) s->a->total += n;
