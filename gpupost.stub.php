@@ -86,6 +86,8 @@ namespace {
 
     function gpu_prefix_sum(array $values, bool $inclusive = true): array {}
 
+    function gpu_tokenize(string $text): array {}
+
     function gpu_wah_query(array $blobs, int $op = GPUPOST_OR): array {}
 
     function gpu_wah_decompress(string $blob): string {}

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 52c7f11d7edb9787cfa960c9c9bed68bc91e58b8 */
+ * Stub hash: b826710896554c03d736efef4f17ee4a62f33b8a */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_gpu_decode_postings, 0, 1, IS_ARRAY, 0)
 	ZEND_ARG_TYPE_INFO(0, blob, IS_STRING, 0)
@@ -23,6 +23,10 @@ ZEND_END_ARG_INFO()
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_gpu_prefix_sum, 0, 1, IS_ARRAY, 0)
 	ZEND_ARG_TYPE_INFO(0, values, IS_ARRAY, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, inclusive, _IS_BOOL, 0, "true")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_gpu_tokenize, 0, 1, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO(0, text, IS_STRING, 0)
 ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_gpu_wah_query, 0, 1, IS_ARRAY, 0)
@@ -101,6 +105,7 @@ ZEND_FUNCTION(gpu_decode_postings);
 ZEND_FUNCTION(gpu_decode_postings_batch);
 ZEND_FUNCTION(gpu_encode_postings);
 ZEND_FUNCTION(gpu_prefix_sum);
+ZEND_FUNCTION(gpu_tokenize);
 ZEND_FUNCTION(gpu_wah_query);
 ZEND_FUNCTION(gpu_wah_decompress);
 ZEND_FUNCTION(gpu_info);
@@ -122,6 +127,7 @@ static const zend_function_entry ext_functions[] = {
 	ZEND_FE(gpu_decode_postings_batch, arginfo_gpu_decode_postings_batch)
 	ZEND_FE(gpu_encode_postings, arginfo_gpu_encode_postings)
 	ZEND_FE(gpu_prefix_sum, arginfo_gpu_prefix_sum)
+	ZEND_FE(gpu_tokenize, arginfo_gpu_tokenize)
 	ZEND_FE(gpu_wah_query, arginfo_gpu_wah_query)
 	ZEND_FE(gpu_wah_decompress, arginfo_gpu_wah_decompress)
 	ZEND_FE(gpu_info, arginfo_gpu_info)

@@ -257,3 +257,43 @@ bool gpupost_query_tree(zval *q, bool tree, int op, const char *name, gp_qtree *
 	if (!ok && !EG(exception)) build_fail(&b, "out of memory");
 	return ok;
 }
+
+/* --- gpu_tokenize(): a text's tokens, as MATCH expressions' strings are tokenized --- */
+
+typedef struct token_count {
+	uint64_t tokens, bytes;
+} token_count;
+
+static int count_token(void *ctx, const char *token, size_t len)
+{
+	(void)token;
+	token_count *c = ctx;
+	c->tokens++;
+	c->bytes += len;
+	return 0;
+}
+
+static int add_token(void *ctx, const char *token, size_t len)
+{
+	add_next_index_stringl((zval *)ctx, token, len);
+	return 0;
+}
+
+GP_FUNCTION(gpu_tokenize)
+{
+	zend_string *text;
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_STR(text)
+	ZEND_PARSE_PARAMETERS_END();
+	token_count c = {0, 0};
+	gp_tokenize_unicode61(ZSTR_VAL(text), ZSTR_LEN(text), count_token, &c);
+	gp_ctx ctx;
+	call_ctx(&ctx, 1);
+	/* the list and each token's string (Zend's header and the bytes, rounded by its allocator) */
+	uint64_t php = gp_php_list_bytes(c.tokens) + c.tokens * gp_zend_alloc_bytes(32) + gp_zend_alloc_bytes(c.bytes);
+	bool ok = fits_budget(&ctx, php, 0, "the tokens");
+	call_end();
+	if (!ok) RETURN_THROWS();
+	array_init_size(return_value, (uint32_t)MIN(c.tokens, UINT32_MAX));
+	gp_tokenize_unicode61(ZSTR_VAL(text), ZSTR_LEN(text), add_token, return_value);
+}

@@ -11,6 +11,7 @@
 #include "../query/gp_qtree.h"       /* query trees, FTS5 MATCH expressions into them, and */
 #include "../query/gp_match.h"       /* their answers on the host */
 #include "../query/gp_tree_query.h"
+#include "../query/gp_tokenize.h"     /* FTS5's unicode61 tokenizer */
 #include "../codec/gp_budget.h"      /* gp_budget, gp_face: what a call may build */
 #include "../codec/gp_trace.h"       /* a call's steps, timed (GPUPOST_TRACE) */
 

@@ -1,7 +1,10 @@
-/* The tokenizer of MATCH expressions' strings: SQLite FTS5's default, unicode61, as far as ASCII
- * goes (letters and digits are token characters, letters folded to lower case, every other ASCII
- * byte separates tokens). Bytes from 0x80 on (UTF-8's other characters) are taken into tokens as
- * they are: unicode61's tables (categories, case folding, diacritics) are not here yet. */
+/* SQLite FTS5's default tokenizer, unicode61 with its default options (remove_diacritics=1,
+ * categories "L* N* Co"), byte for byte: UTF-8 read as SQLite reads it (a malformed sequence is a
+ * code point all the same, or U+FFFD), each code point a separator or a token character, a token
+ * character folded (lower case, a Latin letter's diacritic removed, a lone diacritic dropped) and
+ * written back as UTF-8. Which code points separate and how they fold is SQLite's
+ * (query/gp_unicode61_data.h, measured by scripts/gen-unicode61.php): the tokens of any text are
+ * FTS5's. What MATCH expressions' strings are tokenized by (query/gp_match.c). */
 #ifndef GP_TOKENIZE_H
 #define GP_TOKENIZE_H
 
@@ -10,7 +13,7 @@
 /* FTS5's cap on a token's bytes: a longer one is cut there. */
 #define GP_TOKEN_MAX 32768
 
-/* Called with each token of a text in turn (its bytes folded, in a buffer of the tokenizer's);
+/* Called with each token of a text in turn (its folded bytes, in a buffer of the tokenizer's),
  * a status other than 0 stops the tokenizer, which returns it. */
 typedef int (*gp_token_fn)(void *ctx, const char *token, size_t len);
 
