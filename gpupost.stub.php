@@ -116,6 +116,8 @@ namespace GpuPost {
 
         public static function open(string $path, array $options = []): Index {}
 
+        public static function fromDocuments(array $docs, array $options = []): Index {}
+
         public static function openYioopShard(string $path, array $options = []): Index {}
 
         public function save(string $path, array $options = []): void {}

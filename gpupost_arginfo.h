@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: b826710896554c03d736efef4f17ee4a62f33b8a */
+ * Stub hash: fbf530a8cbc9286791909c69e943872cad336c17 */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_gpu_decode_postings, 0, 1, IS_ARRAY, 0)
 	ZEND_ARG_TYPE_INFO(0, blob, IS_STRING, 0)
@@ -76,6 +76,11 @@ ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_GpuPost_Index_open, 0, 1, G
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_GpuPost_Index_fromDocuments, 0, 1, GpuPost\\Index, 0)
+	ZEND_ARG_TYPE_INFO(0, docs, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
+ZEND_END_ARG_INFO()
+
 #define arginfo_class_GpuPost_Index_openYioopShard arginfo_class_GpuPost_Index_open
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_GpuPost_Index_save, 0, 1, IS_VOID, 0)
@@ -114,6 +119,7 @@ ZEND_FUNCTION(gpu_postings_slice_batch);
 ZEND_FUNCTION(gpu_postings_seek);
 ZEND_METHOD(GpuPost_Index, __construct);
 ZEND_METHOD(GpuPost_Index, open);
+ZEND_METHOD(GpuPost_Index, fromDocuments);
 ZEND_METHOD(GpuPost_Index, openYioopShard);
 ZEND_METHOD(GpuPost_Index, save);
 ZEND_METHOD(GpuPost_Index, search);
@@ -146,6 +152,7 @@ static const zend_function_entry class_GpuPost_Exception_methods[] = {
 static const zend_function_entry class_GpuPost_Index_methods[] = {
 	ZEND_ME(GpuPost_Index, __construct, arginfo_class_GpuPost_Index___construct, ZEND_ACC_PUBLIC)
 	ZEND_ME(GpuPost_Index, open, arginfo_class_GpuPost_Index_open, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(GpuPost_Index, fromDocuments, arginfo_class_GpuPost_Index_fromDocuments, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(GpuPost_Index, openYioopShard, arginfo_class_GpuPost_Index_openYioopShard, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(GpuPost_Index, save, arginfo_class_GpuPost_Index_save, ZEND_ACC_PUBLIC)
 	ZEND_ME(GpuPost_Index, search, arginfo_class_GpuPost_Index_search, ZEND_ACC_PUBLIC)

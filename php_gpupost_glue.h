@@ -101,12 +101,12 @@ void array_add_like(zval *rv, HashTable *keys, zend_string *skey, zend_ulong ike
 /* [doc => [positions]] as MOD9 postings (php_gpupost_encode.c): with `combine`, byte for byte
  * Yioop's packPosting; errors name argument `arg`, after `where`. */
 zend_string *mod9_encode_postings(HashTable *data, bool combine, uint32_t arg, const char *where);
-/* A query as a tree (php_gpupost_query.c): a string is an FTS5 MATCH expression; an array is an
- * array tree with `tree`, else a list of terms under op (GP_OP_*). Errors (ValueError, TypeError)
+/* A query as a tree (php_gpupost_query.c) over index ix's columns: a string is an FTS5 MATCH
+ * expression; an array is an array tree with `tree`, else a list of terms under op (GP_OP_*). Errors (ValueError, TypeError)
  * name argument `arg` and, in a batch, the query (`name`: "query [key]: ", or ""); false thrown.
  * t is initialized by the caller and freed by it whatever this returns. */
 struct gp_qtree;
-bool gpupost_query_tree(zval *q, bool tree, int op, const char *name, struct gp_qtree *t, uint32_t arg);
+bool gpupost_query_tree(const gp_index *ix, zval *q, bool tree, int op, const char *name, struct gp_qtree *t, uint32_t arg);
 /* The index class (php_gpupost_index.c): registered at start-up; its phpinfo rows. */
 void gpupost_index_minit(zend_class_entry *ce);
 void gpupost_index_minfo(void);

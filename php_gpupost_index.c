@@ -101,6 +101,7 @@ typedef struct index_options {
 	double k1, b;
 	zend_long op, limit;
 	bool op_given, tree;    /* 'tree' => true: arrays are query trees */
+	HashTable *weights;     /* 'weights' => [column => weight]: bm25() over trees */
 } index_options;
 
 /* 'device' => gpupost.device's values: host keeps the index on the host; auto (or the option
@@ -204,9 +205,18 @@ static bool parse_query_options(HashTable *opts, const gp_index *ix, index_optio
 	o->op = GP_OP_AND;
 	o->limit = 0;
 	o->op_given = o->tree = false;
+	o->weights = NULL;
 	if (opts) {
 		ZEND_HASH_FOREACH_KEY_VAL(opts, ikey, key, v) {
 			ZVAL_DEREF(v);
+			if (key && zend_string_equals_literal(key, "weights")) {
+				if (Z_TYPE_P(v) != IS_ARRAY) {
+					zend_argument_type_error(arg, "option 'weights' must be of type array, %s given", zend_zval_type_name(v));
+					return false;
+				}
+				o->weights = Z_ARRVAL_P(v);
+				continue;
+			}
 			if (key && zend_string_equals_literal(key, "tree")) {
 				if (Z_TYPE_P(v) != IS_TRUE && Z_TYPE_P(v) != IS_FALSE) {
 					zend_argument_type_error(arg, "option 'tree' must be of type bool, %s given", zend_zval_type_name(v));
@@ -230,6 +240,10 @@ static bool parse_query_options(HashTable *opts, const gp_index *ix, index_optio
 	}
 	if (o->tree && o->op_given) {
 		zend_argument_value_error(arg, "option 'op' applies to a list of terms, not to query trees");
+		return false;
+	}
+	if (o->weights && !ix->n_columns) {
+		zend_argument_value_error(arg, "option 'weights' weighs columns: an index of documents (GpuPost\\Index::fromDocuments) has them");
 		return false;
 	}
 	if (o->op != GP_OP_AND && o->op != GP_OP_OR && o->op != GP_OP_PHRASE) {
@@ -424,6 +438,202 @@ GP_METHOD(GpuPost_Index, __construct)
 	o->ix->device_lists = io.lists;
 	gp_index_prepare(o->ix, o->place, &ctx, NULL);
 	call_end();
+}
+
+/* --- documents in --- */
+
+/* A doc's tokens added to lists: [term => [doc => [positions]]], column c's at c << 20 | offset. */
+typedef struct doc_tokens {
+	HashTable *lists;
+	zend_ulong doc;
+	uint32_t column, offset;
+	bool too_long;
+} doc_tokens;
+
+static int add_doc_token(void *ctx, const char *token, size_t len)
+{
+	doc_tokens *d = ctx;
+	if (++d->offset > GP_IX_COLUMN_TOKENS) {
+		d->too_long = true;
+		return 1;
+	}
+	zval *list = zend_hash_str_find(d->lists, token, len), fresh;
+	if (!list) {
+		array_init(&fresh);
+		list = zend_hash_str_add_new(d->lists, token, len, &fresh);
+	}
+	zval *pos = zend_hash_index_find(Z_ARRVAL_P(list), d->doc), fresh_pos;
+	if (!pos) {
+		array_init(&fresh_pos);
+		pos = zend_hash_index_add_new(Z_ARRVAL_P(list), d->doc, &fresh_pos);
+	}
+	add_next_index_long(pos, (zend_long)((uint64_t)d->column << GP_IX_COLUMN_SHIFT | d->offset));
+	return 0;
+}
+
+/* The columns: 'columns' => [name, ...], else the first doc's keys (a doc given as a string: one
+ * column, 'content'). Their names into names/lens (emalloc'd), false thrown. */
+static bool document_columns(HashTable *docs, zval *given, const char ***names, size_t **lens, uint32_t *n)
+{
+	HashTable *src = NULL;
+	zval *first = NULL, *v;
+	ZEND_HASH_FOREACH_VAL(docs, v) {
+		first = v;
+		break;
+	} ZEND_HASH_FOREACH_END();
+	if (first) ZVAL_DEREF(first);
+	if (given) {
+		ZVAL_DEREF(given);
+		if (Z_TYPE_P(given) != IS_ARRAY || zend_hash_num_elements(Z_ARRVAL_P(given)) == 0) {
+			zend_argument_value_error(2, "option 'columns' must be a list of column names");
+			return false;
+		}
+		src = Z_ARRVAL_P(given);
+	} else if (!first || Z_TYPE_P(first) == IS_STRING) {
+		*n = 1;
+		*names = emalloc(sizeof(char *));
+		*lens = emalloc(sizeof(size_t));
+		(*names)[0] = "content";
+		(*lens)[0] = 7;
+		return true;
+	} else if (Z_TYPE_P(first) == IS_ARRAY) {
+		src = Z_ARRVAL_P(first);
+	} else {
+		zend_argument_type_error(1, "must hold docs as [column => text] arrays or texts, %s given", zend_zval_type_name(first));
+		return false;
+	}
+	uint32_t count = zend_hash_num_elements(src), i = 0;
+	if (count > GP_IX_MAX_COLUMNS) {
+		zend_argument_value_error(given ? 2 : 1, "has more than %d columns", GP_IX_MAX_COLUMNS);
+		return false;
+	}
+	*names = safe_emalloc(count + 1, sizeof(char *), 0);
+	*lens = safe_emalloc(count + 1, sizeof(size_t), 0);
+	zend_string *key;
+	zend_ulong ikey_unused;
+	ZEND_HASH_FOREACH_KEY_VAL(src, ikey_unused, key, v) {
+		(void)ikey_unused;
+		ZVAL_DEREF(v);
+		zend_string *name = given ? (Z_TYPE_P(v) == IS_STRING ? Z_STR_P(v) : NULL) : key;
+		if (!name) {
+			zend_argument_value_error(given ? 2 : 1, given ? "option 'columns' must hold names (strings)" : "must key each doc's texts by column name");
+			efree(*names);
+			efree(*lens);
+			return false;
+		}
+		(*names)[i] = ZSTR_VAL(name);
+		(*lens)[i++] = ZSTR_LEN(name);
+	} ZEND_HASH_FOREACH_END();
+	*n = count;
+	return true;
+}
+
+/* GpuPost\Index::fromDocuments([doc => [column => text, ...] | text], $options): each column's
+ * text tokenized by unicode61 (gpu_tokenize), the doc lengths its tokens, the columns named. */
+GP_METHOD(GpuPost_Index, fromDocuments)
+{
+	HashTable *docs, *opts = NULL;
+	ZEND_PARSE_PARAMETERS_START(1, 2)
+		Z_PARAM_ARRAY_HT(docs)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_ARRAY_HT(opts)
+	ZEND_PARSE_PARAMETERS_END();
+	/* the constructor's options, less 'doc_lengths' (counted here), and 'columns' */
+	zval *given = opts ? zend_hash_str_find(opts, "columns", 7) : NULL;
+	if (opts && zend_hash_str_exists(opts, "doc_lengths", 11)) {
+		zend_argument_value_error(2, "option 'doc_lengths' is counted from the documents");
+		RETURN_THROWS();
+	}
+	HashTable *build_opts = NULL;
+	if (opts) {
+		build_opts = zend_array_dup(opts);
+		zend_hash_str_del(build_opts, "columns", 7);
+	}
+	index_options io;
+	bool ok = parse_build_options(build_opts, false, &io, 2);
+	if (build_opts) zend_array_destroy(build_opts);
+	if (!ok) RETURN_THROWS();
+	const char **names;
+	size_t *lens;
+	uint32_t n_cols;
+	if (!document_columns(docs, given, &names, &lens, &n_cols)) RETURN_THROWS();
+	HashTable *lists = zend_new_array(0), *lengths = zend_new_array(zend_hash_num_elements(docs));
+	doc_tokens d = {lists, 0, 0, 0, false};
+	zend_string *key;
+	zend_ulong ikey;
+	zval *v;
+	ok = true;
+	ZEND_HASH_FOREACH_KEY_VAL(docs, ikey, key, v) {
+		ZVAL_DEREF(v);
+		if (key || (zend_long)ikey < 0 || ikey >= UINT32_MAX) {
+			zend_argument_value_error(1, "must key docs by ints from 0 to 2^32 - 2");
+			ok = false;
+			break;
+		}
+		d.doc = ikey;
+		uint64_t tokens = 0;
+		for (uint32_t c = 0; c < n_cols && ok; c++) {
+			zval *text = Z_TYPE_P(v) == IS_STRING ? (c == 0 ? v : NULL) : Z_TYPE_P(v) == IS_ARRAY ? zend_hash_str_find(Z_ARRVAL_P(v), names[c], lens[c]) : NULL;
+			if (Z_TYPE_P(v) != IS_STRING && Z_TYPE_P(v) != IS_ARRAY) {
+				zend_argument_type_error(1, "must hold docs as [column => text] arrays or texts, %s given for doc " ZEND_ULONG_FMT, zend_zval_type_name(v), ikey);
+				ok = false;
+				break;
+			}
+			if (text) ZVAL_DEREF(text);
+			if (!text || Z_TYPE_P(text) == IS_NULL) continue;   /* a column the doc lacks: empty */
+			if (Z_TYPE_P(text) != IS_STRING) {
+				zend_argument_type_error(1, "must hold texts as strings, %s given for doc " ZEND_ULONG_FMT, zend_zval_type_name(text), ikey);
+				ok = false;
+				break;
+			}
+			d.column = c;
+			d.offset = 0;
+			gp_tokenize_unicode61(Z_STRVAL_P(text), Z_STRLEN_P(text), add_doc_token, &d);
+			if (d.too_long) {
+				zend_argument_value_error(1, "doc " ZEND_ULONG_FMT "'s column '%s' holds more than %u tokens", ikey, names[c], GP_IX_COLUMN_TOKENS);
+				ok = false;
+				break;
+			}
+			tokens += d.offset;
+		}
+		if (!ok) break;
+		if (tokens > UINT32_MAX - 1) tokens = UINT32_MAX - 1;
+		zval len;
+		ZVAL_LONG(&len, (zend_long)tokens);
+		zend_hash_index_add_new(lengths, ikey, &len);
+	} ZEND_HASH_FOREACH_END();
+	gp_ctx ctx;
+	call_ctx(&ctx, 1);
+	index_obj *o = NULL;
+	if (ok) {
+		object_init_ex(return_value, index_ce);
+		o = index_from(Z_OBJ_P(return_value));
+		ok = build_index(o, lists, GP_MODE_POSTINGS, &ctx) && set_lengths(o->ix, lengths, io.k1, io.b, &ctx);
+	}
+	if (ok) {
+		gp_error err;
+		if (gp_index_set_columns(o->ix, names, lens, n_cols, &err) != GP_OK) {
+			zend_argument_value_error(2, "%s", err.rule);
+			ok = false;
+		}
+	}
+	if (ok) {
+		o->place = io.place;
+		o->ix->device_lists = io.lists;
+		gp_index_prepare(o->ix, o->place, &ctx, NULL);
+	}
+	call_end();
+	zend_array_destroy(lists);
+	zend_array_destroy(lengths);
+	efree(names);
+	efree(lens);
+	if (!ok) {
+		if (o && o->ix) {
+			gp_index_unref(o->ix);
+			o->ix = NULL;
+		}
+		RETURN_THROWS();
+	}
 }
 
 /* --- files --- */
@@ -798,6 +1008,39 @@ static bool run_queries(index_obj *o, HashTable **queries, size_t n, const index
 	return true;
 }
 
+/* 'weights' => [column name or number => weight] as a weight a column (1 where none is given). */
+static bool column_weights(const gp_index *ix, HashTable *given, double *w, uint32_t arg)
+{
+	zend_string *key;
+	zend_ulong ikey;
+	zval *v;
+	for (uint32_t c = 0; c < ix->n_columns; c++) w[c] = 1.0;
+	ZEND_HASH_FOREACH_KEY_VAL(given, ikey, key, v) {
+		ZVAL_DEREF(v);
+		uint32_t c = 0;
+		if (key) {
+			for (; c < ix->n_columns; c++) {
+				size_t nl;
+				const char *name = gp_index_column(ix, c, &nl);
+				if (nl == ZSTR_LEN(key) && strncasecmp(name, ZSTR_VAL(key), nl) == 0) break;
+			}
+		} else {
+			c = ikey < ix->n_columns ? (uint32_t)ikey : ix->n_columns;
+		}
+		if (c == ix->n_columns) {
+			if (key) zend_argument_value_error(arg, "option 'weights' names a column the index lacks: '%s'", ZSTR_VAL(key));
+			else zend_argument_value_error(arg, "option 'weights' numbers a column the index lacks: " ZEND_ULONG_FMT, ikey);
+			return false;
+		}
+		if ((Z_TYPE_P(v) != IS_LONG && Z_TYPE_P(v) != IS_DOUBLE) || !zend_finite(zval_get_double(v))) {
+			zend_argument_value_error(arg, "option 'weights' must give each column a finite number");
+			return false;
+		}
+		w[c] = zval_get_double(v);
+	} ZEND_HASH_FOREACH_END();
+	return true;
+}
+
 /* Runs queries as trees (MATCH expressions, array trees, lists of terms under 'op') on the host
  * and returns their answers, or false (thrown). keys: the batch's, to name a query in errors (NULL:
  * a single query). */
@@ -822,17 +1065,19 @@ static bool run_trees(index_obj *o, zval **queries, HashTable *keys, size_t n, c
 			gp_qtree_init(&trees[built]);
 			tp[built] = &trees[built];
 			built++;
-			if (!(ok = gpupost_query_tree(queries[built - 1], io->tree, (int)io->op, name, &trees[built - 1], arg))) break;
+			if (!(ok = gpupost_query_tree(o->ix, queries[built - 1], io->tree, (int)io->op, name, &trees[built - 1], arg))) break;
 		} ZEND_HASH_FOREACH_END();
 	} else {
 		gp_qtree_init(&trees[0]);
 		tp[0] = &trees[0];
 		built = 1;
-		ok = gpupost_query_tree(queries[0], io->tree, (int)io->op, "", &trees[0], arg);
+		ok = gpupost_query_tree(o->ix, queries[0], io->tree, (int)io->op, "", &trees[0], arg);
 	}
 	int rc = GP_OK;
+	double weights[GP_IX_MAX_COLUMNS];
+	if (ok && io->weights) ok = column_weights(o->ix, io->weights, weights, arg);
 	if (ok) {
-		gp_tree_batch b = {n, tp, count_only, (uint32_t)io->limit};
+		gp_tree_batch b = {n, tp, count_only, (uint32_t)io->limit, io->weights ? weights : NULL, io->weights ? o->ix->n_columns : 0};
 		o->answered_by = "worker";
 		o->last_backend = "host";
 		rc = gp_index_tree_query_host(o->ix, &b, &ctx.budget, ans, &err);
@@ -853,11 +1098,12 @@ static bool run_trees(index_obj *o, zval **queries, HashTable *keys, size_t n, c
 	return true;
 }
 
-/* Whether a query goes as a tree: a string (a MATCH expression), or an array under 'tree'. */
+/* Whether a query goes as a tree: a string (a MATCH expression), an array under 'tree', or any
+ * query ranked with column weights. */
 static bool is_tree_query(zval *q, const index_options *io)
 {
 	ZVAL_DEREF(q);
-	return Z_TYPE_P(q) == IS_STRING || (io->tree && Z_TYPE_P(q) == IS_ARRAY);
+	return Z_TYPE_P(q) == IS_STRING || (Z_TYPE_P(q) == IS_ARRAY && (io->tree || io->weights));
 }
 
 static bool op_with_strings(const index_options *io, uint32_t arg)

@@ -6,6 +6,7 @@
 
 typedef struct tree_builder {
 	gp_qtree *t;
+	const gp_index *ix;       /* its columns */
 	uint32_t arg;
 	const char *query;        /* the query's name in messages ("" for a single one) */
 	char path[128];           /* where in the array tree: "[2][1]" */
@@ -188,17 +189,58 @@ static uint32_t node_of(tree_builder *b, zval *v, int depth)
 		uint32_t node = gp_qtree_near(b->t, first, GP_QT_NEAR_DEFAULT);
 		return node == UINT32_MAX ? build_fail(b, "out of memory") : node;
 	}
-	if (strcmp(op, "column") == 0) return build_fail(b, "the index has no columns");
+	if (strcmp(op, "column") == 0) {
+		/* ['column', name | [name, ...], query]: the query kept to those columns */
+		zval *names = element(v, 1), *sub = element(v, 2);
+		if (count != 3 || !names || !sub) return build_fail(b, "'column' takes column names and a query");
+		gp_qt_colset set;
+		memset(&set, 0, sizeof(set));
+		HashTable one;
+		zval *name;
+		if (Z_TYPE_P(names) == IS_STRING) {
+			zend_hash_init(&one, 1, NULL, NULL, 0);
+			zend_hash_next_index_insert(&one, names);
+		}
+		HashTable *list = Z_TYPE_P(names) == IS_STRING ? &one : Z_TYPE_P(names) == IS_ARRAY ? Z_ARRVAL_P(names) : NULL;
+		bool named = list != NULL;
+		if (list) {
+			ZEND_HASH_FOREACH_VAL(list, name) {
+				ZVAL_DEREF(name);
+				uint32_t c = 0;
+				for (; Z_TYPE_P(name) == IS_STRING && c < b->ix->n_columns; c++) {
+					size_t nl;
+					const char *col = gp_index_column(b->ix, c, &nl);
+					if (nl == Z_STRLEN_P(name) && strncasecmp(col, Z_STRVAL_P(name), nl) == 0) break;
+				}
+				if (Z_TYPE_P(name) != IS_STRING || c == b->ix->n_columns) {
+					named = false;
+					break;
+				}
+				set.bits[c >> 6] |= 1ull << (c & 63);
+			} ZEND_HASH_FOREACH_END();
+			if (list == &one) zend_hash_destroy(&one);
+		}
+		if (!named) return build_fail(b, b->ix->n_columns ? "'column' names columns the index has" : "the index has no columns");
+		size_t saved;
+		path_push(b, 2, &saved);
+		uint32_t node = node_of(b, sub, depth + 1);
+		path_pop(b, saved);
+		if (node == UINT32_MAX) return UINT32_MAX;
+		return gp_qtree_filter(b->t, node, &set) == GP_OK ? node : build_fail(b, "out of memory");
+	}
 	return build_fail(b, "the operator is not 'and', 'or', 'not', 'phrase', 'near', 'prefix', 'initial' or 'column'");
 }
 
-bool gpupost_query_tree(zval *q, bool tree, int op, const char *name, gp_qtree *t, uint32_t arg)
+bool gpupost_query_tree(const gp_index *ix, zval *q, bool tree, int op, const char *name, gp_qtree *t, uint32_t arg)
 {
-	tree_builder b = {t, arg, name, "", 0};
+	tree_builder b = {t, ix, arg, name, "", 0};
 	ZVAL_DEREF(q);
 	if (Z_TYPE_P(q) == IS_STRING) {
 		gp_error err;
-		int rc = gp_match_parse(Z_STRVAL_P(q), Z_STRLEN_P(q), NULL, 0, t, &err);
+		const char *cols[GP_IX_MAX_COLUMNS + 1];
+		size_t lens[GP_IX_MAX_COLUMNS + 1];
+		for (uint32_t c = 0; c < ix->n_columns; c++) cols[c] = gp_index_column(ix, c, &lens[c]);
+		int rc = gp_match_parse(Z_STRVAL_P(q), Z_STRLEN_P(q), cols, lens, ix->n_columns, t, &err);
 		if (rc == GP_ENOMEM) {
 			zend_throw_exception_ex(gpupost_exception_ce, 0, "out of memory parsing a MATCH expression");
 			return false;

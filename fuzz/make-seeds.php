@@ -53,6 +53,8 @@ $files = [
     /* ranked, lists of several blocks (128 postings a block), postings without positions */
     new GpuPost\Index(['l' => array_fill_keys(range(0, 598, 2), [1, 4]), 'm' => array_fill_keys(range(0, 299, 3), []), 'n' => [7 => [2]]],
         GPUPOST_POSTINGS, ['doc_lengths' => array_fill(0, 600, 9)]),
+    /* documents in columns (section 9) */
+    GpuPost\Index::fromDocuments([0 => ['title' => 'Free software', 'body' => 'the free software foundation'], 3 => ['title' => 'GPL', 'body' => 'a license']]),
 ];
 $seeds['index'] = [];
 $tmp = tempnam(sys_get_temp_dir(), 'gpix');

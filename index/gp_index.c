@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 #include <sys/random.h>
 #include <time.h>
@@ -146,6 +147,46 @@ int gp_index_find(const gp_index *ix, const char *term, size_t len, uint32_t *id
 	}
 }
 
+int gp_index_set_columns(gp_index *ix, const char *const *names, const size_t *lens, uint32_t n, gp_error *err)
+{
+	size_t total = 0;
+	if (n > GP_IX_MAX_COLUMNS) {
+		gp_fail(err, "columns", 0, "more than %d columns", GP_IX_MAX_COLUMNS);
+		return err->code = GP_EVALUE;
+	}
+	for (uint32_t c = 0; c < n; c++) {
+		if (lens[c] < 1 || lens[c] > GP_IX_COLUMN_NAME_MAX) {
+			gp_fail(err, "columns", c, "column %u's name is not 1 to %d bytes", c, GP_IX_COLUMN_NAME_MAX);
+			return err->code = GP_EVALUE;
+		}
+		for (uint32_t d = 0; d < c; d++) {
+			if (lens[d] == lens[c] && strncasecmp(names[d], names[c], lens[c]) == 0) {
+				gp_fail(err, "columns", c, "columns %u and %u have the same name", d, c);
+				return err->code = GP_EVALUE;
+			}
+		}
+		total += lens[c];
+	}
+	char *buf = malloc(total + 1);
+	uint32_t *at = malloc(((size_t)n + 1) * sizeof(uint32_t));
+	if (!buf || !at) {
+		free(buf);
+		free(at);
+		return gp_index_fail_nomem(err, "the columns");
+	}
+	at[0] = 0;
+	for (uint32_t c = 0; c < n; c++) {
+		memcpy(buf + at[c], names[c], lens[c]);
+		at[c + 1] = at[c] + (uint32_t)lens[c];
+	}
+	free(ix->column_names);
+	free(ix->column_at);
+	ix->column_names = buf;
+	ix->column_at = at;
+	ix->n_columns = n;
+	return GP_OK;
+}
+
 static int begins_with(const gp_index *ix, uint32_t t, const char *prefix, size_t len)
 {
 	return ix->term_at[t + 1] - ix->term_at[t] >= len && memcmp(ix->terms + ix->term_at[t], prefix, len) == 0;
@@ -245,6 +286,8 @@ static void index_free(gp_index *ix)
 	free(ix->merged);
 	free(ix->doc_len);
 	free(ix->max_frac);
+	free(ix->column_names);
+	free(ix->column_at);
 	free(ix);
 }
 

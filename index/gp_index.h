@@ -95,8 +95,21 @@ typedef struct gp_index {
 	uint64_t shard_postings[GP_IX_MAX_SHARDS];   /* each shard's postings */
 	uint64_t shards_host_bytes;   /* what the shards keep on the host (their lists are their devices') */
 
+	/* columns (gp_index_set_columns; a version 2 file's section 9): a doc's text in named
+	 * columns, column c's token at offset o (from 1) at position c << GP_IX_COLUMN_SHIFT | o */
+	uint32_t n_columns;
+	char *column_names;       /* the names back to back */
+	uint32_t *column_at;      /* n_columns + 1 offsets into column_names */
+
 	int refs;                 /* holders (a PHP object each, the persistent registry) */
 } gp_index;
+
+/* Columns: at most GP_IX_MAX_COLUMNS, each of at most GP_IX_COLUMN_TOKENS tokens a doc (positions
+ * stay below 2^28, as a MOD9 gap must). */
+#define GP_IX_COLUMN_SHIFT 20
+#define GP_IX_MAX_COLUMNS 255
+#define GP_IX_COLUMN_TOKENS ((1u << GP_IX_COLUMN_SHIFT) - 1)
+#define GP_IX_COLUMN_NAME_MAX 255
 
 #define GP_IX_NO_LENGTH UINT32_MAX
 
@@ -117,6 +130,17 @@ int gp_index_build_in_place(int format, size_t n, const char *const *terms, cons
 /* The term id of a term in *id, or GP_IX_NO_TERM. GP_EFORMAT: the part of the dictionary that
  * it reads is damaged (an index opened from a version 2 file checks it at its first use). */
 int gp_index_find(const gp_index *ix, const char *term, size_t len, uint32_t *id, gp_error *err);
+/* Names the index's columns (names[i] of lens[i] bytes: 1 to GP_IX_COLUMN_NAME_MAX, distinct
+ * in ASCII case as FTS5's, at most GP_IX_MAX_COLUMNS): GP_EVALUE naming the rule. Its lists'
+ * positions are taken to be the columns' (column << GP_IX_COLUMN_SHIFT | offset). */
+int gp_index_set_columns(gp_index *ix, const char *const *names, const size_t *lens, uint32_t n, gp_error *err);
+/* Column c's name and its length. */
+static inline const char *gp_index_column(const gp_index *ix, uint32_t c, size_t *len)
+{
+	*len = ix->column_at[c + 1] - ix->column_at[c];
+	return ix->column_names + ix->column_at[c];
+}
+
 /* The ids of the terms that begin with prefix[0 .. len) in *ids (malloc'd, *n of them; NULL
  * when none), each an allocation within the budget: a version 2 dictionary's range (its groups
  * checked), an index built in memory's every term compared. */

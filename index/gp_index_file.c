@@ -229,6 +229,12 @@ int gp_index_save(const gp_index *ix, int version, gp_index_writer write, void *
 		         "(the index has %llu and %llu)", (unsigned long long)ix->n_postings, (unsigned long long)ix->n_positions);
 		return GP_EVALUE;
 	}
+	if (version == 1 && ix->n_columns) {
+		err->code = GP_EVALUE;
+		err->format = "index file";
+		snprintf(err->rule, sizeof(err->rule), "an index with columns is saved as version 2 only");
+		return GP_EVALUE;
+	}
 	if (ix->v2) {
 		/* its file as it is: a segment never changes (a list not yet checked keeps its checksum) */
 		const uint8_t *image = ix->v2->owned ? ix->v2->owned : ix->mapped;

@@ -15,7 +15,7 @@
 #include "gp_index_file.h"
 #include "gp_list_cursor.h"
 
-enum { V2_TERM_AT = 1, V2_TERMS = 2, V2_LENGTHS = 5, V2_TABLE = 6, V2_LISTS = 7, V2_CHECKS = 8, V2_KNOWN = 8 };
+enum { V2_TERM_AT = 1, V2_TERMS = 2, V2_LENGTHS = 5, V2_TABLE = 6, V2_LISTS = 7, V2_CHECKS = 8, V2_COLUMNS = 9, V2_KNOWN = 9 };
 
 #define BAD(off, ...) gp_fail(err, "index file", (off), __VA_ARGS__)
 
@@ -134,6 +134,30 @@ int gp_index_v2_open(const uint8_t *file, size_t len, int in_place, const gp_bud
 		}
 		if (gp_load_le32(h + 20) != 0) return BAD(sec_off[V2_LENGTHS] + 20, "the doc lengths section's bytes 20..23 are not 0");
 	}
+	/* section 9 (optional): the columns' names, small, checked whole by its checksum */
+	const char *col_name[GP_IX_MAX_COLUMNS];
+	size_t col_len[GP_IX_MAX_COLUMNS];
+	uint32_t n_cols = 0;
+	if (sec[V2_COLUMNS]) {
+		const uint8_t *c = sec[V2_COLUMNS];
+		const uint64_t clen = sec_len[V2_COLUMNS];
+		if (gp_crc32(0, c, (size_t)clen) != sec_crc[V2_COLUMNS]) return BAD(sec_at[V2_COLUMNS] + 4, "section 9's checksum does not match");
+		if (clen < 8) return BAD(sec_off[V2_COLUMNS], "section 9 holds fewer than 8 bytes");
+		n_cols = gp_load_le32(c);
+		if (n_cols < 1 || n_cols > GP_IX_MAX_COLUMNS) return BAD(sec_off[V2_COLUMNS], "section 9's columns (%u) are not 1 to %d", n_cols, GP_IX_MAX_COLUMNS);
+		if (gp_load_le32(c + 4) != GP_IX_COLUMN_SHIFT) return BAD(sec_off[V2_COLUMNS] + 4, "section 9's column shift is not %d", GP_IX_COLUMN_SHIFT);
+		uint64_t at = 8;
+		for (uint32_t i = 0; i < n_cols; i++) {
+			if (clen - at < 4) return BAD(sec_off[V2_COLUMNS] + at, "section 9 ends within column %u", i);
+			col_len[i] = gp_load_le32(c + at);
+			if (col_len[i] < 1 || col_len[i] > GP_IX_COLUMN_NAME_MAX || clen - at - 4 < col_len[i]) {
+				return BAD(sec_off[V2_COLUMNS] + at, "column %u's name is not 1 to %d bytes within section 9", i, GP_IX_COLUMN_NAME_MAX);
+			}
+			col_name[i] = (const char *)c + at + 4;
+			at += 4 + col_len[i];
+		}
+		if (at != clen) return BAD(sec_off[V2_COLUMNS] + at, "section 9 holds bytes past its columns");
+	}
 	/* what the process keeps of its own: a flag a term, a group and a chunk, and for an image
 	 * that is not mapped, a copy of it */
 	uint64_t own = (uint64_t)n_terms * 9 + (uint64_t)n_groups * 9 + n_chunks + 3 + (in_place ? 0 : len);
@@ -210,6 +234,14 @@ int gp_index_v2_open(const uint8_t *file, size_t len, int in_place, const gp_bud
 		ix->n_len = n_len;
 		ix->total_len = total_len;
 		ix->avgdl = n_len ? (double)total_len / (double)n_len : 0.0;
+	}
+	if (n_cols) {
+		int rc = gp_index_set_columns(ix, col_name, col_len, n_cols, err);
+		if (rc != GP_OK) {
+			size_t at = err->offset;
+			gp_index_unref(ix);
+			return rc == GP_EVALUE ? BAD(sec_off[V2_COLUMNS], "section 9's column %zu: %s", at, err->rule) : rc;
+		}
 	}
 	*out = ix;
 	return GP_OK;
@@ -747,7 +779,7 @@ int gp_index_v2_save(const gp_index *ix, gp_index_writer write, void *ctx, gp_er
 	uint8_t *term_at = malloc(((size_t)n + 1) * 8), *table = calloc((size_t)n + 1, GP_V2_TERM);
 	uint8_t *terms = malloc((size_t)ix->term_at[n] + 1);
 	uint64_t lengths_len = 0;
-	uint8_t *lengths = ix->doc_len ? gp_ixf_lengths_bytes(ix, &lengths_len) : NULL, *checks = NULL;
+	uint8_t *lengths = ix->doc_len ? gp_ixf_lengths_bytes(ix, &lengths_len) : NULL, *checks = NULL, *columns = NULL;
 	bit_writer w = {0};
 	int rc = GP_OK;
 	if (!order || !term_at || !table || !terms || (ix->doc_len && !lengths)) {
@@ -809,16 +841,32 @@ int gp_index_v2_save(const gp_index *ix, gp_index_writer write, void *ctx, gp_er
 			gp_store_le32(checks + GP_V2_CHECKS_HEAD + 4 * ((size_t)n_groups + c), gp_crc32c(0, lengths + GP_IXF_LENGTHS_HEAD + 4 * first, (size_t)(end - first) * 4));
 		}
 	}
-	gp_ixf_section s[6] = {
-		{V2_TERM_AT, term_at, ((uint64_t)n + 1) * 8, 1},
-		{V2_TERMS, terms, tb, 1},
-		{V2_TABLE, table, (uint64_t)n * GP_V2_TERM, 1},
-		{V2_CHECKS, checks, checks_len, 1},
-		{V2_LENGTHS, lengths, lengths_len, 1},
-		{V2_LISTS, NULL, data, 0},   /* written list by list below; each its own checksum */
-	};
-	int n_sec = 6;
-	if (!lengths) s[4] = s[5], n_sec = 5;
+	/* section 9: the columns' count, the shift, then each name's length (u32) and bytes */
+	uint64_t columns_len = ix->n_columns ? 8 + 4 * (uint64_t)ix->n_columns + ix->column_at[ix->n_columns] : 0;
+	if (ix->n_columns) {
+		if (!(columns = malloc((size_t)columns_len))) {
+			rc = GP_ENOMEM;
+			goto done;
+		}
+		gp_store_le32(columns, ix->n_columns);
+		gp_store_le32(columns + 4, GP_IX_COLUMN_SHIFT);
+		for (uint32_t c = 0, at = 8; c < ix->n_columns; c++) {
+			size_t nl;
+			const char *name = gp_index_column(ix, c, &nl);
+			gp_store_le32(columns + at, (uint32_t)nl);
+			memcpy(columns + at + 4, name, nl);
+			at += 4 + (uint32_t)nl;
+		}
+	}
+	gp_ixf_section s[7];
+	int n_sec = 0;
+	s[n_sec++] = (gp_ixf_section){V2_TERM_AT, term_at, ((uint64_t)n + 1) * 8, 1};
+	s[n_sec++] = (gp_ixf_section){V2_TERMS, terms, tb, 1};
+	s[n_sec++] = (gp_ixf_section){V2_TABLE, table, (uint64_t)n * GP_V2_TERM, 1};
+	s[n_sec++] = (gp_ixf_section){V2_CHECKS, checks, checks_len, 1};
+	if (lengths) s[n_sec++] = (gp_ixf_section){V2_LENGTHS, lengths, lengths_len, 1};
+	if (columns) s[n_sec++] = (gp_ixf_section){V2_COLUMNS, columns, columns_len, 1};
+	s[n_sec++] = (gp_ixf_section){V2_LISTS, NULL, data, 0};   /* written list by list below; each its own checksum */
 	if ((rc = gp_ixf_write_head(ix, 2, s, n_sec, write, ctx)) != GP_OK) goto done;
 	for (int i = 0; i < n_sec - 1; i++) {
 		if ((rc = gp_ixf_write_section(&s[i], write, ctx)) != GP_OK) goto done;
@@ -840,6 +888,7 @@ done:
 	free(terms);
 	free(lengths);
 	free(checks);
+	free(columns);
 	free(w.p);
 	if (rc == GP_ENOMEM) return gp_index_fail_nomem(err, "the file's tables");
 	if (rc != GP_OK) {

@@ -22,6 +22,7 @@ typedef struct parser {
 	const char *s;
 	size_t len;
 	const char *const *columns;
+	const size_t *column_lens;
 	size_t n_columns;
 	gp_qtree *t;
 	gp_error *err;
@@ -246,8 +247,8 @@ static uint32_t nearset(parser *p)
 	return node_or_fail(p, gp_qtree_near(p->t, first, near));
 }
 
-/* A column's name (dequoted) checked against the index's columns. */
-static int column(parser *p)
+/* A column's name (dequoted) found among the index's columns, added to *set. */
+static int column(parser *p, gp_qt_colset *set)
 {
 	if (p->tok.type != TK_STRING) return syntax_error(p);
 	char *name;
@@ -255,31 +256,49 @@ static int column(parser *p)
 	if (dequote(p, &p->tok, &name, &n) != GP_OK) return GP_ENOMEM;
 	size_t c = 0;
 	for (; c < p->n_columns; c++) {
-		if (strlen(p->columns[c]) == n && strncasecmp(p->columns[c], name, n) == 0) break;
+		if (p->column_lens[c] == n && strncasecmp(p->columns[c], name, n) == 0) break;
 	}
 	int rc = GP_OK;
 	if (c == p->n_columns) rc = fail(p, p->tok.at, GP_EVALUE, "no such column: %s", name, n);
+	else set->bits[c >> 6] |= 1ull << (c & 63);
 	free(name);
 	if (rc == GP_OK) advance(p);
 	return p->failed ? GP_EVALUE : GP_OK;
 }
 
-/* colset: ['-'] (STRING | '{' STRING+ '}'), then ':'. Columns are not applied yet: an index has
- * none, so a filter names a column the index lacks. */
-static int colset(parser *p)
+/* colset: ['-'] (STRING | '{' STRING+ '}'), then ':': the columns named, or with '-' the others. */
+static int colset(parser *p, gp_qt_colset *set)
 {
-	if (p->tok.type == TK_MINUS) advance(p);
+	int minus = p->tok.type == TK_MINUS;
+	memset(set, 0, sizeof(*set));
+	if (minus) advance(p);
 	if (p->failed) return GP_EVALUE;
 	if (p->tok.type == TK_LCP) {
 		advance(p);
 		do {
-			if (column(p) != GP_OK) return GP_EVALUE;
+			if (column(p, set) != GP_OK) return GP_EVALUE;
 		} while (p->tok.type != TK_RCP);
 		advance(p);
-	} else if (column(p) != GP_OK) {
+	} else if (column(p, set) != GP_OK) {
 		return GP_EVALUE;
 	}
+	if (minus) {
+		for (size_t c = 0; c < GP_QT_COLUMNS_MAX; c++) {
+			if (c < p->n_columns) set->bits[c >> 6] ^= 1ull << (c & 63);
+		}
+	}
 	return expect(p, TK_COLON);
+}
+
+/* A node kept to a column set, or UINT32_MAX. */
+static uint32_t filtered(parser *p, uint32_t node, const gp_qt_colset *set)
+{
+	if (node == UINT32_MAX) return node;
+	if (gp_qtree_filter(p->t, node, set) != GP_OK) {
+		fail(p, p->tok.at, GP_ENOMEM, "out of memory%s", "", 0);
+		return UINT32_MAX;
+	}
+	return node;
 }
 
 static int starts_colset(const parser *p)
@@ -311,12 +330,16 @@ static uint32_t primary(parser *p)
 	uint32_t run[2];
 	size_t n = 0;
 	for (;;) {
+		uint32_t leaf;
 		if (starts_colset(p)) {
-			if (colset(p) != GP_OK) return UINT32_MAX;
+			gp_qt_colset set;
+			if (colset(p, &set) != GP_OK) return UINT32_MAX;
 			/* a filter over a parenthesized expression is a whole operand */
-			if (n == 0 && p->tok.type == TK_LP) return paren_expr(p);
+			if (n == 0 && p->tok.type == TK_LP) return filtered(p, paren_expr(p), &set);
+			leaf = filtered(p, nearset(p), &set);
+		} else {
+			leaf = nearset(p);
 		}
-		uint32_t leaf = nearset(p);
 		if (leaf == UINT32_MAX) return UINT32_MAX;
 		/* FTS5's implicit AND drops a phrase of no tokens (an explicit AND keeps it) */
 		if (n == 0) {
@@ -364,11 +387,11 @@ static uint32_t expr(parser *p)
 	return binary(p, TK_OR, GP_QT_OR, and_expr);
 }
 
-int gp_match_parse(const char *s, size_t len, const char *const *columns, size_t n_columns, gp_qtree *t,
-                   gp_error *err)
+int gp_match_parse(const char *s, size_t len, const char *const *columns, const size_t *column_lens, size_t n_columns,
+                   gp_qtree *t, gp_error *err)
 {
 	const char *nul = memchr(s, '\0', len);
-	parser p = {s, nul ? (size_t)(nul - s) : len, columns, n_columns, t, err, {TK_EOF, 0, 0}, 0, 0};
+	parser p = {s, nul ? (size_t)(nul - s) : len, columns, column_lens, n_columns, t, err, {TK_EOF, 0, 0}, 0, 0};
 	memset(err, 0, sizeof(*err));
 	p.tok = lex(&p, 0);
 	if (p.tok.type == TK_BAD) {

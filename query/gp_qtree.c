@@ -16,6 +16,7 @@ void gp_qtree_free(gp_qtree *t)
 	free(t->phrases);
 	free(t->items);
 	free(t->text);
+	free(t->colsets);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -88,7 +89,7 @@ uint32_t gp_qtree_near(gp_qtree *t, uint32_t first, uint32_t near)
 		if (t->phrases[p + 1].first != t->phrases[p].first + t->phrases[p].n) return UINT32_MAX;
 	}
 	int empty = n == 0 || t->phrases[first].n == 0;
-	return add_node(t, (gp_qt_node){(uint8_t)(empty ? GP_QT_EMPTY : GP_QT_NEAR), first, n, near, 1});
+	return add_node(t, (gp_qt_node){(uint8_t)(empty ? GP_QT_EMPTY : GP_QT_NEAR), first, n, near, 1, 0});
 }
 
 int gp_qtree_too_deep(const gp_qtree *t, const uint32_t *kids, size_t n)
@@ -118,5 +119,31 @@ uint32_t gp_qtree_op(gp_qtree *t, int kind, const uint32_t *kids, size_t n)
 			if (c->depth > depth) depth = c->depth;
 		}
 	}
-	return add_node(t, (gp_qt_node){(uint8_t)kind, first, (uint32_t)total, 0, depth + 1});
+	return add_node(t, (gp_qt_node){(uint8_t)kind, first, (uint32_t)total, 0, depth + 1, 0});
+}
+
+int gp_qtree_filter(gp_qtree *t, uint32_t node, const gp_qt_colset *set)
+{
+	gp_qt_node *nd = &t->nodes[node];
+	if (nd->kind == GP_QT_NEAR) {
+		gp_qt_colset keep = *set;
+		if (nd->colset) {
+			for (int w = 0; w < 4; w++) keep.bits[w] &= t->colsets[nd->colset - 1].bits[w];
+		}
+		/* a leaf's own set emptied by an outer one is FTS5's EOF node; a set of no columns on a
+		 * leaf that had none still leaves a leaf (that matches nothing), as FTS5's does */
+		if (nd->colset && !(keep.bits[0] | keep.bits[1] | keep.bits[2] | keep.bits[3])) {
+			nd->kind = GP_QT_EMPTY;
+			return GP_OK;
+		}
+		if (room(t, (void **)&t->colsets, &t->cap_colsets, t->n_colsets, 1, sizeof(gp_qt_colset)) != GP_OK) return GP_ENOMEM;
+		t->colsets[t->n_colsets++] = keep;
+		t->nodes[node].colset = (uint32_t)t->n_colsets;
+		return GP_OK;
+	}
+	if (nd->kind == GP_QT_EMPTY) return GP_OK;
+	for (uint32_t k = 0; k < nd->n; k++) {
+		if (gp_qtree_filter(t, t->kids[t->nodes[node].first + k], set) != GP_OK) return GP_ENOMEM;
+	}
+	return GP_OK;
 }

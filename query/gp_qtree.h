@@ -43,7 +43,14 @@ typedef struct gp_qt_node {
 	uint32_t first, n;        /* NEAR: phrases; AND, OR, NOT: kids */
 	uint32_t near;            /* NEAR: the most tokens between its phrases */
 	uint32_t depth;           /* 1 for a leaf, one more than its deepest child otherwise */
+	uint32_t colset;          /* NEAR: 0 (every column), or 1 + its column set's index */
 } gp_qt_node;
+
+/* A set of columns: bit c of word c / 64 for column c (an index has at most 255). */
+#define GP_QT_COLUMNS_MAX 256
+typedef struct gp_qt_colset {
+	uint64_t bits[4];
+} gp_qt_colset;
 
 typedef struct gp_qtree {
 	gp_qt_node *nodes;
@@ -51,8 +58,9 @@ typedef struct gp_qtree {
 	gp_qt_phrase *phrases;
 	gp_qt_item *items;
 	char *text;
-	size_t n_nodes, n_kids, n_phrases, n_items, text_len;
-	size_t cap_nodes, cap_kids, cap_phrases, cap_items, cap_text;
+	gp_qt_colset *colsets;
+	size_t n_nodes, n_kids, n_phrases, n_items, text_len, n_colsets;
+	size_t cap_nodes, cap_kids, cap_phrases, cap_items, cap_text, cap_colsets;
 	uint32_t root;            /* valid once a node was added: the last node added, or as set */
 	int failed;               /* an allocation failed: every later call does nothing */
 } gp_qtree;
@@ -73,6 +81,15 @@ uint32_t gp_qtree_near(gp_qtree *t, uint32_t first, uint32_t near);
  * the same AND or OR are taken in as its own (FTS5's flattening). Its node, or UINT32_MAX (out
  * of memory, or deeper than GP_QT_MAX_DEPTH: see gp_qtree_too_deep). */
 uint32_t gp_qtree_op(gp_qtree *t, int kind, const uint32_t *kids, size_t n);
+/* Keeps the leaves below `node` to the columns of `set` (FTS5's column filter: a leaf that has
+ * its own keeps the columns both hold, and left with none becomes GP_QT_EMPTY; a leaf given a
+ * set of no columns matches nothing). GP_ENOMEM. */
+int gp_qtree_filter(gp_qtree *t, uint32_t node, const gp_qt_colset *set);
+/* Whether a column set holds column c. */
+static inline int gp_qt_colset_has(const gp_qt_colset *s, uint32_t c)
+{
+	return (s->bits[c >> 6] >> (c & 63)) & 1;
+}
 /* Whether an op over these kids would pass GP_QT_MAX_DEPTH. */
 int gp_qtree_too_deep(const gp_qtree *t, const uint32_t *kids, size_t n);
 

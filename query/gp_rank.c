@@ -96,14 +96,9 @@ static void sift_down(gp_rank *r, size_t c)
 	}
 }
 
-void gp_rank_doc(gp_rank *r, uint32_t doc)
+/* Keeps (score, doc) if it is among the best so far. */
+static void keep(gp_rank *r, uint32_t doc, double score)
 {
-	const gp_index *ix = r->ix;
-	double score = 0.0, dl = (double)ix->doc_len[doc];
-	for (size_t p = 0; p < r->n_places; p++) {
-		uint32_t tf = r->tf[r->place_term[p]];
-		if (tf) score += gp_bm25_part(r->idf[p], (double)tf, ix->k1, ix->b, dl, ix->avgdl);
-	}
 	if (r->k == 0) return;
 	if (r->h_n < r->k) {   /* room: sift up */
 		size_t c = r->h_n++;
@@ -120,6 +115,27 @@ void gp_rank_doc(gp_rank *r, uint32_t doc)
 		r->h_doc[0] = doc;
 		sift_down(r, 0);
 	}
+}
+
+void gp_rank_doc(gp_rank *r, uint32_t doc)
+{
+	const gp_index *ix = r->ix;
+	double score = 0.0, dl = (double)ix->doc_len[doc];
+	for (size_t p = 0; p < r->n_places; p++) {
+		uint32_t tf = r->tf[r->place_term[p]];
+		if (tf) score += gp_bm25_part(r->idf[p], (double)tf, ix->k1, ix->b, dl, ix->avgdl);
+	}
+	keep(r, doc, score);
+}
+
+void gp_rank_doc_freq(gp_rank *r, uint32_t doc, const double *freq)
+{
+	const gp_index *ix = r->ix;
+	double score = 0.0, dl = (double)ix->doc_len[doc];
+	for (size_t p = 0; p < r->n_places; p++) {
+		if (freq[p] != 0.0) score += gp_bm25_part(r->idf[p], freq[p], ix->k1, ix->b, dl, ix->avgdl);
+	}
+	keep(r, doc, score);
 }
 
 size_t gp_rank_finish(gp_rank *r, uint32_t *docs, double *scores)

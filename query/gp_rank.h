@@ -42,6 +42,8 @@ static inline double gp_rank_threshold(const gp_rank *r)
 }
 /* Scores doc from r->tf and keeps it if it is among the best so far. */
 void gp_rank_doc(gp_rank *r, uint32_t doc);
+/* The same from each place's frequency (freq[p]: its tf, or a sum of column weights a hit). */
+void gp_rank_doc_freq(gp_rank *r, uint32_t doc, const double *freq);
 /* The best docs, best first (ties: the smaller doc), into docs and scores; returns how many. */
 size_t gp_rank_finish(gp_rank *r, uint32_t *docs, double *scores);
 void gp_rank_free(gp_rank *r);

@@ -40,9 +40,14 @@ typedef struct tree_run {
 	int64_t *doc;             /* by node */
 	uint64_t *docs_held;      /* by node: what it may match at most (the AND's order) */
 	uint32_t *kids;           /* t->kids, an AND's in increasing docs_held */
-	uint32_t *tf;             /* by phrase: its instances in the doc its leaf is at */
-	int32_t *scratch;         /* positions decoded and phrase instances */
+	int32_t *scratch;         /* positions decoded (a leaf's items' in a doc) */
 	size_t scratch_cap;
+	int64_t *scratch64;       /* a leaf's phrases' instances in a doc */
+	size_t scratch64_cap;
+	const double *weights;    /* a hit's weight by its column (past n_weights: 1) */
+	uint32_t n_weights;
+	int weighted;             /* some column weighs other than 1 */
+	double *freq;             /* by phrase: its frequency in the doc its leaf is at */
 	const int32_t **item_pos; /* by item of the leaf at hand: its positions there, and how many */
 	uint32_t *item_count;
 	uint32_t *leaf_order;     /* by item: a leaf's items (from its first) in increasing docs_held */
@@ -218,32 +223,41 @@ static const int32_t *item_positions(item *it, int32_t *buf, uint32_t *count)
 
 /* --- leaves --- */
 
-static int leaf_needs_positions(const gp_qtree *t, const gp_qt_node *nd)
+static int leaf_needs_positions(const tree_run *r, const gp_qt_node *nd)
 {
-	const gp_qt_phrase *ph = &t->phrases[nd->first];
-	return nd->n > 1 || ph->n > 1 || ph->initial;
+	const gp_qt_phrase *ph = &r->t->phrases[nd->first];
+	return nd->n > 1 || ph->n > 1 || ph->initial || nd->colset || r->weighted;
 }
 
-/* The starts of phrase ph's instances from its items' positions (pos[j], count[j]) into out: the
- * positions s where item j is at s + j for every j (with ^ only s = GP_QT_FIRST_POSITION, the
+/* A position as FTS5 holds it (column << 32 | its offset from 0): what NEAR's trimming compares
+ * and a hit's column is read from. */
+static inline int64_t fts5_position(const tree_run *r, int64_t pos)
+{
+	if (!r->ix->n_columns) return pos - 1;
+	return (int64_t)((uint64_t)(pos >> GP_IX_COLUMN_SHIFT) << 32) | ((pos & GP_IX_COLUMN_TOKENS) - 1);
+}
+
+/* The starts of phrase ph's instances from its items' positions (pos[j], count[j]) into out, as
+ * FTS5 positions: the positions s where item j is at s + j for every j (with ^ only a column's
  * first token), found from the item with the fewest positions; with `first_only` the first start
  * alone. Returns how many. */
-static uint32_t phrase_instances(const gp_qt_phrase *ph, const int32_t *const *pos, const uint32_t *count, int first_only,
-                                 int32_t *out)
+static uint32_t phrase_instances(const tree_run *r, const gp_qt_phrase *ph, const int32_t *const *pos,
+                                 const uint32_t *count, int first_only, int64_t *out)
 {
-	uint32_t m = 0, r = 0, at[64] = {0};
+	uint32_t m = 0, a0 = 0, at[64] = {0};
+	const int columns = r->ix->n_columns > 0;
 	for (uint32_t j = 1; j < ph->n; j++) {
-		if (count[j] < count[r]) r = j;
+		if (count[j] < count[a0]) a0 = j;
 	}
-	for (uint32_t a = 0; a < count[r]; a++) {
-		int64_t s = (int64_t)pos[r][a] - r;
-		if (ph->initial && s != GP_QT_FIRST_POSITION) {
-			if (s > GP_QT_FIRST_POSITION) break;
+	for (uint32_t a = 0; a < count[a0]; a++) {
+		int64_t s = (int64_t)pos[a0][a] - a0;
+		if (ph->initial && (columns ? (s & GP_IX_COLUMN_TOKENS) != GP_QT_FIRST_POSITION : s != GP_QT_FIRST_POSITION)) {
+			if (!columns && s > GP_QT_FIRST_POSITION) break;
 			continue;
 		}
 		uint32_t j = 0;
 		for (; j < ph->n; j++) {
-			if (j == r) continue;
+			if (j == a0) continue;
 			int64_t want = s + (int64_t)j;
 			const int32_t *pj = pos[j];
 			if (j < 64) {   /* merged: both increase */
@@ -260,7 +274,7 @@ static uint32_t phrase_instances(const gp_qt_phrase *ph, const int32_t *const *p
 			}
 		}
 		if (j == ph->n) {
-			out[m++] = (int32_t)s;
+			out[m++] = fts5_position(r, s);
 			if (first_only) return m;
 		}
 	}
@@ -271,7 +285,7 @@ static uint32_t phrase_instances(const gp_qt_phrase *ph, const int32_t *const *p
  * items): windows where every phrase has an instance at most `near` tokens from the others, each
  * phrase's instances kept where they take part in one (written over the lists: n[i] becomes the
  * kept count; with `first_only`, those of the first window). Whether any window was found. */
-static int near_trim(int32_t **list, uint32_t *n, const uint32_t *size, uint32_t phrases, uint32_t near, int first_only,
+static int near_trim(int64_t **list, uint32_t *n, const uint32_t *size, uint32_t phrases, uint32_t near, int first_only,
                      uint32_t *k, uint32_t *kept)
 {
 	for (uint32_t i = 0; i < phrases; i++) k[i] = kept[i] = 0;
@@ -292,7 +306,7 @@ static int near_trim(int32_t **list, uint32_t *n, const uint32_t *size, uint32_t
 			}
 		} while (!match);
 		for (uint32_t i = 0; i < phrases; i++) {
-			int32_t at = list[i][k[i]];
+			int64_t at = list[i][k[i]];
 			if (kept[i] == 0 || at != list[i][kept[i] - 1]) list[i][kept[i]++] = at;
 		}
 		if (first_only) break;
@@ -315,14 +329,29 @@ done:
 
 static int scratch_room(tree_run *r, uint64_t want)
 {
-	uint64_t cap = r->scratch_cap;
+	uint64_t cap = r->scratch_cap, cap64 = r->scratch64_cap;
 	int rc = grow_array(r, (void **)&r->scratch, sizeof(int32_t), &cap, want, "a query's positions");
+	if (rc == GP_OK) rc = grow_array(r, (void **)&r->scratch64, sizeof(int64_t), &cap64, want, "a query's positions");
 	r->scratch_cap = (size_t)cap;
+	r->scratch64_cap = (size_t)cap64;
 	return rc;
 }
 
-/* Whether the leaf's phrases match in the doc its items are at (each phrase's tf set); -1 with
- * r->rc on an error. */
+/* A phrase's frequency from its instances (FTS5 positions): their count, or with column weights
+ * the sum of each one's column's weight. */
+static double instances_freq(const tree_run *r, const int64_t *inst, uint32_t n)
+{
+	if (!r->weighted) return (double)n;
+	double f = 0.0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t c = (uint64_t)inst[i] >> 32;
+		f += c < r->n_weights ? r->weights[c] : 1.0;
+	}
+	return f;
+}
+
+/* Whether the leaf's phrases match in the doc its items are at (each phrase's frequency set);
+ * -1 with r->rc on an error. */
 static int leaf_positions(tree_run *r, const gp_qt_node *nd)
 {
 	const gp_qtree *t = r->t;
@@ -331,15 +360,16 @@ static int leaf_positions(tree_run *r, const gp_qt_node *nd)
 		const gp_qt_phrase *ph = &t->phrases[p];
 		for (uint32_t j = 0; j < ph->n; j++) {
 			item *it = &r->items[ph->first + j];
-			uint64_t c = it->kind == ITEM_TERM ? gp_cursor_count(it->cur) : it->pos_at[it->i + 1] - it->pos_at[it->i];
-			need += c + (j == 0 ? c : 0);   /* its positions, and the phrase's instances */
+			need += it->kind == ITEM_TERM ? gp_cursor_count(it->cur) : it->pos_at[it->i + 1] - it->pos_at[it->i];
 		}
 	}
 	if (scratch_room(r, need + 1) != GP_OK) {
 		r->rc = GP_ENOMEM;
 		return -1;
 	}
-	int32_t *at = r->scratch, *inst[64];
+	const gp_qt_colset *cols = nd->colset ? &t->colsets[nd->colset - 1] : NULL;
+	int32_t *at = r->scratch;
+	int64_t *at64 = r->scratch64, *inst[64];
 	uint32_t n_inst[64], size[64], k[64], kept[64];
 	for (uint32_t p = nd->first, g = 0; p < nd->first + nd->n; p++, g++) {
 		const gp_qt_phrase *ph = &t->phrases[p];
@@ -347,20 +377,29 @@ static int leaf_positions(tree_run *r, const gp_qt_node *nd)
 		uint32_t *count = r->item_count + ph->first;
 		for (uint32_t j = 0; j < ph->n; j++) {
 			pos[j] = item_positions(&r->items[ph->first + j], at, &count[j]);
+			if (cols) {   /* the positions in the columns the leaf is kept to */
+				uint32_t m = 0;
+				for (uint32_t i = 0; i < count[j]; i++) {
+					uint32_t c = (uint32_t)pos[j][i] >> GP_IX_COLUMN_SHIFT;
+					if (c < GP_QT_COLUMNS_MAX && gp_qt_colset_has(cols, c)) at[m++] = pos[j][i];
+				}
+				pos[j] = at;
+				count[j] = m;
+			}
 			at += count[j];
 		}
-		inst[g] = at;
+		inst[g] = at64;
 		/* one instance tells a lone phrase matches; a ranking counts them all, a NEAR group
 		 * trims them */
-		n_inst[g] = phrase_instances(ph, pos, count, r->ranked == 0 && nd->n == 1, at);
-		at += count[0];
+		n_inst[g] = ph->n ? phrase_instances(r, ph, pos, count, r->ranked == 0 && nd->n == 1, at64) : 0;
+		at64 += n_inst[g];
 		size[g] = ph->n;
-		r->tf[p] = n_inst[g];
+		r->freq[p] = instances_freq(r, inst[g], n_inst[g]);
 		if (n_inst[g] == 0) return 0;
 	}
 	if (nd->n == 1) return 1;
 	if (!near_trim(inst, n_inst, size, nd->n, nd->near, !r->ranked, k, kept)) return 0;
-	for (uint32_t p = nd->first, g = 0; p < nd->first + nd->n; p++, g++) r->tf[p] = n_inst[g];
+	for (uint32_t p = nd->first, g = 0; p < nd->first + nd->n; p++, g++) r->freq[p] = instances_freq(r, inst[g], n_inst[g]);
 	return 1;
 }
 
@@ -371,7 +410,7 @@ static int64_t leaf_geq(tree_run *r, const gp_qt_node *nd, int64_t x)
 	const gp_qt_phrase *last = &t->phrases[nd->first + nd->n - 1];
 	const uint32_t n = last->first + last->n - i0;   /* a group's phrases' items lie together */
 	const uint32_t *order = r->leaf_order + i0;     /* the rarest first */
-	const int positions = leaf_needs_positions(t, nd);
+	const int positions = leaf_needs_positions(r, nd);
 	for (;;) {
 		int64_t d = x;
 		for (uint32_t i = 0; i < n;) {
@@ -440,28 +479,28 @@ static int64_t node_geq(tree_run *r, uint32_t node, int64_t x)
 	}
 }
 
-/* Each phrase's tf in doc d where its branch matches (the root matches d): a leaf's phrases, an
- * AND's children, an OR's children at d, a NOT's first child. */
-static void collect(tree_run *r, uint32_t node, int64_t d, uint32_t *tf)
+/* Each phrase's frequency in doc d where its branch matches (the root matches d): a leaf's
+ * phrases, an AND's children, an OR's children at d, a NOT's first child. */
+static void collect(tree_run *r, uint32_t node, int64_t d, double *freq)
 {
 	const gp_qt_node *nd = &r->t->nodes[node];
 	const uint32_t *kids = r->kids + nd->first;
 	switch (nd->kind) {
 	case GP_QT_NEAR:
 		for (uint32_t p = nd->first; p < nd->first + nd->n; p++) {
-			tf[p] = leaf_needs_positions(r->t, nd) ? r->tf[p] : item_tf(&r->items[r->t->phrases[p].first]);
+			freq[p] = leaf_needs_positions(r, nd) ? r->freq[p] : (double)item_tf(&r->items[r->t->phrases[p].first]);
 		}
 		return;
 	case GP_QT_AND:
-		for (uint32_t i = 0; i < nd->n; i++) collect(r, kids[i], d, tf);
+		for (uint32_t i = 0; i < nd->n; i++) collect(r, kids[i], d, freq);
 		return;
 	case GP_QT_OR:
 		for (uint32_t i = 0; i < nd->n; i++) {
-			if (r->doc[kids[i]] == d) collect(r, kids[i], d, tf);
+			if (r->doc[kids[i]] == d) collect(r, kids[i], d, freq);
 		}
 		return;
 	case GP_QT_NOT:
-		collect(r, kids[0], d, tf);
+		collect(r, kids[0], d, freq);
 		return;
 	default:
 		return;
@@ -495,13 +534,14 @@ static uint64_t node_docs_held(tree_run *r, uint32_t node)
 }
 
 /* Whether item i's leaf checks positions (the one leaf whose phrases hold it). */
-static int item_positions_needed(const gp_qtree *t, uint32_t i)
+static int item_positions_needed(const tree_run *r, uint32_t i)
 {
+	const gp_qtree *t = r->t;
 	for (size_t n = 0; n < t->n_nodes; n++) {
 		const gp_qt_node *nd = &t->nodes[n];
 		if (nd->kind != GP_QT_NEAR) continue;
 		const gp_qt_phrase *first = &t->phrases[nd->first], *last = &t->phrases[nd->first + nd->n - 1];
-		if (i >= first->first && i < last->first + last->n) return leaf_needs_positions(t, nd);
+		if (i >= first->first && i < last->first + last->n) return leaf_needs_positions(r, nd);
 	}
 	return 0;
 }
@@ -514,7 +554,8 @@ static void run_free(tree_run *r)
 	free(r->doc);
 	free(r->docs_held);
 	free(r->kids);
-	free(r->tf);
+	free(r->freq);
+	free(r->scratch64);
 	free(r->scratch);
 	free(r->item_pos);
 	free(r->item_count);
@@ -524,28 +565,35 @@ static void run_free(tree_run *r)
 
 /* The tree's items found in the index (prefixes expanded, lists checked before they are read),
  * nodes set before their first move. */
-static int run_bind(tree_run *r, const gp_index *ix, const gp_qtree *t, int ranked, const gp_budget *budget, gp_error *err)
+static int run_bind(tree_run *r, const gp_index *ix, const gp_qtree *t, const gp_tree_batch *b, const gp_budget *budget,
+                    gp_error *err)
 {
 	memset(r, 0, sizeof(*r));
 	r->ix = ix;
 	r->t = t;
 	r->budget = budget;
 	r->err = err;
+	const int ranked = b && b->limit > 0;
+	if (ranked && b->weights) {
+		r->weights = b->weights;
+		r->n_weights = b->n_weights;
+		for (uint32_t c = 0; c < b->n_weights; c++) r->weighted |= b->weights[c] != 1.0;
+	}
 	const size_t ni = t->n_items + 1, nn = t->n_nodes + 1, np = t->n_phrases + 1;
 	r->items = calloc(ni, sizeof(item));
 	r->cursors = malloc(ni * sizeof(gp_list_cursor));
 	r->doc = malloc(nn * sizeof(int64_t));
 	r->docs_held = malloc(nn * sizeof(uint64_t));
 	r->kids = malloc((t->n_kids + 1) * sizeof(uint32_t));
-	r->tf = calloc(np, sizeof(uint32_t));
+	r->freq = calloc(np, sizeof(double));
 	r->item_pos = malloc(ni * sizeof(int32_t *));
 	r->item_count = malloc(ni * sizeof(uint32_t));
 	r->leaf_order = malloc(ni * sizeof(uint32_t));
 	r->ranked = ranked;
-	if (!r->leaf_order || !r->items || !r->cursors || !r->doc || !r->docs_held || !r->kids || !r->tf || !r->item_pos || !r->item_count) return GP_ENOMEM;
+	if (!r->leaf_order || !r->items || !r->cursors || !r->doc || !r->docs_held || !r->kids || !r->freq || !r->item_pos || !r->item_count) return GP_ENOMEM;
 	for (size_t n = 0; n < t->n_nodes; n++) {
 		const gp_qt_node *nd = &t->nodes[n];
-		if (nd->kind == GP_QT_NEAR && !ix->positional && leaf_needs_positions(t, nd)) {
+		if (nd->kind == GP_QT_NEAR && !ix->positional && leaf_needs_positions(r, nd)) {
 			gp_fail(err, "query", 0, "a phrase of several terms, a NEAR group and ^ need positions (an index of MOD9 postings or of arrays with positions)");
 			err->code = GP_EVALUE;
 			return GP_EVALUE;
@@ -578,7 +626,7 @@ static int run_bind(tree_run *r, const gp_index *ix, const gp_qtree *t, int rank
 			gp_cursor_open(it->cur, ix, ids[0]);
 			it->docs_held = it->cur->n;
 		} else if (rc == GP_OK && n > 1) {
-			rc = merge_terms(r, it, ids, n, ix->positional && item_positions_needed(t, (uint32_t)i));
+			rc = merge_terms(r, it, ids, n, ix->positional && item_positions_needed(r, (uint32_t)i));
 		}
 		if (ids != &one) free(ids);
 	}
@@ -613,14 +661,26 @@ static int run_bind(tree_run *r, const gp_index *ix, const gp_qtree *t, int rank
 	return GP_OK;
 }
 
-/* The docs that hold phrase p of t alone (FTS5's IDF counts them, NEAR and the rest of the tree
- * aside). */
+/* The leaf that holds phrase p. */
+static const gp_qt_node *phrase_leaf(const gp_qtree *t, uint32_t p)
+{
+	for (size_t n = 0; n < t->n_nodes; n++) {
+		const gp_qt_node *nd = &t->nodes[n];
+		if ((nd->kind == GP_QT_NEAR || nd->kind == GP_QT_EMPTY) && p >= nd->first && p < nd->first + nd->n) return nd;
+	}
+	return NULL;
+}
+
+/* The docs that hold phrase p of t alone, in its leaf's columns (FTS5's IDF counts them, NEAR
+ * and the rest of the tree aside). */
 static int phrase_docs(const gp_index *ix, const gp_qtree *t, uint32_t p, tree_run *r, const gp_budget *budget,
                        gp_error *err, uint64_t *count)
 {
 	const gp_qt_phrase *ph = &t->phrases[p];
+	const gp_qt_node *leaf = phrase_leaf(t, p);
 	*count = 0;
-	if (ph->n == 1 && !ph->initial) {
+	if (!leaf || leaf->kind == GP_QT_EMPTY) return GP_OK;
+	if (ph->n == 1 && !ph->initial && !leaf->colset) {
 		const item *it = &r->items[ph->first];
 		*count = it->kind == ITEM_TERM ? gp_index_rank_df(ix, it->term) : it->kind == ITEM_MERGED ? it->n : 0;
 		return GP_OK;
@@ -634,8 +694,9 @@ static int phrase_docs(const gp_index *ix, const gp_qtree *t, uint32_t p, tree_r
 	}
 	gp_qtree_phrase(&one, first, ph->initial);
 	gp_qtree_near(&one, 0, GP_QT_NEAR_DEFAULT);
+	if (leaf->colset && !one.failed) gp_qtree_filter(&one, one.root, &t->colsets[leaf->colset - 1]);
 	tree_run sub;
-	int rc = one.failed ? GP_ENOMEM : run_bind(&sub, ix, &one, 0, budget, err);
+	int rc = one.failed ? GP_ENOMEM : run_bind(&sub, ix, &one, NULL, budget, err);
 	for (int64_t x = 0; rc == GP_OK;) {
 		int64_t d = node_geq(&sub, one.root, x);
 		if (sub.rc) rc = sub.rc;
@@ -656,15 +717,21 @@ static int tree_answers(const gp_index *ix, const gp_qtree *t, const gp_tree_bat
 	tree_run r;
 	const int ranked = b->limit > 0;
 	/* a tree of one phrase: the docs that hold it are its matches, counted as they come and
-	 * scored after (each match's tf kept meanwhile) instead of walked twice */
+	 * scored after (each match's frequency kept meanwhile) instead of walked twice */
 	const gp_qt_node *root = &t->nodes[t->root];
 	const int lone = ranked && root->kind == GP_QT_NEAR && root->n == 1 && t->n_phrases == 1;
-	uint32_t *held = NULL;   /* lone: each match's doc and tf */
+	typedef struct held_match {
+		uint32_t doc;
+		double freq;
+	} held_match;
+	held_match *held = NULL;
 	uint64_t n_held = 0, cap_held = 0;
-	int rc = run_bind(&r, ix, t, ranked, budget, err);
+	double *freq = NULL;
+	int rc = run_bind(&r, ix, t, b, budget, err);
 	if (rc == GP_OK && ranked) {
 		uint64_t most = (uint64_t)ix->max_doc + 1;
 		rc = gp_rank_room(rank, ix, t->n_phrases, t->n_phrases, b->limit < most ? b->limit : (size_t)most);
+		if (rc == GP_OK && !(freq = calloc(t->n_phrases + 1, sizeof(double)))) rc = GP_ENOMEM;
 		for (uint32_t p = 0; p < t->n_phrases && rc == GP_OK; p++) {
 			uint64_t docs = 0;
 			if (!lone) rc = phrase_docs(ix, t, p, &r, budget, err, &docs);
@@ -678,16 +745,15 @@ static int tree_answers(const gp_index *ix, const gp_qtree *t, const gp_tree_bat
 		int64_t d = node_geq(&r, t->root, x);
 		if (r.rc) rc = r.rc;
 		if (d == DOC_END || rc != GP_OK) break;
+		if (ranked) {
+			memset(freq, 0, t->n_phrases * sizeof(double));
+			collect(&r, t->root, d, freq);
+		}
 		if (lone) {
-			rank->tf[0] = 0;
-			collect(&r, t->root, d, rank->tf);
-			if ((rc = grow_array(&r, (void **)&held, 2 * sizeof(uint32_t), &cap_held, n_held + 1, "a phrase's matches")) != GP_OK) break;
-			held[2 * n_held] = (uint32_t)d;
-			held[2 * n_held++ + 1] = rank->tf[0];
+			if ((rc = grow_array(&r, (void **)&held, sizeof(held_match), &cap_held, n_held + 1, "a phrase's matches")) != GP_OK) break;
+			held[n_held++] = (held_match){(uint32_t)d, freq[0]};
 		} else if (ranked) {
-			memset(rank->tf, 0, t->n_phrases * sizeof(uint32_t));
-			collect(&r, t->root, d, rank->tf);
-			gp_rank_doc(rank, (uint32_t)d);
+			gp_rank_doc_freq(rank, (uint32_t)d, freq);
 		} else {
 			if ((rc = gp_sink_reserve(s, 1)) != GP_OK) break;
 			gp_sink_put(s, (uint32_t)d);
@@ -696,12 +762,10 @@ static int tree_answers(const gp_index *ix, const gp_qtree *t, const gp_tree_bat
 	}
 	if (rc == GP_OK && lone) {
 		rank->idf[0] = gp_bm25_idf(ix->n_len, n_held);
-		for (uint64_t i = 0; i < n_held; i++) {
-			rank->tf[0] = held[2 * i + 1];
-			gp_rank_doc(rank, held[2 * i]);
-		}
+		for (uint64_t i = 0; i < n_held; i++) gp_rank_doc_freq(rank, held[i].doc, &held[i].freq);
 	}
 	free(held);
+	free(freq);
 	if (rc == GP_OK && ranked) {
 		size_t n = gp_rank_finish(rank, s->a->docs + s->a->total, s->a->scores + s->a->total);
 		if (!b->count_only) s->a->total += n;

@@ -11,6 +11,9 @@ typedef struct gp_tree_batch {
 	const gp_qtree *const *trees;
 	int count_only;           /* only the counts (gp_answers.at), no docs */
 	uint32_t limit;           /* > 0: the `limit` best docs by BM25, best first */
+	const double *weights;    /* ranked: a hit's weight by its column, as FTS5's bm25(t, w0, w1,
+	                           * ...) (columns past n_weights: 1); NULL: 1 each */
+	uint32_t n_weights;
 } gp_tree_batch;
 
 /* The answers of a batch of trees, as gp_index_query_host's of flat queries (docs increasing, or

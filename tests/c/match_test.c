@@ -15,7 +15,7 @@ static char *parsed(const char *expr, size_t len)
 	gp_qtree t;
 	gp_error err;
 	gp_qtree_init(&t);
-	int rc = gp_match_parse(expr, len, NULL, 0, &t, &err);
+	int rc = gp_match_parse(expr, len, NULL, NULL, 0, &t, &err);
 	char *out;
 	if (rc != GP_OK) {
 		out = malloc(300);
@@ -135,6 +135,42 @@ static int test_errors(void)
 	got = parsed(deep, n);
 	CHECKF(strstr(got, "expression tree is too large") != NULL, "%s", got);
 	free(got);
+	return 1;
+}
+
+/* The columns each leaf is kept to (its column set's words, 0 for none) after parsing with
+ * columns title, body and note. */
+static int leaf_columns(const char *expr, uint64_t *cols, size_t most, size_t *n)
+{
+	static const char *const names[] = {"title", "body", "note"};
+	static const size_t lens[] = {5, 4, 4};
+	gp_qtree t;
+	gp_error err;
+	gp_qtree_init(&t);
+	int rc = gp_match_parse(expr, strlen(expr), names, lens, 3, &t, &err);
+	*n = 0;
+	for (size_t i = 0; rc == GP_OK && i < t.n_nodes; i++) {
+		const gp_qt_node *nd = &t.nodes[i];
+		if (*n < most && (nd->kind == GP_QT_NEAR || nd->kind == GP_QT_EMPTY)) {
+			cols[(*n)++] = nd->kind == GP_QT_EMPTY ? 99 : nd->colset ? t.colsets[nd->colset - 1].bits[0] : 0;
+		}
+	}
+	gp_qtree_free(&t);
+	return rc;
+}
+
+static int test_columns(void)
+{
+	uint64_t c[8];
+	size_t n;
+	CHECK(leaf_columns("title:a", c, 8, &n) == GP_OK && n == 1 && c[0] == 1);
+	CHECK(leaf_columns("{title note}:a b", c, 8, &n) == GP_OK && n == 2 && c[0] == 5 && c[1] == 0);
+	CHECK(leaf_columns("- title : a", c, 8, &n) == GP_OK && n == 1 && c[0] == 6);
+	CHECK(leaf_columns("-{title body note}:a", c, 8, &n) == GP_OK && n == 1 && c[0] == 0 + 0);   /* no column: matches nothing */
+	CHECK(leaf_columns("TITLE:(a OR body:b)", c, 8, &n) == GP_OK && n == 2 && c[0] == 1 && c[1] == 99);   /* title and body: none */
+	CHECK(leaf_columns("{title body}:(a OR body:b)", c, 8, &n) == GP_OK && n == 2 && c[0] == 3 && c[1] == 2);
+	CHECK(leaf_columns("\"note\":x", c, 8, &n) == GP_OK && n == 1 && c[0] == 4);
+	CHECK(leaf_columns("other:x", c, 8, &n) == GP_EVALUE);
 	return 1;
 }
 
@@ -295,7 +331,7 @@ static int test_answers(void)
 		t.root = random_tree(&t, &seed, 1 + i % 4);
 		CHECK(!t.failed && t.root != UINT32_MAX);
 		const gp_qtree *tp = &t;
-		gp_tree_batch b = {1, &tp, 0, 0};
+		gp_tree_batch b = {1, &tp, 0, 0, NULL, 0};
 		gp_answers a, c;
 		gp_error err;
 		CHECKF(gp_index_tree_query_host(ix, &b, NULL, &a, &err) == GP_OK, "%s", err.rule);
@@ -325,6 +361,7 @@ int main(void)
 	run("precedence: implicit AND, then NOT, AND, OR, each from the left; parentheses", test_precedence);
 	run("phrases, +, prefixes, ^, NEAR and its distance, unicode61's tokens, empty phrases", test_phrases);
 	run("errors as FTS5 words them, at the byte they are at; nesting bounded", test_errors);
+	run("column filters: a column, sets, '-', over parentheses (sets met: the columns both hold)", test_columns);
 	run("random trees answered on the host equal a plain reference", test_answers);
 	return summary();
 }
