@@ -102,7 +102,16 @@ typedef struct index_options {
 	zend_long op, limit;
 	bool op_given, tree;    /* 'tree' => true: arrays are query trees */
 	HashTable *weights;     /* 'weights' => [column => weight]: bm25() over trees */
+	zend_long offset;       /* 'offset' => n: a ranked page from the (n + 1)-th best */
+	bool total;             /* 'total' => true: [ 'total' => matches, 'results' => page ] */
 } index_options;
+
+/* The best a ranked query asks the engine for: its page and the ones before it. */
+static uint32_t ranked_depth(const index_options *io)
+{
+	uint64_t k = (uint64_t)io->limit + (uint64_t)io->offset;
+	return io->limit <= 0 ? 0 : k > UINT32_MAX ? UINT32_MAX : (uint32_t)k;
+}
 
 /* 'device' => gpupost.device's values: host keeps the index on the host; auto (or the option
  * absent) follows gpupost.device and min_device_values; gpu, cpu or P:D send every batch to the
@@ -204,11 +213,28 @@ static bool parse_query_options(HashTable *opts, const gp_index *ix, index_optio
 	zval *v;
 	o->op = GP_OP_AND;
 	o->limit = 0;
-	o->op_given = o->tree = false;
+	o->op_given = o->tree = o->total = false;
 	o->weights = NULL;
+	o->offset = 0;
 	if (opts) {
 		ZEND_HASH_FOREACH_KEY_VAL(opts, ikey, key, v) {
 			ZVAL_DEREF(v);
+			if (key && zend_string_equals_literal(key, "total")) {
+				if (Z_TYPE_P(v) != IS_TRUE && Z_TYPE_P(v) != IS_FALSE) {
+					zend_argument_type_error(arg, "option 'total' must be of type bool, %s given", zend_zval_type_name(v));
+					return false;
+				}
+				o->total = Z_TYPE_P(v) == IS_TRUE;
+				continue;
+			}
+			if (key && zend_string_equals_literal(key, "offset")) {
+				if (Z_TYPE_P(v) != IS_LONG || Z_LVAL_P(v) < 0) {
+					zend_argument_value_error(arg, "option 'offset' must be an int of 0 or more");
+					return false;
+				}
+				o->offset = Z_LVAL_P(v);
+				continue;
+			}
 			if (key && zend_string_equals_literal(key, "weights")) {
 				if (Z_TYPE_P(v) != IS_ARRAY) {
 					zend_argument_type_error(arg, "option 'weights' must be of type array, %s given", zend_zval_type_name(v));
@@ -240,6 +266,10 @@ static bool parse_query_options(HashTable *opts, const gp_index *ix, index_optio
 	}
 	if (o->tree && o->op_given) {
 		zend_argument_value_error(arg, "option 'op' applies to a list of terms, not to query trees");
+		return false;
+	}
+	if (o->offset > 0 && o->limit <= 0) {
+		zend_argument_value_error(arg, "option 'offset' pages a ranked query: give 'limit' too");
 		return false;
 	}
 	if (o->weights && !ix->n_columns) {
@@ -981,7 +1011,7 @@ static bool run_queries(index_obj *o, HashTable **queries, size_t n, const index
 		}
 		at[q + 1] = at[q] + zend_hash_num_elements(queries[q]);
 	}
-	gp_query_batch batch = {(int)io->op, n, terms, at, count_only, (uint32_t)io->limit};
+	gp_query_batch batch = {(int)io->op, n, terms, at, count_only, ranked_depth(io)};
 	uint64_t device_before = o->ix->device_bytes;
 	GP_TRACE("terms to ids");
 	int by_server = server_bound(o, &batch, &ctx) ? server_search(o, queries, &batch, &ctx, ans) : -1;
@@ -1077,7 +1107,7 @@ static bool run_trees(index_obj *o, zval **queries, HashTable *keys, size_t n, c
 	double weights[GP_IX_MAX_COLUMNS];
 	if (ok && io->weights) ok = column_weights(o->ix, io->weights, weights, arg);
 	if (ok) {
-		gp_tree_batch b = {n, tp, count_only, (uint32_t)io->limit, io->weights ? weights : NULL, io->weights ? o->ix->n_columns : 0};
+		gp_tree_batch b = {n, tp, count_only, ranked_depth(io), io->weights ? weights : NULL, io->weights ? o->ix->n_columns : 0, io->total};
 		o->answered_by = "worker";
 		o->last_backend = "host";
 		rc = gp_index_tree_query_host(o->ix, &b, &ctx.budget, ans, &err);
@@ -1099,11 +1129,11 @@ static bool run_trees(index_obj *o, zval **queries, HashTable *keys, size_t n, c
 }
 
 /* Whether a query goes as a tree: a string (a MATCH expression), an array under 'tree', or any
- * query ranked with column weights. */
+ * query ranked with column weights or asked for its total (the tree walk counts every match). */
 static bool is_tree_query(zval *q, const index_options *io)
 {
 	ZVAL_DEREF(q);
-	return Z_TYPE_P(q) == IS_STRING || (Z_TYPE_P(q) == IS_ARRAY && (io->tree || io->weights));
+	return Z_TYPE_P(q) == IS_STRING || (Z_TYPE_P(q) == IS_ARRAY && (io->tree || io->weights || io->total));
 }
 
 static bool op_with_strings(const index_options *io, uint32_t arg)
@@ -1113,16 +1143,23 @@ static bool op_with_strings(const index_options *io, uint32_t arg)
 	return false;
 }
 
-/* Query q's answer: its docs, increasing, or (ranked) [doc => score], best first. */
-static void answer_array(zval *rv, const gp_answers *a, size_t q)
+/* Query q's answer: its docs, increasing, or (ranked) [doc => score], best first, from the
+ * offset's on; with 'total', ['total' => its matches, 'results' => that]. */
+static void answer_array(zval *rv, const gp_answers *a, size_t q, const index_options *io)
 {
 	size_t from = (size_t)a->at[q], n = (size_t)(a->at[q + 1] - a->at[q]);
+	size_t skip = a->scores && (uint64_t)io->offset < n ? (size_t)io->offset : a->scores ? n : 0;
+	zval page, *out = io->total ? &page : rv;
 	if (!a->scores) {
-		packed_from_u32(rv, a->docs + from, n);
-		return;
+		packed_from_u32(out, a->docs + from, n);
+	} else {
+		array_init_map(out, (uint32_t)(n - skip));   /* docs best first: a hash, as gp_answers_admit counts it */
+		for (size_t i = from + skip; i < from + n; i++) add_index_double(out, (zend_ulong)a->docs[i], a->scores[i]);
 	}
-	array_init_map(rv, (uint32_t)n);   /* docs best first: a hash, as gp_answers_admit counts it */
-	for (size_t i = from; i < from + n; i++) add_index_double(rv, (zend_ulong)a->docs[i], a->scores[i]);
+	if (!io->total) return;
+	array_init_size(rv, 2);
+	add_assoc_long(rv, "total", a->matched ? (zend_long)a->matched[q] : (zend_long)n);
+	add_assoc_zval(rv, "results", &page);
 }
 
 GP_METHOD(GpuPost_Index, search)
@@ -1147,7 +1184,7 @@ GP_METHOD(GpuPost_Index, search)
 	} else if (!run_queries(o, &terms, 1, &io, 0, &ans, 1)) {
 		RETURN_THROWS();
 	}
-	answer_array(return_value, &ans, 0);
+	answer_array(return_value, &ans, 0, &io);
 	gp_answers_free(&ans);
 }
 
@@ -1199,7 +1236,7 @@ GP_METHOD(GpuPost_Index, searchBatch)
 	array_init_like(return_value, queries);
 	i = 0;
 	ZEND_HASH_FOREACH_KEY(queries, ikey, key) {
-		answer_array(&list, &ans, i);
+		answer_array(&list, &ans, i, &io);
 		array_add_like(return_value, queries, key, ikey, &list);
 		i++;
 	} ZEND_HASH_FOREACH_END();
@@ -1222,8 +1259,11 @@ GP_METHOD(GpuPost_Index, count)
 	if (!index_of(o)) RETURN_THROWS();
 	if (!match && (!terms || zend_hash_num_elements(terms) == 0)) RETURN_LONG((zend_long)o->ix->n_terms);
 	if (!parse_query_options(opts, o->ix, &io, 2)) RETURN_THROWS();
-	zend_long limit = io.limit;   /* what search() would return: the matches, at most the limit */
+	/* what search() would return: the matches past the offset, at most the limit */
+	zend_long limit = io.limit, offset = io.offset;
 	io.limit = 0;
+	io.offset = 0;
+	io.total = false;
 	if (match) ZVAL_STR(&query, match); else ZVAL_ARR(&query, terms);
 	zval *qp = &query;
 	if (is_tree_query(qp, &io)) {
@@ -1232,7 +1272,8 @@ GP_METHOD(GpuPost_Index, count)
 	} else if (!run_queries(o, &terms, 1, &io, 1, &ans, 1)) {
 		RETURN_THROWS();
 	}
-	RETVAL_LONG(limit > 0 && (uint64_t)limit < ans.total ? limit : (zend_long)ans.total);
+	uint64_t past = ans.total > (uint64_t)offset ? ans.total - (uint64_t)offset : 0;
+	RETVAL_LONG(limit > 0 && (uint64_t)limit < past ? limit : (zend_long)past);
 	gp_answers_free(&ans);
 }
 

@@ -15,6 +15,7 @@ void gp_answers_free(gp_answers *a)
 	free(a->docs);
 	free(a->at);
 	free(a->scores);
+	free(a->matched);
 	memset(a, 0, sizeof(*a));
 }
 

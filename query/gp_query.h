@@ -26,6 +26,7 @@ typedef struct gp_answers {
 	uint32_t *docs;
 	uint64_t *at;
 	double *scores;           /* ranked batches: each doc's score (docs best first) */
+	uint64_t *matched;        /* when asked (query trees): each query's matches, all of them */
 	uint64_t face_bytes;      /* what the face's copies of the answers admitted so far take */
 	size_t admitted;          /* the queries whose answers are counted in face_bytes */
 } gp_answers;

@@ -711,8 +711,9 @@ static int phrase_docs(const gp_index *ix, const gp_qtree *t, uint32_t p, tree_r
 
 /* One tree's answers into the sink (ranked: r set up for it and its heap emptied into the sink). */
 static int tree_answers(const gp_index *ix, const gp_qtree *t, const gp_tree_batch *b, const gp_budget *budget,
-                        gp_rank *rank, gp_sink *s, gp_error *err)
+                        gp_rank *rank, gp_sink *s, uint64_t *matched, gp_error *err)
 {
+	*matched = 0;
 	if (t->n_nodes == 0) return GP_OK;
 	tree_run r;
 	const int ranked = b->limit > 0;
@@ -745,6 +746,7 @@ static int tree_answers(const gp_index *ix, const gp_qtree *t, const gp_tree_bat
 		int64_t d = node_geq(&r, t->root, x);
 		if (r.rc) rc = r.rc;
 		if (d == DOC_END || rc != GP_OK) break;
+		(*matched)++;
 		if (ranked) {
 			memset(freq, 0, t->n_phrases * sizeof(double));
 			collect(&r, t->root, d, freq);
@@ -790,12 +792,15 @@ int gp_index_tree_query_host(const gp_index *ix, const gp_tree_batch *b, const g
 	out->at = malloc((b->n_queries + 1) * sizeof(uint64_t));
 	out->docs = malloc(sizeof(uint32_t));
 	if (ranked) out->scores = malloc(sizeof(double));
+	if (b->count_matches) out->matched = calloc(b->n_queries + 1, sizeof(uint64_t));
 	gp_sink s = {out, 1, b->count_only, ranked, budget, err};
 	gp_rank rank = {0};
-	int rc = !out->at || !out->docs || (ranked && !out->scores) ? GP_ENOMEM : GP_OK;
+	int rc = !out->at || !out->docs || (ranked && !out->scores) || (b->count_matches && !out->matched) ? GP_ENOMEM : GP_OK;
 	if (rc == GP_OK) out->at[0] = 0;
 	for (size_t q = 0; q < b->n_queries && rc == GP_OK; q++) {
-		rc = tree_answers(ix, b->trees[q], b, budget, &rank, &s, err);
+		uint64_t matched;
+		rc = tree_answers(ix, b->trees[q], b, budget, &rank, &s, &matched, err);
+		if (out->matched) out->matched[q] = matched;
 		out->at[q + 1] = out->total;
 		if (rc == GP_OK && !b->count_only) rc = gp_answers_admit(out, q + 1, ranked, budget, err);
 	}

@@ -14,6 +14,7 @@ typedef struct gp_tree_batch {
 	const double *weights;    /* ranked: a hit's weight by its column, as FTS5's bm25(t, w0, w1,
 	                           * ...) (columns past n_weights: 1); NULL: 1 each */
 	uint32_t n_weights;
+	int count_matches;        /* each query's matches, all of them, in gp_answers.matched */
 } gp_tree_batch;
 
 /* The answers of a batch of trees, as gp_index_query_host's of flat queries (docs increasing, or

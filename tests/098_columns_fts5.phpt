@@ -53,6 +53,22 @@ foreach (array_chunk($batch, 5, true) as $chunk) {
         if (!same_top($got[$k], fts5($q, 10, $w), $worst) && $bad++ < 8) echo "batch $k: $q\n";
     }
 }
+/* pages: 'offset' with 'limit', and 'total' (every match) beside the page, as FTS5's LIMIT ...
+ * OFFSET and count(*) */
+$pages = 0;
+foreach ($sample as $k => [$q, , , $w]) {
+    $ow = $w ? ['weights' => array_combine($columns, $w)] : [];
+    foreach ([[3, 0], [4, 2], [10, 7]] as [$limit, $offset]) {
+        $got = $ix->search($q, ['limit' => $limit, 'offset' => $offset, 'total' => true] + $ow);
+        $want = array_slice(fts5($q, $limit + $offset, $w), $offset, $limit, true);
+        $total = count(fts5($q, 0, $w));
+        if ($got['total'] !== $total || !same_top($got['results'], $want, $worst) || $ix->count($q, ['limit' => $limit, 'offset' => $offset]) !== count($want)) {
+            if ($bad++ < 8) echo "page $limit+$offset of $q: total {$got['total']} (fts5 $total)\n";
+        }
+        $pages++;
+    }
+}
+echo $pages > 100 ? "pages and totals: many compared\n" : "pages and totals: only $pages\n";
 echo $bad ? "FAILED $bad\n" : "all $n trees equal to FTS5's (" . ($nonempty > 200 ? 'many' : $nonempty) . " with matches) with column filters and weights, as strings, on a mapped file and as arrays; scores within 1e-9: " . ($worst <= 1e-9 ? "yes" : "no") . ($n - $quirks > $n / 2 ? ", most compared by score" : ", only " . ($n - $quirks) . " compared by score") . "\n";
 echo in_array('cols', $ops) ? "column filters: yes\n" : "column filters: none drawn\n";
 /* the index's columns and their errors */
@@ -62,6 +78,7 @@ CODE;
 echo $out, "\n";
 ?>
 --EXPECTF--
+pages and totals: many compared
 all 400 trees equal to FTS5's (many with matches) with column filters and weights, as strings, on a mapped file and as arrays; scores within 1e-9: yes, most compared by score
 column filters: yes
 
