@@ -106,6 +106,9 @@ zend_string *mod9_encode_postings(HashTable *data, bool combine, uint32_t arg, c
  * name argument `arg` and, in a batch, the query (`name`: "query [key]: ", or ""); false thrown.
  * t is initialized by the caller and freed by it whatever this returns. */
 struct gp_qtree;
+/* A term's bytes: a string as it is, an int as its decimal string (written into buf); false for
+ * anything else. */
+bool gpupost_term_bytes(zval *v, char buf[24], const char **s, size_t *n);
 bool gpupost_query_tree(const gp_index *ix, zval *q, bool tree, int op, const char *name, struct gp_qtree *t, uint32_t arg);
 /* The index class (php_gpupost_index.c): registered at start-up; its phpinfo rows. */
 void gpupost_index_minit(zend_class_entry *ce);

@@ -219,12 +219,13 @@ static bool parse_query_options(HashTable *opts, const gp_index *ix, index_optio
 	if (opts) {
 		ZEND_HASH_FOREACH_KEY_VAL(opts, ikey, key, v) {
 			ZVAL_DEREF(v);
-			if (key && zend_string_equals_literal(key, "total")) {
+			bool *flag = !key ? NULL : zend_string_equals_literal(key, "total") ? &o->total : zend_string_equals_literal(key, "tree") ? &o->tree : NULL;
+			if (flag) {
 				if (Z_TYPE_P(v) != IS_TRUE && Z_TYPE_P(v) != IS_FALSE) {
-					zend_argument_type_error(arg, "option 'total' must be of type bool, %s given", zend_zval_type_name(v));
+					zend_argument_type_error(arg, "option '%s' must be of type bool, %s given", ZSTR_VAL(key), zend_zval_type_name(v));
 					return false;
 				}
-				o->total = Z_TYPE_P(v) == IS_TRUE;
+				*flag = Z_TYPE_P(v) == IS_TRUE;
 				continue;
 			}
 			if (key && zend_string_equals_literal(key, "offset")) {
@@ -241,14 +242,6 @@ static bool parse_query_options(HashTable *opts, const gp_index *ix, index_optio
 					return false;
 				}
 				o->weights = Z_ARRVAL_P(v);
-				continue;
-			}
-			if (key && zend_string_equals_literal(key, "tree")) {
-				if (Z_TYPE_P(v) != IS_TRUE && Z_TYPE_P(v) != IS_FALSE) {
-					zend_argument_type_error(arg, "option 'tree' must be of type bool, %s given", zend_zval_type_name(v));
-					return false;
-				}
-				o->tree = Z_TYPE_P(v) == IS_TRUE;
 				continue;
 			}
 			bool is_op = key && zend_string_equals_literal(key, "op");
@@ -873,22 +866,6 @@ static void throw_index_error(const index_obj *o, gp_error *err)
 	}
 }
 
-/* A term's bytes: a string as it is, an int as its decimal string (written into buf); false for
- * anything else. */
-static bool query_term_bytes(zval *t, char buf[24], const char **s, size_t *n)
-{
-	ZVAL_DEREF(t);
-	if (Z_TYPE_P(t) == IS_STRING) {
-		*s = Z_STRVAL_P(t);
-		*n = Z_STRLEN_P(t);
-		return true;
-	}
-	if (Z_TYPE_P(t) != IS_LONG) return false;
-	*n = (size_t)snprintf(buf, 24, ZEND_LONG_FMT, Z_LVAL_P(t));
-	*s = buf;
-	return true;
-}
-
 /* The term ids of one query (a list of strings; ints taken as their decimal strings). */
 static bool query_terms(const index_obj *o, HashTable *terms, uint32_t *ids, uint32_t arg)
 {
@@ -899,7 +876,7 @@ static bool query_terms(const index_obj *o, HashTable *terms, uint32_t *ids, uin
 		char buf[24];
 		const char *s;
 		size_t n;
-		if (!query_term_bytes(t, buf, &s, &n)) {
+		if (!gpupost_term_bytes(t, buf, &s, &n)) {
 			ZVAL_DEREF(t);
 			zend_argument_type_error(arg, "must hold terms as strings, %s given", zend_zval_type_name(t));
 			return false;
@@ -937,7 +914,7 @@ static int server_search(index_obj *o, HashTable **queries, const gp_query_batch
 		ZEND_HASH_FOREACH_VAL(queries[q], t) {
 			const char *b = "";
 			size_t bn = 0;
-			query_term_bytes(t, ints[k], &b, &bn);   /* query_terms refused anything but strings and ints */
+			gpupost_term_bytes(t, ints[k], &b, &bn);   /* query_terms refused anything but strings and ints */
 			term[k] = (const uint8_t *)b;
 			len[k] = (uint32_t)MIN(bn, UINT32_MAX);
 			k++;
@@ -1143,6 +1120,15 @@ static bool op_with_strings(const index_options *io, uint32_t arg)
 	return false;
 }
 
+/* One query of search() or count(): a list of terms, or a MATCH expression. */
+static bool run_one(index_obj *o, HashTable *terms, zend_string *match, const index_options *io, int count_only, gp_answers *ans)
+{
+	zval query, *qp = &query;
+	if (match) ZVAL_STR(&query, match); else ZVAL_ARR(&query, terms);
+	if (!is_tree_query(qp, io)) return run_queries(o, &terms, 1, io, count_only, ans, 1);
+	return (!match || op_with_strings(io, 2)) && run_trees(o, &qp, NULL, 1, io, count_only, ans, 1);
+}
+
 /* Query q's answer: its docs, increasing, or (ranked) [doc => score], best first, from the
  * offset's on; with 'total', ['total' => its matches, 'results' => that]. */
 static void answer_array(zval *rv, const gp_answers *a, size_t q, const index_options *io)
@@ -1168,7 +1154,6 @@ GP_METHOD(GpuPost_Index, search)
 	zend_string *match = NULL;
 	index_options io;
 	gp_answers ans;
-	zval query;
 	ZEND_PARSE_PARAMETERS_START(1, 2)
 		Z_PARAM_ARRAY_HT_OR_STR(terms, match)
 		Z_PARAM_OPTIONAL
@@ -1176,14 +1161,7 @@ GP_METHOD(GpuPost_Index, search)
 	ZEND_PARSE_PARAMETERS_END();
 	index_obj *o = THIS_INDEX();
 	if (!index_of(o) || !parse_query_options(opts, o->ix, &io, 2)) RETURN_THROWS();
-	if (match) ZVAL_STR(&query, match); else ZVAL_ARR(&query, terms);
-	zval *qp = &query;
-	if (is_tree_query(qp, &io)) {
-		if (match && !op_with_strings(&io, 2)) RETURN_THROWS();
-		if (!run_trees(o, &qp, NULL, 1, &io, 0, &ans, 1)) RETURN_THROWS();
-	} else if (!run_queries(o, &terms, 1, &io, 0, &ans, 1)) {
-		RETURN_THROWS();
-	}
+	if (!run_one(o, terms, match, &io, 0, &ans)) RETURN_THROWS();
 	answer_array(return_value, &ans, 0, &io);
 	gp_answers_free(&ans);
 }
@@ -1249,7 +1227,6 @@ GP_METHOD(GpuPost_Index, count)
 	zend_string *match = NULL;
 	index_options io;
 	gp_answers ans;
-	zval query;
 	ZEND_PARSE_PARAMETERS_START(0, 2)
 		Z_PARAM_OPTIONAL
 		Z_PARAM_ARRAY_HT_OR_STR(terms, match)
@@ -1264,14 +1241,7 @@ GP_METHOD(GpuPost_Index, count)
 	io.limit = 0;
 	io.offset = 0;
 	io.total = false;
-	if (match) ZVAL_STR(&query, match); else ZVAL_ARR(&query, terms);
-	zval *qp = &query;
-	if (is_tree_query(qp, &io)) {
-		if (match && !op_with_strings(&io, 2)) RETURN_THROWS();
-		if (!run_trees(o, &qp, NULL, 1, &io, 1, &ans, 1)) RETURN_THROWS();
-	} else if (!run_queries(o, &terms, 1, &io, 1, &ans, 1)) {
-		RETURN_THROWS();
-	}
+	if (!run_one(o, terms, match, &io, 1, &ans)) RETURN_THROWS();
 	uint64_t past = ans.total > (uint64_t)offset ? ans.total - (uint64_t)offset : 0;
 	RETVAL_LONG(limit > 0 && (uint64_t)limit < past ? limit : (zend_long)past);
 	gp_answers_free(&ans);

@@ -33,8 +33,8 @@ static void path_pop(tree_builder *b, size_t saved)
 	b->path[saved] = '\0';
 }
 
-/* A term's bytes: a string as it is, an int in decimal (into buf). */
-static bool term_of(zval *v, char buf[24], const char **s, size_t *n)
+/* A term's bytes: a string as it is, an int in decimal (into buf); false for anything else. */
+bool gpupost_term_bytes(zval *v, char buf[24], const char **s, size_t *n)
 {
 	ZVAL_DEREF(v);
 	if (Z_TYPE_P(v) == IS_STRING) {
@@ -77,11 +77,11 @@ static bool phrase_items(tree_builder *b, zval *v, bool nested)
 	const char *s;
 	size_t n;
 	uint32_t count;
-	if (term_of(v, buf, &s, &n)) return gp_qtree_item(b->t, s, n, 0) != UINT32_MAX || build_fail(b, "out of memory") == 0;
+	if (gpupost_term_bytes(v, buf, &s, &n)) return gp_qtree_item(b->t, s, n, 0) != UINT32_MAX || build_fail(b, "out of memory") == 0;
 	const char *op = op_of(v, &count);
 	if (op && strcmp(op, "prefix") == 0) {
 		zval *x = element(v, 1);
-		if (count != 2 || !x || !term_of(x, buf, &s, &n)) return build_fail(b, "'prefix' takes one string") == 0;
+		if (count != 2 || !x || !gpupost_term_bytes(x, buf, &s, &n)) return build_fail(b, "'prefix' takes one string") == 0;
 		return gp_qtree_item(b->t, s, n, 1) != UINT32_MAX || build_fail(b, "out of memory") == 0;
 	}
 	if (op && strcmp(op, "phrase") == 0 && !nested) {
@@ -154,7 +154,7 @@ static uint32_t node_of(tree_builder *b, zval *v, int depth)
 	size_t n;
 	uint32_t count, first = (uint32_t)b->t->n_phrases;
 	if (depth > GP_QT_MAX_DEPTH) return build_fail(b, "the tree is deeper than 256");
-	if (term_of(v, buf, &s, &n)) {
+	if (gpupost_term_bytes(v, buf, &s, &n)) {
 		if (phrase_of(b, v) == UINT32_MAX) return UINT32_MAX;
 		return gp_qtree_near(b->t, first, GP_QT_NEAR_DEFAULT);
 	}
@@ -269,7 +269,7 @@ bool gpupost_query_tree(const gp_index *ix, zval *q, bool tree, int op, const ch
 		char buf[24];
 		const char *s;
 		size_t len;
-		if (!term_of(v, buf, &s, &len)) {
+		if (!gpupost_term_bytes(v, buf, &s, &len)) {
 			ZVAL_DEREF(v);
 			zend_argument_type_error(arg, "%smust hold terms as strings, %s given", name, zend_zval_type_name(v));
 			ok = false;
