@@ -97,12 +97,17 @@ typedef struct index_options {
 	bool verify;            /* open(): every list checked now, not at its first use */
 	int lists;              /* 'device_lists': GP_IX_LISTS_* */
 	HashTable *doc_lengths; /* 'doc_lengths' => [doc => tokens] */
+	HashTable *attributes;  /* 'attributes' => [name => [doc => number]] */
 	int server;             /* open(): 'server' => 'auto' | 'required' | false */
 	double k1, b;
 	zend_long op, limit;
 	bool op_given, tree;    /* 'tree' => true: arrays are query trees */
 	HashTable *weights;     /* 'weights' => [column => weight]: bm25() over trees */
 	zend_long offset;       /* 'offset' => n: a ranked page from the (n + 1)-th best */
+	HashTable *filter;      /* 'filter' => [attribute => [lo, hi] | ['in' => [values]]] */
+	zend_string *prior;     /* 'prior' => attribute, added 'prior_weight' times to scores */
+	double prior_weight;
+	zval *order;            /* 'order' => attribute | [attribute => 'asc' | 'desc'] */
 	bool total;             /* 'total' => true: [ 'total' => matches, 'results' => page ] */
 } index_options;
 
@@ -138,6 +143,7 @@ static bool parse_build_options(HashTable *opts, bool open, index_options *o, ui
 	o->verify = false;
 	o->lists = GP_IX_LISTS_AUTO;
 	o->doc_lengths = NULL;
+	o->attributes = NULL;
 	o->server = SERVER_AUTO;
 	o->k1 = 1.2;
 	o->b = 0.75;
@@ -174,12 +180,12 @@ static bool parse_build_options(HashTable *opts, bool open, index_options *o, ui
 				zend_argument_value_error(arg, "option 'server' must be 'auto', 'required' or false");
 				return false;
 			}
-		} else if (key && !open && zend_string_equals_literal(key, "doc_lengths")) {
+		} else if (key && !open && (zend_string_equals_literal(key, "doc_lengths") || zend_string_equals_literal(key, "attributes"))) {
 			if (Z_TYPE_P(v) != IS_ARRAY) {
-				zend_argument_type_error(arg, "option 'doc_lengths' must be of type array, %s given", zend_zval_type_name(v));
+				zend_argument_type_error(arg, "option '%s' must be of type array, %s given", ZSTR_VAL(key), zend_zval_type_name(v));
 				return false;
 			}
-			o->doc_lengths = Z_ARRVAL_P(v);
+			*(ZSTR_VAL(key)[0] == 'd' ? &o->doc_lengths : &o->attributes) = Z_ARRVAL_P(v);
 		} else if (key && !open && (zend_string_equals_literal(key, "k1") || zend_string_equals_literal(key, "b"))) {
 			bool is_k1 = ZSTR_VAL(key)[0] == 'k';
 			double x = Z_TYPE_P(v) == IS_DOUBLE ? Z_DVAL_P(v) : Z_TYPE_P(v) == IS_LONG ? (double)Z_LVAL_P(v) : NAN;
@@ -216,6 +222,10 @@ static bool parse_query_options(HashTable *opts, const gp_index *ix, index_optio
 	o->op_given = o->tree = o->total = false;
 	o->weights = NULL;
 	o->offset = 0;
+	o->filter = NULL;
+	o->prior = NULL;
+	o->prior_weight = 1.0;
+	o->order = NULL;
 	if (opts) {
 		ZEND_HASH_FOREACH_KEY_VAL(opts, ikey, key, v) {
 			ZVAL_DEREF(v);
@@ -234,6 +244,34 @@ static bool parse_query_options(HashTable *opts, const gp_index *ix, index_optio
 					return false;
 				}
 				o->offset = Z_LVAL_P(v);
+				continue;
+			}
+			if (key && zend_string_equals_literal(key, "filter")) {
+				if (Z_TYPE_P(v) != IS_ARRAY) {
+					zend_argument_type_error(arg, "option 'filter' must be of type array, %s given", zend_zval_type_name(v));
+					return false;
+				}
+				o->filter = Z_ARRVAL_P(v);
+				continue;
+			}
+			if (key && zend_string_equals_literal(key, "prior")) {
+				if (Z_TYPE_P(v) != IS_STRING) {
+					zend_argument_type_error(arg, "option 'prior' must name an attribute, %s given", zend_zval_type_name(v));
+					return false;
+				}
+				o->prior = Z_STR_P(v);
+				continue;
+			}
+			if (key && zend_string_equals_literal(key, "prior_weight")) {
+				if ((Z_TYPE_P(v) != IS_LONG && Z_TYPE_P(v) != IS_DOUBLE) || !zend_finite(zval_get_double(v))) {
+					zend_argument_value_error(arg, "option 'prior_weight' must be a finite number");
+					return false;
+				}
+				o->prior_weight = zval_get_double(v);
+				continue;
+			}
+			if (key && zend_string_equals_literal(key, "order")) {
+				o->order = v;
 				continue;
 			}
 			if (key && zend_string_equals_literal(key, "weights")) {
@@ -261,6 +299,14 @@ static bool parse_query_options(HashTable *opts, const gp_index *ix, index_optio
 		zend_argument_value_error(arg, "option 'op' applies to a list of terms, not to query trees");
 		return false;
 	}
+	if ((o->prior || o->order) && o->limit <= 0) {
+		zend_argument_value_error(arg, "options 'prior' and 'order' rank: give 'limit' too");
+		return false;
+	}
+	if (o->prior && o->order) {
+		zend_argument_value_error(arg, "options 'prior' and 'order' rank two ways: give one");
+		return false;
+	}
 	if (o->offset > 0 && o->limit <= 0) {
 		zend_argument_value_error(arg, "option 'offset' pages a ranked query: give 'limit' too");
 		return false;
@@ -285,7 +331,7 @@ static bool parse_query_options(HashTable *opts, const gp_index *ix, index_optio
 		zend_argument_value_error(arg, "option 'limit' ranks AND and OR queries, not phrases");
 		return false;
 	}
-	if (o->limit > 0 && !ix->doc_len) {
+	if (o->limit > 0 && !ix->doc_len && !o->order) {
 		zend_argument_value_error(arg, "option 'limit' needs doc lengths: build the index with 'doc_lengths' => [doc => tokens]");
 		return false;
 	}
@@ -428,6 +474,70 @@ static bool set_lengths(gp_index *ix, HashTable *lengths, double k1, double b, c
 	return rc == GP_OK;
 }
 
+/* 'attributes' => [name => [doc => number]] into the index: each a value a doc (NaN: none). */
+static bool set_attributes(gp_index *ix, HashTable *attrs, const gp_ctx *ctx, uint32_t arg)
+{
+	uint32_t n = zend_hash_num_elements(attrs), a = 0;
+	uint64_t docs = (uint64_t)ix->max_doc + 1;
+	zend_string *name;
+	zend_ulong ik;
+	zval *list, *v;
+	if (n > GP_IX_MAX_ATTRIBUTES) {
+		zend_argument_value_error(arg, "option 'attributes' names more than %d attributes", GP_IX_MAX_ATTRIBUTES);
+		return false;
+	}
+	ZEND_HASH_FOREACH_KEY_VAL(attrs, ik, name, list) {
+		(void)ik;
+		ZVAL_DEREF(list);
+		if (!name || Z_TYPE_P(list) != IS_ARRAY) {
+			zend_argument_value_error(arg, "option 'attributes' must map names to [doc => number] arrays");
+			return false;
+		}
+		zend_ulong doc;
+		zend_string *dk;
+		ZEND_HASH_FOREACH_KEY(Z_ARRVAL_P(list), doc, dk) {
+			if (dk || doc >= UINT32_MAX) {
+				zend_argument_value_error(arg, "option 'attributes' must key values by docs (ints 0 to 2^32 - 2)");
+				return false;
+			}
+			if (doc + 1 > docs) docs = doc + 1;
+		} ZEND_HASH_FOREACH_END();
+	} ZEND_HASH_FOREACH_END();
+	if (!fits_budget(ctx, 0, (uint64_t)n * docs * 8, "the attributes")) return false;
+	double *values = safe_emalloc((size_t)n * docs + 1, sizeof(double), 0);
+	const char **names = safe_emalloc(n + 1, sizeof(char *), 0);
+	size_t *lens = safe_emalloc(n + 1, sizeof(size_t), 0);
+	for (uint64_t i = 0; i < (uint64_t)n * docs; i++) values[i] = NAN;
+	bool ok = true;
+	ZEND_HASH_FOREACH_KEY_VAL(attrs, ik, name, list) {
+		names[a] = ZSTR_VAL(name);
+		lens[a] = ZSTR_LEN(name);
+		ZVAL_DEREF(list);
+		zend_ulong doc;
+		ZEND_HASH_FOREACH_NUM_KEY_VAL(Z_ARRVAL_P(list), doc, v) {
+			ZVAL_DEREF(v);
+			if ((Z_TYPE_P(v) != IS_LONG && Z_TYPE_P(v) != IS_DOUBLE) || !zend_finite(zval_get_double(v))) {
+				zend_argument_value_error(arg, "option 'attributes' must give finite numbers ('%s' of doc " ZEND_ULONG_FMT ")", ZSTR_VAL(name), doc);
+				ok = false;
+				break;
+			}
+			values[(size_t)a * docs + doc] = zval_get_double(v);
+		} ZEND_HASH_FOREACH_END();
+		if (!ok) break;
+		a++;
+	} ZEND_HASH_FOREACH_END();
+	gp_error err;
+	if (ok && gp_index_set_attributes(ix, names, lens, n, (uint32_t)docs, values, 0, &ctx->budget, &err) != GP_OK) {
+		if (err.code == GP_EVALUE) zend_argument_value_error(arg, "option 'attributes': %s", err.rule);
+		else gpupost_throw(&err, NULL);
+		ok = false;
+	}
+	efree(values);
+	efree(names);
+	efree(lens);
+	return ok;
+}
+
 GP_METHOD(GpuPost_Index, __construct)
 {
 	HashTable *lists, *opts = NULL;
@@ -452,7 +562,8 @@ GP_METHOD(GpuPost_Index, __construct)
 	if (!parse_build_options(opts, false, &io, 3)) RETURN_THROWS();
 	call_ctx(&ctx, 1);
 	if (!build_index(o, lists, format, &ctx)) RETURN_THROWS();
-	if (io.doc_lengths && !set_lengths(o->ix, io.doc_lengths, io.k1, io.b, &ctx)) {
+	if ((io.doc_lengths && !set_lengths(o->ix, io.doc_lengths, io.k1, io.b, &ctx)) ||
+	    (io.attributes && !set_attributes(o->ix, io.attributes, &ctx, 3))) {
 		gp_index_unref(o->ix);
 		o->ix = NULL;
 		RETURN_THROWS();
@@ -631,7 +742,8 @@ GP_METHOD(GpuPost_Index, fromDocuments)
 	if (ok) {
 		object_init_ex(return_value, index_ce);
 		o = index_from(Z_OBJ_P(return_value));
-		ok = build_index(o, lists, GP_MODE_POSTINGS, &ctx) && set_lengths(o->ix, lengths, io.k1, io.b, &ctx);
+		ok = build_index(o, lists, GP_MODE_POSTINGS, &ctx) && set_lengths(o->ix, lengths, io.k1, io.b, &ctx) &&
+		     (!io.attributes || set_attributes(o->ix, io.attributes, &ctx, 2));
 	}
 	if (ok) {
 		gp_error err;
@@ -1048,6 +1160,109 @@ static bool column_weights(const gp_index *ix, HashTable *given, double *w, uint
 	return true;
 }
 
+/* The attribute named (ValueError naming the option when the index has none of that name). */
+static bool attribute_named(const gp_index *ix, const char *name, size_t len, int *a, const char *option, uint32_t arg)
+{
+	*a = gp_index_attribute_find(ix, name, len);
+	if (*a >= 0) return true;
+	zend_argument_value_error(arg, "option '%s' names an attribute the index lacks: '%s'", option, name);
+	return false;
+}
+
+/* A number of a filter: an int or float, or null for an open end (-inf or +inf). */
+static bool filter_number(zval *v, double open, double *x)
+{
+	if (!v || Z_TYPE_P(v) == IS_NULL) {
+		*x = open;
+		return true;
+	}
+	ZVAL_DEREF(v);
+	if (Z_TYPE_P(v) != IS_LONG && Z_TYPE_P(v) != IS_DOUBLE) return false;
+	*x = zval_get_double(v);
+	return *x == *x;
+}
+
+/* 'filter', 'prior' and 'order' as the tree batch takes them (filters and their sets emalloc'd
+ * into *filters and *sets, freed by the caller); false thrown. */
+static bool attribute_options(const gp_index *ix, const index_options *io, gp_tree_batch *b, gp_tree_filter **filters,
+                              double **sets, uint32_t arg)
+{
+	b->prior_attr = b->order_attr = -1;
+	b->prior_weight = io->prior_weight;
+	if (io->prior && !attribute_named(ix, ZSTR_VAL(io->prior), ZSTR_LEN(io->prior), &b->prior_attr, "prior", arg)) return false;
+	if (io->order) {
+		zval *o = io->order;
+		zend_string *name = Z_TYPE_P(o) == IS_STRING ? Z_STR_P(o) : NULL;
+		b->order_desc = 1;
+		if (Z_TYPE_P(o) == IS_ARRAY && zend_hash_num_elements(Z_ARRVAL_P(o)) == 1) {
+			zend_ulong ik;
+			zval *dir;
+			ZEND_HASH_FOREACH_KEY_VAL(Z_ARRVAL_P(o), ik, name, dir) {
+				(void)ik;
+				ZVAL_DEREF(dir);
+				if (Z_TYPE_P(dir) != IS_STRING || (!zend_string_equals_literal(Z_STR_P(dir), "asc") && !zend_string_equals_literal(Z_STR_P(dir), "desc"))) name = NULL;
+				else b->order_desc = zend_string_equals_literal(Z_STR_P(dir), "desc");
+			} ZEND_HASH_FOREACH_END();
+		}
+		if (!name) {
+			zend_argument_value_error(arg, "option 'order' must be an attribute's name or [name => 'asc' | 'desc']");
+			return false;
+		}
+		if (!attribute_named(ix, ZSTR_VAL(name), ZSTR_LEN(name), &b->order_attr, "order", arg)) return false;
+	}
+	if (!io->filter) return true;
+	uint32_t n = zend_hash_num_elements(io->filter), i = 0, values = 0;
+	zend_string *name;
+	zend_ulong ik;
+	zval *v;
+	ZEND_HASH_FOREACH_VAL(io->filter, v) {
+		ZVAL_DEREF(v);
+		zval *in = Z_TYPE_P(v) == IS_ARRAY ? zend_hash_str_find(Z_ARRVAL_P(v), "in", 2) : NULL;
+		if (in) ZVAL_DEREF(in);
+		if (in && Z_TYPE_P(in) == IS_ARRAY) values += zend_hash_num_elements(Z_ARRVAL_P(in));
+	} ZEND_HASH_FOREACH_END();
+	*filters = safe_emalloc(n + 1, sizeof(gp_tree_filter), 0);
+	*sets = safe_emalloc(values + 1, sizeof(double), 0);
+	values = 0;
+	ZEND_HASH_FOREACH_KEY_VAL(io->filter, ik, name, v) {
+		(void)ik;
+		int a;
+		if (!name) {
+			zend_argument_value_error(arg, "option 'filter' must be keyed by attribute names");
+			return false;
+		}
+		if (!attribute_named(ix, ZSTR_VAL(name), ZSTR_LEN(name), &a, "filter", arg)) return false;
+		ZVAL_DEREF(v);
+		gp_tree_filter *f = &(*filters)[i++];
+		f->attr = (uint32_t)a;
+		f->set = NULL;
+		f->n_set = 0;
+		zval *in = Z_TYPE_P(v) == IS_ARRAY ? zend_hash_str_find(Z_ARRVAL_P(v), "in", 2) : NULL;
+		bool ok = Z_TYPE_P(v) == IS_ARRAY;
+		if (ok && in) {
+			ZVAL_DEREF(in);
+			ok = Z_TYPE_P(in) == IS_ARRAY && zend_hash_num_elements(Z_ARRVAL_P(v)) == 1;
+			f->set = *sets + values;
+			zval *x;
+			if (ok) ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(in), x) {
+				ok = ok && x && filter_number(x, 0.0, &(*sets)[values]);
+				values++;
+				f->n_set++;
+			} ZEND_HASH_FOREACH_END();
+		} else if (ok) {
+			ok = zend_hash_num_elements(Z_ARRVAL_P(v)) == 2 && filter_number(zend_hash_index_find(Z_ARRVAL_P(v), 0), -HUGE_VAL, &f->lo) &&
+			     filter_number(zend_hash_index_find(Z_ARRVAL_P(v), 1), HUGE_VAL, &f->hi) && zend_hash_index_exists(Z_ARRVAL_P(v), 0) && zend_hash_index_exists(Z_ARRVAL_P(v), 1);
+		}
+		if (!ok) {
+			zend_argument_value_error(arg, "option 'filter' takes [attribute => [lo, hi]] (numbers, or null for an open end) or [attribute => ['in' => [numbers]]]");
+			return false;
+		}
+	} ZEND_HASH_FOREACH_END();
+	b->filters = *filters;
+	b->n_filters = i;
+	return true;
+}
+
 /* Runs queries as trees (MATCH expressions, array trees, lists of terms under 'op') on the host
  * and returns their answers, or false (thrown). keys: the batch's, to name a query in errors (NULL:
  * a single query). */
@@ -1082,13 +1297,19 @@ static bool run_trees(index_obj *o, zval **queries, HashTable *keys, size_t n, c
 	}
 	int rc = GP_OK;
 	double weights[GP_IX_MAX_COLUMNS];
-	if (ok && io->weights) ok = column_weights(o->ix, io->weights, weights, arg);
+	if (ok && io->weights) ok = column_weights(o->ix, io->weights, weights, 2);
+	gp_tree_batch b = {n, tp, count_only, ranked_depth(io), io->weights ? weights : NULL, io->weights ? o->ix->n_columns : 0, io->total,
+	                   NULL, 0, -1, 1.0, -1, 1};
+	gp_tree_filter *filters = NULL;
+	double *sets = NULL;
+	if (ok) ok = attribute_options(o->ix, io, &b, &filters, &sets, 2);
 	if (ok) {
-		gp_tree_batch b = {n, tp, count_only, ranked_depth(io), io->weights ? weights : NULL, io->weights ? o->ix->n_columns : 0, io->total};
 		o->answered_by = "worker";
 		o->last_backend = "host";
 		rc = gp_index_tree_query_host(o->ix, &b, &ctx.budget, ans, &err);
 	}
+	if (filters) efree(filters);
+	if (sets) efree(sets);
 	for (size_t i = 0; i < built; i++) gp_qtree_free(&trees[i]);
 	efree(trees);
 	efree(tp);
@@ -1106,11 +1327,12 @@ static bool run_trees(index_obj *o, zval **queries, HashTable *keys, size_t n, c
 }
 
 /* Whether a query goes as a tree: a string (a MATCH expression), an array under 'tree', or any
- * query ranked with column weights or asked for its total (the tree walk counts every match). */
+ * query ranked with column weights, a prior or an order, filtered, or asked for its total (the
+ * tree walk counts every match). */
 static bool is_tree_query(zval *q, const index_options *io)
 {
 	ZVAL_DEREF(q);
-	return Z_TYPE_P(q) == IS_STRING || (Z_TYPE_P(q) == IS_ARRAY && (io->tree || io->weights || io->total));
+	return Z_TYPE_P(q) == IS_STRING || (Z_TYPE_P(q) == IS_ARRAY && (io->tree || io->weights || io->total || io->filter || io->prior || io->order));
 }
 
 static bool op_with_strings(const index_options *io, uint32_t arg)

@@ -288,6 +288,9 @@ static void index_free(gp_index *ix)
 	free(ix->max_frac);
 	free(ix->column_names);
 	free(ix->column_at);
+	free(ix->attr_names);
+	free(ix->attr_at);
+	free(ix->attr_owned);
 	free(ix);
 }
 

@@ -101,6 +101,14 @@ typedef struct gp_index {
 	char *column_names;       /* the names back to back */
 	uint32_t *column_at;      /* n_columns + 1 offsets into column_names */
 
+	/* numeric attributes of docs (index/gp_index_attributes.c; a version 2 file's section 10):
+	 * attribute a's value of doc d is attr_values[a * attr_docs + d], NaN where it has none */
+	uint32_t n_attrs, attr_docs;
+	char *attr_names;
+	uint32_t *attr_at;        /* n_attrs + 1 offsets into attr_names */
+	const double *attr_values;
+	double *attr_owned;       /* the values when the index holds them (not in a mapped file) */
+
 	int refs;                 /* holders (a PHP object each, the persistent registry) */
 } gp_index;
 
@@ -110,6 +118,7 @@ typedef struct gp_index {
 #define GP_IX_MAX_COLUMNS 255
 #define GP_IX_COLUMN_TOKENS ((1u << GP_IX_COLUMN_SHIFT) - 1)
 #define GP_IX_COLUMN_NAME_MAX 255
+#define GP_IX_MAX_ATTRIBUTES 64
 
 #define GP_IX_NO_LENGTH UINT32_MAX
 
@@ -140,6 +149,27 @@ static inline const char *gp_index_column(const gp_index *ix, uint32_t c, size_t
 	*len = ix->column_at[c + 1] - ix->column_at[c];
 	return ix->column_names + ix->column_at[c];
 }
+
+/* Names the docs' numeric attributes (names as columns', distinct bytewise, at most
+ * GP_IX_MAX_ATTRIBUTES) and their values: values[a * docs + d] for doc d < docs (NaN: none),
+ * copied within the budget, or with `borrow` read where they lie (a mapped file's). GP_EVALUE. */
+int gp_index_set_attributes(gp_index *ix, const char *const *names, const size_t *lens, uint32_t n, uint32_t docs,
+                            const double *values, int borrow, const gp_budget *budget, gp_error *err);
+/* Attribute a's name; the attribute of that name (-1: none); doc d's value of attribute a. */
+static inline const char *gp_index_attribute_name(const gp_index *ix, uint32_t a, size_t *len)
+{
+	*len = ix->attr_at[a + 1] - ix->attr_at[a];
+	return ix->attr_names + ix->attr_at[a];
+}
+int gp_index_attribute_find(const gp_index *ix, const char *name, size_t len);
+static inline double gp_index_attribute(const gp_index *ix, uint32_t a, uint32_t d)
+{
+	return d < ix->attr_docs ? ix->attr_values[(size_t)a * ix->attr_docs + d] : __builtin_nan("");
+}
+/* Section 10's bytes (malloc'd, *len of them; NULL: no memory), and the section read into ix
+ * (its values where they lie): GP_EFORMAT naming the byte (from file_off) and the rule. */
+uint8_t *gp_index_attributes_section(const gp_index *ix, uint64_t *len);
+int gp_index_attributes_read(gp_index *ix, const uint8_t *s, uint64_t len, uint64_t file_off, gp_error *err);
 
 /* The ids of the terms that begin with prefix[0 .. len) in *ids (malloc'd, *n of them; NULL
  * when none), each an allocation within the budget: a version 2 dictionary's range (its groups

@@ -15,7 +15,7 @@
 #include "gp_index_file.h"
 #include "gp_list_cursor.h"
 
-enum { V2_TERM_AT = 1, V2_TERMS = 2, V2_LENGTHS = 5, V2_TABLE = 6, V2_LISTS = 7, V2_CHECKS = 8, V2_COLUMNS = 9, V2_KNOWN = 9 };
+enum { V2_TERM_AT = 1, V2_TERMS = 2, V2_LENGTHS = 5, V2_TABLE = 6, V2_LISTS = 7, V2_CHECKS = 8, V2_COLUMNS = 9, V2_ATTRS = 10, V2_KNOWN = 10 };
 
 #define BAD(off, ...) gp_fail(err, "index file", (off), __VA_ARGS__)
 
@@ -234,6 +234,18 @@ int gp_index_v2_open(const uint8_t *file, size_t len, int in_place, const gp_bud
 		ix->n_len = n_len;
 		ix->total_len = total_len;
 		ix->avgdl = n_len ? (double)total_len / (double)n_len : 0.0;
+	}
+	if (sec[V2_ATTRS]) {   /* section 10: the docs' attributes, read where they lie */
+		int rc = GP_EFORMAT;
+		if (gp_crc32(0, sec[V2_ATTRS], (size_t)sec_len[V2_ATTRS]) != sec_crc[V2_ATTRS]) {
+			BAD(sec_at[V2_ATTRS] + 4, "section 10's checksum does not match");
+		} else {
+			rc = gp_index_attributes_read(ix, sec[V2_ATTRS], sec_len[V2_ATTRS], sec_off[V2_ATTRS], err);
+		}
+		if (rc != GP_OK) {
+			gp_index_unref(ix);
+			return rc;
+		}
 	}
 	if (n_cols) {
 		int rc = gp_index_set_columns(ix, col_name, col_len, n_cols, err);
@@ -779,7 +791,7 @@ int gp_index_v2_save(const gp_index *ix, gp_index_writer write, void *ctx, gp_er
 	uint8_t *term_at = malloc(((size_t)n + 1) * 8), *table = calloc((size_t)n + 1, GP_V2_TERM);
 	uint8_t *terms = malloc((size_t)ix->term_at[n] + 1);
 	uint64_t lengths_len = 0;
-	uint8_t *lengths = ix->doc_len ? gp_ixf_lengths_bytes(ix, &lengths_len) : NULL, *checks = NULL, *columns = NULL;
+	uint8_t *lengths = ix->doc_len ? gp_ixf_lengths_bytes(ix, &lengths_len) : NULL, *checks = NULL, *columns = NULL, *attrs = NULL;
 	bit_writer w = {0};
 	int rc = GP_OK;
 	if (!order || !term_at || !table || !terms || (ix->doc_len && !lengths)) {
@@ -858,7 +870,12 @@ int gp_index_v2_save(const gp_index *ix, gp_index_writer write, void *ctx, gp_er
 			at += 4 + (uint32_t)nl;
 		}
 	}
-	gp_ixf_section s[7];
+	uint64_t attrs_len = 0;
+	if (ix->n_attrs && !(attrs = gp_index_attributes_section(ix, &attrs_len))) {
+		rc = GP_ENOMEM;
+		goto done;
+	}
+	gp_ixf_section s[8];
 	int n_sec = 0;
 	s[n_sec++] = (gp_ixf_section){V2_TERM_AT, term_at, ((uint64_t)n + 1) * 8, 1};
 	s[n_sec++] = (gp_ixf_section){V2_TERMS, terms, tb, 1};
@@ -866,6 +883,7 @@ int gp_index_v2_save(const gp_index *ix, gp_index_writer write, void *ctx, gp_er
 	s[n_sec++] = (gp_ixf_section){V2_CHECKS, checks, checks_len, 1};
 	if (lengths) s[n_sec++] = (gp_ixf_section){V2_LENGTHS, lengths, lengths_len, 1};
 	if (columns) s[n_sec++] = (gp_ixf_section){V2_COLUMNS, columns, columns_len, 1};
+	if (attrs) s[n_sec++] = (gp_ixf_section){V2_ATTRS, attrs, attrs_len, 1};
 	s[n_sec++] = (gp_ixf_section){V2_LISTS, NULL, data, 0};   /* written list by list below; each its own checksum */
 	if ((rc = gp_ixf_write_head(ix, 2, s, n_sec, write, ctx)) != GP_OK) goto done;
 	for (int i = 0; i < n_sec - 1; i++) {
@@ -889,6 +907,7 @@ done:
 	free(lengths);
 	free(checks);
 	free(columns);
+	free(attrs);
 	free(w.p);
 	if (rc == GP_ENOMEM) return gp_index_fail_nomem(err, "the file's tables");
 	if (rc != GP_OK) {

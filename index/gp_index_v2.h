@@ -47,7 +47,7 @@ typedef struct gp_v2 {
 		const uint8_t *p;
 		uint64_t len, at;     /* at: its table entry's offset */
 		uint32_t crc;
-	} whole[10];
+	} whole[11];
 	uint8_t *owned;               /* the file's image when the index owns a copy (not mapped) */
 	size_t owned_len;
 } gp_v2;

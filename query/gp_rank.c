@@ -96,8 +96,7 @@ static void sift_down(gp_rank *r, size_t c)
 	}
 }
 
-/* Keeps (score, doc) if it is among the best so far. */
-static void keep(gp_rank *r, uint32_t doc, double score)
+void gp_rank_keep(gp_rank *r, uint32_t doc, double score)
 {
 	if (r->k == 0) return;
 	if (r->h_n < r->k) {   /* room: sift up */
@@ -125,17 +124,22 @@ void gp_rank_doc(gp_rank *r, uint32_t doc)
 		uint32_t tf = r->tf[r->place_term[p]];
 		if (tf) score += gp_bm25_part(r->idf[p], (double)tf, ix->k1, ix->b, dl, ix->avgdl);
 	}
-	keep(r, doc, score);
+	gp_rank_keep(r, doc, score);
 }
 
 void gp_rank_doc_freq(gp_rank *r, uint32_t doc, const double *freq)
+{
+	gp_rank_doc_freq_plus(r, doc, freq, 0.0);
+}
+
+void gp_rank_doc_freq_plus(gp_rank *r, uint32_t doc, const double *freq, double plus)
 {
 	const gp_index *ix = r->ix;
 	double score = 0.0, dl = (double)ix->doc_len[doc];
 	for (size_t p = 0; p < r->n_places; p++) {
 		if (freq[p] != 0.0) score += gp_bm25_part(r->idf[p], freq[p], ix->k1, ix->b, dl, ix->avgdl);
 	}
-	keep(r, doc, score);
+	gp_rank_keep(r, doc, score + plus);
 }
 
 size_t gp_rank_finish(gp_rank *r, uint32_t *docs, double *scores)

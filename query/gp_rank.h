@@ -42,8 +42,12 @@ static inline double gp_rank_threshold(const gp_rank *r)
 }
 /* Scores doc from r->tf and keeps it if it is among the best so far. */
 void gp_rank_doc(gp_rank *r, uint32_t doc);
-/* The same from each place's frequency (freq[p]: its tf, or a sum of column weights a hit). */
+/* The same from each place's frequency (freq[p]: its tf, or a sum of column weights a hit); with
+ * `plus` added to the score (a prior). */
 void gp_rank_doc_freq(gp_rank *r, uint32_t doc, const double *freq);
+void gp_rank_doc_freq_plus(gp_rank *r, uint32_t doc, const double *freq, double plus);
+/* Keeps doc with its score if it is among the best so far. */
+void gp_rank_keep(gp_rank *r, uint32_t doc, double score);
 /* The best docs, best first (ties: the smaller doc), into docs and scores; returns how many. */
 size_t gp_rank_finish(gp_rank *r, uint32_t *docs, double *scores);
 void gp_rank_free(gp_rank *r);

@@ -3,6 +3,7 @@
  * its items' lists up on one doc, then checks positions: each phrase's instances, then the NEAR
  * trimming; AND moves its children in turn from the one with the fewest docs until they agree; OR
  * takes its children's least doc; NOT its first child's docs that its second does not match. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -709,6 +710,24 @@ static int phrase_docs(const gp_index *ix, const gp_qtree *t, uint32_t p, tree_r
 	return rc;
 }
 
+/* Whether doc d passes the batch's filters. */
+static int passes(const gp_index *ix, const gp_tree_batch *b, uint32_t d)
+{
+	for (uint32_t f = 0; f < b->n_filters; f++) {
+		const gp_tree_filter *x = &b->filters[f];
+		double v = gp_index_attribute(ix, x->attr, d);
+		if (v != v) return 0;
+		if (!x->set) {
+			if (v < x->lo || v > x->hi) return 0;
+			continue;
+		}
+		uint32_t i = 0;
+		while (i < x->n_set && x->set[i] != v) i++;
+		if (i == x->n_set) return 0;
+	}
+	return 1;
+}
+
 /* One tree's answers into the sink (ranked: r set up for it and its heap emptied into the sink). */
 static int tree_answers(const gp_index *ix, const gp_qtree *t, const gp_tree_batch *b, const gp_budget *budget,
                         gp_rank *rank, gp_sink *s, uint64_t *matched, gp_error *err)
@@ -720,7 +739,8 @@ static int tree_answers(const gp_index *ix, const gp_qtree *t, const gp_tree_bat
 	/* a tree of one phrase: the docs that hold it are its matches, counted as they come and
 	 * scored after (each match's frequency kept meanwhile) instead of walked twice */
 	const gp_qt_node *root = &t->nodes[t->root];
-	const int lone = ranked && root->kind == GP_QT_NEAR && root->n == 1 && t->n_phrases == 1;
+	const int ordered = ranked && b->order_attr >= 0;
+	const int lone = ranked && !ordered && b->prior_attr < 0 && root->kind == GP_QT_NEAR && root->n == 1 && t->n_phrases == 1;
 	typedef struct held_match {
 		uint32_t doc;
 		double freq;
@@ -735,7 +755,7 @@ static int tree_answers(const gp_index *ix, const gp_qtree *t, const gp_tree_bat
 		if (rc == GP_OK && !(freq = calloc(t->n_phrases + 1, sizeof(double)))) rc = GP_ENOMEM;
 		for (uint32_t p = 0; p < t->n_phrases && rc == GP_OK; p++) {
 			uint64_t docs = 0;
-			if (!lone) rc = phrase_docs(ix, t, p, &r, budget, err, &docs);
+			if (!lone && !ordered) rc = phrase_docs(ix, t, p, &r, budget, err, &docs);
 			rank->place_term[p] = p;
 			rank->idf[p] = gp_bm25_idf(ix->n_len, docs);
 		}
@@ -746,7 +766,14 @@ static int tree_answers(const gp_index *ix, const gp_qtree *t, const gp_tree_bat
 		int64_t d = node_geq(&r, t->root, x);
 		if (r.rc) rc = r.rc;
 		if (d == DOC_END || rc != GP_OK) break;
+		x = d + 1;
+		if (b->n_filters && !passes(ix, b, (uint32_t)d)) continue;
 		(*matched)++;
+		if (ordered) {   /* the attribute is the score: the largest first, or the least */
+			double v = gp_index_attribute(ix, (uint32_t)b->order_attr, (uint32_t)d);
+			gp_rank_keep(rank, (uint32_t)d, v != v ? -HUGE_VAL : b->order_desc ? v : -v);
+			continue;
+		}
 		if (ranked) {
 			memset(freq, 0, t->n_phrases * sizeof(double));
 			collect(&r, t->root, d, freq);
@@ -755,12 +782,16 @@ static int tree_answers(const gp_index *ix, const gp_qtree *t, const gp_tree_bat
 			if ((rc = grow_array(&r, (void **)&held, sizeof(held_match), &cap_held, n_held + 1, "a phrase's matches")) != GP_OK) break;
 			held[n_held++] = (held_match){(uint32_t)d, freq[0]};
 		} else if (ranked) {
-			gp_rank_doc_freq(rank, (uint32_t)d, freq);
+			double prior = 0.0;
+			if (b->prior_attr >= 0) {
+				double v = gp_index_attribute(ix, (uint32_t)b->prior_attr, (uint32_t)d);
+				prior = v == v ? b->prior_weight * v : 0.0;
+			}
+			gp_rank_doc_freq_plus(rank, (uint32_t)d, freq, prior);
 		} else {
 			if ((rc = gp_sink_reserve(s, 1)) != GP_OK) break;
 			gp_sink_put(s, (uint32_t)d);
 		}
-		x = d + 1;
 	}
 	if (rc == GP_OK && lone) {
 		rank->idf[0] = gp_bm25_idf(ix->n_len, n_held);
@@ -769,7 +800,11 @@ static int tree_answers(const gp_index *ix, const gp_qtree *t, const gp_tree_bat
 	free(held);
 	free(freq);
 	if (rc == GP_OK && ranked) {
-		size_t n = gp_rank_finish(rank, s->a->docs + s->a->total, s->a->scores + s->a->total);
+		double *scores = s->a->scores + s->a->total;
+		size_t n = gp_rank_finish(rank, s->a->docs + s->a->total, scores);
+		for (size_t i = 0; ordered && i < n; i++) {   /* the attribute's value (NaN: none) */
+			scores[i] = gp_index_attribute(ix, (uint32_t)b->order_attr, s->a->docs[s->a->total + i]);
+		}
 		if (!b->count_only) s->a->total += n;
 	}
 	run_free(&r);
@@ -782,7 +817,7 @@ int gp_index_tree_query_host(const gp_index *ix, const gp_tree_batch *b, const g
 	memset(out, 0, sizeof(*out));
 	memset(err, 0, sizeof(*err));
 	const int ranked = b->limit > 0;
-	if (ranked && (!ix->doc_len || b->count_only)) {
+	if (ranked && ((!ix->doc_len && b->order_attr < 0) || b->count_only)) {
 		gp_fail(err, "query", 0, "%s", !ix->doc_len ? "a ranked query (a limit) needs the index's doc lengths"
 		                                            : "a count takes no limit (counts only and a ranking together)");
 		err->code = GP_EVALUE;

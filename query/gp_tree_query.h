@@ -6,6 +6,15 @@
 #include "gp_query.h"
 #include "gp_qtree.h"
 
+/* A filter on a numeric attribute: its value in [lo, hi] (either end may be infinite), or one of
+ * set[0 .. n_set). A doc without the attribute passes none. */
+typedef struct gp_tree_filter {
+	uint32_t attr;
+	double lo, hi;
+	const double *set;        /* NULL: the range */
+	uint32_t n_set;
+} gp_tree_filter;
+
 typedef struct gp_tree_batch {
 	size_t n_queries;
 	const gp_qtree *const *trees;
@@ -15,6 +24,12 @@ typedef struct gp_tree_batch {
 	                           * ...) (columns past n_weights: 1); NULL: 1 each */
 	uint32_t n_weights;
 	int count_matches;        /* each query's matches, all of them, in gp_answers.matched */
+	const gp_tree_filter *filters;   /* every one a doc must pass to match */
+	uint32_t n_filters;
+	int prior_attr;           /* >= 0: ranked, prior_weight x this attribute added to the score */
+	double prior_weight;
+	int order_attr;           /* >= 0: ranked by this attribute instead (order_desc: largest first) */
+	int order_desc;
 } gp_tree_batch;
 
 /* The answers of a batch of trees, as gp_index_query_host's of flat queries (docs increasing, or
@@ -24,7 +39,10 @@ typedef struct gp_tree_batch {
  * the doc (those within the NEAR distance of its group's others, FTS5's trimming) when its branch
  * of the tree matches there, none otherwise (a NOT's right side never adds), and IDF comes from
  * the docs that hold the phrase alone. GP_EVALUE: phrases of several items, NEAR groups of several
- * phrases and ^ on an index without positions; a ranking without doc lengths. */
+ * phrases and ^ on an index without positions; a ranking by BM25 without doc lengths. Filters
+ * keep the matches whose attributes pass (the rest are no matches, nor counted); a prior adds
+ * its weight times the doc's attribute (0 without one) to its score; an order ranks by an
+ * attribute, its value the score (docs without it last), ties by the smaller doc. */
 int gp_index_tree_query_host(const gp_index *ix, const gp_tree_batch *b, const gp_budget *budget, gp_answers *out,
                              gp_error *err);
 
