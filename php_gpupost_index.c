@@ -381,7 +381,9 @@ static zend_string *encode_term_postings(HashTable *postings, const char *term, 
 }
 
 /* Builds o's index from [term => blob] or, for GPUPOST_POSTINGS, [term => [doc => [pos]]]. */
-static bool build_index(index_obj *o, HashTable *lists, zend_long format, const gp_ctx *ctx)
+/* The index of lists (postings arrays, blobs); with `postings`, arrays of postings even when there
+ * are none (an index of documents: MOD9, positional). */
+static bool build_index(index_obj *o, HashTable *lists, zend_long format, bool postings, const gp_ctx *ctx)
 {
 	size_t n = zend_hash_num_elements(lists), i = 0;
 	zend_string *key;
@@ -415,7 +417,7 @@ static bool build_index(index_obj *o, HashTable *lists, zend_long format, const 
 		i++;
 	} ZEND_HASH_FOREACH_END();
 	/* GPUPOST_S9 and GPUPOST_POSTINGS share a value: arrays mean postings, strings S9 blobs */
-	int ix_format = arrays ? GP_IX_MOD9 : (int)format;
+	int ix_format = arrays || postings ? GP_IX_MOD9 : (int)format;
 	gp_error err;
 	if (gp_index_build(ix_format, n, terms, term_lens, blobs, lens, &ctx->budget, &o->ix, &err) != GP_OK) {
 		if (err.code == GP_EVALUE) {
@@ -561,7 +563,7 @@ GP_METHOD(GpuPost_Index, __construct)
 	}
 	if (!parse_build_options(opts, false, &io, 3)) RETURN_THROWS();
 	call_ctx(&ctx, 1);
-	if (!build_index(o, lists, format, &ctx)) RETURN_THROWS();
+	if (!build_index(o, lists, format, false, &ctx)) RETURN_THROWS();
 	if ((io.doc_lengths && !set_lengths(o->ix, io.doc_lengths, io.k1, io.b, &ctx)) ||
 	    (io.attributes && !set_attributes(o->ix, io.attributes, &ctx, 3))) {
 		gp_index_unref(o->ix);
@@ -575,6 +577,10 @@ GP_METHOD(GpuPost_Index, __construct)
 }
 
 /* --- documents in --- */
+
+/* The docs MOD9 postings hold: below 2^27 - 1 (Yioop's decoder reads larger ones as its combined
+ * form). */
+#define GP_DOC_MOD9_LIMIT ((1u << 27) - 1)
 
 /* A doc's tokens added to lists: [term => [doc => [positions]]], column c's at c << 20 | offset. */
 typedef struct doc_tokens {
@@ -699,10 +705,25 @@ GP_METHOD(GpuPost_Index, fromDocuments)
 	ok = true;
 	ZEND_HASH_FOREACH_KEY_VAL(docs, ikey, key, v) {
 		ZVAL_DEREF(v);
-		if (key || (zend_long)ikey < 0 || ikey >= UINT32_MAX) {
-			zend_argument_value_error(1, "must key docs by ints from 0 to 2^32 - 2");
+		if (key || (zend_long)ikey < 0 || ikey >= GP_DOC_MOD9_LIMIT) {
+			zend_argument_value_error(1, "must key docs by ints from 0 to 2^27 - 2 (the docs MOD9 postings hold)");
 			ok = false;
 			break;
+		}
+		if (Z_TYPE_P(v) == IS_ARRAY) {   /* every text under a column the index names */
+			zend_string *ck;
+			zend_ulong cik;
+			ZEND_HASH_FOREACH_KEY(Z_ARRVAL_P(v), cik, ck) {
+				uint32_t c = 0;
+				while (ck && c < n_cols && !(lens[c] == ZSTR_LEN(ck) && memcmp(names[c], ZSTR_VAL(ck), lens[c]) == 0)) c++;
+				if (!ck || c == n_cols) {
+					if (ck) zend_argument_value_error(1, "doc " ZEND_ULONG_FMT " has a text under '%s', not one of the columns", ikey, ZSTR_VAL(ck));
+					else zend_argument_value_error(1, "doc " ZEND_ULONG_FMT " has a text under " ZEND_ULONG_FMT ", not one of the columns", ikey, cik);
+					ok = false;
+					break;
+				}
+			} ZEND_HASH_FOREACH_END();
+			if (!ok) break;
 		}
 		d.doc = ikey;
 		uint64_t tokens = 0;
@@ -742,7 +763,7 @@ GP_METHOD(GpuPost_Index, fromDocuments)
 	if (ok) {
 		object_init_ex(return_value, index_ce);
 		o = index_from(Z_OBJ_P(return_value));
-		ok = build_index(o, lists, GP_MODE_POSTINGS, &ctx) && set_lengths(o->ix, lengths, io.k1, io.b, &ctx) &&
+		ok = build_index(o, lists, GP_MODE_POSTINGS, true, &ctx) && set_lengths(o->ix, lengths, io.k1, io.b, &ctx) &&
 		     (!io.attributes || set_attributes(o->ix, io.attributes, &ctx, 2));
 	}
 	if (ok) {
@@ -1151,8 +1172,10 @@ static bool column_weights(const gp_index *ix, HashTable *given, double *w, uint
 			else zend_argument_value_error(arg, "option 'weights' numbers a column the index lacks: " ZEND_ULONG_FMT, ikey);
 			return false;
 		}
-		if ((Z_TYPE_P(v) != IS_LONG && Z_TYPE_P(v) != IS_DOUBLE) || !zend_finite(zval_get_double(v))) {
-			zend_argument_value_error(arg, "option 'weights' must give each column a finite number");
+		/* at most 1e6 and not below 0: a phrase's frequency (weights times hits) stays finite and
+		 * BM25's denominator positive, so every score is a number */
+		if ((Z_TYPE_P(v) != IS_LONG && Z_TYPE_P(v) != IS_DOUBLE) || !(zval_get_double(v) >= 0.0 && zval_get_double(v) <= 1e6)) {
+			zend_argument_value_error(arg, "option 'weights' must give each column a number from 0 to 1e6");
 			return false;
 		}
 		w[c] = zval_get_double(v);

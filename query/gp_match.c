@@ -308,6 +308,33 @@ static int starts_colset(const parser *p)
 
 static uint32_t expr(parser *p);
 
+/* Operands gathered for one node (an AND's or OR's run, an implicit AND's leaves): one node of
+ * them all, not a node an operand (which would copy the run so far each time). */
+typedef struct operands {
+	uint32_t *k;
+	size_t n, cap;
+} operands;
+
+static int operands_add(parser *p, operands *o, uint32_t node)
+{
+	if (o->n == o->cap) {
+		size_t c = o->cap ? o->cap * 2 : 8;
+		uint32_t *x = realloc(o->k, c * sizeof(uint32_t));
+		if (!x) return fail(p, p->tok.at, GP_ENOMEM, "out of memory%s", "", 0);
+		o->k = x;
+		o->cap = c;
+	}
+	o->k[o->n++] = node;
+	return GP_OK;
+}
+
+static uint32_t operands_node(parser *p, operands *o, int kind)
+{
+	uint32_t node = o->n ? node_or_fail(p, gp_qtree_op(p->t, kind, o->k, o->n)) : UINT32_MAX;
+	free(o->k);
+	return node;
+}
+
 /* '(' expr ')', its nesting bounded (the parser's stack is C's). */
 static uint32_t paren_expr(parser *p)
 {
@@ -327,49 +354,67 @@ static uint32_t primary(parser *p)
 {
 	if (p->failed) return UINT32_MAX;
 	if (p->tok.type == TK_LP) return paren_expr(p);
-	uint32_t run[2];
-	size_t n = 0;
+	/* FTS5's implicit AND drops a phrase of no tokens (an explicit AND keeps it): the run's
+	 * leaves that are not empty, or its first when all are */
+	operands o = {0};
+	uint32_t first = UINT32_MAX;
 	for (;;) {
 		uint32_t leaf;
 		if (starts_colset(p)) {
 			gp_qt_colset set;
-			if (colset(p, &set) != GP_OK) return UINT32_MAX;
+			if (colset(p, &set) != GP_OK) break;
 			/* a filter over a parenthesized expression is a whole operand */
-			if (n == 0 && p->tok.type == TK_LP) return filtered(p, paren_expr(p), &set);
+			if (first == UINT32_MAX && p->tok.type == TK_LP) {
+				free(o.k);
+				return filtered(p, paren_expr(p), &set);
+			}
 			leaf = filtered(p, nearset(p), &set);
 		} else {
 			leaf = nearset(p);
 		}
-		if (leaf == UINT32_MAX) return UINT32_MAX;
-		/* FTS5's implicit AND drops a phrase of no tokens (an explicit AND keeps it) */
-		if (n == 0) {
-			run[n++] = leaf;
-		} else if (p->t->nodes[leaf].kind != GP_QT_EMPTY) {
-			if (p->t->nodes[run[0]].kind == GP_QT_EMPTY) {
-				run[0] = leaf;
-			} else {
-				run[1] = leaf;
-				run[0] = node_or_fail(p, gp_qtree_op(p->t, GP_QT_AND, run, 2));
-				if (run[0] == UINT32_MAX) return UINT32_MAX;
-			}
-		}
+		if (leaf == UINT32_MAX) break;
+		if (first == UINT32_MAX) first = leaf;
+		if (p->t->nodes[leaf].kind != GP_QT_EMPTY && operands_add(p, &o, leaf) != GP_OK) break;
 		int t = p->tok.type;
-		if (t != TK_STRING && t != TK_CARET && t != TK_MINUS && t != TK_LCP) break;
+		if (t != TK_STRING && t != TK_CARET && t != TK_MINUS && t != TK_LCP) {
+			if (o.n == 0) {
+				free(o.k);
+				return first;
+			}
+			return operands_node(p, &o, GP_QT_AND);
+		}
 	}
-	return run[0];
+	free(o.k);
+	return UINT32_MAX;
 }
 
+/* operand (op operand)*: AND and OR gathered into one node, NOT from the left, a node a NOT. */
 static uint32_t binary(parser *p, int op_token, int kind, uint32_t (*operand)(parser *))
 {
 	uint32_t left = operand(p);
-	while (left != UINT32_MAX && p->tok.type == op_token) {
-		advance(p);
-		if (p->failed) return UINT32_MAX;
-		uint32_t kids[2] = {left, operand(p)};
-		if (kids[1] == UINT32_MAX) return UINT32_MAX;
-		left = node_or_fail(p, gp_qtree_op(p->t, kind, kids, 2));
+	if (kind == GP_QT_NOT) {
+		while (left != UINT32_MAX && p->tok.type == op_token) {
+			advance(p);
+			if (p->failed) return UINT32_MAX;
+			uint32_t kids[2] = {left, operand(p)};
+			if (kids[1] == UINT32_MAX) return UINT32_MAX;
+			left = node_or_fail(p, gp_qtree_op(p->t, kind, kids, 2));
+		}
+		return left;
 	}
-	return left;
+	if (left == UINT32_MAX || p->tok.type != op_token) return left;
+	operands o = {0};
+	int rc = operands_add(p, &o, left);
+	while (rc == GP_OK && p->tok.type == op_token) {
+		advance(p);
+		uint32_t next = p->failed ? UINT32_MAX : operand(p);
+		rc = next == UINT32_MAX ? GP_EVALUE : operands_add(p, &o, next);
+	}
+	if (rc != GP_OK) {
+		free(o.k);
+		return UINT32_MAX;
+	}
+	return operands_node(p, &o, kind);
 }
 
 static uint32_t not_expr(parser *p)

@@ -52,6 +52,10 @@ typedef struct tree_run {
 	const int32_t **item_pos; /* by item of the leaf at hand: its positions there, and how many */
 	uint32_t *item_count;
 	uint32_t *leaf_order;     /* by item: a leaf's items (from its first) in increasing docs_held */
+	uint32_t *phrase_leaf;    /* by phrase: the leaf that holds it */
+	uint32_t near_most;       /* the most phrases a leaf holds */
+	int64_t **near_inst;      /* a leaf's phrases' instances, each phrase's ... */
+	uint32_t *near_counts;    /* ... count, size, and the trimming's cursors (4 x near_most) */
 	int ranked;
 	int rc;
 } tree_run;
@@ -370,8 +374,8 @@ static int leaf_positions(tree_run *r, const gp_qt_node *nd)
 	}
 	const gp_qt_colset *cols = nd->colset ? &t->colsets[nd->colset - 1] : NULL;
 	int32_t *at = r->scratch;
-	int64_t *at64 = r->scratch64, *inst[64];
-	uint32_t n_inst[64], size[64], k[64], kept[64];
+	int64_t *at64 = r->scratch64, **inst = r->near_inst;
+	uint32_t *n_inst = r->near_counts, *size = n_inst + nd->n, *k = size + nd->n, *kept = k + nd->n;
 	for (uint32_t p = nd->first, g = 0; p < nd->first + nd->n; p++, g++) {
 		const gp_qt_phrase *ph = &t->phrases[p];
 		const int32_t **pos = r->item_pos + ph->first;
@@ -534,19 +538,6 @@ static uint64_t node_docs_held(tree_run *r, uint32_t node)
 	return held;
 }
 
-/* Whether item i's leaf checks positions (the one leaf whose phrases hold it). */
-static int item_positions_needed(const tree_run *r, uint32_t i)
-{
-	const gp_qtree *t = r->t;
-	for (size_t n = 0; n < t->n_nodes; n++) {
-		const gp_qt_node *nd = &t->nodes[n];
-		if (nd->kind != GP_QT_NEAR) continue;
-		const gp_qt_phrase *first = &t->phrases[nd->first], *last = &t->phrases[nd->first + nd->n - 1];
-		if (i >= first->first && i < last->first + last->n) return leaf_needs_positions(r, nd);
-	}
-	return 0;
-}
-
 static void run_free(tree_run *r)
 {
 	for (size_t i = 0; r->items && i < r->t->n_items; i++) item_free(&r->items[i]);
@@ -561,7 +552,35 @@ static void run_free(tree_run *r)
 	free(r->item_pos);
 	free(r->item_count);
 	free(r->leaf_order);
+	free(r->phrase_leaf);
+	free(r->near_inst);
+	free(r->near_counts);
 	memset(r, 0, sizeof(*r));
+}
+
+typedef struct held_key {
+	uint64_t held;
+	uint32_t at, id;
+} held_key;
+
+static int cmp_held(const void *a, const void *b)
+{
+	const held_key *x = a, *y = b;
+	if (x->held != y->held) return x->held < y->held ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* ids[0 .. n) (items, or nodes) in increasing docs held, in their order where equal. */
+static int by_docs_held(const tree_run *r, uint32_t *ids, uint32_t n, int items)
+{
+	if (n < 2) return GP_OK;
+	held_key *k = malloc((size_t)n * sizeof(held_key));
+	if (!k) return GP_ENOMEM;
+	for (uint32_t i = 0; i < n; i++) k[i] = (held_key){items ? r->items[ids[i]].docs_held : r->docs_held[ids[i]], i, ids[i]};
+	qsort(k, n, sizeof(held_key), cmp_held);
+	for (uint32_t i = 0; i < n; i++) ids[i] = k[i].id;
+	free(k);
+	return GP_OK;
 }
 
 /* The tree's items found in the index (prefixes expanded, lists checked before they are read),
@@ -581,6 +600,11 @@ static int run_bind(tree_run *r, const gp_index *ix, const gp_qtree *t, const gp
 		for (uint32_t c = 0; c < b->n_weights; c++) r->weighted |= b->weights[c] != 1.0;
 	}
 	const size_t ni = t->n_items + 1, nn = t->n_nodes + 1, np = t->n_phrases + 1;
+	/* a cursor an item (a few KB each: its block's decoded docs and counts) and the tables of
+	 * the walk, within the budget before they are taken */
+	const uint64_t bytes = (uint64_t)ni * (sizeof(item) + sizeof(gp_list_cursor) + sizeof(int32_t *) + 9) +
+	                       (uint64_t)nn * 16 + (uint64_t)(t->n_kids + 1) * 4 + (uint64_t)np * 12;
+	if (gp_budget_check(budget, 0, bytes, "a query tree's cursors", err) != GP_OK) return GP_ENOMEM;
 	r->items = calloc(ni, sizeof(item));
 	r->cursors = malloc(ni * sizeof(gp_list_cursor));
 	r->doc = malloc(nn * sizeof(int64_t));
@@ -590,8 +614,9 @@ static int run_bind(tree_run *r, const gp_index *ix, const gp_qtree *t, const gp
 	r->item_pos = malloc(ni * sizeof(int32_t *));
 	r->item_count = malloc(ni * sizeof(uint32_t));
 	r->leaf_order = malloc(ni * sizeof(uint32_t));
+	r->phrase_leaf = malloc(np * sizeof(uint32_t));
 	r->ranked = ranked;
-	if (!r->leaf_order || !r->items || !r->cursors || !r->doc || !r->docs_held || !r->kids || !r->freq || !r->item_pos || !r->item_count) return GP_ENOMEM;
+	if (!r->phrase_leaf || !r->leaf_order || !r->items || !r->cursors || !r->doc || !r->docs_held || !r->kids || !r->freq || !r->item_pos || !r->item_count) return GP_ENOMEM;
 	for (size_t n = 0; n < t->n_nodes; n++) {
 		const gp_qt_node *nd = &t->nodes[n];
 		if (nd->kind == GP_QT_NEAR && !ix->positional && leaf_needs_positions(r, nd)) {
@@ -599,10 +624,23 @@ static int run_bind(tree_run *r, const gp_index *ix, const gp_qtree *t, const gp
 			err->code = GP_EVALUE;
 			return GP_EVALUE;
 		}
-		if (nd->kind == GP_QT_NEAR && nd->n > 64) {
-			gp_fail(err, "query", 0, "a NEAR group holds at most 64 phrases");
-			err->code = GP_EVALUE;
-			return GP_EVALUE;
+		if (nd->kind == GP_QT_NEAR && nd->n > r->near_most) r->near_most = nd->n;
+	}
+	/* a NEAR group's tables: its phrases' instances and the trimming's cursors */
+	r->near_inst = malloc((r->near_most + 1) * sizeof(int64_t *));
+	r->near_counts = malloc((r->near_most + 1) * 4 * sizeof(uint32_t));
+	if (!r->near_inst || !r->near_counts) return GP_ENOMEM;
+	/* each phrase's leaf, and whether each item's leaf checks positions (a prefix merged then
+	 * keeps its positions) */
+	uint8_t *item_positions = calloc(ni, 1);
+	if (!item_positions) return GP_ENOMEM;
+	for (size_t n = 0; n < t->n_nodes; n++) {
+		const gp_qt_node *nd = &t->nodes[n];
+		if (nd->kind != GP_QT_NEAR && nd->kind != GP_QT_EMPTY) continue;
+		const int needs = nd->kind == GP_QT_NEAR && leaf_needs_positions(r, nd);
+		for (uint32_t p = nd->first; p < nd->first + nd->n; p++) {
+			r->phrase_leaf[p] = (uint32_t)n;
+			for (uint32_t j = 0; j < t->phrases[p].n; j++) item_positions[t->phrases[p].first + j] = (uint8_t)needs;
 		}
 	}
 	int rc = GP_OK;
@@ -627,10 +665,11 @@ static int run_bind(tree_run *r, const gp_index *ix, const gp_qtree *t, const gp
 			gp_cursor_open(it->cur, ix, ids[0]);
 			it->docs_held = it->cur->n;
 		} else if (rc == GP_OK && n > 1) {
-			rc = merge_terms(r, it, ids, n, ix->positional && item_positions_needed(r, (uint32_t)i));
+			rc = merge_terms(r, it, ids, n, ix->positional && item_positions[i]);
 		}
 		if (ids != &one) free(ids);
 	}
+	free(item_positions);
 	if (rc != GP_OK) return rc;
 	for (size_t n = 0; n < t->n_nodes; n++) {
 		r->doc[n] = -1;
@@ -642,34 +681,16 @@ static int run_bind(tree_run *r, const gp_index *ix, const gp_qtree *t, const gp
 		const uint32_t i0 = t->phrases[nd->first].first;
 		const gp_qt_phrase *last = &t->phrases[nd->first + nd->n - 1];
 		uint32_t *o = r->leaf_order + i0, m = last->first + last->n - i0;
-		for (uint32_t i = 0; i < m; i++) {
-			uint32_t x = i0 + i, k = i;
-			for (; k > 0 && r->items[o[k - 1]].docs_held > r->items[x].docs_held; k--) o[k] = o[k - 1];
-			o[k] = x;
-		}
+		for (uint32_t i = 0; i < m; i++) o[i] = i0 + i;
+		if (by_docs_held(r, o, m, 1) != GP_OK) return GP_ENOMEM;
 	}
 	if (t->n_kids) memcpy(r->kids, t->kids, t->n_kids * sizeof(uint32_t));
 	for (size_t n = 0; n < t->n_nodes; n++) {   /* an AND tries its narrowest child first */
 		const gp_qt_node *nd = &t->nodes[n];
 		if (nd->kind != GP_QT_AND) continue;
-		uint32_t *k = r->kids + nd->first;
-		for (uint32_t i = 1; i < nd->n; i++) {
-			uint32_t x = k[i], m = i;
-			for (; m > 0 && r->docs_held[k[m - 1]] > r->docs_held[x]; m--) k[m] = k[m - 1];
-			k[m] = x;
-		}
+		if (by_docs_held(r, r->kids + nd->first, nd->n, 0) != GP_OK) return GP_ENOMEM;
 	}
 	return GP_OK;
-}
-
-/* The leaf that holds phrase p. */
-static const gp_qt_node *phrase_leaf(const gp_qtree *t, uint32_t p)
-{
-	for (size_t n = 0; n < t->n_nodes; n++) {
-		const gp_qt_node *nd = &t->nodes[n];
-		if ((nd->kind == GP_QT_NEAR || nd->kind == GP_QT_EMPTY) && p >= nd->first && p < nd->first + nd->n) return nd;
-	}
-	return NULL;
 }
 
 /* The docs that hold phrase p of t alone, in its leaf's columns (FTS5's IDF counts them, NEAR
@@ -678,9 +699,9 @@ static int phrase_docs(const gp_index *ix, const gp_qtree *t, uint32_t p, tree_r
                        gp_error *err, uint64_t *count)
 {
 	const gp_qt_phrase *ph = &t->phrases[p];
-	const gp_qt_node *leaf = phrase_leaf(t, p);
+	const gp_qt_node *leaf = &t->nodes[r->phrase_leaf[p]];
 	*count = 0;
-	if (!leaf || leaf->kind == GP_QT_EMPTY) return GP_OK;
+	if (leaf->kind == GP_QT_EMPTY) return GP_OK;
 	if (ph->n == 1 && !ph->initial && !leaf->colset) {
 		const item *it = &r->items[ph->first];
 		*count = it->kind == ITEM_TERM ? gp_index_rank_df(ix, it->term) : it->kind == ITEM_MERGED ? it->n : 0;
