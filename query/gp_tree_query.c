@@ -717,7 +717,7 @@ static int phrase_docs(const gp_index *ix, const gp_qtree *t, uint32_t p, tree_r
 	gp_qtree_phrase(&one, first, ph->initial);
 	gp_qtree_near(&one, 0, GP_QT_NEAR_DEFAULT);
 	if (leaf->colset && !one.failed) gp_qtree_filter(&one, one.root, &t->colsets[leaf->colset - 1]);
-	tree_run sub;
+	tree_run sub = {0};
 	int rc = one.failed ? GP_ENOMEM : run_bind(&sub, ix, &one, NULL, budget, err);
 	for (int64_t x = 0; rc == GP_OK;) {
 		int64_t d = node_geq(&sub, one.root, x);
