@@ -86,7 +86,7 @@ namespace {
 
     function gpu_prefix_sum(array $values, bool $inclusive = true): array {}
 
-    function gpu_tokenize(string $text): array {}
+    function gpu_tokenize(string $text, string $tokenizer = "unicode61"): array {}
 
     function gpu_wah_query(array $blobs, int $op = GPUPOST_OR): array {}
 

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: fbf530a8cbc9286791909c69e943872cad336c17 */
+ * Stub hash: f35e110ec971f49891815694c8d77476cbd5f2af */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_gpu_decode_postings, 0, 1, IS_ARRAY, 0)
 	ZEND_ARG_TYPE_INFO(0, blob, IS_STRING, 0)
@@ -27,6 +27,7 @@ ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_gpu_tokenize, 0, 1, IS_ARRAY, 0)
 	ZEND_ARG_TYPE_INFO(0, text, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, tokenizer, IS_STRING, 0, "\"unicode61\"")
 ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_gpu_wah_query, 0, 1, IS_ARRAY, 0)

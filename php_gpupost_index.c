@@ -684,10 +684,21 @@ GP_METHOD(GpuPost_Index, fromDocuments)
 		zend_argument_value_error(2, "option 'doc_lengths' is counted from the documents");
 		RETURN_THROWS();
 	}
+	int tokenizer = GP_TOKENIZER_UNICODE61;
+	zval *tk = opts ? zend_hash_str_find(opts, "tokenizer", 9) : NULL;
+	if (tk) {
+		ZVAL_DEREF(tk);
+		if (Z_TYPE_P(tk) == IS_STRING && zend_string_equals_literal(Z_STR_P(tk), "porter")) tokenizer = GP_TOKENIZER_PORTER;
+		else if (!(Z_TYPE_P(tk) == IS_STRING && zend_string_equals_literal(Z_STR_P(tk), "unicode61"))) {
+			zend_argument_value_error(2, "option 'tokenizer' must be 'unicode61' or 'porter'");
+			RETURN_THROWS();
+		}
+	}
 	HashTable *build_opts = NULL;
 	if (opts) {
 		build_opts = zend_array_dup(opts);
 		zend_hash_str_del(build_opts, "columns", 7);
+		zend_hash_str_del(build_opts, "tokenizer", 9);
 	}
 	index_options io;
 	bool ok = parse_build_options(build_opts, false, &io, 2);
@@ -743,7 +754,7 @@ GP_METHOD(GpuPost_Index, fromDocuments)
 			}
 			d.column = c;
 			d.offset = 0;
-			gp_tokenize_unicode61(Z_STRVAL_P(text), Z_STRLEN_P(text), add_doc_token, &d);
+			gp_tokenize(tokenizer, Z_STRVAL_P(text), Z_STRLEN_P(text), add_doc_token, &d);
 			if (d.too_long) {
 				zend_argument_value_error(1, "doc " ZEND_ULONG_FMT "'s column '%s' holds more than %u tokens", ikey, names[c], GP_IX_COLUMN_TOKENS);
 				ok = false;
@@ -772,6 +783,7 @@ GP_METHOD(GpuPost_Index, fromDocuments)
 			zend_argument_value_error(2, "%s", err.rule);
 			ok = false;
 		}
+		o->ix->tokenizer = tokenizer;
 	}
 	if (ok) {
 		o->place = io.place;

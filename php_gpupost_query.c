@@ -240,7 +240,7 @@ bool gpupost_query_tree(const gp_index *ix, zval *q, bool tree, int op, const ch
 		const char *cols[GP_IX_MAX_COLUMNS + 1];
 		size_t lens[GP_IX_MAX_COLUMNS + 1];
 		for (uint32_t c = 0; c < ix->n_columns; c++) cols[c] = gp_index_column(ix, c, &lens[c]);
-		int rc = gp_match_parse(Z_STRVAL_P(q), Z_STRLEN_P(q), cols, lens, ix->n_columns, t, &err);
+		int rc = gp_match_parse(Z_STRVAL_P(q), Z_STRLEN_P(q), cols, lens, ix->n_columns, ix->tokenizer, t, &err);
 		if (rc == GP_ENOMEM) {
 			zend_throw_exception_ex(gpupost_exception_ce, 0, "out of memory parsing a MATCH expression");
 			return false;
@@ -323,12 +323,21 @@ static int add_token(void *ctx, const char *token, size_t len)
 
 GP_FUNCTION(gpu_tokenize)
 {
-	zend_string *text;
-	ZEND_PARSE_PARAMETERS_START(1, 1)
+	zend_string *text, *name = NULL;
+	ZEND_PARSE_PARAMETERS_START(1, 2)
 		Z_PARAM_STR(text)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_STR(name)
 	ZEND_PARSE_PARAMETERS_END();
+	int tokenizer = GP_TOKENIZER_UNICODE61;
+	if (name && zend_string_equals_literal(name, "porter")) {
+		tokenizer = GP_TOKENIZER_PORTER;
+	} else if (name && !zend_string_equals_literal(name, "unicode61")) {
+		zend_argument_value_error(2, "must be 'unicode61' or 'porter'");
+		RETURN_THROWS();
+	}
 	token_count c = {0, 0};
-	gp_tokenize_unicode61(ZSTR_VAL(text), ZSTR_LEN(text), count_token, &c);
+	gp_tokenize(tokenizer, ZSTR_VAL(text), ZSTR_LEN(text), count_token, &c);
 	gp_ctx ctx;
 	call_ctx(&ctx, 1);
 	/* the list and each token's string (Zend's header and the bytes, rounded by its allocator) */
@@ -337,5 +346,5 @@ GP_FUNCTION(gpu_tokenize)
 	call_end();
 	if (!ok) RETURN_THROWS();
 	array_init_size(return_value, (uint32_t)MIN(c.tokens, UINT32_MAX));
-	gp_tokenize_unicode61(ZSTR_VAL(text), ZSTR_LEN(text), add_token, return_value);
+	gp_tokenize(tokenizer, ZSTR_VAL(text), ZSTR_LEN(text), add_token, return_value);
 }

@@ -64,7 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	gp_qtree t, again;
 	gp_error err;
 	gp_qtree_init(&t);
-	int rc = gp_match_parse((const char *)data, size, NULL, NULL, 0, &t, &err);
+	int rc = gp_match_parse((const char *)data, size, NULL, NULL, 0, 0, &t, &err);
 	if (rc != GP_OK) {
 		FUZZ_CHECK(rc == GP_EVALUE && err.code == GP_EVALUE && err.offset <= size && err.rule[0]);
 		gp_qtree_free(&t);
@@ -77,7 +77,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	char *printed = qt_print(&t);
 	gp_qtree_init(&again);
-	FUZZ_CHECK(gp_match_parse(printed, strlen(printed), NULL, NULL, 0, &again, &err) == GP_OK);
+	FUZZ_CHECK(gp_match_parse(printed, strlen(printed), NULL, NULL, 0, 0, &again, &err) == GP_OK);
 	check_tree(&again);
 	char *twice = qt_print(&again);
 	if (strcmp(printed, twice) != 0) {

@@ -56,7 +56,7 @@ $files = [
     /* documents in columns (section 9) */
     GpuPost\Index::fromDocuments([0 => ['title' => 'Free software', 'body' => 'the free software foundation'], 3 => ['title' => 'GPL', 'body' => 'a license']]),
     /* attributes (section 10) */
-    GpuPost\Index::fromDocuments([0 => 'free software', 2 => 'gpl license'], ['attributes' => ['year' => [0 => 2001, 2 => 2024], 'rank' => [2 => 0.5]]]),
+    GpuPost\Index::fromDocuments([0 => 'free software', 2 => 'gpl license'], ['attributes' => ['year' => [0 => 2001, 2 => 2024], 'rank' => [2 => 0.5]], 'tokenizer' => 'porter']),
 ];
 $seeds['index'] = [];
 $tmp = tempnam(sys_get_temp_dir(), 'gpix');

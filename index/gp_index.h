@@ -98,6 +98,7 @@ typedef struct gp_index {
 	/* columns (gp_index_set_columns; a version 2 file's section 9): a doc's text in named
 	 * columns, column c's token at offset o (from 1) at position c << GP_IX_COLUMN_SHIFT | o */
 	uint32_t n_columns;
+	int tokenizer;            /* its texts' tokenizer (GP_TOKENIZER_*: MATCH strings' too) */
 	char *column_names;       /* the names back to back */
 	uint32_t *column_at;      /* n_columns + 1 offsets into column_names */
 
@@ -119,6 +120,8 @@ typedef struct gp_index {
 #define GP_IX_COLUMN_TOKENS ((1u << GP_IX_COLUMN_SHIFT) - 1)
 #define GP_IX_COLUMN_NAME_MAX 255
 #define GP_IX_MAX_ATTRIBUTES 64
+/* The tokenizers a file names (query/gp_tokenize.h's GP_TOKENIZER_*: 0 unicode61, 1 porter). */
+#define GP_IX_TOKENIZER_LAST 1
 
 #define GP_IX_NO_LENGTH UINT32_MAX
 

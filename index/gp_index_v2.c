@@ -137,16 +137,19 @@ int gp_index_v2_open(const uint8_t *file, size_t len, int in_place, const gp_bud
 	/* section 9 (optional): the columns' names, small, checked whole by its checksum */
 	const char *col_name[GP_IX_MAX_COLUMNS];
 	size_t col_len[GP_IX_MAX_COLUMNS];
-	uint32_t n_cols = 0;
+	uint32_t n_cols = 0, tokenizer = 0;
 	if (sec[V2_COLUMNS]) {
 		const uint8_t *c = sec[V2_COLUMNS];
 		const uint64_t clen = sec_len[V2_COLUMNS];
 		if (gp_crc32(0, c, (size_t)clen) != sec_crc[V2_COLUMNS]) return BAD(sec_at[V2_COLUMNS] + 4, "section 9's checksum does not match");
-		if (clen < 8) return BAD(sec_off[V2_COLUMNS], "section 9 holds fewer than 8 bytes");
+		if (clen < 16) return BAD(sec_off[V2_COLUMNS], "section 9 holds fewer than 16 bytes");
 		n_cols = gp_load_le32(c);
 		if (n_cols < 1 || n_cols > GP_IX_MAX_COLUMNS) return BAD(sec_off[V2_COLUMNS], "section 9's columns (%u) are not 1 to %d", n_cols, GP_IX_MAX_COLUMNS);
 		if (gp_load_le32(c + 4) != GP_IX_COLUMN_SHIFT) return BAD(sec_off[V2_COLUMNS] + 4, "section 9's column shift is not %d", GP_IX_COLUMN_SHIFT);
-		uint64_t at = 8;
+		tokenizer = gp_load_le32(c + 8);
+		if (tokenizer > GP_IX_TOKENIZER_LAST) return BAD(sec_off[V2_COLUMNS] + 8, "section 9's tokenizer (%u) is not 0 (unicode61) or 1 (porter)", tokenizer);
+		if (gp_load_le32(c + 12) != 0) return BAD(sec_off[V2_COLUMNS] + 12, "section 9's bytes 12..15 are not 0");
+		uint64_t at = 16;
 		for (uint32_t i = 0; i < n_cols; i++) {
 			if (clen - at < 4) return BAD(sec_off[V2_COLUMNS] + at, "section 9 ends within column %u", i);
 			col_len[i] = gp_load_le32(c + at);
@@ -247,6 +250,7 @@ int gp_index_v2_open(const uint8_t *file, size_t len, int in_place, const gp_bud
 			return rc;
 		}
 	}
+	ix->tokenizer = (int)tokenizer;
 	if (n_cols) {
 		int rc = gp_index_set_columns(ix, col_name, col_len, n_cols, err);
 		if (rc != GP_OK) {
@@ -853,8 +857,9 @@ int gp_index_v2_save(const gp_index *ix, gp_index_writer write, void *ctx, gp_er
 			gp_store_le32(checks + GP_V2_CHECKS_HEAD + 4 * ((size_t)n_groups + c), gp_crc32c(0, lengths + GP_IXF_LENGTHS_HEAD + 4 * first, (size_t)(end - first) * 4));
 		}
 	}
-	/* section 9: the columns' count, the shift, then each name's length (u32) and bytes */
-	uint64_t columns_len = ix->n_columns ? 8 + 4 * (uint64_t)ix->n_columns + ix->column_at[ix->n_columns] : 0;
+	/* section 9: the columns' count, the shift, the tokenizer, 0, then each name's length (u32)
+	 * and bytes */
+	uint64_t columns_len = ix->n_columns ? 16 + 4 * (uint64_t)ix->n_columns + ix->column_at[ix->n_columns] : 0;
 	if (ix->n_columns) {
 		if (!(columns = malloc((size_t)columns_len))) {
 			rc = GP_ENOMEM;
@@ -862,7 +867,9 @@ int gp_index_v2_save(const gp_index *ix, gp_index_writer write, void *ctx, gp_er
 		}
 		gp_store_le32(columns, ix->n_columns);
 		gp_store_le32(columns + 4, GP_IX_COLUMN_SHIFT);
-		for (uint32_t c = 0, at = 8; c < ix->n_columns; c++) {
+		gp_store_le32(columns + 8, (uint32_t)ix->tokenizer);
+		gp_store_le32(columns + 12, 0);
+		for (uint32_t c = 0, at = 16; c < ix->n_columns; c++) {
 			size_t nl;
 			const char *name = gp_index_column(ix, c, &nl);
 			gp_store_le32(columns + at, (uint32_t)nl);

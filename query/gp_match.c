@@ -24,6 +24,7 @@ typedef struct parser {
 	const char *const *columns;
 	const size_t *column_lens;
 	size_t n_columns;
+	int tokenizer;
 	gp_qtree *t;
 	gp_error *err;
 	token tok;                /* the current token */
@@ -167,7 +168,7 @@ static int phrase_part(parser *p)
 	size_t n;
 	if (dequote(p, &p->tok, &text, &n) != GP_OK) return GP_ENOMEM;
 	size_t before = p->t->n_items;
-	int rc = gp_tokenize_unicode61(text, n, add_token, p->t);
+	int rc = gp_tokenize(p->tokenizer, text, n, add_token, p->t);
 	free(text);
 	if (rc != GP_OK) return fail(p, p->tok.at, GP_ENOMEM, "out of memory%s", "", 0);
 	advance(p);
@@ -433,10 +434,10 @@ static uint32_t expr(parser *p)
 }
 
 int gp_match_parse(const char *s, size_t len, const char *const *columns, const size_t *column_lens, size_t n_columns,
-                   gp_qtree *t, gp_error *err)
+                   int tokenizer, gp_qtree *t, gp_error *err)
 {
 	const char *nul = memchr(s, '\0', len);
-	parser p = {s, nul ? (size_t)(nul - s) : len, columns, column_lens, n_columns, t, err, {TK_EOF, 0, 0}, 0, 0};
+	parser p = {s, nul ? (size_t)(nul - s) : len, columns, column_lens, n_columns, tokenizer, t, err, {TK_EOF, 0, 0}, 0, 0};
 	memset(err, 0, sizeof(*err));
 	p.tok = lex(&p, 0);
 	if (p.tok.type == TK_BAD) {

@@ -10,10 +10,11 @@
 #include "gp_qtree.h"
 
 /* Parses expr[0 .. len) into t (initialized, empty), its root set. The columns the index has
- * (names[c] of lens[c] bytes, c < n_columns): a column filter naming another is an error. GP_EVALUE:
+ * (names[c] of lens[c] bytes, c < n_columns): a column filter naming another is an error. Its
+ * strings are tokenized by `tokenizer` (GP_TOKENIZER_*: the index's). GP_EVALUE:
  * err->offset is the byte the error is at and err->rule says it as FTS5 does (`syntax error near
  * "x"`, `unterminated string`, `no such column: x`, `expected integer, got "x"`); GP_ENOMEM. */
 int gp_match_parse(const char *expr, size_t len, const char *const *columns, const size_t *column_lens, size_t n_columns,
-                   gp_qtree *t, gp_error *err);
+                   int tokenizer, gp_qtree *t, gp_error *err);
 
 #endif

@@ -3,6 +3,7 @@
 
 #include "gp_tokenize.h"
 #include "gp_unicode61_data.h"
+#include "gp_porter.h"
 
 /* A UTF-8 lead byte's own bits, as SQLite takes them (a byte from 0xF8 on too). */
 static uint32_t lead_bits(uint32_t c)
@@ -108,4 +109,25 @@ int gp_tokenize_unicode61(const char *text, size_t len, gp_token_fn fn, void *ct
 		if (rc) return rc;
 	}
 	return 0;
+}
+
+/* The porter tokenizer's token: unicode61's, stemmed, to the caller. */
+typedef struct porter_ctx {
+	gp_token_fn fn;
+	void *ctx;
+} porter_ctx;
+
+static int stem_token(void *ctx, const char *token, size_t len)
+{
+	porter_ctx *p = ctx;
+	char out[GP_PORTER_MAX];
+	if (len > GP_PORTER_MAX) return p->fn(p->ctx, token, len);
+	return p->fn(p->ctx, out, gp_porter_stem(token, len, out));
+}
+
+int gp_tokenize(int tokenizer, const char *text, size_t len, gp_token_fn fn, void *ctx)
+{
+	if (tokenizer != GP_TOKENIZER_PORTER) return gp_tokenize_unicode61(text, len, fn, ctx);
+	porter_ctx p = {fn, ctx};
+	return gp_tokenize_unicode61(text, len, stem_token, &p);
 }

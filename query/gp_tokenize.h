@@ -19,4 +19,9 @@ typedef int (*gp_token_fn)(void *ctx, const char *token, size_t len);
 
 int gp_tokenize_unicode61(const char *text, size_t len, gp_token_fn fn, void *ctx);
 
+/* The tokenizers an index of documents may use: unicode61, or FTS5's "porter unicode61" (each
+ * unicode61 token stemmed by query/gp_porter.c). */
+enum { GP_TOKENIZER_UNICODE61 = 0, GP_TOKENIZER_PORTER = 1 };
+int gp_tokenize(int tokenizer, const char *text, size_t len, gp_token_fn fn, void *ctx);
+
 #endif

@@ -8,6 +8,7 @@
 #include "check.h"
 #include "../../include/gpupost_codec.h"
 #include "../../fuzz/qtree_print.h"
+#include "../../query/gp_porter.h"
 
 /* What expr parses into, printed, or "error at N: rule". */
 static char *parsed(const char *expr, size_t len)
@@ -15,7 +16,7 @@ static char *parsed(const char *expr, size_t len)
 	gp_qtree t;
 	gp_error err;
 	gp_qtree_init(&t);
-	int rc = gp_match_parse(expr, len, NULL, NULL, 0, &t, &err);
+	int rc = gp_match_parse(expr, len, NULL, NULL, 0, 0, &t, &err);
 	char *out;
 	if (rc != GP_OK) {
 		out = malloc(300);
@@ -147,7 +148,7 @@ static int leaf_columns(const char *expr, uint64_t *cols, size_t most, size_t *n
 	gp_qtree t;
 	gp_error err;
 	gp_qtree_init(&t);
-	int rc = gp_match_parse(expr, strlen(expr), names, lens, 3, &t, &err);
+	int rc = gp_match_parse(expr, strlen(expr), names, lens, 3, 0, &t, &err);
 	*n = 0;
 	for (size_t i = 0; rc == GP_OK && i < t.n_nodes; i++) {
 		const gp_qt_node *nd = &t.nodes[i];
@@ -157,6 +158,25 @@ static int leaf_columns(const char *expr, uint64_t *cols, size_t most, size_t *n
 	}
 	gp_qtree_free(&t);
 	return rc;
+}
+
+/* Porter's stems as FTS5's porter tokenizer gives them (tests/101 compares every word of the demo
+ * corpus with FTS5 itself). */
+static int test_porter(void)
+{
+	static const char *const pairs[][2] = {
+		{"caresses", "caress"}, {"ponies", "poni"}, {"ties", "ti"}, {"ies", "ie"}, {"sses", "sse"}, {"cats", "cat"},
+		{"agreed", "agre"}, {"plastered", "plaster"}, {"motoring", "motor"}, {"hopping", "hop"}, {"filing", "file"},
+		{"happy", "happi"}, {"sky", "sky"}, {"relational", "relat"}, {"conformabli", "conform"}, {"possibly", "possibl"},
+		{"archaeology", "archaeolog"}, {"generalization", "gener"}, {"oscillators", "oscil"}, {"controll", "control"},
+		{"dying", "dy"}, {"ab", "ab"},
+	};
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		char out[GP_PORTER_MAX];
+		size_t n = gp_porter_stem(pairs[i][0], strlen(pairs[i][0]), out);
+		CHECKF(n == strlen(pairs[i][1]) && memcmp(out, pairs[i][1], n) == 0, "%s: %.*s, not %s", pairs[i][0], (int)n, out, pairs[i][1]);
+	}
+	return 1;
 }
 
 static int test_columns(void)
@@ -362,6 +382,7 @@ int main(void)
 	run("phrases, +, prefixes, ^, NEAR and its distance, unicode61's tokens, empty phrases", test_phrases);
 	run("errors as FTS5 words them, at the byte they are at; nesting bounded", test_errors);
 	run("column filters: a column, sets, '-', over parentheses (sets met: the columns both hold)", test_columns);
+	run("Porter's stems as FTS5's porter tokenizer gives them", test_porter);
 	run("random trees answered on the host equal a plain reference", test_answers);
 	return summary();
 }
