@@ -1,11 +1,13 @@
 <?php
-/* Query trees (FTS5 MATCH expressions) against SQLite FTS5 on the same documents, one query a call
- * on one core: queries/s and p50/p99 latency of each operator (AND, OR, NOT, phrase, prefix, NEAR,
- * ^, and a tree of several), every match (docs) and the 10 best by bm25(). Rows, in one run:
- * gpupost on its file opened in place (the MATCH string; for AND and OR also the list of terms
- * under 'op', the flat path), and SQLite FTS5 (ext/sqlite3). Every query's answer is checked
- * against FTS5's (the same docs; the same top 10 with scores to 1e-9) before anything is timed.
- * Not a test.
+/* Query trees (FTS5 MATCH expressions) against SQLite FTS5 and Xapian on the same documents, one
+ * query a call on one core: queries/s and p50/p99 latency of each operator (AND, OR, NOT, phrase,
+ * prefix, NEAR, ^, and a tree of several), every match (docs) and the 10 best (bm25()). Rows, in
+ * one run: gpupost on its file opened in place (the MATCH string; for AND and OR also the list of
+ * terms under 'op', the flat path), SQLite FTS5 (ext/sqlite3), and Xapian's QueryParser
+ * (bench/xapian_match, built from Debian's libxapian-dev when it is there: the same queries in its
+ * syntax; NEAR/n is its own definition and ^ it has not). Every query's answer is checked against
+ * FTS5's (the same docs; the same top 10 with scores to 1e-9) before anything is timed, and
+ * Xapian's match counts against gpupost's where its syntax means the same. Not a test.
  *
  *   php bench/match_bench.php OUT [SECONDS]     the demo corpus (demo/corpus.php)
  *
@@ -80,9 +82,12 @@ function fts5_docs(SQLite3 $db, string $q, int $k): array
 
 /* --- every answer checked first --- */
 $bad = 0;
+$totals = [];
 foreach ($q as $kind => $qs) {
+    $totals[$kind] = 0;
     foreach ($qs as $i => $s) {
         $want = fts5_docs($db, $s, 0);
+        $totals[$kind] += count($want);
         $top = fts5_docs($db, $s, 10);
         $got = $ix->search($s);
         $ranked = $ix->search($s, ['limit' => 10]);
@@ -119,6 +124,37 @@ function timed(array $qs, float $seconds, callable $run): array
     return [count($lat) / ((hrtime(true) - $start) / 1e9), percentile($lat, 0.5), percentile($lat, 0.99)];
 }
 
+/* Xapian: the same queries in QueryParser's syntax (terms bare; NOT is AND NOT there) */
+function xapian_query(string $s): string
+{
+    $s = preg_replace('/NEAR\("([^"]+)" "([^"]+)", (\d+)\)/', '$1 NEAR/$3 $2', $s);
+    return preg_replace('/"([a-z0-9]+)"\*/', '$1*', $s);
+}
+$xapian = [];
+$xbin = __DIR__ . '/xapian_match';
+if (!is_executable($xbin) && is_file('/usr/include/xapian.h')) {
+    exec('g++ -O2 -o ' . escapeshellarg($xbin) . ' ' . escapeshellarg(__DIR__ . '/xapian_match.cc') . ' -lxapian 2>&1', $o, $rc);
+}
+if (is_executable($xbin)) {
+    $lines = [];
+    foreach ($q as $kind => $qs) {
+        if ($kind === '^') continue;
+        foreach ($qs as $s) $lines[] = "$kind\t" . xapian_query($s);
+    }
+    file_put_contents("$out/xapian-queries.txt", implode("\n", $lines) . "\n");
+    exec('taskset -c 0 ' . escapeshellarg($xbin) . ' ' . escapeshellarg($text) . ' ' . escapeshellarg("$out/xapian-queries.txt") . ' ' .
+         escapeshellarg("$out/xapian-db") . ' ' . (float)$seconds . ' 2>&1', $xo);
+    foreach ($xo as $l) {
+        $f = explode(' ', $l);
+        if (count($f) == 8 && $f[0] === 'xapian') $xapian[$f[1]][$f[2]] = [(int)$f[3], (float)$f[4], (float)$f[5], (float)$f[6], (int)$f[7]];
+    }
+    foreach (['AND', 'OR', 'NOT', 'phrase', 'prefix', 'tree'] as $kind) {
+        $x = $xapian[$kind]['every'] ?? null;
+        if ($x && $x[0] == count($q[$kind]) && $x[4] != $totals[$kind]) fwrite(STDERR, "Xapian's $kind matches ($x[4]) differ from gpupost's ($totals[$kind])\n");
+        if ($x && $x[0] == count($q[$kind]) && $x[4] == $totals[$kind]) $xapian[$kind]['checked'] = true;
+    }
+}
+
 $rows = [];
 foreach ($q as $kind => $qs) {
     foreach (['every match' => 0, 'top 10' => 10] as $what => $k) {
@@ -130,6 +166,8 @@ foreach ($q as $kind => $qs) {
             $fo = $o + ['op' => $kind === 'AND' ? GPUPOST_AND : GPUPOST_OR];
             $row[] = timed($flat[$kind], $seconds, fn($t) => $ix->search($t, $fo));
         }
+        $row['x'] = $xapian[$kind][$k ? 'top10' : 'every'] ?? null;
+        $row['xc'] = !empty($xapian[$kind]['checked']);
         $rows[] = $row;
     }
 }
@@ -137,12 +175,15 @@ foreach ($q as $kind => $qs) {
 $cpu = trim((string)shell_exec("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"));
 $md = "Demo corpus (" . count($docs_tokens) . " docs), 500 queries of each kind, one query a call on one core; $cpu; "
     . "every answer equal to FTS5's (docs; top 10 docs and scores to 1e-9).\n\n"
-    . "| query | answer | gpupost q/s | p50 ms | p99 ms | FTS5 q/s | p50 ms | p99 ms | gpupost / FTS5 | flat list q/s |\n"
-    . "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+    . "| query | answer | gpupost q/s | p50 ms | p99 ms | FTS5 q/s | p50 ms | p99 ms | gpupost / FTS5 | flat list q/s | Xapian q/s | p50 ms | p99 ms | gpupost / Xapian |\n"
+    . "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
 foreach ($rows as $r) {
     [$kind, $what, $g, $f] = $r;
-    $md .= sprintf("| %s | %s | %.0f | %.3f | %.3f | %.0f | %.3f | %.3f | %.1fx | %s |\n", $kind, $what, $g[0], $g[1], $g[2], $f[0], $f[1], $f[2],
-                   $g[0] / $f[0], isset($r[4]) ? sprintf('%.0f', $r[4][0]) : '');
+    $x = $r['x'];
+    $md .= sprintf("| %s | %s | %.0f | %.3f | %.3f | %.0f | %.3f | %.3f | %.1fx | %s | %s |\n", $kind, $what, $g[0], $g[1], $g[2], $f[0], $f[1], $f[2],
+                   $g[0] / $f[0], isset($r[4]) ? sprintf('%.0f', $r[4][0]) : '',
+                   $x ? sprintf('%.0f%s | %.3f | %.3f | %.1fx', $x[1], $r['xc'] || $what !== 'every match' ? '' : ' (other matches)', $x[2], $x[3], $g[0] / $x[1]) : ' | | | ');
 }
+$md .= "\nXapian: QueryParser (default AND, FLAG_BOOLEAN | FLAG_PHRASE | FLAG_WILDCARD) over the same tokens; every match with BoolWeight in docid order, the 10 best with BM25Weight(1.2, 0, 1, 0.75, 0) (its own BM25, not compared); its matches equal gpupost's for AND, OR, NOT, phrases, prefixes and the tree (checked where it ran every query); NEAR/5 is Xapian's window, not FTS5's NEAR; ^ has no Xapian form.\n";
 file_put_contents("$out/match.md", $md);
 echo $md;
