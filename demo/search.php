@@ -111,6 +111,36 @@ foreach ($queries as $q) {
     }
 }
 
+/* FTS5's query language: MATCH expressions, answered by gpupost and by FTS5 on the same docs */
+if ($format === GPUPOST_MOD9) {
+    echo "\nMATCH expressions (SQLite FTS5's query language), gpupost beside FTS5:\n";
+    foreach (['license NOT gpl', '"free software" OR bsd*', 'NEAR(warranty merchantability, 5)', '^format AND (gpl OR lgpl)'] as $m) {
+        $t0 = hrtime(true);
+        $hits = $ix->search($m);
+        $took = ms($t0);
+        $top = array_keys($ix->search($m, ['limit' => 3]));
+        printf("  %-36s %4d docs (%s)", $m, count($hits), $took);
+        if ($fts) {
+            $st = $fts->prepare('SELECT rowid - 1 FROM docs WHERE docs MATCH :q ORDER BY rowid');
+            $st->bindValue(':q', $m);
+            $r = $st->execute();
+            $f = [];
+            while ($row = $r->fetchArray(SQLITE3_NUM)) $f[] = $row[0];
+            $st = $fts->prepare('SELECT rowid - 1 FROM docs WHERE docs MATCH :q ORDER BY bm25(docs), rowid LIMIT 3');
+            $st->bindValue(':q', $m);
+            $r = $st->execute();
+            $ftop = [];
+            while ($row = $r->fetchArray(SQLITE3_NUM)) $ftop[] = $row[0];
+            printf("; FTS5: %d docs, %s; best three %s", count($f), $f === $hits ? 'the same' : 'DIFFERENT', $ftop === $top ? 'the same' : 'DIFFERENT');
+            if ($f !== $hits || $ftop !== $top) {
+                echo "\n";
+                exit(1);
+            }
+        }
+        echo "\n";
+    }
+}
+
 /* The same queries as one batch, against what a PHP user does today: decode each query's lists
  * (gpu_decode_postings_batch) and intersect them with array_intersect_key. */
 $t0 = hrtime(true);
