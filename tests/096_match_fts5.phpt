@@ -24,7 +24,7 @@ $docs = array_values(array_filter(array_map(fn($p) => demo_tokens((string)file_g
 $columns = [];
 $table = 'docs';
 require $argv[1] . '/tests/fts5_trees.inc';
-[$n, $bad, $nonempty, $quirks, $worst, $ops, $sample] = check_trees(['string' => [$ix, 'string'], 'mapped' => [$mapped, 'string'], 'array' => [$ix, 'array']], $light ? 50 : 700);
+[$n, $bad, $nonempty, $quirks, $worst, $ops, $sample] = check_trees(['string' => [$ix, 'string'], 'mapped' => [$mapped, 'string'], 'array' => [$ix, 'array']], $light ? 50 : 700, null, $light);
 $batch_q = array_map(fn($x) => $x[0], $sample);
 $batch_a = array_map(fn($x) => $x[1], $sample);
 $batch_w = array_map(fn($x) => $x[2], $sample);

@@ -46,7 +46,7 @@ $weights = function () {
     $pick = [0.5, 1.0, 2.0, 10.0, 0.25];
     return array_map(fn() => $pick[mt_rand(0, count($pick) - 1)], range(1, 3));
 };
-[$n, $bad, $nonempty, $quirks, $worst, $ops, $sample] = check_trees(["string" => [$ix, "string"], "mapped" => [$mapped, "string"], "array" => [$ix, "array"]], $light ? 40 : 400, $weights);
+[$n, $bad, $nonempty, $quirks, $worst, $ops, $sample] = check_trees(["string" => [$ix, "string"], "mapped" => [$mapped, "string"], "array" => [$ix, "array"]], $light ? 40 : 400, $weights, $light);
 /* weights by name, and a batch of the trees compared by score */
 $batch = array_map(fn($x) => $x[0], $sample);
 foreach (array_chunk($batch, 5, true) as $chunk) {

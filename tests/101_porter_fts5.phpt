@@ -64,7 +64,7 @@ $db->exec('COMMIT');
 $columns = ['title', 'body'];
 $table = 't';
 require $argv[1] . '/tests/fts5_trees.inc';
-[$n, $bad, $nonempty, $quirks, $worst] = check_trees(['string' => [$ix, 'string'], 'mapped' => [$mapped, 'string']], $light ? 30 : 250);
+[$n, $bad, $nonempty, $quirks, $worst] = check_trees(['string' => [$ix, 'string'], 'mapped' => [$mapped, 'string']], $light ? 30 : 250, null, $light);
 echo $bad ? "trees: FAILED $bad\n" : "trees: all " . ($n == ($light ? 30 : 250) ? 'the' : "only $n of the") . " trees equal to FTS5's porter table (" . ($nonempty > $n / 3 ? 'many' : $nonempty) . " with matches), scores within 1e-9: " . ($worst <= 1e-9 ? 'yes' : 'no') . "\n";
 CODE;
 [$out, $rc] = gp_child($code, (extension_loaded('sqlite3') ? [] : ['extension' => getenv('GPUPOST_TEST_SQLITE3') ?: 'sqlite3']) + ['memory_limit' => '1G'], 'host', [dirname(__DIR__), getenv('USE_ZEND_ALLOC') === '0' ? 'light' : 'full']);
