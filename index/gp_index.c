@@ -147,38 +147,52 @@ int gp_index_find(const gp_index *ix, const char *term, size_t len, uint32_t *id
 	}
 }
 
-int gp_index_set_columns(gp_index *ix, const char *const *names, const size_t *lens, uint32_t n, gp_error *err)
+int gp_index_name_table(const char *what, const char *const *names, const size_t *lens, uint32_t n, uint32_t most,
+                        int any_case, char **buf, uint32_t **at, gp_error *err)
 {
 	size_t total = 0;
-	if (n > GP_IX_MAX_COLUMNS) {
-		gp_fail(err, "columns", 0, "more than %d columns", GP_IX_MAX_COLUMNS);
+	*buf = NULL;
+	*at = NULL;
+	if (n > most) {
+		gp_fail(err, what, 0, "more than %u %ss", most, what);
 		return err->code = GP_EVALUE;
 	}
 	for (uint32_t c = 0; c < n; c++) {
 		if (lens[c] < 1 || lens[c] > GP_IX_COLUMN_NAME_MAX) {
-			gp_fail(err, "columns", c, "column %u's name is not 1 to %d bytes", c, GP_IX_COLUMN_NAME_MAX);
+			gp_fail(err, what, c, "%s %u's name is not 1 to %d bytes", what, c, GP_IX_COLUMN_NAME_MAX);
 			return err->code = GP_EVALUE;
 		}
 		for (uint32_t d = 0; d < c; d++) {
-			if (lens[d] == lens[c] && strncasecmp(names[d], names[c], lens[c]) == 0) {
-				gp_fail(err, "columns", c, "columns %u and %u have the same name", d, c);
+			if (lens[d] == lens[c] && (any_case ? strncasecmp(names[d], names[c], lens[c]) : memcmp(names[d], names[c], lens[c])) == 0) {
+				gp_fail(err, what, c, "%ss %u and %u have the same name", what, d, c);
 				return err->code = GP_EVALUE;
 			}
 		}
 		total += lens[c];
 	}
-	char *buf = malloc(total + 1);
-	uint32_t *at = malloc(((size_t)n + 1) * sizeof(uint32_t));
-	if (!buf || !at) {
-		free(buf);
-		free(at);
-		return gp_index_fail_nomem(err, "the columns");
+	*buf = malloc(total + 1);
+	*at = malloc(((size_t)n + 1) * sizeof(uint32_t));
+	if (!*buf || !*at) {
+		free(*buf);
+		free(*at);
+		*buf = NULL;
+		*at = NULL;
+		return gp_index_fail_nomem(err, "the names");
 	}
-	at[0] = 0;
+	(*at)[0] = 0;
 	for (uint32_t c = 0; c < n; c++) {
-		memcpy(buf + at[c], names[c], lens[c]);
-		at[c + 1] = at[c] + (uint32_t)lens[c];
+		memcpy(*buf + (*at)[c], names[c], lens[c]);
+		(*at)[c + 1] = (*at)[c] + (uint32_t)lens[c];
 	}
+	return GP_OK;
+}
+
+int gp_index_set_columns(gp_index *ix, const char *const *names, const size_t *lens, uint32_t n, gp_error *err)
+{
+	char *buf;
+	uint32_t *at;
+	int rc = gp_index_name_table("column", names, lens, n, GP_IX_MAX_COLUMNS, 1, &buf, &at, err);
+	if (rc != GP_OK) return rc;
 	free(ix->column_names);
 	free(ix->column_at);
 	ix->column_names = buf;

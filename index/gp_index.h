@@ -142,6 +142,12 @@ int gp_index_build_in_place(int format, size_t n, const char *const *terms, cons
 /* The term id of a term in *id, or GP_IX_NO_TERM. GP_EFORMAT: the part of the dictionary that
  * it reads is damaged (an index opened from a version 2 file checks it at its first use). */
 int gp_index_find(const gp_index *ix, const char *term, size_t len, uint32_t *id, gp_error *err);
+/* A table of n names (names[i] of lens[i] bytes: at most `most` of them, each 1 to
+ * GP_IX_COLUMN_NAME_MAX bytes, distinct, in ASCII case too with any_case) as their bytes back to
+ * back in *buf and n + 1 offsets in *at (malloc'd): the columns' and the attributes'. GP_EVALUE
+ * names the rule and the `what` ("column", "attribute"); GP_ENOMEM. */
+int gp_index_name_table(const char *what, const char *const *names, const size_t *lens, uint32_t n, uint32_t most,
+                        int any_case, char **buf, uint32_t **at, gp_error *err);
 /* Names the index's columns (names[i] of lens[i] bytes: 1 to GP_IX_COLUMN_NAME_MAX, distinct
  * in ASCII case as FTS5's, at most GP_IX_MAX_COLUMNS): GP_EVALUE naming the rule. Its lists'
  * positions are taken to be the columns' (column << GP_IX_COLUMN_SHIFT | offset). */

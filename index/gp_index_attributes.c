@@ -4,52 +4,23 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "gp_index.h"
-
-static int names_valid(const char *const *names, const size_t *lens, uint32_t n, gp_error *err)
-{
-	if (n > GP_IX_MAX_ATTRIBUTES) {
-		gp_fail(err, "attributes", 0, "more than %d attributes", GP_IX_MAX_ATTRIBUTES);
-		return err->code = GP_EVALUE;
-	}
-	for (uint32_t a = 0; a < n; a++) {
-		if (lens[a] < 1 || lens[a] > GP_IX_COLUMN_NAME_MAX) {
-			gp_fail(err, "attributes", a, "attribute %u's name is not 1 to %d bytes", a, GP_IX_COLUMN_NAME_MAX);
-			return err->code = GP_EVALUE;
-		}
-		for (uint32_t b = 0; b < a; b++) {
-			if (lens[b] == lens[a] && memcmp(names[b], names[a], lens[a]) == 0) {
-				gp_fail(err, "attributes", a, "attributes %u and %u have the same name", b, a);
-				return err->code = GP_EVALUE;
-			}
-		}
-	}
-	return GP_OK;
-}
 
 int gp_index_set_attributes(gp_index *ix, const char *const *names, const size_t *lens, uint32_t n, uint32_t docs,
                             const double *values, int borrow, const gp_budget *budget, gp_error *err)
 {
-	int rc = names_valid(names, lens, n, err);
+	uint64_t bytes = (uint64_t)n * docs * 8;
+	int rc = borrow ? GP_OK : gp_budget_check(budget, 0, bytes, "the attributes", err);
+	char *buf;
+	uint32_t *at;
+	if (rc == GP_OK) rc = gp_index_name_table("attribute", names, lens, n, GP_IX_MAX_ATTRIBUTES, 0, &buf, &at, err);
 	if (rc != GP_OK) return rc;
-	uint64_t bytes = (uint64_t)n * docs * 8, total = 0;
-	for (uint32_t a = 0; a < n; a++) total += lens[a];
-	if (!borrow && (rc = gp_budget_check(budget, 0, bytes, "the attributes", err)) != GP_OK) return rc;
-	char *buf = malloc(total + 1);
-	uint32_t *at = malloc(((size_t)n + 1) * sizeof(uint32_t));
 	double *own = borrow ? NULL : malloc((size_t)bytes + 8);
-	if (!buf || !at || (!borrow && !own)) {
+	if (!borrow && !own) {
 		free(buf);
 		free(at);
-		free(own);
 		return gp_index_fail_nomem(err, "the attributes");
-	}
-	at[0] = 0;
-	for (uint32_t a = 0; a < n; a++) {
-		memcpy(buf + at[a], names[a], lens[a]);
-		at[a + 1] = at[a] + (uint32_t)lens[a];
 	}
 	if (own && bytes) memcpy(own, values, (size_t)bytes);
 	free(ix->attr_names);

@@ -844,6 +844,14 @@ int gp_index_tree_query_host(const gp_index *ix, const gp_tree_batch *b, const g
 		err->code = GP_EVALUE;
 		return GP_EVALUE;
 	}
+	for (uint32_t c = 0; b->weights && c < b->n_weights; c++) {
+		/* 0 to 1e6: a phrase's frequency stays finite and BM25's denominator positive */
+		if (!(b->weights[c] >= 0.0 && b->weights[c] <= 1e6)) {
+			gp_fail(err, "query", 0, "column %u's weight is not a number from 0 to 1e6", c);
+			err->code = GP_EVALUE;
+			return GP_EVALUE;
+		}
+	}
 	out->n_queries = b->n_queries;
 	out->at = malloc((b->n_queries + 1) * sizeof(uint64_t));
 	out->docs = malloc(sizeof(uint32_t));

@@ -20,8 +20,8 @@ typedef struct gp_tree_batch {
 	const gp_qtree *const *trees;
 	int count_only;           /* only the counts (gp_answers.at), no docs */
 	uint32_t limit;           /* > 0: the `limit` best docs by BM25, best first */
-	const double *weights;    /* ranked: a hit's weight by its column, as FTS5's bm25(t, w0, w1,
-	                           * ...) (columns past n_weights: 1); NULL: 1 each */
+	const double *weights;    /* ranked: a hit's weight by its column (0 to 1e6, else GP_EVALUE), as
+	                           * FTS5's bm25(t, w0, w1, ...) (columns past n_weights: 1); NULL: 1 */
 	uint32_t n_weights;
 	int count_matches;        /* each query's matches, all of them, in gp_answers.matched */
 	const gp_tree_filter *filters;   /* every one a doc must pass to match */
