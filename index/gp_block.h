@@ -90,12 +90,35 @@ static inline uint32_t gp_bits_get(const uint8_t *s, size_t len, uint64_t at, ui
 	return (uint32_t)((v >> (at & 7)) & ((w == 32) ? 0xFFFFFFFFull : ((1ull << w) - 1)));
 }
 
-/* n values of w bits (1 to 32) from bit `at` of the stream into out: a load and a shift each
- * while eight bytes remain, the last ones byte by byte. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(GP_NO_AVX2)
+#define GP_BITS_AVX2 1
+/* gp_bits_avx2.c: whether the processor has AVX2, and eight values at a time with it (w up to
+ * 25; how many it unpacked from the first, a multiple of eight, 0 where it does not apply). */
+extern int gp_bits_have_avx2;
+uint32_t gp_bits_unpack_avx2(const uint8_t *s, size_t len, uint64_t at, uint32_t w, uint32_t n, uint32_t *out);
+/* The same, each value written as *sum plus it and those before it (*sum left at the last). */
+uint32_t gp_bits_unpack_sum_avx2(const uint8_t *s, size_t len, uint64_t at, uint32_t w, uint32_t n, uint32_t *sum,
+                                 uint32_t *out);
+#else
+#define GP_BITS_AVX2 0
+#endif
+
+/* n values of w bits (1 to 32) from bit `at` of the stream into out: eight at a time with AVX2
+ * where it applies, else a load and a shift each while eight bytes remain, the last ones byte by
+ * byte. */
 static inline void gp_bits_unpack(const uint8_t *s, size_t len, uint64_t at, uint32_t w, uint32_t n, uint32_t *out)
 {
 	const uint64_t mask = w == 32 ? 0xFFFFFFFFull : (1ull << w) - 1;
 	uint32_t i = 0;
+#if GP_BITS_AVX2
+	if (n >= 16 && gp_bits_have_avx2) {
+		i = gp_bits_unpack_avx2(s, len, at, w, n, out);
+		at += (uint64_t)i * w;
+		out += i;
+		n -= i;
+		i = 0;
+	}
+#endif
 	if (len >= 8 && at <= (uint64_t)(len - 8) * 8) {
 		/* values whose eight bytes lie within the stream: all of them, as a rule (no division) */
 		uint64_t fast = at + (uint64_t)n * w <= (uint64_t)(len - 8) * 8 ? n : ((uint64_t)(len - 8) * 8 - at) / w + 1;
@@ -276,15 +299,39 @@ static inline void gp_block_positions(const gp_block *b, uint32_t i, uint64_t ga
 	if (count == 0) return;
 	uint32_t p = gp_bits_get(b->bits, b->bits_len, b->first_at + (uint64_t)i * b->bf, b->bf);
 	uint32_t *gaps = (uint32_t *)out + 1;   /* the gaps unpacked in place, then summed */
-	if (count > 1) {
-		if (b->bg == 0) memset(gaps, 0, (size_t)(count - 1) * sizeof(uint32_t));
-		else gp_bits_unpack(b->bits, b->bits_len, b->gaps_at + gaps_before * b->bg, b->bg, count - 1, gaps);
-	}
 	out[0] = (int32_t)p;
-	for (uint32_t k = 1; k < count; k++) {
-		p += gaps[k - 1];
-		out[k] = (int32_t)p;
+	if (count == 1) return;
+	if (b->bg == 0) {
+		for (uint32_t k = 1; k < count; k++) out[k] = (int32_t)p;
+		return;
 	}
+	uint32_t k = 0;
+	const uint64_t at = b->gaps_at + gaps_before * b->bg;
+#if GP_BITS_AVX2
+	if (count > 16 && gp_bits_have_avx2) k = gp_bits_unpack_sum_avx2(b->bits, b->bits_len, at, b->bg, count - 1, &p, gaps);
+#endif
+	if (k < count - 1) {
+		gp_bits_unpack(b->bits, b->bits_len, at + (uint64_t)k * b->bg, b->bg, count - 1 - k, gaps + k);
+		for (; k < count - 1; k++) {
+			p += gaps[k];
+			gaps[k] = p;
+		}
+	}
+}
+
+/* Posting i's first positions into out, one at a time up to the first past `upto` (or all
+ * `count`): what a caller that needs only the positions up to a value decodes. How many. */
+static inline uint32_t gp_block_positions_upto(const gp_block *b, uint32_t i, uint64_t gaps_before, uint32_t count,
+                                               int64_t upto, int32_t *out)
+{
+	if (count == 0) return 0;
+	uint32_t p = gp_bits_get(b->bits, b->bits_len, b->first_at + (uint64_t)i * b->bf, b->bf), m = 1;
+	out[0] = (int32_t)p;
+	for (; m < count && (int64_t)(int32_t)p <= upto; m++) {
+		p += gp_bits_get(b->bits, b->bits_len, b->gaps_at + (gaps_before + m - 1) * b->bg, b->bg);
+		out[m] = (int32_t)p;
+	}
+	return m;
 }
 
 #endif

@@ -622,7 +622,7 @@ int gp_index_v2_materialize(gp_index *ix, const gp_budget *budget, gp_error *err
 			docs[p] = c.doc;
 			if (ix->positional) {
 				uint32_t count;
-				gp_cursor_positions(&c, positions + q, &count);
+				gp_cursor_positions(&c, positions + q, INT32_MAX, &count);
 				q += count;
 				pos_at[p + 1] = q;
 			}

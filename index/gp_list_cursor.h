@@ -289,26 +289,30 @@ static inline uint32_t gp_cursor_tf(gp_list_cursor *c)
 	return n ? n : 1;
 }
 
-/* The posting's positions: a pointer into the index's arrays, or decoded into buf (room for its
- * count); *count set. */
-static inline const int32_t *gp_cursor_positions(gp_list_cursor *c, int32_t *buf, uint32_t *count)
+/* The posting's positions, a pointer into the index's arrays or decoded into buf (room for its
+ * count); *count set. With `upto` below INT32_MAX, a first part of them that holds every one up
+ * to `upto` (a caller that needs no more decodes no more). */
+static inline const int32_t *gp_cursor_positions(gp_list_cursor *c, int32_t *buf, int64_t upto, uint32_t *count)
 {
 	*count = gp_cursor_count(c);
 	if (c->docs) return c->ix->positions + c->ix->pos_at[c->first + c->i];
 	gp_block *k = &c->blk;
+	uint64_t gaps_before;
 	if (c->counted) {
-		gp_block_positions(k, c->bi, c->gaps_before[c->bi], *count, buf);
-		return buf;
+		gaps_before = c->gaps_before[c->bi];
+	} else {
+		if (c->gaps_bi > c->bi) {
+			c->gaps_bi = 0;
+			c->gaps_sum = 0;
+		}
+		for (; c->gaps_bi < c->bi; c->gaps_bi++) {
+			uint32_t m = gp_block_count(k, c->gaps_bi);
+			c->gaps_sum += m ? m - 1 : 0;
+		}
+		gaps_before = c->gaps_sum;
 	}
-	if (c->gaps_bi > c->bi) {
-		c->gaps_bi = 0;
-		c->gaps_sum = 0;
-	}
-	for (; c->gaps_bi < c->bi; c->gaps_bi++) {
-		uint32_t m = gp_block_count(k, c->gaps_bi);
-		c->gaps_sum += m ? m - 1 : 0;
-	}
-	gp_block_positions(k, c->bi, c->gaps_sum, *count, buf);
+	if (upto < INT32_MAX) *count = gp_block_positions_upto(k, c->bi, gaps_before, *count, upto, buf);
+	else gp_block_positions(k, c->bi, gaps_before, *count, buf);
 	return buf;
 }
 

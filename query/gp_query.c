@@ -158,7 +158,7 @@ static int gather_positions(query_scratch *w, const uint32_t *places, size_t n_p
 	}
 	uint64_t at = 0;
 	for (size_t p = 0; p < n_places; p++) {
-		w->pl[p].p = gp_cursor_positions(&w->cur[places[p]], w->pos + at, &w->pl[p].n);
+		w->pl[p].p = gp_cursor_positions(&w->cur[places[p]], w->pos + at, INT32_MAX, &w->pl[p].n);
 		at += w->pl[p].n;
 	}
 	return GP_OK;

@@ -147,7 +147,7 @@ static int merge_terms(tree_run *r, item *it, const uint32_t *ids, size_t n, int
 				    (rc = grow_array(r, (void **)&pos, sizeof(int32_t), &cap_pos, n_pos + cnt + 1, "a prefix's positions")) != GP_OK) {
 					break;
 				}
-				const int32_t *ps = gp_cursor_positions(c, dec, &cnt);
+				const int32_t *ps = gp_cursor_positions(c, dec, INT32_MAX, &cnt);
 				memcpy(pos + n_pos, ps, (size_t)cnt * sizeof(int32_t));
 				n_pos += cnt;
 				p.count = cnt;
@@ -218,9 +218,10 @@ static void item_free(item *it)
 }
 
 /* The item's positions in the doc it is at (decoded into buf: room for its count). */
-static const int32_t *item_positions(item *it, int32_t *buf, uint32_t *count)
+/* The item's positions in the doc it is at (with `upto` below INT32_MAX: at least those up to it). */
+static const int32_t *item_positions(item *it, int32_t *buf, int64_t upto, uint32_t *count)
 {
-	if (it->kind == ITEM_TERM) return gp_cursor_positions(it->cur, buf, count);
+	if (it->kind == ITEM_TERM) return gp_cursor_positions(it->cur, buf, upto, count);
 	uint64_t n = it->pos_at[it->i + 1] - it->pos_at[it->i];
 	*count = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
 	return it->pos + it->pos_at[it->i];
@@ -251,6 +252,11 @@ static uint32_t phrase_instances(const tree_run *r, const gp_qt_phrase *ph, cons
 {
 	uint32_t m = 0, a0 = 0, at[64] = {0};
 	const int columns = r->ix->n_columns > 0;
+	if (ph->n == 1 && !ph->initial) {   /* a term's instances are its positions */
+		uint32_t n = first_only && count[0] ? 1 : count[0];
+		for (uint32_t a = 0; a < n; a++) out[a] = fts5_position(r, pos[0][a]);
+		return n;
+	}
 	for (uint32_t j = 1; j < ph->n; j++) {
 		if (count[j] < count[a0]) a0 = j;
 	}
@@ -380,8 +386,10 @@ static int leaf_positions(tree_run *r, const gp_qt_node *nd)
 		const gp_qt_phrase *ph = &t->phrases[p];
 		const int32_t **pos = r->item_pos + ph->first;
 		uint32_t *count = r->item_count + ph->first;
+		/* without columns, ^ wants item j at position FIRST + j and no later one */
+		const int initial = ph->initial && !r->ix->n_columns;
 		for (uint32_t j = 0; j < ph->n; j++) {
-			pos[j] = item_positions(&r->items[ph->first + j], at, &count[j]);
+			pos[j] = item_positions(&r->items[ph->first + j], at, initial ? GP_QT_FIRST_POSITION + (int64_t)j : INT32_MAX, &count[j]);
 			if (cols) {   /* the positions in the columns the leaf is kept to */
 				uint32_t m = 0;
 				for (uint32_t i = 0; i < count[j]; i++) {
@@ -731,6 +739,21 @@ static int phrase_docs(const gp_index *ix, const gp_qtree *t, uint32_t p, tree_r
 	return rc;
 }
 
+/* Marks the phrases below node that can count in a match: all but those under a NOT's second
+ * operand, which never matches where the NOT does (collect() leaves them at 0, so their IDF, a
+ * count of their docs, is never needed). */
+static void mark_counted(const gp_qtree *t, uint32_t node, uint8_t *counted)
+{
+	const gp_qt_node *nd = &t->nodes[node];
+	if (nd->kind == GP_QT_NEAR) {
+		for (uint32_t p = nd->first; p < nd->first + nd->n; p++) counted[p] = 1;
+		return;
+	}
+	if (nd->kind != GP_QT_AND && nd->kind != GP_QT_OR && nd->kind != GP_QT_NOT) return;
+	const uint32_t n = nd->kind == GP_QT_NOT ? 1 : nd->n;
+	for (uint32_t i = 0; i < n; i++) mark_counted(t, t->kids[nd->first + i], counted);
+}
+
 /* Whether doc d passes the batch's filters. */
 static int passes(const gp_index *ix, const gp_tree_batch *b, uint32_t d)
 {
@@ -769,14 +792,17 @@ static int tree_answers(const gp_index *ix, const gp_qtree *t, const gp_tree_bat
 	held_match *held = NULL;
 	uint64_t n_held = 0, cap_held = 0;
 	double *freq = NULL;
+	uint8_t *counted = NULL;
 	int rc = run_bind(&r, ix, t, b, budget, err);
 	if (rc == GP_OK && ranked) {
 		uint64_t most = (uint64_t)ix->max_doc + 1;
 		rc = gp_rank_room(rank, ix, t->n_phrases, t->n_phrases, b->limit < most ? b->limit : (size_t)most);
 		if (rc == GP_OK && !(freq = calloc(t->n_phrases + 1, sizeof(double)))) rc = GP_ENOMEM;
+		if (rc == GP_OK && !(counted = calloc(t->n_phrases + 1, 1))) rc = GP_ENOMEM;
+		if (rc == GP_OK) mark_counted(t, t->root, counted);
 		for (uint32_t p = 0; p < t->n_phrases && rc == GP_OK; p++) {
 			uint64_t docs = 0;
-			if (!lone && !ordered) rc = phrase_docs(ix, t, p, &r, budget, err, &docs);
+			if (!lone && !ordered && counted[p]) rc = phrase_docs(ix, t, p, &r, budget, err, &docs);
 			rank->place_term[p] = p;
 			rank->idf[p] = gp_bm25_idf(ix->n_len, docs);
 		}
@@ -820,6 +846,7 @@ static int tree_answers(const gp_index *ix, const gp_qtree *t, const gp_tree_bat
 	}
 	free(held);
 	free(freq);
+	free(counted);
 	if (rc == GP_OK && ranked) {
 		double *scores = s->a->scores + s->a->total;
 		size_t n = gp_rank_finish(rank, s->a->docs + s->a->total, scores);

@@ -1,7 +1,7 @@
 /* The version 2 block's readers (index/gp_block.h) against plain references, on random blocks
  * that this test writes itself (docs/FORMATS.md's layout, any lower-bit width, not only the
  * writer's): the docs decoded a byte of upper bits at a time, the word's select, the zero
- * select from a cursor's word, a decoded block's search. Built and run by tests/c/run.sh under
+ * select from a cursor's word, a decoded block's search, the bit unpacker. Built and run by tests/c/run.sh under
  * ASan and UBSan. Each test prints one line; the exit status is the failures'. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,8 +166,64 @@ static int test_search_decoded(void)
 	return 1;
 }
 
+/* n values of w bits unpacked at once (eight at a time with AVX2 where the processor has it)
+ * equal to each read alone, at every width 1-32, start bit and count, streams ending right after
+ * the last value or a few bytes on (the wide loads' bounds), and never reading past the end
+ * (ASan: the stream is a heap block of exactly len bytes). */
+static int test_bits_unpack(void)
+{
+	uint32_t out[300], want[300];
+	for (int round = 0; round < 40000; round++) {
+		const uint32_t w = 1 + (uint32_t)(next() % 32), n = (uint32_t)(next() % 260);
+		const uint64_t at = next() % 80;
+		const size_t len = (size_t)((at + (uint64_t)n * w + 7) / 8) + (size_t)(next() % 3 == 0 ? next() % 24 : 0);
+		uint8_t *s = malloc(len ? len : 1);
+		for (size_t i = 0; i < len; i++) s[i] = (uint8_t)next();
+		for (uint32_t i = 0; i < n; i++) want[i] = gp_bits_get(s, len, at + (uint64_t)i * w, w);
+		memset(out, 0xA5, sizeof(out));
+		gp_bits_unpack(s, len, at, w, n, out);
+		free(s);
+		for (uint32_t i = 0; i < n; i++) CHECKF(out[i] == want[i], "round %d: w %u at %llu n %u len %zu: value %u", round, w, (unsigned long long)at, n, len, i);
+		CHECKF(out[n] == 0xA5A5A5A5u, "round %d: wrote past %u values", round, n);
+	}
+	return 1;
+}
+
+/* A posting's positions (its first, then its gaps summed; eight at a time with AVX2 where the
+ * processor has it) equal to a sum of the gaps read one at a time, at every gap width 0-32. */
+static int test_block_positions(void)
+{
+	int32_t out[400];
+	for (int round = 0; round < 40000; round++) {
+		gp_block b;
+		memset(&b, 0, sizeof(b));
+		b.bf = (uint32_t)(next() % 33);
+		b.bg = (uint32_t)(next() % 33);
+		const uint32_t i = (uint32_t)(next() % 4), count = (uint32_t)(next() % 300);
+		const uint64_t gaps_before = next() % 50;
+		b.first_at = next() % 64;
+		b.gaps_at = b.first_at + 4 * (uint64_t)b.bf;
+		b.bits_len = (size_t)((b.gaps_at + (gaps_before + count) * b.bg + 7) / 8) + (size_t)(next() % 2 ? next() % 20 : 0);
+		uint8_t *bits = malloc(b.bits_len ? b.bits_len : 1);
+		for (size_t k = 0; k < b.bits_len; k++) bits[k] = (uint8_t)next();
+		b.bits = bits;
+		out[count] = 0x5A5A5A5A;
+		gp_block_positions(&b, i, gaps_before, count, out);
+		uint32_t p = gp_bits_get(bits, b.bits_len, b.first_at + (uint64_t)i * b.bf, b.bf);
+		for (uint32_t k = 0; k < count; k++) {
+			if (k) p += gp_bits_get(bits, b.bits_len, b.gaps_at + (gaps_before + k - 1) * b.bg, b.bg);
+			CHECKF(out[k] == (int32_t)p, "round %d: bg %u count %u: position %u", round, b.bg, count, k);
+		}
+		CHECKF(out[count] == 0x5A5A5A5A, "round %d: wrote past %u positions", round, count);
+		free(bits);
+	}
+	return 1;
+}
+
 int main(void)
 {
+	run("a posting's positions: its first and its gaps summed, every gap width", test_block_positions);
+	run("bit-packed values unpacked at once equal to each read alone, every width", test_bits_unpack);
 	run("a block's docs decoded a byte of upper bits at a time, every lower-bit width, bases up to 2^32 - 1", test_block_docs);
 	run("a block whose docs pass 2^32 - 1 reported", test_block_docs_past_32_bits);
 	run("a word's popcount and select", test_select64);
