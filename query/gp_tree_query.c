@@ -250,13 +250,19 @@ static inline int64_t fts5_position(const tree_run *r, int64_t pos)
 static uint32_t phrase_instances(const tree_run *r, const gp_qt_phrase *ph, const int32_t *const *pos,
                                  const uint32_t *count, int first_only, int64_t *out)
 {
-	uint32_t m = 0, a0 = 0, at[64] = {0};
+	uint32_t m = 0, a0 = 0, at[64];
 	const int columns = r->ix->n_columns > 0;
 	if (ph->n == 1 && !ph->initial) {   /* a term's instances are its positions */
 		uint32_t n = first_only && count[0] ? 1 : count[0];
-		for (uint32_t a = 0; a < n; a++) out[a] = fts5_position(r, pos[0][a]);
+		const int32_t *p = pos[0];
+		if (!columns) {
+			for (uint32_t a = 0; a < n; a++) out[a] = (int64_t)p[a] - 1;   /* fts5_position's, in a loop that vectorizes */
+		} else {
+			for (uint32_t a = 0; a < n; a++) out[a] = fts5_position(r, p[a]);
+		}
 		return n;
 	}
+	for (uint32_t j = 0; j < ph->n && j < 64; j++) at[j] = 0;
 	for (uint32_t j = 1; j < ph->n; j++) {
 		if (count[j] < count[a0]) a0 = j;
 	}
@@ -338,6 +344,29 @@ done:
 	return kept[0] > 0;
 }
 
+/* Whether a NEAR group of one-term phrases has a window, straight from their positions (n[i]
+ * of list[i], each at least one): near_trim's search without its instances or writes, for a
+ * query that asks only whether the group matches. k: a cursor a phrase. */
+static int near_window(const int32_t *const *list, const uint32_t *n, uint32_t phrases, uint32_t near, uint32_t *k)
+{
+	for (uint32_t i = 0; i < phrases; i++) k[i] = 0;
+	int64_t hi = list[0][0];
+	for (;;) {
+		int match = 1;
+		for (uint32_t i = 0; i < phrases; i++) {
+			const int64_t lo = hi - 1 - (int64_t)near, at = list[i][k[i]];
+			if (at < lo || at > hi) {
+				match = 0;
+				while (list[i][k[i]] < lo) {
+					if (++k[i] == n[i]) return 0;
+				}
+				if (list[i][k[i]] > hi) hi = list[i][k[i]];
+			}
+		}
+		if (match) return 1;
+	}
+}
+
 static int scratch_room(tree_run *r, uint64_t want)
 {
 	uint64_t cap = r->scratch_cap, cap64 = r->scratch64_cap;
@@ -380,6 +409,19 @@ static int leaf_positions(tree_run *r, const gp_qt_node *nd)
 	}
 	const gp_qt_colset *cols = nd->colset ? &t->colsets[nd->colset - 1] : NULL;
 	int32_t *at = r->scratch;
+	/* an unranked group of one-term phrases without columns: only whether a window exists */
+	int window_only = !r->ranked && nd->n > 1 && !r->ix->n_columns;
+	for (uint32_t p = nd->first; window_only && p < nd->first + nd->n; p++) window_only = t->phrases[p].n == 1 && !t->phrases[p].initial;
+	if (window_only) {
+		const int32_t **pos = r->item_pos + t->phrases[nd->first].first;
+		uint32_t *count = r->item_count + t->phrases[nd->first].first;
+		for (uint32_t g = 0; g < nd->n; g++) {
+			pos[g] = item_positions(&r->items[t->phrases[nd->first + g].first], at, INT32_MAX, &count[g]);
+			if (count[g] == 0) return 0;
+			at += count[g];
+		}
+		return near_window(pos, count, nd->n, nd->near, r->near_counts);
+	}
 	int64_t *at64 = r->scratch64, **inst = r->near_inst;
 	uint32_t *n_inst = r->near_counts, *size = n_inst + nd->n, *k = size + nd->n, *kept = k + nd->n;
 	for (uint32_t p = nd->first, g = 0; p < nd->first + nd->n; p++, g++) {
