@@ -1298,9 +1298,46 @@ static bool attribute_options(const gp_index *ix, const index_options *io, gp_tr
 	return true;
 }
 
+/* The most terms a tree taken as a list may have (gp_qtree_flat). */
+#define FLAT_TREE_TERMS 64
+
+/* Trees that are each a plain list of terms under one operator (gp_qtree_flat), asked with no
+ * option only trees take, answered as lists of terms: the way they take has the device, the
+ * server and the flat walk's MaxScore. 1 answered, 0 thrown, -1 not lists (nothing done). */
+static int run_flat_trees(index_obj *o, const gp_qtree **trees, size_t n, const index_options *io, int count_only,
+                          gp_answers *ans, uint32_t arg)
+{
+	if (n == 0 || io->weights || io->total || io->filter || io->prior || io->order) return -1;
+	uint32_t items[FLAT_TREE_TERMS];
+	size_t k;
+	int op = -1, tree_op;
+	for (size_t q = 0; q < n; q++) {
+		if (!gp_qtree_flat(trees[q], &tree_op, items, FLAT_TREE_TERMS, &k)) return -1;
+		if (k > 1 && op >= 0 && tree_op != op) return -1;
+		if (k > 1) op = tree_op;
+	}
+	HashTable **lists = safe_emalloc(n, sizeof(HashTable *), 0);
+	for (size_t q = 0; q < n; q++) {
+		gp_qtree_flat(trees[q], &tree_op, items, FLAT_TREE_TERMS, &k);
+		lists[q] = zend_new_array((uint32_t)k);
+		for (size_t i = 0; i < k; i++) {
+			const gp_qt_item *it = &trees[q]->items[items[i]];
+			zval term;
+			ZVAL_STRINGL(&term, trees[q]->text + it->at, it->len);
+			zend_hash_next_index_insert_new(lists[q], &term);
+		}
+	}
+	index_options flat = *io;
+	flat.op = op == GP_QT_OR ? GP_OP_OR : GP_OP_AND;
+	bool ok = run_queries(o, lists, n, &flat, count_only, ans, arg);
+	for (size_t q = 0; q < n; q++) zend_array_destroy(lists[q]);
+	efree(lists);
+	return ok ? 1 : 0;
+}
+
 /* Runs queries as trees (MATCH expressions, array trees, lists of terms under 'op') on the host
- * and returns their answers, or false (thrown). keys: the batch's, to name a query in errors (NULL:
- * a single query). */
+ * and returns their answers, or false (thrown); trees that are plain lists of terms go as lists
+ * (run_flat_trees). keys: the batch's, to name a query in errors (NULL: a single query). */
 static bool run_trees(index_obj *o, zval **queries, HashTable *keys, size_t n, const index_options *io, int count_only,
                       gp_answers *ans, uint32_t arg)
 {
@@ -1330,7 +1367,14 @@ static bool run_trees(index_obj *o, zval **queries, HashTable *keys, size_t n, c
 		built = 1;
 		ok = gpupost_query_tree(o->ix, queries[0], io->tree, (int)io->op, "", &trees[0], arg);
 	}
-	int rc = GP_OK;
+	int rc = GP_OK, flat = ok ? run_flat_trees(o, tp, built, io, count_only, ans, arg) : -1;
+	if (flat >= 0) {
+		for (size_t i = 0; i < built; i++) gp_qtree_free(&trees[i]);
+		efree(trees);
+		efree(tp);
+		call_end();
+		return flat == 1;
+	}
 	double weights[GP_IX_MAX_COLUMNS];
 	if (ok && io->weights) ok = column_weights(o->ix, io->weights, weights, 2);
 	gp_tree_batch b = {n, tp, count_only, ranked_depth(io), io->weights ? weights : NULL, io->weights ? o->ix->n_columns : 0, io->total,

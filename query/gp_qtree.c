@@ -147,3 +147,38 @@ int gp_qtree_filter(gp_qtree *t, uint32_t node, const gp_qt_colset *set)
 	}
 	return GP_OK;
 }
+
+/* A leaf of one phrase of one plain term in every column: the term's item, or UINT32_MAX. */
+static uint32_t plain_term(const gp_qtree *t, uint32_t node)
+{
+	const gp_qt_node *nd = &t->nodes[node];
+	if (nd->kind != GP_QT_NEAR || nd->n != 1 || nd->colset) return UINT32_MAX;
+	const gp_qt_phrase *ph = &t->phrases[nd->first];
+	if (ph->n != 1 || ph->initial || t->items[ph->first].prefix) return UINT32_MAX;
+	return ph->first;
+}
+
+int gp_qtree_flat(const gp_qtree *t, int *op, uint32_t *items, size_t max, size_t *n)
+{
+	*n = 0;
+	if (t->failed || t->n_nodes == 0) return 0;
+	const gp_qt_node *root = &t->nodes[t->root];
+	const int lone = root->kind == GP_QT_NEAR;
+	if (!lone && root->kind != GP_QT_AND && root->kind != GP_QT_OR) return 0;
+	const uint32_t terms = lone ? 1 : root->n;
+	if (terms > max) return 0;   /* the check of distinct terms is quadratic: few terms only */
+	for (uint32_t i = 0; i < terms; i++) {
+		const uint32_t it = plain_term(t, lone ? t->root : t->kids[root->first + i]);
+		if (it == UINT32_MAX) return 0;
+		/* distinct: a term twice is two phrases to bm25(), one term to a list */
+		const gp_qt_item *a = &t->items[it];
+		for (uint32_t j = 0; j < i; j++) {
+			const gp_qt_item *b = &t->items[plain_term(t, t->kids[root->first + j])];
+			if (a->len == b->len && memcmp(t->text + a->at, t->text + b->at, a->len) == 0) return 0;
+		}
+		items[i] = it;
+	}
+	*op = lone ? GP_QT_AND : root->kind;
+	*n = terms;
+	return 1;
+}

@@ -90,6 +90,11 @@ static inline int gp_qt_colset_has(const gp_qt_colset *s, uint32_t c)
 {
 	return (s->bits[c >> 6] >> (c & 63)) & 1;
 }
+/* Whether the tree is a plain list of distinct terms under one operator (a term, or an AND or
+ * an OR of terms: no prefix, ^, column filter, phrase of several or NOT), which a list of terms
+ * answers the same (docs, bm25() and counts). *op: GP_QT_AND or GP_QT_OR (a lone term: AND);
+ * items[0 .. *n): its terms' items, at most max of them (a longer list is not taken as flat). */
+int gp_qtree_flat(const gp_qtree *t, int *op, uint32_t *items, size_t max, size_t *n);
 /* Whether an op over these kids would pass GP_QT_MAX_DEPTH. */
 int gp_qtree_too_deep(const gp_qtree *t, const uint32_t *kids, size_t n);
 
