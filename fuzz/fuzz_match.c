@@ -71,6 +71,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	check_tree(&t);
+	/* a tree taken as a flat list: its items are plain terms, distinct, within the bound */
+	uint32_t items[8];
+	size_t n;
+	int op;
+	if (gp_qtree_flat(&t, &op, items, 8, &n)) {
+		FUZZ_CHECK(n >= 1 && n <= 8 && (op == GP_QT_AND || op == GP_QT_OR));
+		for (size_t i = 0; i < n; i++) {
+			FUZZ_CHECK(items[i] < t.n_items && !t.items[items[i]].prefix);
+			for (size_t j = 0; j < i; j++) {
+				const gp_qt_item *a = &t.items[items[i]], *b = &t.items[items[j]];
+				FUZZ_CHECK(a->len != b->len || memcmp(t.text + a->at, t.text + b->at, a->len) != 0);
+			}
+		}
+	}
 	if (!terms_stable(&t)) {
 		gp_qtree_free(&t);
 		return 0;
