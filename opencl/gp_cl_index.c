@@ -6,19 +6,10 @@
 #include <string.h>
 
 #include "gp_cl_internal.h"
+#include "gp_cl_index_device.h"
 #include "gp_cl_resident.h"
 #include "../query/gp_query.h"
 
-/* The resident lists: decoded (docs, list_at, pos_at, positions), or compressed (the blobs as
- * given, blob t from word word_at[t], decoded batch by batch; mark and local tell a batch's
- * distinct lists and their places in its own list table). */
-typedef struct index_device {
-	cl_mem docs, list_at, pos_at, positions;
-	cl_mem doc_len;     /* BM25's doc lengths (ranked queries), when the index has them */
-	cl_mem blobs;
-	cl_uint *word_at;
-	uint32_t *mark, *local, epoch;
-} index_device;
 
 static void index_device_free(void *p)
 {
@@ -440,13 +431,19 @@ static int launch(const gp_index *ix, const index_device *d, const gp_query_batc
 		if (gp_cl_run(sc, n_items, err) != GP_OK || gp_cl_run(tk, (size_t)qt->n_tiles * gp_cl_wg(), err) != GP_OK) return GP_EDEVICE;
 		return GP_OK;
 	}
+	return gp_cl_index_compact(tables, qt->starts, nq, n_items, cand, kept, cb->answers, cb->bounds, err);
+}
+
+int gp_cl_index_compact(cl_mem tables, cl_uint starts_off, cl_uint n_queries, cl_uint n_items, cl_mem cand,
+                        cl_mem kept, cl_mem answers, cl_mem bounds, gp_error *err)
+{
 	if (gp_cl_scan_u32(kept, kept, n_items, 1, err) != GP_OK) return GP_EDEVICE;
 	cl_kernel c = gp_cl_kernel(GP_K_INDEX_COMPACT), b = gp_cl_kernel(GP_K_INDEX_BOUNDS);
-	gp_args_index_compact ac = {.cand = cand, .kept = kept, .n_items = n_items, .out = cb->answers};
-	gp_args_index_bounds ab = {.kept = kept, .qt = tables, .starts_off = qt->starts, .n_queries = nq, .bounds = cb->bounds};
+	gp_args_index_compact ac = {.cand = cand, .kept = kept, .n_items = n_items, .out = answers};
+	gp_args_index_bounds ab = {.kept = kept, .qt = tables, .starts_off = starts_off, .n_queries = n_queries, .bounds = bounds};
 	if (gp_set_index_compact(c, &ac) != CL_SUCCESS) return set_failed(err, "clSetKernelArg(index_compact)");
 	if (gp_set_index_bounds(b, &ab) != CL_SUCCESS) return set_failed(err, "clSetKernelArg(index_bounds)");
-	if (gp_cl_run(c, n_items, err) != GP_OK || gp_cl_run(b, (size_t)nq + 1, err) != GP_OK) return GP_EDEVICE;
+	if (gp_cl_run(c, n_items, err) != GP_OK || gp_cl_run(b, (size_t)n_queries + 1, err) != GP_OK) return GP_EDEVICE;
 	return GP_OK;
 }
 
