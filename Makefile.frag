@@ -2,7 +2,7 @@
 # word reader they share with the host codec) into a C string, rebuilt when any of them changes.
 GPUPOST_KERNEL_SOURCES = $(srcdir)/kernels/gp_shared.h $(srcdir)/codec/gp_mod9_word.h $(srcdir)/codec/gp_s9_word.h \
 	$(srcdir)/kernels/scan.cl $(srcdir)/kernels/mod9.cl $(srcdir)/kernels/s9.cl $(srcdir)/kernels/qs.cl $(srcdir)/kernels/vbyte.cl $(srcdir)/kernels/gvarint.cl \
-	$(srcdir)/kernels/wah.cl $(srcdir)/kernels/index.cl
+	$(srcdir)/kernels/wah.cl $(srcdir)/kernels/index.cl $(srcdir)/kernels/tree.cl
 
 $(builddir)/opencl/gp_kernels_src.h: $(GPUPOST_KERNEL_SOURCES) $(srcdir)/kernels/embed.sh $(srcdir)/Makefile.frag
 	@mkdir -p $(builddir)/opencl

@@ -1384,8 +1384,7 @@ static bool run_trees(index_obj *o, zval **queries, HashTable *keys, size_t n, c
 	if (ok) ok = attribute_options(o->ix, io, &b, &filters, &sets, 2);
 	if (ok) {
 		o->answered_by = "worker";
-		o->last_backend = "host";
-		rc = gp_index_tree_query_host(o->ix, &b, &ctx.budget, ans, &err);
+		rc = gp_index_tree_search(o->ix, &b, o->place, &ctx, ans, &o->last_backend, &err);
 	}
 	if (filters) efree(filters);
 	if (sets) efree(sets);

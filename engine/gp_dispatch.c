@@ -12,6 +12,8 @@
 #include "../codec/gp_vbyte.h"
 #include "../codec/gp_gvarint.h"
 #include "../opencl/gp_cl.h"
+#include "../query/gp_tree_program.h"
+#include "../query/gp_tree_query.h"
 #include "gp_split.h"
 
 static const char *last_backend = "none";
@@ -503,4 +505,32 @@ int gp_index_search(gp_index *ix, const gp_query_batch *q, gp_placement place, c
 	}
 	last_backend = *backend = "host";
 	return gp_index_query_host(ix, q, &ctx->budget, out, err);
+}
+
+int gp_index_tree_search(gp_index *ix, const gp_tree_batch *b, gp_placement place, const gp_ctx *ctx,
+                         gp_answers *out, const char **backend, gp_error *err)
+{
+	memset(err, 0, sizeof(*err));
+	memset(out, 0, sizeof(*out));
+	gp_tree_programs p;
+	if (place != GP_PLACE_HOST && b->limit == 0 && b->n_filters == 0 && !b->count_matches && ix->n_postings &&
+	    !ix->device_refused && gp_tree_programs_build(ix, b->trees, b->n_queries, &p, err) == GP_OK) {
+		uint64_t work = 0;
+		for (size_t i = 0; i < p.n_cover; i++) work += gp_index_df(ix, p.cover[i]);
+		int rc = GP_EVALUE;
+		if (index_on_device(ix, work, place, ctx)) {
+			rc = ix->device ? GP_OK : index_upload(ix, NULL, ctx, err);
+			/* one device's decoded lists (shards and compressed lists: the host) */
+			if (rc == GP_OK) rc = ix->device_shards || ix->device_compressed ? GP_EVALUE : gp_cl_tree_query(ix, &p, b->count_only, &ctx->budget, out, err);
+		}
+		gp_tree_programs_free(&p);
+		if (rc == GP_OK || rc == GP_ENOMEM) {
+			if (rc == GP_OK) last_backend = *backend = "opencl";
+			return rc;
+		}
+		if (rc == GP_EDEVICE) device_failed(err);
+	}
+	memset(err, 0, sizeof(*err));
+	last_backend = *backend = "host";
+	return gp_index_tree_query_host(ix, b, &ctx->budget, out, err);
 }

@@ -68,6 +68,14 @@ void gp_index_image_free(void *handle, uint8_t *image);
 int gp_index_search(gp_index *ix, const gp_query_batch *q, gp_placement place, const gp_ctx *ctx,
                     gp_answers *out, const char **backend, gp_error *err);
 
+/* Answers a batch of query trees: unranked ones, without filters or totals, whose trees the
+ * device's kernel takes (query/gp_tree_program.h), on the device where `place` and their
+ * candidates say (one device's decoded lists); every other batch, and one the device fails, on
+ * the host (gp_index_tree_query_host). *backend says who answered. */
+struct gp_tree_batch;
+int gp_index_tree_search(gp_index *ix, const struct gp_tree_batch *b, gp_placement place, const gp_ctx *ctx,
+                         gp_answers *out, const char **backend, gp_error *err);
+
 typedef struct gp_cached {
 	uint64_t host_scratch, pinned, device;   /* bytes */
 } gp_cached;

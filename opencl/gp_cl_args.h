@@ -60,6 +60,7 @@
 	X(INDEX_LIST_POSITIONS, index_list_positions) \
 	X(INDEX_SCORE, index_score) \
 	X(INDEX_TOP_K, index_top_k) \
+	X(INDEX_TREE, index_tree) \
 
 /* Each kernel's parameters in order: BUF(name) a __global buffer, VAL(C type, name) a value,
  * LOC(name) a __local array. */
@@ -295,5 +296,10 @@
 #define GP_KARGS_index_top_k(BUF, VAL, LOC) \
 	BUF(keys) BUF(cand) BUF(qt) VAL(cl_uint, starts_off) VAL(cl_uint, rows_off) \
 	VAL(cl_uint, n_queries) BUF(out_doc) BUF(out_key) BUF(out_n) LOC(hist) LOC(scan)
+
+#define GP_KARGS_index_tree(BUF, VAL, LOC) \
+	BUF(docs) BUF(list_at) BUF(pos_at) BUF(positions) BUF(qt) VAL(cl_uint, starts_off) \
+	VAL(cl_uint, prog_at_off) VAL(cl_uint, n_queries) VAL(cl_uint, n_items) VAL(cl_uint, columns) \
+	BUF(cand) BUF(keep)
 
 #endif

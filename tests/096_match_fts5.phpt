@@ -1,5 +1,5 @@
 --TEST--
-Query trees (FTS5 MATCH expressions and array trees): random trees over FTS5's grammar on the demo corpus match FTS5's MATCH (the same docs), their bm25() top 10 equal FTS5's (the same docs in the same order, scores to 1e-9), and expressions with operators in any order parse (or fail) as FTS5's do
+Query trees (FTS5 MATCH expressions and array trees): random trees over FTS5's grammar on the demo corpus match FTS5's MATCH (the same docs, on the host and the device), their bm25() top 10 equal FTS5's (the same docs in the same order, scores to 1e-9), and expressions with operators in any order parse (or fail) as FTS5's do
 --EXTENSIONS--
 gpupost
 --FILE--
@@ -16,7 +16,10 @@ mt_srand(96);
 $ix = new GpuPost\Index($index, GPUPOST_POSTINGS, ['doc_lengths' => $lengths, 'device' => 'host']);
 $file = sys_get_temp_dir() . '/gpupost-096-' . getmypid() . '.idx';
 $ix->save($file);
-$mapped = GpuPost\Index::open($file);   /* version 2, its lists read in place */
+$mapped = GpuPost\Index::open($file, ['device' => 'host']);   /* version 2, its lists read in place */
+/* every batch sent to the process's device (the host where there is none): unranked trees run
+ * there (kernels/tree.cl), ranked ones on the host */
+$dev = new GpuPost\Index($index, GPUPOST_POSTINGS, ['doc_lengths' => $lengths, 'device' => 'gpu']);
 unlink($file);
 $db = demo_fts5($files);
 $docs = array_values(array_filter(array_map(fn($p) => demo_tokens((string)file_get_contents($p)), $files), fn($w) => count($w) > 8));
@@ -24,7 +27,7 @@ $docs = array_values(array_filter(array_map(fn($p) => demo_tokens((string)file_g
 $columns = [];
 $table = 'docs';
 require $argv[1] . '/tests/fts5_trees.inc';
-[$n, $bad, $nonempty, $quirks, $worst, $ops, $sample] = check_trees(['string' => [$ix, 'string'], 'mapped' => [$mapped, 'string'], 'array' => [$ix, 'array']], $light ? 50 : 700, null, $light);
+[$n, $bad, $nonempty, $quirks, $worst, $ops, $sample] = check_trees(['string' => [$ix, 'string'], 'mapped' => [$mapped, 'string'], 'array' => [$ix, 'array'], 'device' => [$dev, 'string']], $light ? 50 : 700, null, $light);
 $batch_q = array_map(fn($x) => $x[0], $sample);
 $batch_a = array_map(fn($x) => $x[1], $sample);
 $batch_w = array_map(fn($x) => $x[2], $sample);
@@ -38,7 +41,10 @@ foreach ($batch_q as $k => $q) {
     }
 }
 if (!same_top($got['list'], fts5('"gpl" AND "license"', 10), $worst)) echo "batch list differs\n";
-echo $bad ? "FAILED $bad\n" : "all " . ($n == ($light ? 50 : 700) ? 'the' : "only $n of the") . " trees equal to FTS5's (" . ($nonempty > $n / 3 ? 'many' : $nonempty) . " with matches), as strings, on a mapped file and as arrays; scores within 1e-9: " . ($worst <= 1e-9 ? "yes" : "no") . ($n - $quirks > $n / 2 ? ", most compared by score" : ", only " . ($n - $quirks) . " compared by score") . "\n";
+echo $bad ? "FAILED $bad\n" : "all " . ($n == ($light ? 50 : 700) ? 'the' : "only $n of the") . " trees equal to FTS5's (" . ($nonempty > $n / 3 ? 'many' : $nonempty) . " with matches), as strings, on a mapped file, as arrays and on the device; scores within 1e-9: " . ($worst <= 1e-9 ? "yes" : "no") . ($n - $quirks > $n / 2 ? ", most compared by score" : ", only " . ($n - $quirks) . " compared by score") . "\n";
+$dev->search('"gpl" NOT "license" OR NEAR("free" "software", 3)');
+$want = gp_device_available() ? 'opencl' : 'host';
+echo "unranked trees answered by the device where there is one: ", $dev->info()['last_backend'] === $want ? 'yes' : 'no, ' . $dev->info()['last_backend'], "\n";
 sort($ops);
 echo "operators: ", implode(' ', array_intersect($ops, ['and', 'or', 'not', 'implicit', 'phrase', 'prefix', 'initial', 'near'])), "\n";
 
@@ -68,6 +74,7 @@ CODE;
 echo $out, "\n";
 ?>
 --EXPECT--
-all the trees equal to FTS5's (many with matches), as strings, on a mapped file and as arrays; scores within 1e-9: yes, most compared by score
+all the trees equal to FTS5's (many with matches), as strings, on a mapped file, as arrays and on the device; scores within 1e-9: yes, most compared by score
+unranked trees answered by the device where there is one: yes
 operators: and implicit initial near not or phrase prefix
 expressions in any order: all agree with FTS5 (many parsed, many refused)

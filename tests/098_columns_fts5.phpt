@@ -24,7 +24,9 @@ foreach ($docs as $d => $w) {
 $ix = GpuPost\Index::fromDocuments($rows, ['device' => 'host']);
 $file = sys_get_temp_dir() . '/gpupost-098-' . getmypid() . '.idx';
 $ix->save($file);
-$mapped = GpuPost\Index::open($file);
+$mapped = GpuPost\Index::open($file, ['device' => 'host']);
+/* unranked trees on the process's device (kernels/tree.cl; the host where there is none) */
+$dev = GpuPost\Index::open($file, ['device' => 'gpu']);
 unlink($file);
 $db = new SQLite3(':memory:');
 $db->exec('CREATE VIRTUAL TABLE t USING fts5(title, body, note)');
@@ -46,7 +48,7 @@ $weights = function () {
     $pick = [0.5, 1.0, 2.0, 10.0, 0.25];
     return array_map(fn() => $pick[mt_rand(0, count($pick) - 1)], range(1, 3));
 };
-[$n, $bad, $nonempty, $quirks, $worst, $ops, $sample] = check_trees(["string" => [$ix, "string"], "mapped" => [$mapped, "string"], "array" => [$ix, "array"]], $light ? 40 : 400, $weights, $light);
+[$n, $bad, $nonempty, $quirks, $worst, $ops, $sample] = check_trees(["string" => [$ix, "string"], "mapped" => [$mapped, "string"], "array" => [$ix, "array"], "device" => [$dev, "string"]], $light ? 40 : 400, $weights, $light);
 /* weights by name, and a batch of the trees compared by score */
 $batch = array_map(fn($x) => $x[0], $sample);
 foreach (array_chunk($batch, 5, true) as $chunk) {
@@ -72,7 +74,9 @@ foreach ($sample as $k => [$q, , , $w]) {
     }
 }
 echo $pages > ($light ? 5 : 100) ? "pages and totals: many compared\n" : "pages and totals: only $pages\n";
-echo $bad ? "FAILED $bad\n" : "all " . ($n == ($light ? 40 : 400) ? 'the' : "only $n of the") . " trees equal to FTS5's (" . ($nonempty > $n / 3 ? 'many' : $nonempty) . " with matches) with column filters and weights, as strings, on a mapped file and as arrays; scores within 1e-9: " . ($worst <= 1e-9 ? "yes" : "no") . ($n - $quirks > $n / 2 ? ", most compared by score" : ", only " . ($n - $quirks) . " compared by score") . "\n";
+$dev->search('title : "the" OR {body note} : NEAR("free" "software")');
+echo "unranked trees answered by the device where there is one: ", $dev->info()['last_backend'] === (gp_device_available() ? 'opencl' : 'host') ? 'yes' : 'no', "\n";
+echo $bad ? "FAILED $bad\n" : "all " . ($n == ($light ? 40 : 400) ? 'the' : "only $n of the") . " trees equal to FTS5's (" . ($nonempty > $n / 3 ? 'many' : $nonempty) . " with matches) with column filters and weights, as strings, on a mapped file, as arrays and on the device; scores within 1e-9: " . ($worst <= 1e-9 ? "yes" : "no") . ($n - $quirks > $n / 2 ? ", most compared by score" : ", only " . ($n - $quirks) . " compared by score") . "\n";
 echo in_array('cols', $ops) ? "column filters: yes\n" : "column filters: none drawn\n";
 /* the index's columns and their errors */
 var_dump($ix->search('nosuchcolumn : gpl'));
@@ -82,7 +86,8 @@ echo $out, "\n";
 ?>
 --EXPECTF--
 pages and totals: many compared
-all the trees equal to FTS5's (many with matches) with column filters and weights, as strings, on a mapped file and as arrays; scores within 1e-9: yes, most compared by score
+unranked trees answered by the device where there is one: yes
+all the trees equal to FTS5's (many with matches) with column filters and weights, as strings, on a mapped file, as arrays and on the device; scores within 1e-9: yes, most compared by score
 column filters: yes
 
 Fatal error: Uncaught ValueError: GpuPost\Index::search(): Argument #1 ($query) MATCH expression: no such column: nosuchcolumn at byte 0 in %s

@@ -1,0 +1,170 @@
+/* Query trees on the device (opencl/gp_cl_tree.c; query/gp_tree_program.h writes the programs):
+ * each query's candidates are the docs of its cover lists (what every match of the tree holds
+ * one of), merged and made unique by index.cl's OR passes, then one work-item a candidate runs
+ * its tree's program at that doc: the nodes in postorder over a stack of truths, a leaf finding
+ * its items' postings by binary search, then its phrases' instances and its NEAR window in the
+ * positions, as the host's walk (query/gp_tree_query.c) defines them.
+ *
+ * A program (words from qt[prog_at_off + q]): its node count, then two words a node, in
+ * postorder: kind | count << 8 and an argument (a leaf: where its data starts in the program).
+ * A leaf's data: its NEAR distance, flags (1: a column set follows, 8 words; 2: positions are
+ * checked), its phrase count, then each phrase: items | initial << 16, and each item's term. */
+
+#define IX_TREE_LEAF 1u
+#define IX_TREE_AND 2u
+#define IX_TREE_OR 3u
+#define IX_TREE_NOT 4u
+#define IX_TREE_NONE 5u
+#define IX_TREE_STACK 32
+#define IX_TREE_ITEMS 16
+#define IX_TREE_PHRASES 8
+#define IX_TREE_NO_TERM 0xFFFFFFFFu
+/* positions of an index of documents: column << 20 | offset from 1 (index/gp_index.h) */
+#define IX_COLUMN_SHIFT 20
+#define IX_COLUMN_TOKENS 0xFFFFFu
+
+/* A start as FTS5 holds it (column << 32 | offset from 0): what NEAR compares. */
+static long ix_fts5_position(long s, uint columns)
+{
+	if (!columns) return s - 1;
+	return ((long)((uint)s >> IX_COLUMN_SHIFT) << 32) | (long)(((uint)s & IX_COLUMN_TOKENS) - 1u);
+}
+
+/* Whether phrase items (postings post[0 .. n)) start an instance at s, other than item `skip`
+ * (the one s came from), in the leaf's columns, and at a column's first token for ^. */
+static int ix_instance(__global const uint *pos_at, __global const int *positions, const uint *post, uint n, uint skip,
+                       uint initial, __global const uint *cols, uint columns, long s)
+{
+	if (cols) {
+		uint c = (uint)s >> IX_COLUMN_SHIFT;
+		if (c >= 256u || !((cols[c >> 5] >> (c & 31u)) & 1u)) return 0;
+	}
+	if (initial && (columns ? ((uint)s & IX_COLUMN_TOKENS) != 1u : s != 1)) return 0;
+	for (uint j = 0; j < n; j++) {
+		if (j == skip) continue;
+		if (!ix_has_position(positions, pos_at[post[j]], pos_at[post[j] + 1], s + (long)j)) return 0;
+	}
+	return 1;
+}
+
+/* The first instance of a phrase from its first item's position index a on (end when none). */
+static uint ix_next_instance(__global const uint *pos_at, __global const int *positions, const uint *post, uint n,
+                             uint initial, __global const uint *cols, uint columns, uint a)
+{
+	uint end = pos_at[post[0] + 1];
+	for (; a < end; a++) {
+		if (ix_instance(pos_at, positions, post, n, 0u, initial, cols, columns, (long)positions[a])) break;
+	}
+	return a;
+}
+
+/* Whether the leaf matches doc x. */
+static int ix_tree_leaf(__global const uint *docs, __global const uint *list_at, __global const uint *pos_at,
+                        __global const int *positions, __global const uint *leaf, uint x, uint columns)
+{
+	uint near = leaf[0], flags = leaf[1], np = leaf[2];
+	__global const uint *cols = (flags & 1u) ? leaf + 3 : 0;
+	__global const uint *w = leaf + 3 + ((flags & 1u) ? 8 : 0);
+	uint post[IX_TREE_ITEMS], first[IX_TREE_PHRASES + 1], info[IX_TREE_PHRASES], ni = 0;
+	for (uint p = 0; p < np; p++) {
+		uint n = w[0] & 0xFFFFu;
+		info[p] = w[0];
+		first[p] = ni;
+		for (uint j = 0; j < n; j++) {
+			uint t = w[1 + j];
+			if (t == IX_TREE_NO_TERM) return 0;
+			uint lo = list_at[t], hi = list_at[t + 1];
+			uint at = ix_lower_bound(docs, lo, hi, x);
+			if (at == hi || docs[at] != x) return 0;
+			post[ni++] = at;
+		}
+		w += 1 + n;
+	}
+	first[np] = ni;
+	if (!(flags & 2u)) return 1;
+	if (np == 1) {
+		/* one phrase: any instance, from the item with the fewest positions */
+		uint n = info[0] & 0xFFFFu, initial = info[0] >> 16, a = 0, least = 0xFFFFFFFFu;
+		for (uint j = 0; j < n; j++) {
+			uint m = pos_at[post[j] + 1] - pos_at[post[j]];
+			if (m < least) {
+				least = m;
+				a = j;
+			}
+		}
+		for (uint k = pos_at[post[a]]; k < pos_at[post[a] + 1]; k++) {
+			if (ix_instance(pos_at, positions, post, n, a, initial, cols, columns, (long)positions[k] - (long)a)) return 1;
+		}
+		return 0;
+	}
+	/* a NEAR group: a window where every phrase has an instance at most `near` tokens (and its
+	 * own length) before the group's last, walked as near_trim's search walks its lists */
+	uint cur[IX_TREE_PHRASES];
+	for (uint p = 0; p < np; p++) {
+		const uint *pp = post + first[p];
+		cur[p] = ix_next_instance(pos_at, positions, pp, info[p] & 0xFFFFu, info[p] >> 16, cols, columns, pos_at[pp[0]]);
+		if (cur[p] == pos_at[pp[0] + 1]) return 0;
+	}
+	long hi = ix_fts5_position((long)positions[cur[0]], columns);
+	for (;;) {
+		int match = 1;
+		for (uint p = 0; p < np; p++) {
+			const uint *pp = post + first[p];
+			uint n = info[p] & 0xFFFFu;
+			long lo = hi - (long)n - (long)near;
+			long at = ix_fts5_position((long)positions[cur[p]], columns);
+			if (at < lo || at > hi) {
+				match = 0;
+				while (at < lo) {
+					cur[p] = ix_next_instance(pos_at, positions, pp, n, info[p] >> 16, cols, columns, cur[p] + 1);
+					if (cur[p] == pos_at[pp[0] + 1]) return 0;
+					at = ix_fts5_position((long)positions[cur[p]], columns);
+				}
+				if (at > hi) hi = at;
+			}
+		}
+		if (match) return 1;
+	}
+}
+
+/* After index_or_merge over each query's cover lists: keep[i] = 1 when candidate i is the first
+ * of its doc in its query and the query's tree matches it. */
+__kernel void index_tree(__global const uint *docs, __global const uint *list_at, __global const uint *pos_at,
+                         __global const int *positions, __global const uint *qt, const uint starts_off,
+                         const uint prog_at_off, const uint n_queries, const uint n_items, const uint columns,
+                         __global const uint *cand, __global uint *keep)
+{
+	uint i = get_global_id(0);
+	if (i >= n_items) return;
+	uint q = ix_segment_of(qt + starts_off, n_queries, i);
+	uint x = cand[i];
+	if (i != qt[starts_off + q] && cand[i - 1] == x) {
+		keep[i] = 0;
+		return;
+	}
+	__global const uint *prog = qt + qt[prog_at_off + q];
+	uint n_nodes = prog[0], sp = 0;
+	uchar stack[IX_TREE_STACK];
+	for (uint k = 0; k < n_nodes; k++) {
+		uint kind = prog[1 + 2 * k] & 0xFFu, count = prog[1 + 2 * k] >> 8, arg = prog[2 + 2 * k];
+		uchar v;
+		if (kind == IX_TREE_LEAF) {
+			v = (uchar)ix_tree_leaf(docs, list_at, pos_at, positions, prog + arg, x, columns);
+		} else if (kind == IX_TREE_AND || kind == IX_TREE_OR) {
+			uchar all = 1, any = 0;
+			for (uint c = 0; c < count; c++) {
+				uchar b = stack[--sp];
+				all &= b;
+				any |= b;
+			}
+			v = kind == IX_TREE_AND ? all : any;
+		} else if (kind == IX_TREE_NOT) {
+			uchar b = stack[--sp], a = stack[--sp];
+			v = a && !b;
+		} else {
+			v = 0;
+		}
+		stack[sp++] = v;
+	}
+	keep[i] = sp == 1 ? stack[0] : 0u;
+}

@@ -1,0 +1,36 @@
+/* Query trees as programs for the device's tree kernel (kernels/tree.cl, which says the words'
+ * layout; opencl/gp_cl_tree.c runs them): each tree's nodes in postorder, its leaves' phrases as
+ * the index's term ids, and its cover, the terms whose lists hold every doc the tree can match
+ * (a leaf's rarest item; an AND's child that covers the fewest docs; an OR's children's all; a
+ * NOT's first child's), which become its candidates. A tree the kernel does not take is left to
+ * the host's walk (query/gp_tree_query.c): a prefix, more than GP_TP_NODES nodes, a leaf of more
+ * than GP_TP_ITEMS items or GP_TP_PHRASES phrases, positions on an index without them. */
+#ifndef GP_TREE_PROGRAM_H
+#define GP_TREE_PROGRAM_H
+
+#include "gp_qtree.h"
+#include "../index/gp_index.h"
+
+#define GP_TP_NODES 64
+#define GP_TP_STACK 32
+#define GP_TP_ITEMS 16
+#define GP_TP_PHRASES 8
+
+enum { GP_TP_LEAF = 1, GP_TP_AND, GP_TP_OR, GP_TP_NOT, GP_TP_NONE };
+
+typedef struct gp_tree_programs {
+	uint32_t *words;          /* every tree's program, back to back */
+	uint64_t *prog_at;        /* n_trees + 1: tree q's program is words[prog_at[q] ..) */
+	uint32_t *cover;          /* every tree's cover terms, distinct, back to back */
+	uint64_t *cover_at;       /* n_trees + 1 */
+	size_t n_trees, len, cap, n_cover, cap_cover;
+} gp_tree_programs;
+
+/* The programs of trees[0 .. n) over ix into p (zeroed first). GP_OK; GP_EVALUE when some tree
+ * is not for the kernel (p left empty); GP_ENOMEM. Terms the index lacks are looked up as the
+ * host's walk looks them up (gp_index_find). */
+int gp_tree_programs_build(const gp_index *ix, const gp_qtree *const *trees, size_t n, gp_tree_programs *p,
+                           gp_error *err);
+void gp_tree_programs_free(gp_tree_programs *p);
+
+#endif
