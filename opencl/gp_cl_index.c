@@ -130,8 +130,8 @@ typedef struct query_tables {
 	cl_uint *t;
 	size_t len, cap;
 	cl_uint queries, terms, places, starts, segs, seg_query, seg_term, n_segs, idf;
-	cl_uint tile_at, tile_starts, rows, n_tiles;   /* ranked: the top k's tiles (topk_tiles) */
-	uint64_t items, n_rows;
+	gp_topk_tiles tiles;      /* ranked: the top k's tiles (topk_tiles) */
+	uint64_t items;
 } query_tables;
 
 /* A ranked query's top k is selected a tile of its candidates at a time, each tile's best k by
@@ -147,15 +147,53 @@ static uint64_t topk_tiles(uint64_t items, uint64_t k)
 	return items > tile && k <= tile / 64 ? (items + tile - 1) / tile : 1;
 }
 
+static int words_room(cl_uint **t, size_t len, size_t *cap, size_t more)
+{
+	if (len + more <= *cap) return GP_OK;
+	size_t c = *cap ? *cap : 256;
+	while (c < len + more) c *= 2;
+	cl_uint *n = realloc(*t, c * sizeof(cl_uint));
+	if (!n) return GP_ENOMEM;
+	*t = n;
+	*cap = c;
+	return GP_OK;
+}
+
 static int tables_room(query_tables *qt, size_t more)
 {
-	if (qt->len + more <= qt->cap) return GP_OK;
-	size_t cap = qt->cap ? qt->cap : 256;
-	while (cap < qt->len + more) cap *= 2;
-	cl_uint *t = realloc(qt->t, cap * sizeof(cl_uint));
-	if (!t) return GP_ENOMEM;
-	qt->t = t;
-	qt->cap = cap;
+	return words_room(&qt->t, qt->len, &qt->cap, more);
+}
+
+int gp_cl_topk_tables(cl_uint **t, size_t *len, size_t *cap, cl_uint starts, size_t nq, uint32_t k, gp_topk_tiles *tt)
+{
+	/* each query's first tile; each tile's first candidate and first row (at most k a tile, and
+	 * its candidates) */
+	uint64_t tiles = 0;
+	for (size_t i = 0; i < nq; i++) tiles += topk_tiles((*t)[starts + i + 1] - (*t)[starts + i], k);
+	if (tiles >= UINT32_MAX || words_room(t, *len, cap, nq + 1 + 2 * ((size_t)tiles + 1)) != GP_OK) return GP_ENOMEM;
+	cl_uint *w = *t;
+	tt->n_tiles = (cl_uint)tiles;
+	tt->tile_at = (cl_uint)*len;
+	tt->tile_starts = tt->tile_at + (cl_uint)nq + 1;
+	tt->rows = tt->tile_starts + tt->n_tiles + 1;
+	tt->n_rows = 0;
+	cl_uint tile = 0;
+	for (size_t i = 0; i < nq; i++) {
+		const uint64_t from = w[starts + i], items = w[starts + i + 1] - from;
+		const uint64_t n = topk_tiles(items, k);
+		w[tt->tile_at + i] = tile;
+		for (uint64_t j = 0; j < n; j++, tile++) {
+			const uint64_t size = gp_cl_index_topk_tile(), lo = from + j * size;
+			const uint64_t in_tile = n == 1 ? items : (j + 1 < n ? size : items - j * size);
+			w[tt->tile_starts + tile] = (cl_uint)lo;
+			w[tt->rows + tile] = (cl_uint)tt->n_rows;
+			tt->n_rows += in_tile < k ? in_tile : k;
+		}
+	}
+	w[tt->tile_at + nq] = tile;
+	w[tt->tile_starts + tile] = w[starts + nq];
+	w[tt->rows + tile] = (cl_uint)tt->n_rows;   /* at most the candidates: under 2^32 */
+	*len = tt->rows + (size_t)tile + 1;
 	return GP_OK;
 }
 
@@ -307,35 +345,7 @@ static int build_tables(const gp_index *ix, const gp_query_batch *sub, const bat
 		if (qt->items >= UINT32_MAX) break;
 	}
 	qt->t[qt->len++] = (cl_uint)qt->items;
-	if (ranked && qt->items < UINT32_MAX) {
-		/* each query's first tile; each tile's first candidate and first row (at most `limit`
-		 * a tile, and its candidates) */
-		uint64_t tiles = 0;
-		for (size_t i = 0; i < nq; i++) tiles += topk_tiles(plan->items[q0 + i], sub->limit);
-		if (tiles >= UINT32_MAX || tables_room(qt, nq + 1 + 2 * ((size_t)tiles + 1)) != GP_OK) return GP_ENOMEM;
-		qt->n_tiles = (cl_uint)tiles;
-		qt->tile_at = (cl_uint)qt->len;
-		qt->tile_starts = qt->tile_at + (cl_uint)nq + 1;
-		qt->rows = qt->tile_starts + qt->n_tiles + 1;
-		qt->n_rows = 0;
-		cl_uint tile = 0;
-		for (size_t i = 0; i < nq; i++) {
-			const uint64_t from = qt->t[qt->starts + i], items = plan->items[q0 + i];
-			const uint64_t n = topk_tiles(items, sub->limit);
-			qt->t[qt->tile_at + i] = tile;
-			for (uint64_t j = 0; j < n; j++, tile++) {
-				const uint64_t size = gp_cl_index_topk_tile(), lo = from + j * size;
-				const uint64_t in_tile = n == 1 ? items : (j + 1 < n ? size : items - j * size);
-				qt->t[qt->tile_starts + tile] = (cl_uint)lo;
-				qt->t[qt->rows + tile] = (cl_uint)qt->n_rows;
-				qt->n_rows += in_tile < sub->limit ? in_tile : sub->limit;
-			}
-		}
-		qt->t[qt->tile_at + nq] = tile;
-		qt->t[qt->tile_starts + tile] = (cl_uint)qt->items;
-		qt->t[qt->rows + tile] = (cl_uint)qt->n_rows;   /* at most the candidates: under 2^32 */
-		qt->len = qt->rows + (size_t)tile + 1;
-	}
+	if (ranked && qt->items < UINT32_MAX && gp_cl_topk_tables(&qt->t, &qt->len, &qt->cap, qt->starts, nq, sub->limit, &qt->tiles) != GP_OK) return GP_ENOMEM;
 	if (sub->op == GP_IX_OR) {
 		/* segments: each (query, merged term) with its items */
 		size_t segs = 0;
@@ -409,7 +419,7 @@ static int launch(const gp_index *ix, const index_device *d, const gp_query_batc
 		if (gp_cl_run(a, n_items, err) != GP_OK) return GP_EDEVICE;
 	}
 	if (cb->keys) {
-		cl_kernel sc = gp_cl_kernel(GP_K_INDEX_SCORE), tk = gp_cl_kernel(GP_K_INDEX_TOP_K);
+		cl_kernel sc = gp_cl_kernel(GP_K_INDEX_SCORE);
 		uint64_t k1, b, avgdl;
 		memcpy(&k1, &ix->k1, 8);
 		memcpy(&b, &ix->b, 8);
@@ -421,17 +431,25 @@ static int launch(const gp_index *ix, const index_device *d, const gp_query_batc
 			.n_items = n_items, .positional = ix->positional != 0, .k1_bits = k1, .b_bits = b,
 			.avgdl_bits = avgdl, .keys = cb->keys,
 		};
-		gp_args_index_top_k at = {
-			.keys = cb->keys, .cand = cand, .qt = tables, .starts_off = qt->tile_starts, .rows_off = qt->rows,
-			.n_queries = qt->n_tiles, .out_doc = cb->answers, .out_key = cb->row_keys, .out_n = cb->bounds,
-			.hist_bytes = ((size_t)1 << 11) * 4 + 32, .scan_bytes = gp_cl_wg() * 4,
-		};
 		if (gp_set_index_score(sc, &as) != CL_SUCCESS) return set_failed(err, "clSetKernelArg(index_score)");
-		if (gp_set_index_top_k(tk, &at) != CL_SUCCESS) return set_failed(err, "clSetKernelArg(index_top_k)");
-		if (gp_cl_run(sc, n_items, err) != GP_OK || gp_cl_run(tk, (size_t)qt->n_tiles * gp_cl_wg(), err) != GP_OK) return GP_EDEVICE;
-		return GP_OK;
+		if (gp_cl_run(sc, n_items, err) != GP_OK) return GP_EDEVICE;
+		return gp_cl_topk_launch(tables, &qt->tiles, cb->keys, cand, cb->answers, cb->row_keys, cb->bounds, err);
 	}
 	return gp_cl_index_compact(tables, qt->starts, nq, n_items, cand, kept, cb->answers, cb->bounds, err);
+}
+
+int gp_cl_topk_launch(cl_mem tables, const gp_topk_tiles *tt, cl_mem keys, cl_mem cand, cl_mem row_docs, cl_mem row_keys,
+                      cl_mem counts, gp_error *err)
+{
+	cl_kernel tk = gp_cl_kernel(GP_K_INDEX_TOP_K);
+	gp_args_index_top_k at = {
+		.keys = keys, .cand = cand, .qt = tables, .starts_off = tt->tile_starts, .rows_off = tt->rows,
+		.n_queries = tt->n_tiles, .out_doc = row_docs, .out_key = row_keys, .out_n = counts,
+		.hist_bytes = ((size_t)1 << 11) * 4 + 32, .scan_bytes = gp_cl_wg() * 4,
+	};
+	if (gp_set_index_top_k(tk, &at) != CL_SUCCESS) return set_failed(err, "clSetKernelArg(index_top_k)");
+	if (gp_cl_run(tk, (size_t)tt->n_tiles * gp_cl_wg(), err) != GP_OK) return GP_EDEVICE;
+	return GP_OK;
 }
 
 int gp_cl_index_compact(cl_mem tables, cl_uint starts_off, cl_uint n_queries, cl_uint n_items, cl_mem cand,
@@ -681,20 +699,17 @@ static int row_order(const void *a, const void *b)
 	return x->doc < y->doc ? -1 : x->doc > y->doc;
 }
 
-/* A ranked chunk's rows (n[j] of tile j, from its first row in the tables: docs and keys as
- * read back): each query's tiles' rows sorted best first, its best k appended to out with
- * their scores. */
-static int ranked_rows(const query_tables *qt, const uint32_t *docs, const uint64_t *keys, const cl_uint *n, size_t q0,
-                       size_t nq, uint32_t k, int count_only, const gp_budget *budget, gp_answers *out, size_t *cap,
-                       gp_error *err)
+int gp_cl_topk_rows(const cl_uint *t, const gp_topk_tiles *tt, const uint32_t *docs, const uint64_t *keys, const cl_uint *n,
+                    size_t q0, size_t nq, uint32_t k, int count_only, const gp_budget *budget, gp_answers *out, size_t *cap,
+                    gp_error *err)
 {
-	ranked_row *r = malloc(((size_t)qt->n_rows + 1) * sizeof(*r));
+	ranked_row *r = malloc(((size_t)tt->n_rows + 1) * sizeof(*r));
 	int rc = GP_OK;
 	if (!r) return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "the ranked rows");
 	for (size_t i = 0; i < nq; i++) {
 		size_t m = 0;
-		for (cl_uint j = qt->t[qt->tile_at + i]; j < qt->t[qt->tile_at + i + 1] && !count_only; j++) {
-			const size_t from = qt->t[qt->rows + j];
+		for (cl_uint j = t[tt->tile_at + i]; j < t[tt->tile_at + i + 1] && !count_only; j++) {
+			const size_t from = t[tt->rows + j];
 			for (size_t x = 0; x < n[j]; x++) r[m++] = (ranked_row){keys[from + x], docs[from + x]};
 		}
 		qsort(r, m, sizeof(*r), row_order);
@@ -741,7 +756,7 @@ static int query_chunk(const gp_index *ix, const gp_query_batch *sub, const batc
 	}
 	/* the device's own buffers beside the answers (checked again once their count is known) */
 	/* ranked: each candidate's key, the rows' keys and the host's copy of the rows */
-	if ((rc = gp_budget_check(budget, 0, qt.items * (sub->limit ? 20 : 12) + qt.n_rows * 28 + qt.len * 4,
+	if ((rc = gp_budget_check(budget, 0, qt.items * (sub->limit ? 20 : 12) + qt.tiles.n_rows * 28 + qt.len * 4,
 	                          "the batch's device buffers", err)) != GP_OK) goto done;
 	index_device lists = *(const index_device *)ix->device;
 	if (ix->device_compressed && (rc = decode_lists(ix, sub, plan, q0, &qt, &lists, budget, err)) != GP_OK) goto done;
@@ -749,7 +764,7 @@ static int query_chunk(const gp_index *ix, const gp_query_batch *sub, const batc
 	const uint8_t *part = (const uint8_t *)qt.t;
 	size_t bytes = qt.len * sizeof(cl_uint);
 	const int ranked = gp_query_ranked(sub);
-	const size_t bounds = ranked ? (size_t)qt.n_tiles : nq;   /* a count a tile, or a bound a query */
+	const size_t bounds = ranked ? (size_t)qt.tiles.n_tiles : nq;   /* a count a tile, or a bound a query */
 	chunk_buffers cb = {0};
 	if (!(cb.tables = gp_cl_upload(GP_B_IX_QUERY_TABLES, &part, &bytes, 1, bytes, err)) ||
 	    !(cb.cand = gp_cl_buffer(GP_B_IX_CANDIDATES, (size_t)qt.items * 4, err)) ||
@@ -757,12 +772,12 @@ static int query_chunk(const gp_index *ix, const gp_query_batch *sub, const batc
 	    !(cb.answers = gp_cl_buffer(GP_B_IX_ANSWERS, (size_t)qt.items * 4, err)) ||
 	    !(cb.bounds = gp_cl_buffer(GP_B_IX_BOUNDS, (bounds + 1) * 4, err)) ||
 	    (ranked && (!(cb.keys = gp_cl_buffer(GP_B_IX_KEYS, (size_t)qt.items * 8, err)) ||
-	                !(cb.row_keys = gp_cl_buffer(GP_B_IX_ROW_KEYS, (size_t)qt.n_rows * 8 + 8, err))))) {
+	                !(cb.row_keys = gp_cl_buffer(GP_B_IX_ROW_KEYS, (size_t)qt.tiles.n_rows * 8 + 8, err))))) {
 		rc = GP_EDEVICE;
 		goto done;
 	}
 	if ((rc = launch(ix, &lists, sub, &qt, &cb, err)) != GP_OK) goto done;
-	const size_t rows = ranked ? (size_t)qt.n_rows : 0;
+	const size_t rows = ranked ? (size_t)qt.tiles.n_rows : 0;
 	b = malloc((bounds + 1) * sizeof(cl_uint));
 	row_docs = malloc(rows * 4 + 4);
 	row_keys = malloc(rows * 8 + 8);
@@ -777,7 +792,7 @@ static int query_chunk(const gp_index *ix, const gp_query_batch *sub, const batc
 	                                  {cb.row_keys, 0, rows * 8, row_keys}};
 	if ((rc = gp_cl_read_parts(parts, ranked ? 3 : 1, err)) != GP_OK) goto done;
 	if (ranked) {
-		rc = ranked_rows(&qt, row_docs, row_keys, b, q0, nq, sub->limit, sub->count_only, budget, out, cap, err);
+		rc = gp_cl_topk_rows(qt.t, &qt.tiles, row_docs, row_keys, b, q0, nq, sub->limit, sub->count_only, budget, out, cap, err);
 		goto done;
 	}
 	uint64_t base = out->at[q0], n = b[nq];

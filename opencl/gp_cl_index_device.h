@@ -21,4 +21,27 @@ typedef struct index_device {
 int gp_cl_index_compact(cl_mem tables, cl_uint starts_off, cl_uint n_queries, cl_uint n_items, cl_mem cand,
                         cl_mem kept, cl_mem answers, cl_mem bounds, gp_error *err);
 
+/* A ranked batch's top k, selected by tiles of its candidates (each tile's best k by a
+ * work-group of index_top_k, the host merging a query's tiles' rows): the tiles' tables, at
+ * word offsets of the batch's tables. */
+typedef struct gp_topk_tiles {
+	cl_uint tile_at, tile_starts, rows, n_tiles;
+	uint64_t n_rows;
+} gp_topk_tiles;
+struct gp_answers;
+struct gp_budget;
+/* Appends the tiles' tables for nq queries whose candidates start at words starts .. starts + nq
+ * of *t (len words used, cap held; grown as needed), each query's best k. GP_ENOMEM. */
+int gp_cl_topk_tables(cl_uint **t, size_t *len, size_t *cap, cl_uint starts, size_t nq, uint32_t k, gp_topk_tiles *tt);
+/* index_top_k over the candidates' keys (a score's bits; 0: not an answer): each tile's rows
+ * (docs and keys) and their count. */
+int gp_cl_topk_launch(cl_mem tables, const gp_topk_tiles *tt, cl_mem keys, cl_mem cand, cl_mem row_docs, cl_mem row_keys,
+                      cl_mem counts, gp_error *err);
+/* A ranked chunk's rows (n[j] of tile j, from its first row in the tables t: docs and keys as
+ * read back): each query's tiles' rows sorted best first, its best k appended to out with their
+ * scores (out->at[q0] set on entry; *cap: out's room). */
+int gp_cl_topk_rows(const cl_uint *t, const gp_topk_tiles *tt, const uint32_t *docs, const uint64_t *keys, const cl_uint *n,
+                    size_t q0, size_t nq, uint32_t k, int count_only, const struct gp_budget *budget,
+                    struct gp_answers *out, size_t *cap, gp_error *err);
+
 #endif
