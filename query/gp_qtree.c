@@ -182,3 +182,28 @@ int gp_qtree_flat(const gp_qtree *t, int *op, uint32_t *items, size_t max, size_
 	*n = terms;
 	return 1;
 }
+
+void gp_qtree_phrase_alone(const gp_qtree *t, uint32_t p, const gp_qt_node *leaf, gp_qtree *one)
+{
+	const gp_qt_phrase *ph = &t->phrases[p];
+	gp_qtree_init(one);
+	for (uint32_t j = 0; j < ph->n; j++) {
+		const gp_qt_item *q = &t->items[ph->first + j];
+		gp_qtree_item(one, t->text + q->at, q->len, q->prefix);
+	}
+	gp_qtree_phrase(one, 0, ph->initial);
+	gp_qtree_near(one, 0, GP_QT_NEAR_DEFAULT);
+	if (leaf->colset && !one->failed) gp_qtree_filter(one, one->root, &t->colsets[leaf->colset - 1]);
+}
+
+void gp_qtree_counted(const gp_qtree *t, uint32_t node, uint8_t *counted)
+{
+	const gp_qt_node *nd = &t->nodes[node];
+	if (nd->kind == GP_QT_NEAR) {
+		for (uint32_t p = nd->first; p < nd->first + nd->n; p++) counted[p] = 1;
+		return;
+	}
+	if (nd->kind != GP_QT_AND && nd->kind != GP_QT_OR && nd->kind != GP_QT_NOT) return;
+	const uint32_t n = nd->kind == GP_QT_NOT ? 1 : nd->n;
+	for (uint32_t i = 0; i < n; i++) gp_qtree_counted(t, t->kids[nd->first + i], counted);
+}

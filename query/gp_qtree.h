@@ -95,6 +95,13 @@ static inline int gp_qt_colset_has(const gp_qt_colset *s, uint32_t c)
  * answers the same (docs, bm25() and counts). *op: GP_QT_AND or GP_QT_OR (a lone term: AND);
  * items[0 .. *n): its terms' items, at most max of them (a longer list is not taken as flat). */
 int gp_qtree_flat(const gp_qtree *t, int *op, uint32_t *items, size_t max, size_t *n);
+/* Phrase p of t alone, in the columns of its leaf (what FTS5 counts the docs of for its IDF),
+ * as a tree of its own built into `one` (one->failed: out of memory). */
+void gp_qtree_phrase_alone(const gp_qtree *t, uint32_t p, const gp_qt_node *leaf, gp_qtree *one);
+/* Sets counted[p] for the phrases below `node` that can count in a match: all but those under a
+ * NOT's second operand, which never matches where the NOT does (bm25() adds nothing of theirs,
+ * so their IDF is never needed). */
+void gp_qtree_counted(const gp_qtree *t, uint32_t node, uint8_t *counted);
 /* Whether an op over these kids would pass GP_QT_MAX_DEPTH. */
 int gp_qtree_too_deep(const gp_qtree *t, const uint32_t *kids, size_t n);
 

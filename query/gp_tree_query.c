@@ -758,15 +758,7 @@ static int phrase_docs(const gp_index *ix, const gp_qtree *t, uint32_t p, tree_r
 		return GP_OK;
 	}
 	gp_qtree one;
-	gp_qtree_init(&one);
-	uint32_t first = (uint32_t)one.n_items;
-	for (uint32_t j = 0; j < ph->n; j++) {
-		const gp_qt_item *q = &t->items[ph->first + j];
-		gp_qtree_item(&one, t->text + q->at, q->len, q->prefix);
-	}
-	gp_qtree_phrase(&one, first, ph->initial);
-	gp_qtree_near(&one, 0, GP_QT_NEAR_DEFAULT);
-	if (leaf->colset && !one.failed) gp_qtree_filter(&one, one.root, &t->colsets[leaf->colset - 1]);
+	gp_qtree_phrase_alone(t, p, leaf, &one);
 	tree_run sub = {0};
 	int rc = one.failed ? GP_ENOMEM : run_bind(&sub, ix, &one, NULL, budget, err);
 	for (int64_t x = 0; rc == GP_OK;) {
@@ -779,21 +771,6 @@ static int phrase_docs(const gp_index *ix, const gp_qtree *t, uint32_t p, tree_r
 	run_free(&sub);
 	gp_qtree_free(&one);
 	return rc;
-}
-
-/* Marks the phrases below node that can count in a match: all but those under a NOT's second
- * operand, which never matches where the NOT does (collect() leaves them at 0, so their IDF, a
- * count of their docs, is never needed). */
-static void mark_counted(const gp_qtree *t, uint32_t node, uint8_t *counted)
-{
-	const gp_qt_node *nd = &t->nodes[node];
-	if (nd->kind == GP_QT_NEAR) {
-		for (uint32_t p = nd->first; p < nd->first + nd->n; p++) counted[p] = 1;
-		return;
-	}
-	if (nd->kind != GP_QT_AND && nd->kind != GP_QT_OR && nd->kind != GP_QT_NOT) return;
-	const uint32_t n = nd->kind == GP_QT_NOT ? 1 : nd->n;
-	for (uint32_t i = 0; i < n; i++) mark_counted(t, t->kids[nd->first + i], counted);
 }
 
 /* Whether doc d passes the batch's filters. */
@@ -841,7 +818,7 @@ static int tree_answers(const gp_index *ix, const gp_qtree *t, const gp_tree_bat
 		rc = gp_rank_room(rank, ix, t->n_phrases, t->n_phrases, b->limit < most ? b->limit : (size_t)most);
 		if (rc == GP_OK && !(freq = calloc(t->n_phrases + 1, sizeof(double)))) rc = GP_ENOMEM;
 		if (rc == GP_OK && !(counted = calloc(t->n_phrases + 1, 1))) rc = GP_ENOMEM;
-		if (rc == GP_OK) mark_counted(t, t->root, counted);
+		if (rc == GP_OK) gp_qtree_counted(t, t->root, counted);
 		for (uint32_t p = 0; p < t->n_phrases && rc == GP_OK; p++) {
 			uint64_t docs = 0;
 			if (!lone && !ordered && counted[p]) rc = phrase_docs(ix, t, p, &r, budget, err, &docs);
