@@ -1,3 +1,4 @@
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -507,21 +508,127 @@ int gp_index_search(gp_index *ix, const gp_query_batch *q, gp_placement place, c
 	return gp_index_query_host(ix, q, &ctx->budget, out, err);
 }
 
+/* A ranked batch's IDFs, one a phrase of each tree (idf[idf_at[q] ..]), as the host's walk takes
+ * them: a term's docs, or for a phrase of several items, ^ or a column set the docs that hold the
+ * phrase alone, counted on the device in one batch; none for the phrases that never count. */
+static int tree_idfs(const gp_index *ix, const gp_tree_batch *b, const gp_budget *budget, double **idf, uint64_t **idf_at,
+                     gp_error *err)
+{
+	size_t total = 0, alone = 0;
+	for (size_t q = 0; q < b->n_queries; q++) total += b->trees[q]->n_phrases;
+	*idf = malloc((total + 1) * sizeof(double));
+	*idf_at = malloc((b->n_queries + 1) * sizeof(uint64_t));
+	gp_qtree *ones = calloc(total + 1, sizeof(gp_qtree));
+	const gp_qtree **one_p = malloc((total + 1) * sizeof(gp_qtree *));
+	size_t *one_at = malloc((total + 1) * sizeof(size_t));
+	uint8_t *counted = NULL;
+	uint32_t *leaf_of = NULL;
+	int rc = *idf && *idf_at && ones && one_p && one_at ? GP_OK : GP_ENOMEM;
+	size_t at = 0;
+	for (size_t q = 0; q < b->n_queries && rc == GP_OK; q++) {
+		const gp_qtree *t = b->trees[q];
+		(*idf_at)[q] = at;
+		free(counted);
+		free(leaf_of);
+		counted = calloc(t->n_phrases + 1, 1);
+		leaf_of = calloc(t->n_phrases + 1, sizeof(uint32_t));
+		if (!counted || !leaf_of) {
+			rc = GP_ENOMEM;
+			break;
+		}
+		if (t->n_nodes) gp_qtree_counted(t, t->root, counted);
+		for (size_t n = 0; n < t->n_nodes; n++) {
+			const gp_qt_node *nd = &t->nodes[n];
+			if (nd->kind != GP_QT_NEAR && nd->kind != GP_QT_EMPTY) continue;
+			for (uint32_t p = nd->first; p < nd->first + nd->n; p++) leaf_of[p] = (uint32_t)n;
+		}
+		for (uint32_t p = 0; p < t->n_phrases && rc == GP_OK; p++, at++) {
+			const gp_qt_phrase *ph = &t->phrases[p];
+			const gp_qt_node *leaf = &t->nodes[leaf_of[p]];
+			uint64_t docs = 0;
+			(*idf)[at] = NAN;
+			if (!counted[p] || leaf->kind == GP_QT_EMPTY) {
+				(*idf)[at] = gp_bm25_idf(ix->n_len, 0);
+			} else if (ph->n == 1 && !ph->initial && !leaf->colset) {
+				const gp_qt_item *it = &t->items[ph->first];
+				uint32_t term;
+				if ((rc = gp_index_find(ix, t->text + it->at, it->len, &term, err)) != GP_OK) break;
+				if (term != GP_IX_NO_TERM) docs = gp_index_rank_df(ix, term);
+				(*idf)[at] = gp_bm25_idf(ix->n_len, docs);
+			} else {   /* counted below */
+				gp_qtree_phrase_alone(t, p, leaf, &ones[alone]);
+				one_p[alone] = &ones[alone];
+				one_at[alone++] = at;
+				if (ones[alone - 1].failed) rc = GP_ENOMEM;
+			}
+		}
+	}
+	if (rc == GP_OK) (*idf_at)[b->n_queries] = at;
+	if (rc == GP_OK && alone) {
+		gp_tree_programs p;
+		gp_answers counts;
+		rc = gp_tree_programs_build(ix, one_p, alone, 0, &p, err);
+		if (rc == GP_OK) {
+			rc = gp_cl_tree_query(ix, &p, NULL, 1, budget, &counts, err);
+			gp_tree_programs_free(&p);
+			for (size_t i = 0; rc == GP_OK && i < alone; i++) (*idf)[one_at[i]] = gp_bm25_idf(ix->n_len, counts.at[i + 1] - counts.at[i]);
+			if (rc == GP_OK) gp_answers_free(&counts);
+		}
+	}
+	for (size_t i = 0; ones && i < alone; i++) gp_qtree_free(&ones[i]);
+	free(ones);
+	free(one_p);
+	free(one_at);
+	free(counted);
+	free(leaf_of);
+	if (rc != GP_OK) {
+		free(*idf);
+		free(*idf_at);
+		*idf = NULL;
+		*idf_at = NULL;
+	}
+	return rc;
+}
+
+/* Whether the device's kernel may rank the batch as the host would: bm25() without a prior or
+ * an order, doc lengths, doubles on the device, every column weight above 0 (a match then scores
+ * above 0: a key of 0 is no match) and within the host's bound. *weighted: some weight is not 1. */
+static int tree_rank_on_device(const gp_index *ix, const gp_tree_batch *b, int *weighted)
+{
+	*weighted = 0;
+	if (b->prior_attr >= 0 || b->order_attr >= 0 || b->count_only || !ix->doc_len || !gp_cl_info() || !gp_cl_info()->fp64) return 0;
+	for (uint32_t c = 0; b->weights && c < b->n_weights; c++) {
+		if (!(b->weights[c] > 0.0 && b->weights[c] <= 1e6)) return 0;
+		*weighted |= b->weights[c] != 1.0;
+	}
+	return 1;
+}
+
 int gp_index_tree_search(gp_index *ix, const gp_tree_batch *b, gp_placement place, const gp_ctx *ctx,
                          gp_answers *out, const char **backend, gp_error *err)
 {
 	memset(err, 0, sizeof(*err));
 	memset(out, 0, sizeof(*out));
 	gp_tree_programs p;
-	if (place != GP_PLACE_HOST && b->limit == 0 && b->n_filters == 0 && !b->count_matches && ix->n_postings &&
-	    !ix->device_refused && gp_tree_programs_build(ix, b->trees, b->n_queries, &p, err) == GP_OK) {
+	const int ranked = b->limit > 0;
+	int weighted = 0;
+	if (place != GP_PLACE_HOST && b->n_filters == 0 && !b->count_matches && ix->n_postings && !ix->device_refused &&
+	    (!ranked || tree_rank_on_device(ix, b, &weighted)) &&
+	    gp_tree_programs_build(ix, b->trees, b->n_queries, (ranked ? GP_TP_RANKED : 0) | (weighted ? GP_TP_WEIGHTED : 0), &p, err) == GP_OK) {
 		uint64_t work = 0;
 		for (size_t i = 0; i < p.n_cover; i++) work += gp_index_df(ix, p.cover[i]);
 		int rc = GP_EVALUE;
 		if (index_on_device(ix, work, place, ctx)) {
 			rc = ix->device ? GP_OK : index_upload(ix, NULL, ctx, err);
 			/* one device's decoded lists (shards and compressed lists: the host) */
-			if (rc == GP_OK) rc = ix->device_shards || ix->device_compressed ? GP_EVALUE : gp_cl_tree_query(ix, &p, b->count_only, &ctx->budget, out, err);
+			if (rc == GP_OK && (ix->device_shards || ix->device_compressed)) rc = GP_EVALUE;
+			double *idf = NULL;
+			uint64_t *idf_at = NULL;
+			if (rc == GP_OK && ranked) rc = tree_idfs(ix, b, &ctx->budget, &idf, &idf_at, err);
+			gp_tree_ranking rk = {b->limit, idf, idf_at, weighted ? b->weights : NULL, weighted ? b->n_weights : 0};
+			if (rc == GP_OK) rc = gp_cl_tree_query(ix, &p, ranked ? &rk : NULL, b->count_only, &ctx->budget, out, err);
+			free(idf);
+			free(idf_at);
 		}
 		gp_tree_programs_free(&p);
 		if (rc == GP_OK || rc == GP_ENOMEM) {

@@ -5,10 +5,16 @@
  * its items' postings by binary search, then its phrases' instances and its NEAR window in the
  * positions, as the host's walk (query/gp_tree_query.c) defines them.
  *
- * A program (words from qt[prog_at_off + q]): its node count, then two words a node, in
- * postorder: kind | count << 8 and an argument (a leaf: where its data starts in the program).
- * A leaf's data: its NEAR distance, flags (1: a column set follows, 8 words; 2: positions are
- * checked), its phrase count, then each phrase: items | initial << 16, and each item's term. */
+ * A program (words from qt[prog_at_off + q]): its node count, then three words a node, in
+ * postorder: kind | count << 8, an argument (a leaf: where its data starts in the program), its
+ * parent | 1 << 31 for a NOT's second operand. A leaf's data: its NEAR distance, flags (1: a
+ * column set follows, 8 words; 2: positions are checked), its phrase count, its first phrase's
+ * number in the tree, then each phrase: items | initial << 16, and each item's term.
+ *
+ * Ranked (index_tree_rank): FTS5's bm25() over the tree's phrases, each counted where its branch
+ * of the tree matches the doc (every ancestor matches, none through a NOT's second operand): a
+ * phrase's frequency its instances there (a NEAR group's: those FTS5's trimming keeps), each its
+ * column's weight; the IDFs come from the host, two words a phrase from qt[idf_at_off + q]. */
 
 #define IX_TREE_LEAF 1u
 #define IX_TREE_AND 2u
@@ -19,6 +25,9 @@
 #define IX_TREE_ITEMS 16
 #define IX_TREE_PHRASES 8
 #define IX_TREE_NO_TERM 0xFFFFFFFFu
+#define IX_TREE_ENTRY 3
+#define IX_TREE_ROOT 0x7FFFFFFFu
+#define IX_TREE_RANKED_PHRASES 32
 /* positions of an index of documents: column << 20 | offset from 1 (index/gp_index.h) */
 #define IX_COLUMN_SHIFT 20
 #define IX_COLUMN_TOKENS 0xFFFFFu
@@ -63,8 +72,8 @@ static int ix_tree_leaf(__global const uint *docs, __global const uint *list_at,
                         __global const int *positions, __global const uint *leaf, uint x, uint columns)
 {
 	uint near = leaf[0], flags = leaf[1], np = leaf[2];
-	__global const uint *cols = (flags & 1u) ? leaf + 3 : 0;
-	__global const uint *w = leaf + 3 + ((flags & 1u) ? 8 : 0);
+	__global const uint *cols = (flags & 1u) ? leaf + 4 : 0;
+	__global const uint *w = leaf + 4 + ((flags & 1u) ? 8 : 0);
 	uint post[IX_TREE_ITEMS], first[IX_TREE_PHRASES + 1], info[IX_TREE_PHRASES], ni = 0;
 	for (uint p = 0; p < np; p++) {
 		uint n = w[0] & 0xFFFFu;
@@ -146,7 +155,8 @@ __kernel void index_tree(__global const uint *docs, __global const uint *list_at
 	uint n_nodes = prog[0], sp = 0;
 	uchar stack[IX_TREE_STACK];
 	for (uint k = 0; k < n_nodes; k++) {
-		uint kind = prog[1 + 2 * k] & 0xFFu, count = prog[1 + 2 * k] >> 8, arg = prog[2 + 2 * k];
+		__global const uint *e = prog + 1 + IX_TREE_ENTRY * k;
+		uint kind = e[0] & 0xFFu, count = e[0] >> 8, arg = e[1];
 		uchar v;
 		if (kind == IX_TREE_LEAF) {
 			v = (uchar)ix_tree_leaf(docs, list_at, pos_at, positions, prog + arg, x, columns);
@@ -167,4 +177,199 @@ __kernel void index_tree(__global const uint *docs, __global const uint *list_at
 		stack[sp++] = v;
 	}
 	keep[i] = sp == 1 ? stack[0] : 0u;
+}
+
+/* A ranked leaf at doc x: whether it matches, each of its phrases' frequency into freq (from its
+ * first phrase's number): all a lone phrase's instances, or those of a NEAR group that FTS5's
+ * trimming keeps (near_trim's walk, by cursors over each phrase's instances), each instance its
+ * column's weight (weights[c], 1 past n_weights); without positions, the posting's tf. */
+static int ix_tree_leaf_freq(__global const uint *docs, __global const uint *list_at, __global const uint *pos_at,
+                             __global const int *positions, __global const uint *leaf, uint x, uint columns,
+                             uint positional, __global const uint *weights, uint n_weights, double *freq)
+{
+	uint near = leaf[0], flags = leaf[1], np = leaf[2], fp = leaf[3];
+	__global const uint *cols = (flags & 1u) ? leaf + 4 : 0;
+	__global const uint *w = leaf + 4 + ((flags & 1u) ? 8 : 0);
+	uint post[IX_TREE_ITEMS], first[IX_TREE_PHRASES + 1], info[IX_TREE_PHRASES], ni = 0;
+	for (uint p = 0; p < np; p++) {
+		uint n = w[0] & 0xFFFFu;
+		info[p] = w[0];
+		first[p] = ni;
+		for (uint j = 0; j < n; j++) {
+			uint t = w[1 + j];
+			if (t == IX_TREE_NO_TERM) return 0;
+			uint lo = list_at[t], hi = list_at[t + 1];
+			uint at = ix_lower_bound(docs, lo, hi, x);
+			if (at == hi || docs[at] != x) return 0;
+			post[ni++] = at;
+		}
+		w += 1 + n;
+	}
+	first[np] = ni;
+	if (!(flags & 2u)) {
+		freq[fp] = positional ? (double)max(pos_at[post[0] + 1] - pos_at[post[0]], 1u) : 1.0;
+		return 1;
+	}
+	if (np == 1) {
+		uint n = info[0] & 0xFFFFu, initial = info[0] >> 16, a = 0, least = 0xFFFFFFFFu;
+		for (uint j = 0; j < n; j++) {
+			uint m = pos_at[post[j] + 1] - pos_at[post[j]];
+			if (m < least) {
+				least = m;
+				a = j;
+			}
+		}
+		double f = 0.0;
+		uint found = 0;
+		for (uint k = pos_at[post[a]]; k < pos_at[post[a] + 1]; k++) {
+			long s = (long)positions[k] - (long)a;
+			if (!ix_instance(pos_at, positions, post, n, a, initial, cols, columns, s)) continue;
+			ulong c = (ulong)ix_fts5_position(s, columns) >> 32;
+			f += c < n_weights ? as_double(upsample(weights[2 * c + 1], weights[2 * c])) : 1.0;
+			found++;
+		}
+		freq[fp] = f;
+		return found > 0;
+	}
+	uint cur[IX_TREE_PHRASES], nxt[IX_TREE_PHRASES], end[IX_TREE_PHRASES], kept[IX_TREE_PHRASES];
+	long last[IX_TREE_PHRASES];
+	for (uint p = 0; p < np; p++) {
+		const uint *pp = post + first[p];
+		uint n = info[p] & 0xFFFFu, initial = info[p] >> 16;
+		end[p] = pos_at[pp[0] + 1];
+		cur[p] = ix_next_instance(pos_at, positions, pp, n, initial, cols, columns, pos_at[pp[0]]);
+		if (cur[p] == end[p]) return 0;
+		nxt[p] = ix_next_instance(pos_at, positions, pp, n, initial, cols, columns, cur[p] + 1);
+		kept[p] = 0;
+		last[p] = 0;
+		freq[fp + p] = 0.0;
+	}
+	for (;;) {
+		long hi = ix_fts5_position((long)positions[cur[0]], columns);
+		int match;
+		do {
+			match = 1;
+			for (uint p = 0; p < np; p++) {
+				const uint *pp = post + first[p];
+				uint n = info[p] & 0xFFFFu, initial = info[p] >> 16;
+				long lo = hi - (long)n - (long)near;
+				long at = ix_fts5_position((long)positions[cur[p]], columns);
+				if (at < lo || at > hi) {
+					match = 0;
+					while (at < lo) {
+						cur[p] = nxt[p];
+						if (cur[p] == end[p]) goto done;
+						nxt[p] = ix_next_instance(pos_at, positions, pp, n, initial, cols, columns, cur[p] + 1);
+						at = ix_fts5_position((long)positions[cur[p]], columns);
+					}
+					if (at > hi) hi = at;
+				}
+			}
+		} while (!match);
+		for (uint p = 0; p < np; p++) {
+			long at = ix_fts5_position((long)positions[cur[p]], columns);
+			if (kept[p] == 0 || at != last[p]) {
+				kept[p]++;
+				last[p] = at;
+				ulong c = (ulong)at >> 32;
+				freq[fp + p] += c < n_weights ? as_double(upsample(weights[2 * c + 1], weights[2 * c])) : 1.0;
+			}
+		}
+		/* on from the instance whose next comes first (ties: the first phrase) */
+		uint adv = 0;
+		long least = nxt[0] < end[0] ? ix_fts5_position((long)positions[nxt[0]], columns) : LONG_MAX;
+		for (uint p = 1; p < np; p++) {
+			long nx = nxt[p] < end[p] ? ix_fts5_position((long)positions[nxt[p]], columns) : LONG_MAX;
+			if (nx < least) {
+				least = nx;
+				adv = p;
+			}
+		}
+		cur[adv] = nxt[adv];
+		if (cur[adv] == end[adv]) break;
+		const uint *pa = post + first[adv];
+		nxt[adv] = ix_next_instance(pos_at, positions, pa, info[adv] & 0xFFFFu, info[adv] >> 16, cols, columns, cur[adv] + 1);
+	}
+done:
+	return kept[0] > 0;
+}
+
+/* Ranked trees, after index_or_merge over their covers: keys[i] = the score's bits when
+ * candidate i is the first of its doc and its tree matches (0 otherwise). */
+__kernel void index_tree_rank(__global const uint *docs, __global const uint *list_at, __global const uint *pos_at,
+                              __global const int *positions, __global const uint *doc_len, __global const uint *qt,
+                              const uint starts_off, const uint prog_at_off, const uint idf_at_off,
+                              const uint weights_off, const uint n_weights, const uint n_queries, const uint n_items,
+                              const uint columns, const uint positional, const ulong k1_bits, const ulong b_bits,
+                              const ulong avgdl_bits, __global const uint *cand, __global ulong *keys)
+{
+	uint i = get_global_id(0);
+	if (i >= n_items) return;
+	ulong key = 0;
+#ifdef cl_khr_fp64
+	uint q = ix_segment_of(qt + starts_off, n_queries, i);
+	uint x = cand[i];
+	if (i == qt[starts_off + q] || cand[i - 1] != x) {
+		__global const uint *prog = qt + qt[prog_at_off + q];
+		__global const uint *weights = qt + weights_off;
+		uint n_nodes = prog[0], sp = 0, n_phrases = 0;
+		uchar stack[IX_TREE_STACK];
+		ulong matched = 0, counted = 0;
+		double freq[IX_TREE_RANKED_PHRASES];
+		for (uint p = 0; p < IX_TREE_RANKED_PHRASES; p++) freq[p] = 0.0;
+		for (uint k = 0; k < n_nodes; k++) {
+			__global const uint *e = prog + 1 + IX_TREE_ENTRY * k;
+			uint kind = e[0] & 0xFFu, count = e[0] >> 8, arg = e[1];
+			uchar v;
+			if (kind == IX_TREE_LEAF) {
+				__global const uint *leaf = prog + arg;
+				v = (uchar)ix_tree_leaf_freq(docs, list_at, pos_at, positions, leaf, x, columns, positional, weights, n_weights, freq);
+				n_phrases = max(n_phrases, leaf[3] + leaf[2]);
+			} else if (kind == IX_TREE_AND || kind == IX_TREE_OR) {
+				uchar all = 1, any = 0;
+				for (uint c = 0; c < count; c++) {
+					uchar b = stack[--sp];
+					all &= b;
+					any |= b;
+				}
+				v = kind == IX_TREE_AND ? all : any;
+			} else if (kind == IX_TREE_NOT) {
+				uchar b = stack[--sp], a = stack[--sp];
+				v = a && !b;
+			} else {
+				v = 0;
+			}
+			stack[sp++] = v;
+			if (v) matched |= (ulong)1 << k;
+		}
+		if (sp == 1 && stack[0]) {
+			/* counted from the root down: a node that matches, whose parent is counted, and not
+			 * a NOT's second operand */
+			for (uint k = n_nodes; k-- > 0;) {
+				uint up = prog[1 + IX_TREE_ENTRY * k + 2], parent = up & IX_TREE_ROOT;
+				int in = ((matched >> k) & 1) && !(up >> 31) && (parent == IX_TREE_ROOT || ((counted >> parent) & 1));
+				if (in) counted |= (ulong)1 << k;
+			}
+			double k1 = as_double(k1_bits), b = as_double(b_bits), avgdl = as_double(avgdl_bits);
+			double dl = (double)doc_len[x], score = 0.0;
+			__global const uint *idf = qt + qt[idf_at_off + q];
+			/* each counted leaf's phrases, in the tree's order of phrases */
+			for (uint p = 0; p < n_phrases; p++) {
+				double f = 0.0;
+				for (uint k = 0; k < n_nodes; k++) {
+					__global const uint *e = prog + 1 + IX_TREE_ENTRY * k;
+					if ((e[0] & 0xFFu) != IX_TREE_LEAF || !((counted >> k) & 1)) continue;
+					__global const uint *leaf = prog + e[1];
+					if (p >= leaf[3] && p < leaf[3] + leaf[2]) f = freq[p];
+				}
+				if (f != 0.0) {
+					double w = as_double(upsample(idf[2 * p + 1], idf[2 * p]));
+					score += w * ((f * (k1 + 1.0)) / (f + k1 * (1 - b + b * dl / avgdl)));
+				}
+			}
+			key = as_ulong(score);
+		}
+	}
+#endif
+	keys[i] = key;
 }

@@ -117,12 +117,14 @@ int gp_cl_index_upload(struct gp_index *ix, const uint8_t *image, gp_error *err)
 int gp_cl_index_fits(uint64_t postings, uint64_t positions);
 int gp_cl_index_query(const struct gp_index *ix, const struct gp_query_batch *q,
                       const struct gp_budget *budget, struct gp_answers *out, gp_error *err);
-/* A batch of unranked query trees, compiled (query/gp_tree_program.h), answered over the
- * resident decoded lists (gp_cl_tree.c): docs, or with count_only each tree's count. GP_EVALUE:
- * a tree of 2^32 or more candidates (the host answers it). */
+/* A batch of query trees, compiled (query/gp_tree_program.h), answered over the resident decoded
+ * lists (gp_cl_tree.c): docs, or with count_only each tree's count; with a ranking (rk not
+ * NULL), each tree's best rk->limit by bm25() with their scores. GP_EVALUE: a tree of 2^32 or
+ * more candidates (the host answers it). */
 struct gp_tree_programs;
-int gp_cl_tree_query(const struct gp_index *ix, const struct gp_tree_programs *p, int count_only,
-                     const struct gp_budget *budget, struct gp_answers *out, gp_error *err);
+struct gp_tree_ranking;
+int gp_cl_tree_query(const struct gp_index *ix, const struct gp_tree_programs *p, const struct gp_tree_ranking *rk,
+                     int count_only, const struct gp_budget *budget, struct gp_answers *out, gp_error *err);
 
 /* Pinned host memory of `bytes` for a file image that is uploaded from (GpuPost\Index::open):
  * NULL on failure, or on a CPU device (which reads host memory as it is); freed with gp_cl_pinned_image_free(handle, p). */

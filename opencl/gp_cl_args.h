@@ -61,6 +61,7 @@
 	X(INDEX_SCORE, index_score) \
 	X(INDEX_TOP_K, index_top_k) \
 	X(INDEX_TREE, index_tree) \
+	X(INDEX_TREE_RANK, index_tree_rank) \
 
 /* Each kernel's parameters in order: BUF(name) a __global buffer, VAL(C type, name) a value,
  * LOC(name) a __local array. */
@@ -301,5 +302,12 @@
 	BUF(docs) BUF(list_at) BUF(pos_at) BUF(positions) BUF(qt) VAL(cl_uint, starts_off) \
 	VAL(cl_uint, prog_at_off) VAL(cl_uint, n_queries) VAL(cl_uint, n_items) VAL(cl_uint, columns) \
 	BUF(cand) BUF(keep)
+
+#define GP_KARGS_index_tree_rank(BUF, VAL, LOC) \
+	BUF(docs) BUF(list_at) BUF(pos_at) BUF(positions) BUF(doc_len) BUF(qt) \
+	VAL(cl_uint, starts_off) VAL(cl_uint, prog_at_off) VAL(cl_uint, idf_at_off) \
+	VAL(cl_uint, weights_off) VAL(cl_uint, n_weights) VAL(cl_uint, n_queries) \
+	VAL(cl_uint, n_items) VAL(cl_uint, columns) VAL(cl_uint, positional) VAL(cl_ulong, k1_bits) \
+	VAL(cl_ulong, b_bits) VAL(cl_ulong, avgdl_bits) BUF(cand) BUF(keys)
 
 #endif

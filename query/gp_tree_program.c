@@ -11,6 +11,7 @@ typedef struct compiler {
 	gp_error *err;
 	uint32_t *terms;          /* by item: its term id (GP_IX_NO_TERM: none, or no docs) */
 	uint32_t depth, most_depth;
+	int flags;
 	int rc;
 } compiler;
 
@@ -36,10 +37,11 @@ static void put(compiler *c, uint32_t w)
 	c->p->words[c->p->len++] = w;
 }
 
-static int leaf_positions(const gp_qtree *t, const gp_qt_node *nd)
+/* Whether the leaf reads positions (as the host's leaf_needs_positions says). */
+static int leaf_positions(const compiler *c, const gp_qt_node *nd)
 {
-	const gp_qt_phrase *ph = &t->phrases[nd->first];
-	return nd->n > 1 || ph->n > 1 || ph->initial || nd->colset;
+	const gp_qt_phrase *ph = &c->t->phrases[nd->first];
+	return nd->n > 1 || ph->n > 1 || ph->initial || nd->colset || (c->flags & GP_TP_WEIGHTED);
 }
 
 /* A leaf's data at the program's end: where it starts (from the program's first word). */
@@ -48,8 +50,9 @@ static uint32_t emit_leaf(compiler *c, const gp_qt_node *nd, uint64_t prog)
 	const gp_qtree *t = c->t;
 	const uint32_t at = (uint32_t)(c->p->len - prog);
 	put(c, nd->near);
-	put(c, (nd->colset ? 1u : 0u) | (leaf_positions(t, nd) ? 2u : 0u));
+	put(c, (nd->colset ? 1u : 0u) | (leaf_positions(c, nd) ? 2u : 0u));
 	put(c, nd->n);
+	put(c, nd->first);
 	if (nd->colset) {
 		const gp_qt_colset *s = &t->colsets[nd->colset - 1];
 		for (int w = 0; w < 4; w++) {
@@ -83,7 +86,7 @@ static int takes(compiler *c, uint32_t node, uint32_t *nodes)
 				if (t->items[ph->first + j].prefix) return 0;
 			}
 		}
-		return items <= GP_TP_ITEMS && (c->ix->positional || !leaf_positions(t, nd));
+		return items <= GP_TP_ITEMS && (c->ix->positional || !leaf_positions(c, nd));
 	}
 	if (nd->n == 0 || nd->n > GP_TP_STACK) return 0;
 	for (uint32_t i = 0; i < nd->n; i++) {
@@ -92,27 +95,36 @@ static int takes(compiler *c, uint32_t node, uint32_t *nodes)
 	return 1;
 }
 
-/* The node's postorder entries (two words each) into `entries`, leaves' data after the program's
- * entries; the stack's height tracked. */
-static void emit(compiler *c, uint32_t node, uint64_t prog, uint32_t *entries, uint32_t *k, uint32_t height)
+/* The node's postorder entries (GP_TP_ENTRY words each: kind | count << 8, a leaf's data, the
+ * parent | 1 << 31 for a NOT's second operand) into `entries`, leaves' data after the program's
+ * entries; the stack's height tracked. Its index. */
+static uint32_t emit(compiler *c, uint32_t node, uint64_t prog, uint32_t *entries, uint32_t *k, uint32_t height)
 {
 	const gp_qtree *t = c->t;
 	const gp_qt_node *nd = &t->nodes[node];
+	uint32_t kids[GP_TP_STACK], *e;
 	if (nd->kind == GP_QT_AND || nd->kind == GP_QT_OR || nd->kind == GP_QT_NOT) {
-		for (uint32_t i = 0; i < nd->n; i++) emit(c, t->kids[nd->first + i], prog, entries, k, height + i);
+		for (uint32_t i = 0; i < nd->n; i++) kids[i] = emit(c, t->kids[nd->first + i], prog, entries, k, height + i);
 		if (height + nd->n > c->most_depth) c->most_depth = height + nd->n;
 		const uint32_t kind = nd->kind == GP_QT_AND ? GP_TP_AND : nd->kind == GP_QT_OR ? GP_TP_OR : GP_TP_NOT;
-		entries[2 * *k] = kind | nd->n << 8;
-		entries[2 * *k + 1] = 0;
+		e = entries + GP_TP_ENTRY * *k;
+		e[0] = kind | nd->n << 8;
+		e[1] = 0;
+		for (uint32_t i = 0; i < nd->n; i++) {
+			entries[GP_TP_ENTRY * kids[i] + 2] = *k | (nd->kind == GP_QT_NOT && i == 1 ? 1u << 31 : 0u);
+		}
 	} else if (nd->kind == GP_QT_NEAR) {
 		if (height + 1 > c->most_depth) c->most_depth = height + 1;
-		entries[2 * *k] = GP_TP_LEAF;
-		entries[2 * *k + 1] = emit_leaf(c, nd, prog);
+		e = entries + GP_TP_ENTRY * *k;
+		e[0] = GP_TP_LEAF;
+		e[1] = emit_leaf(c, nd, prog);
 	} else {
-		entries[2 * *k] = GP_TP_NONE;
-		entries[2 * *k + 1] = 0;
+		e = entries + GP_TP_ENTRY * *k;
+		e[0] = GP_TP_NONE;
+		e[1] = 0;
 	}
-	(*k)++;
+	e[2] = GP_TP_ROOT;
+	return (*k)++;
 }
 
 /* Appends the node's cover terms to the programs' cover (from `from`); the docs they hold
@@ -186,7 +198,7 @@ void gp_tree_programs_free(gp_tree_programs *p)
 	memset(p, 0, sizeof(*p));
 }
 
-int gp_tree_programs_build(const gp_index *ix, const gp_qtree *const *trees, size_t n, gp_tree_programs *p,
+int gp_tree_programs_build(const gp_index *ix, const gp_qtree *const *trees, size_t n, int flags, gp_tree_programs *p,
                            gp_error *err)
 {
 	memset(p, 0, sizeof(*p));
@@ -201,13 +213,13 @@ int gp_tree_programs_build(const gp_index *ix, const gp_qtree *const *trees, siz
 	int rc = GP_OK;
 	for (size_t q = 0; q < n && rc == GP_OK; q++) {
 		const gp_qtree *t = trees[q];
-		compiler c = {ix, t, p, err, NULL, 0, 0, GP_OK};
-		uint32_t nodes = 0, entries[2 * GP_TP_NODES], k = 0;
+		compiler c = {ix, t, p, err, NULL, 0, 0, flags, GP_OK};
+		uint32_t nodes = 0, entries[GP_TP_ENTRY * GP_TP_NODES], k = 0;
 		if (t->failed) {
 			rc = GP_ENOMEM;
 			break;
 		}
-		if (t->n_nodes && !takes(&c, t->root, &nodes)) {
+		if ((t->n_nodes && !takes(&c, t->root, &nodes)) || ((flags & GP_TP_RANKED) && t->n_phrases > GP_TP_RANKED_PHRASES)) {
 			rc = GP_EVALUE;
 			break;
 		}
@@ -223,11 +235,11 @@ int gp_tree_programs_build(const gp_index *ix, const gp_qtree *const *trees, siz
 		/* the program: its node count and entries, then its leaves' data */
 		const uint64_t prog = p->len;
 		const uint32_t n_nodes = t->n_nodes ? nodes : 0;
-		for (uint32_t w = 0; w < 1 + 2 * n_nodes && rc == GP_OK; w++) put(&c, 0);
+		for (uint32_t w = 0; w < 1 + GP_TP_ENTRY * n_nodes && rc == GP_OK; w++) put(&c, 0);
 		if (rc == GP_OK && n_nodes) emit(&c, t->root, prog, entries, &k, 0);
 		if (rc == GP_OK && c.rc == GP_OK) {
 			p->words[prog] = n_nodes;
-			memcpy(p->words + prog + 1, entries, (size_t)2 * n_nodes * sizeof(uint32_t));
+			memcpy(p->words + prog + 1, entries, (size_t)GP_TP_ENTRY * n_nodes * sizeof(uint32_t));
 			if (c.most_depth > GP_TP_STACK) rc = GP_EVALUE;
 		}
 		if (rc == GP_OK && c.rc == GP_OK && n_nodes) {

@@ -15,6 +15,13 @@
 #define GP_TP_STACK 32
 #define GP_TP_ITEMS 16
 #define GP_TP_PHRASES 8
+#define GP_TP_RANKED_PHRASES 32   /* a ranked tree's phrases (a work-item holds each one's frequency) */
+#define GP_TP_ROOT 0x7FFFFFFFu    /* the root's parent */
+#define GP_TP_ENTRY 3             /* words a node's entry */
+
+/* How the programs are built: for a ranking (each leaf knows its first phrase, each node its
+ * parent), with column weights (every leaf reads its positions, as the host's walk does). */
+enum { GP_TP_RANKED = 1, GP_TP_WEIGHTED = 2 };
 
 enum { GP_TP_LEAF = 1, GP_TP_AND, GP_TP_OR, GP_TP_NOT, GP_TP_NONE };
 
@@ -26,10 +33,20 @@ typedef struct gp_tree_programs {
 	size_t n_trees, len, cap, n_cover, cap_cover;
 } gp_tree_programs;
 
+/* A ranked batch's scoring: its best `limit`, each tree's phrases' IDFs (tree q's from
+ * idf[idf_at[q]], one a phrase in the tree's order), bm25()'s column weights. */
+typedef struct gp_tree_ranking {
+	uint32_t limit;
+	const double *idf;
+	const uint64_t *idf_at;
+	const double *weights;
+	uint32_t n_weights;
+} gp_tree_ranking;
+
 /* The programs of trees[0 .. n) over ix into p (zeroed first). GP_OK; GP_EVALUE when some tree
  * is not for the kernel (p left empty); GP_ENOMEM. Terms the index lacks are looked up as the
  * host's walk looks them up (gp_index_find). */
-int gp_tree_programs_build(const gp_index *ix, const gp_qtree *const *trees, size_t n, gp_tree_programs *p,
+int gp_tree_programs_build(const gp_index *ix, const gp_qtree *const *trees, size_t n, int flags, gp_tree_programs *p,
                            gp_error *err);
 void gp_tree_programs_free(gp_tree_programs *p);
 
