@@ -10,25 +10,44 @@
  * Xapian's match counts against gpupost's where its syntax means the same. Not a test.
  *
  *   php bench/match_bench.php OUT [SECONDS]     the demo corpus (demo/corpus.php)
+ *   php bench/match_bench.php OUT SECONDS INDEX.gpix QUERY_LOG TEXT
+ *       bench/gen_corpus's synthetic corpus: its index file, query log (its AND queries' terms
+ *       are the words drawn) and text (FTS5 and Xapian index it; phrases and NEAR groups come
+ *       from its first 20,000 docs)
  *
  * SECONDS bounds each row (default 5): a slow row runs a prefix of its queries. */
 require __DIR__ . '/../demo/corpus.php';
 require __DIR__ . '/fts5_text.php';
 
 $argv = $_SERVER['argv'];
-if (count($argv) < 2) {
-    fwrite(STDERR, "usage: php bench/match_bench.php OUT [SECONDS]\n");
+if (count($argv) < 2 || (count($argv) > 3 && count($argv) != 6)) {
+    fwrite(STDERR, "usage: php bench/match_bench.php OUT [SECONDS [INDEX.gpix QUERY_LOG TEXT]]\n");
     exit(2);
 }
 $out = $argv[1];
 $seconds = (float)($argv[2] ?? 5);
 @mkdir($out, 0777, true);
 
-$text = "$out/demo-text.txt";
-[$lists, $lengths, $docs_tokens, $and_log] = demo_text_and_log($text);
-$ixfile = "$out/demo.gpix";
-(new GpuPost\Index($lists, GPUPOST_POSTINGS, ['doc_lengths' => $lengths]))->save($ixfile);
-unset($lists);
+if (count($argv) == 6) {
+    [, , , $ixfile, $logfile, $text] = $argv;
+    $corpus = 'Synthetic corpus (' . basename($ixfile) . ')';
+    $and_log = $docs_tokens = [];
+    foreach (file($logfile, FILE_IGNORE_NEW_LINES | FILE_SKIP_EMPTY_LINES) as $line) {
+        $w = explode(' ', $line);
+        if (array_shift($w) === 'and') $and_log[] = $w;
+    }
+    $fh = fopen($text, 'r');
+    while (count($docs_tokens) < 20000 && ($line = fgets($fh)) !== false) $docs_tokens[] = explode(' ', rtrim($line, "\n"));
+    fclose($fh);
+    mt_srand(2026);
+} else {
+    $text = "$out/demo-text.txt";
+    [$lists, $lengths, $docs_tokens, $and_log] = demo_text_and_log($text);
+    $corpus = 'Demo corpus (' . count($docs_tokens) . ' docs)';
+    $ixfile = "$out/demo.gpix";
+    (new GpuPost\Index($lists, GPUPOST_POSTINGS, ['doc_lengths' => $lengths]))->save($ixfile);
+    unset($lists);
+}
 $ix = GpuPost\Index::open($ixfile, ['device' => 'host']);
 $db = new SQLite3(':memory:');
 fts5_index_text($db, $text);
@@ -173,7 +192,7 @@ foreach ($q as $kind => $qs) {
 }
 
 $cpu = trim((string)shell_exec("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"));
-$md = "Demo corpus (" . count($docs_tokens) . " docs), 500 queries of each kind, one query a call on one core; $cpu; "
+$md = "$corpus, 500 queries of each kind, one query a call on one core; $cpu; "
     . "every answer equal to FTS5's (docs; top 10 docs and scores to 1e-9).\n\n"
     . "| query | answer | gpupost q/s | p50 ms | p99 ms | FTS5 q/s | p50 ms | p99 ms | gpupost / FTS5 | flat list q/s | Xapian q/s | p50 ms | p99 ms | gpupost / Xapian |\n"
     . "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
