@@ -23,11 +23,26 @@ $batch = (int)($args['batch'] ?? 10000);
 $count = (int)($args['trees'] ?? 10000);
 $seconds = (float)($args['seconds'] ?? 3);
 
-$and = $phrase = [];
+/* the log's AND queries (words outside the 100 most frequent terms) and its phrases of such
+ * words only (a phrase of stop words is most of the corpus's docs a tree) */
+$and = $phrase = $seen = [];
 foreach (file($logfile, FILE_IGNORE_NEW_LINES | FILE_SKIP_EMPTY_LINES) as $line) {
     $w = explode(' ', $line);
     $kind = array_shift($w);
-    if ($kind === 'and') $and[] = $w; elseif ($kind === 'phrase') $phrase[] = $w;
+    if ($kind === 'and') {
+        $and[] = $w;
+        foreach ($w as $t) $seen[$t] = true;
+    } elseif ($kind === 'phrase') {
+        $phrase[] = $w;
+    }
+}
+$phrase = array_values(array_filter($phrase, function ($w) use ($seen) {
+    foreach ($w as $t) if (!isset($seen[$t])) return false;
+    return true;
+}));
+if (count($phrase) < 10) {
+    fwrite(STDERR, "the log has too few phrases without stop words\n");
+    exit(2);
 }
 mt_srand(38);
 $term = fn() => $and[mt_rand(0, count($and) - 1)][0];
@@ -58,7 +73,11 @@ $shapes = [
 $dev = GpuPost\Index::open($file, ['device' => 'gpu']);
 $host = GpuPost\Index::open($file, ['device' => 'host']);
 $bad = 0;
-$rows = [];
+$info = gpu_info();
+echo "Query trees, " . basename($file) . ", $count trees a shape, device: " . ($info['device']['name'] ?? 'none')
+    . "; every device answer equal to the host's (docs; top 10 scores to 1e-9).\n\n";
+echo "| tree | answer | answers a tree | device, batches of $batch: q/s | p50 ms a batch | host, one a call: q/s | p50 ms | p99 ms | device, one a call: q/s | device batches / host |\n";
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
 foreach ($shapes as $name => $make) {
     $trees = [];
     for ($i = 0; $i < $count; $i++) $trees[] = $make();
@@ -92,21 +111,14 @@ foreach ($shapes as $name => $make) {
             sort($lat);
             return [$n / ((hrtime(true) - $start) / 1e9), $lat[(int)(count($lat) / 2)], $lat[min(count($lat) - 1, (int)(count($lat) * 0.99))]];
         };
-        $rows[] = [$name, $what, $matches / $count,
-                   $timed(fn($c, $o) => $dev->searchBatch($c, $o), $batch),
-                   $timed(function ($c, $o) use ($host) { foreach ($c as $t) $host->search($t, $o); }, 1),
-                   $timed(fn($c, $o) => $dev->searchBatch($c, $o), 1)];
+        $d = $timed(fn($c, $o) => $dev->searchBatch($c, $o), $batch);
+        $h = $timed(function ($c, $o) use ($host) { foreach ($c as $t) $host->search($t, $o); }, 1);
+        $d1 = $timed(fn($c, $o) => $dev->searchBatch($c, $o), 1);
+        printf("| %s | %s | %.1f | %.0f | %.2f | %.0f | %.3f | %.3f | %.0f | %.1fx |\n", $name, $what, $matches / $count, $d[0], $d[1], $h[0], $h[1], $h[2], $d1[0], $d[0] / $h[0]);
+        flush();
     }
 }
 if ($bad) {
     fwrite(STDERR, "$bad answers differ\n");
     exit(1);
-}
-$info = gpu_info();
-echo "Query trees, " . basename($file) . ", $count trees a shape, device: " . ($info['device']['name'] ?? 'none')
-    . "; every device answer equal to the host's (docs; top 10 scores to 1e-9).\n\n";
-echo "| tree | answer | answers a tree | device, batches of $batch: q/s | p50 ms a batch | host, one a call: q/s | p50 ms | p99 ms | device, one a call: q/s | device batches / host |\n";
-echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
-foreach ($rows as [$name, $what, $m, $d, $h, $d1]) {
-    printf("| %s | %s | %.1f | %.0f | %.2f | %.0f | %.3f | %.3f | %.0f | %.1fx |\n", $name, $what, $m, $d[0], $d[1], $h[0], $h[1], $h[2], $d1[0], $d[0] / $h[0]);
 }
