@@ -757,6 +757,17 @@ static int phrase_docs(const gp_index *ix, const gp_qtree *t, uint32_t p, tree_r
 		*count = it->kind == ITEM_TERM ? gp_index_rank_df(ix, it->term) : it->kind == ITEM_MERGED ? it->n : 0;
 		return GP_OK;
 	}
+	if (ph->n == 1 && ph->initial && !leaf->colset && !ix->n_columns && r->items[ph->first].kind == ITEM_TERM) {
+		/* ^ of a term: its postings whose first position is the doc's first, read in turn */
+		gp_list_cursor c;
+		int32_t first[2];
+		uint32_t n;
+		for (gp_cursor_open(&c, ix, r->items[ph->first].term); c.i < c.n; gp_cursor_next(&c)) {
+			const int32_t *pos = gp_cursor_positions(&c, first, GP_QT_FIRST_POSITION, &n);
+			*count += n > 0 && pos[0] == GP_QT_FIRST_POSITION;
+		}
+		return GP_OK;
+	}
 	gp_qtree one;
 	gp_qtree_phrase_alone(t, p, leaf, &one);
 	tree_run sub = {0};
