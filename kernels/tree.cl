@@ -36,7 +36,8 @@
 static long ix_fts5_position(long s, uint columns)
 {
 	if (!columns) return s - 1;
-	return ((long)((uint)s >> IX_COLUMN_SHIFT) << 32) | (long)(((uint)s & IX_COLUMN_TOKENS) - 1u);
+	/* as the host's fts5_position computes it, for any position a file holds */
+	return (long)((ulong)(s >> IX_COLUMN_SHIFT) << 32) | ((s & (long)IX_COLUMN_TOKENS) - 1);
 }
 
 /* Whether phrase items (postings post[0 .. n)) start an instance at s, other than item `skip`
