@@ -68,14 +68,13 @@ static uint ix_next_instance(__global const uint *pos_at, __global const int *po
 	return a;
 }
 
-/* Whether the leaf matches doc x. */
-static int ix_tree_leaf(__global const uint *docs, __global const uint *list_at, __global const uint *pos_at,
-                        __global const int *positions, __global const uint *leaf, uint x, uint columns)
+/* A leaf's phrases (np of them, from w) at doc x: each item's posting of x into post, each
+ * phrase's first item's place in post (first[np]: the items) and its word (items | initial << 16)
+ * into info; 0 when an item's list lacks x. */
+static int ix_leaf_postings(__global const uint *docs, __global const uint *list_at, __global const uint *w, uint np,
+                            uint x, uint *post, uint *first, uint *info)
 {
-	uint near = leaf[0], flags = leaf[1], np = leaf[2];
-	__global const uint *cols = (flags & 1u) ? leaf + 4 : 0;
-	__global const uint *w = leaf + 4 + ((flags & 1u) ? 8 : 0);
-	uint post[IX_TREE_ITEMS], first[IX_TREE_PHRASES + 1], info[IX_TREE_PHRASES], ni = 0;
+	uint ni = 0;
 	for (uint p = 0; p < np; p++) {
 		uint n = w[0] & 0xFFFFu;
 		info[p] = w[0];
@@ -91,6 +90,18 @@ static int ix_tree_leaf(__global const uint *docs, __global const uint *list_at,
 		w += 1 + n;
 	}
 	first[np] = ni;
+	return 1;
+}
+
+/* Whether the leaf matches doc x. */
+static int ix_tree_leaf(__global const uint *docs, __global const uint *list_at, __global const uint *pos_at,
+                        __global const int *positions, __global const uint *leaf, uint x, uint columns)
+{
+	uint near = leaf[0], flags = leaf[1], np = leaf[2];
+	__global const uint *cols = (flags & 1u) ? leaf + 4 : 0;
+	__global const uint *w = leaf + 4 + ((flags & 1u) ? 8 : 0);
+	uint post[IX_TREE_ITEMS], first[IX_TREE_PHRASES + 1], info[IX_TREE_PHRASES];
+	if (!ix_leaf_postings(docs, list_at, w, np, x, post, first, info)) return 0;
 	if (!(flags & 2u)) return 1;
 	if (np == 1) {
 		/* one phrase: any instance, from the item with the fewest positions */
@@ -191,22 +202,8 @@ static int ix_tree_leaf_freq(__global const uint *docs, __global const uint *lis
 	uint near = leaf[0], flags = leaf[1], np = leaf[2], fp = leaf[3];
 	__global const uint *cols = (flags & 1u) ? leaf + 4 : 0;
 	__global const uint *w = leaf + 4 + ((flags & 1u) ? 8 : 0);
-	uint post[IX_TREE_ITEMS], first[IX_TREE_PHRASES + 1], info[IX_TREE_PHRASES], ni = 0;
-	for (uint p = 0; p < np; p++) {
-		uint n = w[0] & 0xFFFFu;
-		info[p] = w[0];
-		first[p] = ni;
-		for (uint j = 0; j < n; j++) {
-			uint t = w[1 + j];
-			if (t == IX_TREE_NO_TERM) return 0;
-			uint lo = list_at[t], hi = list_at[t + 1];
-			uint at = ix_lower_bound(docs, lo, hi, x);
-			if (at == hi || docs[at] != x) return 0;
-			post[ni++] = at;
-		}
-		w += 1 + n;
-	}
-	first[np] = ni;
+	uint post[IX_TREE_ITEMS], first[IX_TREE_PHRASES + 1], info[IX_TREE_PHRASES];
+	if (!ix_leaf_postings(docs, list_at, w, np, x, post, first, info)) return 0;
 	if (!(flags & 2u)) {
 		freq[fp] = positional ? (double)max(pos_at[post[0] + 1] - pos_at[post[0]], 1u) : 1.0;
 		return 1;
