@@ -590,6 +590,22 @@ static int tree_idfs(const gp_index *ix, const gp_tree_batch *b, const gp_budget
 	return rc;
 }
 
+/* Each tree's matches, all of them, beside its answers (out->matched): an unranked batch's are its
+ * answers' counts, a ranked one's counted by a second, unranked batch of the same programs. */
+static int tree_totals(const gp_index *ix, const gp_tree_programs *p, int ranked, const gp_budget *budget, gp_answers *out,
+                       gp_error *err)
+{
+	const size_t nq = p->n_trees;
+	gp_answers counts = {0};
+	int rc = ranked ? gp_cl_tree_query(ix, p, NULL, 1, budget, &counts, err) : GP_OK;
+	if (rc == GP_OK && !(out->matched = calloc(nq + 1, sizeof(uint64_t)))) rc = GP_ENOMEM;
+	const gp_answers *from = ranked ? &counts : out;
+	for (size_t q = 0; rc == GP_OK && q < nq; q++) out->matched[q] = from->at[q + 1] - from->at[q];
+	if (ranked && counts.at) gp_answers_free(&counts);
+	if (rc != GP_OK) gp_answers_free(out);
+	return rc;
+}
+
 /* Whether the device's kernel may rank the batch as the host would: bm25() without a prior or
  * an order, doc lengths, doubles on the device, every column weight above 0 (a match then scores
  * above 0: a key of 0 is no match) and within the host's bound. *weighted: some weight is not 1. */
@@ -612,7 +628,7 @@ int gp_index_tree_search(gp_index *ix, const gp_tree_batch *b, gp_placement plac
 	gp_tree_programs p;
 	const int ranked = b->limit > 0;
 	int weighted = 0;
-	if (place != GP_PLACE_HOST && b->n_filters == 0 && !b->count_matches && ix->n_postings && !ix->device_refused &&
+	if (place != GP_PLACE_HOST && b->n_filters == 0 && ix->n_postings && !ix->device_refused &&
 	    (!ranked || tree_rank_on_device(ix, b, &weighted)) &&
 	    gp_tree_programs_build(ix, b->trees, b->n_queries, (ranked ? GP_TP_RANKED : 0) | (weighted ? GP_TP_WEIGHTED : 0), &p, err) == GP_OK) {
 		uint64_t work = 0;
@@ -629,6 +645,7 @@ int gp_index_tree_search(gp_index *ix, const gp_tree_batch *b, gp_placement plac
 			if (rc == GP_OK) rc = gp_cl_tree_query(ix, &p, ranked ? &rk : NULL, b->count_only, &ctx->budget, out, err);
 			free(idf);
 			free(idf_at);
+			if (rc == GP_OK && b->count_matches) rc = tree_totals(ix, &p, ranked, &ctx->budget, out, err);
 		}
 		gp_tree_programs_free(&p);
 		if (rc == GP_OK || rc == GP_ENOMEM) {

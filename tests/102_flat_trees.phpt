@@ -1,5 +1,5 @@
 --TEST--
-Query trees that are plain lists of terms (a term, an AND or an OR of distinct terms) go the way lists of terms go (the flat walk, the device): the same docs, top 10 (scores to 1e-9) and counts as the tree walk gives them, on the host and the device; trees of other shapes go to the device's tree kernel, ranked too, but for prefixes and totals
+Query trees that are plain lists of terms (a term, an AND or an OR of distinct terms) go the way lists of terms go (the flat walk, the device): the same docs, top 10 (scores to 1e-9) and counts as the tree walk gives them, on the host and the device; trees of other shapes go to the device's tree kernel, ranked too, but for prefixes; totals beside pages too
 --EXTENSIONS--
 gpupost
 --FILE--
@@ -12,10 +12,17 @@ $ix = new GpuPost\Index($index, GPUPOST_POSTINGS, ['doc_lengths' => $lengths]);
 $words = array_keys(array_filter($index, fn($l) => count($l) >= 2));
 $pick = fn() => $words[mt_rand(0, count($words) - 1)];
 
-/* 'total' is an option only the tree walk takes: the same tree through it, for comparison */
+/* the host's tree walk of the same query ('total' is an option only trees take; the device kept
+ * out by its threshold), for comparison */
 function walked(GpuPost\Index $ix, $q, array $o): array
 {
-    return $ix->search($q, $o + ['total' => true])['results'];
+    $was = ini_get('gpupost.min_device_values');
+    ini_set('gpupost.min_device_values', (string)PHP_INT_MAX);
+    $r = $ix->search($q, $o + ['total' => true])['results'];
+    $ran = gpu_info()['last_backend'];
+    ini_set('gpupost.min_device_values', $was);
+    if ($ran !== 'host') throw new RuntimeException("the walk ran on $ran");
+    return $r;
 }
 function same_ranked(array $a, array $b): bool
 {
@@ -60,8 +67,16 @@ foreach (["\"$a $b\"", "\"$a\" NOT \"$b\"", "\"$a\" \"$a\"", "\"$a\" OR (\"$a\" 
 }
 $ix->search('"' . substr($a, 0, 2) . '"*', ['limit' => 10]);
 echo 'a prefix: ', gpu_info()['last_backend'], "\n";
-$ix->search("\"$a\" NOT \"$b\"", ['limit' => 10, 'total' => true]);
-echo 'asked for its total: ', gpu_info()['last_backend'], "\n";
+/* a page and its total: the device counts every match beside the page (ranked: a second batch) */
+foreach ([['limit' => 3, 'offset' => 2], []] as $o) {
+    $q = "\"$a\" OR \"$b\" NOT \"$a $b\"";
+    $page = $ix->search($q, $o + ['total' => true]);
+    $where = $on_device();
+    ini_set('gpupost.min_device_values', (string)PHP_INT_MAX);
+    $host = $ix->search($q, $o + ['total' => true]);
+    ini_set('gpupost.min_device_values', '0');
+    echo 'a total', $o ? ' beside a page' : '', ': ', $where, ', ', $page['total'] === $ix->count($q) && $page['total'] === $host['total'] && same_ranked($page['results'], $host['results']) ? 'equal' : 'differs', "\n";
+}
 /* a batch of an AND and an OR is not one list's operator: answered as trees */
 $batch = $ix->searchBatch(['x' => "\"$a\" \"$b\"", 'y' => "\"$a\" OR \"$b\""], ['limit' => 10]);
 echo 'mixed batch: ', $on_device(), ', ', same_ranked($batch['x'], walked($ix, "\"$a\" \"$b\"", ['limit' => 10])) && same_ranked($batch['y'], walked($ix, "\"$a\" OR \"$b\"", ['limit' => 10])) ? 'equal' : 'differs', "\n";
@@ -76,5 +91,6 @@ the device answered plain trees: yes (or no device)
 ^"A": the device (or no device), equal
 NEAR("A" "B"): the device (or no device), equal
 a prefix: host
-asked for its total: host
+a total beside a page: the device (or no device), equal
+a total: the device (or no device), equal
 mixed batch: the device (or no device), equal
