@@ -648,10 +648,12 @@ int gp_index_tree_search(gp_index *ix, const gp_tree_batch *b, gp_placement plac
 			if (rc == GP_OK && b->count_matches) rc = tree_totals(ix, &p, ranked, &ctx->budget, out, err);
 		}
 		gp_tree_programs_free(&p);
-		if (rc == GP_OK || rc == GP_ENOMEM) {
-			if (rc == GP_OK) last_backend = *backend = "opencl";
+		if (rc == GP_OK) {
+			last_backend = *backend = "opencl";
 			return rc;
 		}
+		/* past the budget on the device (its candidates' buffers), or refused there: the host's
+		 * walk, which holds a cursor an item, answers (and names the size if it cannot either) */
 		if (rc == GP_EDEVICE) device_failed(err);
 	}
 	memset(err, 0, sizeof(*err));

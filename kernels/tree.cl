@@ -292,8 +292,8 @@ done:
 	return kept[0] > 0;
 }
 
-/* Ranked trees, after index_or_merge over their covers: keys[i] = the score's bits when
- * candidate i is the first of its doc and its tree matches (0 otherwise). */
+/* Ranked trees, after index_or_merge over their covers: keys[i] = the score's bits plus one when
+ * candidate i is the first of its doc and its tree matches (0 otherwise: no match). */
 __kernel void index_tree_rank(__global const uint *docs, __global const uint *list_at, __global const uint *pos_at,
                               __global const int *positions, __global const uint *doc_len, __global const uint *qt,
                               const uint starts_off, const uint prog_at_off, const uint idf_at_off,
@@ -365,7 +365,7 @@ __kernel void index_tree_rank(__global const uint *docs, __global const uint *li
 					score += w * ((f * (k1 + 1.0)) / (f + k1 * (1 - b + b * dl / avgdl)));
 				}
 			}
-			key = as_ulong(score);
+			key = as_ulong(score) + 1;   /* the next double up: a match's key is never 0 (a score that underflows to 0) */
 		}
 	}
 #endif

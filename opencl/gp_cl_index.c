@@ -699,9 +699,9 @@ static int row_order(const void *a, const void *b)
 	return x->doc < y->doc ? -1 : x->doc > y->doc;
 }
 
-int gp_cl_topk_rows(const cl_uint *t, const gp_topk_tiles *tt, const uint32_t *docs, const uint64_t *keys, const cl_uint *n,
-                    size_t q0, size_t nq, uint32_t k, int count_only, const gp_budget *budget, gp_answers *out, size_t *cap,
-                    gp_error *err)
+int gp_cl_topk_rows(const cl_uint *t, const gp_topk_tiles *tt, const uint32_t *docs, const uint64_t *keys, uint64_t bias,
+                    const cl_uint *n, size_t q0, size_t nq, uint32_t k, int count_only, const gp_budget *budget, gp_answers *out,
+                    size_t *cap, gp_error *err)
 {
 	ranked_row *r = malloc(((size_t)tt->n_rows + 1) * sizeof(*r));
 	int rc = GP_OK;
@@ -720,8 +720,9 @@ int gp_cl_topk_rows(const cl_uint *t, const gp_topk_tiles *tt, const uint32_t *d
 		if (m == 0) continue;
 		if ((rc = answers_room(out, cap, 1, budget, q0 + i + 1, err)) != GP_OK) break;
 		for (size_t j = 0; j < m; j++) {
+			const uint64_t bits = r[j].key - bias;
 			out->docs[base + j] = r[j].doc;
-			memcpy(&out->scores[base + j], &r[j].key, 8);
+			memcpy(&out->scores[base + j], &bits, 8);
 		}
 	}
 	free(r);
@@ -792,7 +793,7 @@ static int query_chunk(const gp_index *ix, const gp_query_batch *sub, const batc
 	                                  {cb.row_keys, 0, rows * 8, row_keys}};
 	if ((rc = gp_cl_read_parts(parts, ranked ? 3 : 1, err)) != GP_OK) goto done;
 	if (ranked) {
-		rc = gp_cl_topk_rows(qt.t, &qt.tiles, row_docs, row_keys, b, q0, nq, sub->limit, sub->count_only, budget, out, cap, err);
+		rc = gp_cl_topk_rows(qt.t, &qt.tiles, row_docs, row_keys, 0, b, q0, nq, sub->limit, sub->count_only, budget, out, cap, err);
 		goto done;
 	}
 	uint64_t base = out->at[q0], n = b[nq];

@@ -186,7 +186,7 @@ static int tree_chunk(const gp_index *ix, const gp_tree_programs *p, const gp_tr
 	                                  {row_keys_buf, 0, rows * 8, row_keys}};
 	if ((rc = gp_cl_read_parts(parts, rk ? 3 : 1, err)) != GP_OK) goto done;
 	if (rk) {
-		rc = gp_cl_topk_rows(tt.t, &tt.tiles, row_docs, row_keys, b, q0, nq, rk->limit, count_only, budget, out, cap, err);
+		rc = gp_cl_topk_rows(tt.t, &tt.tiles, row_docs, row_keys, 1, b, q0, nq, rk->limit, count_only, budget, out, cap, err);
 		goto done;
 	}
 	const uint64_t base = out->at[q0], total = b[nq];
@@ -229,7 +229,11 @@ int gp_cl_tree_query(const gp_index *ix, const gp_tree_programs *p, const gp_tre
 		gp_answers_free(out);
 		return gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "the trees' answers");
 	}
-	const uint64_t chunk = gp_cl_index_chunk_items();
+	/* chunks of at most gp_cl_index_chunk_items() candidates, and of what a quarter of the cap
+	 * holds at a candidate's device bytes (its doc, mark or key, answer; ranked rows besides) */
+	uint64_t chunk = gp_cl_index_chunk_items();
+	if (budget && budget->max_result / 4 / 24 < chunk) chunk = budget->max_result / 4 / 24;
+	if (chunk == 0) chunk = 1;
 	for (size_t q0 = 0, q1; q0 < nq && rc == GP_OK; q0 = q1) {
 		uint64_t items = 0;
 		for (q1 = q0; q1 < nq; q1++) {

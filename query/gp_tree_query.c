@@ -758,14 +758,16 @@ static int phrase_docs(const gp_index *ix, const gp_qtree *t, uint32_t p, tree_r
 		return GP_OK;
 	}
 	if (ph->n == 1 && ph->initial && !leaf->colset && !ix->n_columns && r->items[ph->first].kind == ITEM_TERM) {
-		/* ^ of a term: its postings whose first position is the doc's first, read in turn */
+		/* ^ of a term: its postings that hold the doc's first position, read in turn up to it */
 		gp_list_cursor c;
 		uint32_t n;
 		for (gp_cursor_open(&c, ix, r->items[ph->first].term); c.i < c.n; gp_cursor_next(&c)) {
 			/* room for them all: positions up to the first are all a posting may hold */
 			if (scratch_room(r, (uint64_t)gp_cursor_count(&c) + 1) != GP_OK) return GP_ENOMEM;
 			const int32_t *pos = gp_cursor_positions(&c, r->scratch, GP_QT_FIRST_POSITION, &n);
-			*count += n > 0 && pos[0] == GP_QT_FIRST_POSITION;
+			uint32_t k = 0;
+			while (k < n && pos[k] < GP_QT_FIRST_POSITION) k++;
+			*count += k < n && pos[k] == GP_QT_FIRST_POSITION;
 		}
 		return GP_OK;
 	}

@@ -80,6 +80,35 @@ foreach ([['limit' => 3, 'offset' => 2], []] as $o) {
 /* a batch of an AND and an OR is not one list's operator: answered as trees */
 $batch = $ix->searchBatch(['x' => "\"$a\" \"$b\"", 'y' => "\"$a\" OR \"$b\""], ['limit' => 10]);
 echo 'mixed batch: ', $on_device(), ', ', same_ranked($batch['x'], walked($ix, "\"$a\" \"$b\"", ['limit' => 10])) && same_ranked($batch['y'], walked($ix, "\"$a\" OR \"$b\"", ['limit' => 10])) ? 'equal' : 'differs', "\n";
+
+/* edges an adversarial review found: ^ where a posting's positions start below 1 (its IDF counts
+ * the docs that hold the word at position 1 anywhere), column weights so small that scores round
+ * to 0 (still matches, on the device too), a ranked batch past the device's buffers under a small
+ * max_result_bytes (smaller chunks; the host's answers) */
+$w = array_values(unpack('N*', gpu_encode_postings([40000 => [1, 2]], GPUPOST_MOD9, GPUPOST_POSTINGS)));
+$w[0] -= 1;   /* doc 40000's positions [0, 1]: MOD9's combined form, its first gap 0 */
+$la = pack('N*', ...$w) . gpu_encode_postings([40001 => [1, 3], 40002 => [2]], GPUPOST_MOD9, GPUPOST_POSTINGS);
+$lb = gpu_encode_postings([40000 => [2], 40001 => [2], 40002 => [1], 40003 => [1]], GPUPOST_MOD9, GPUPOST_POSTINGS);
+$len = [40000 => 3, 40001 => 3, 40002 => 2, 40003 => 1];
+$got = [];
+foreach (['host', 'gpu'] as $place) {
+    $small = new GpuPost\Index(['a' => $la, 'b' => $lb], GPUPOST_MOD9, ['doc_lengths' => $len, 'device' => $place]);
+    $got[$place] = [$small->search(['and', ['initial', 'a'], 'b'], ['tree' => true, 'limit' => 5]), $small->search(['initial', 'a'], ['tree' => true, 'limit' => 5])];
+}
+$alone = $got['host'][1];
+echo "^ over positions from 0: ", $got['host'] == $got['gpu'] && count($alone) == 2 && abs($got['host'][0][40000] - 2 * $alone[40000]) < 1e-15 ? 'one IDF, on the host and the device' : 'differs: ' . json_encode($got), "\n";
+$rows = [0 => ['t' => 'a b', 'u' => 'c'], 1 => ['t' => 'c', 'u' => 'a a'], 2 => ['t' => 'b', 'u' => 'b'], 3 => ['t' => 'a', 'u' => 'a b']];
+$tiny = [];
+foreach (['host', 'gpu'] as $place) {
+    $cix = GpuPost\Index::fromDocuments($rows, ['device' => $place]);
+    $tiny[$place] = $cix->search('"a" OR "c"', ['limit' => 10, 'weights' => ['t' => 5e-324, 'u' => 5e-324]]);
+}
+echo "weights of 5e-324: ", $tiny['host'] === $tiny['gpu'] && count($tiny['host']) == 3 ? 'the same three matches' : 'differs: ' . json_encode($tiny), "\n";
+ini_set('gpupost.max_result_bytes', '3M');
+$many = array_fill(0, 3000, "NEAR(\"$a\" \"$b\", 3) OR \"$a\"");
+$dev_answers = $ix->searchBatch($many, ['limit' => 5]);
+ini_restore('gpupost.max_result_bytes');
+echo "a ranked batch under a small max_result_bytes: ", $dev_answers[2999] == walked($ix, $many[0], ['limit' => 5]) ? 'answered' : 'differs', "\n";
 ?>
 --EXPECT--
 0 of 1200 flat trees differ from the tree walk
@@ -94,3 +123,6 @@ a prefix: host
 a total beside a page: the device (or no device), equal
 a total: the device (or no device), equal
 mixed batch: the device (or no device), equal
+^ over positions from 0: one IDF, on the host and the device
+weights of 5e-324: the same three matches
+a ranked batch under a small max_result_bytes: answered
