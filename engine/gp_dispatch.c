@@ -607,14 +607,14 @@ static int tree_totals(const gp_index *ix, const gp_tree_programs *p, int ranked
 }
 
 /* Whether the device's kernel may rank the batch as the host would: bm25() without a prior or
- * an order, doc lengths, doubles on the device, every column weight above 0 (a match then scores
- * above 0: a key of 0 is no match) and within the host's bound. *weighted: some weight is not 1. */
+ * an order, doc lengths, doubles on the device, every column weight within the host's bounds (0
+ * to 1e6). *weighted: some weight is not 1. */
 static int tree_rank_on_device(const gp_index *ix, const gp_tree_batch *b, int *weighted)
 {
 	*weighted = 0;
 	if (b->prior_attr >= 0 || b->order_attr >= 0 || b->count_only || !ix->doc_len || !gp_cl_info() || !gp_cl_info()->fp64) return 0;
 	for (uint32_t c = 0; b->weights && c < b->n_weights; c++) {
-		if (!(b->weights[c] > 0.0 && b->weights[c] <= 1e6)) return 0;
+		if (!(b->weights[c] >= 0.0 && b->weights[c] <= 1e6)) return 0;
 		*weighted |= b->weights[c] != 1.0;
 	}
 	return 1;

@@ -101,9 +101,11 @@ $rows = [0 => ['t' => 'a b', 'u' => 'c'], 1 => ['t' => 'c', 'u' => 'a a'], 2 => 
 $tiny = [];
 foreach (['host', 'gpu'] as $place) {
     $cix = GpuPost\Index::fromDocuments($rows, ['device' => $place]);
-    $tiny[$place] = $cix->search('"a" OR "c"', ['limit' => 10, 'weights' => ['t' => 5e-324, 'u' => 5e-324]]);
+    foreach ([5e-324, 0.0] as $wt) $tiny[$place][] = $cix->search('"a" OR "c"', ['limit' => 10, 'weights' => ['t' => $wt, 'u' => $wt]]);
+    $tiny[$place][] = $cix->info()['last_backend'];
 }
-echo "weights of 5e-324: ", $tiny['host'] === $tiny['gpu'] && count($tiny['host']) == 3 ? 'the same three matches' : 'differs: ' . json_encode($tiny), "\n";
+echo "weights of 5e-324 and 0: ", $tiny['host'][0] === $tiny['gpu'][0] && $tiny['host'][1] === $tiny['gpu'][1] && count($tiny['host'][0]) == 3 && count($tiny['host'][1]) == 3
+    && $tiny['gpu'][2] === (gp_device_available() ? 'opencl' : 'host') ? 'the same three matches, the device answering' : 'differs: ' . json_encode($tiny), "\n";
 ini_set('gpupost.max_result_bytes', '3M');
 $many = array_fill(0, 3000, "NEAR(\"$a\" \"$b\", 3) OR \"$a\"");
 $dev_answers = $ix->searchBatch($many, ['limit' => 5]);
@@ -124,5 +126,5 @@ a total beside a page: the device (or no device), equal
 a total: the device (or no device), equal
 mixed batch: the device (or no device), equal
 ^ over positions from 0: one IDF, on the host and the device
-weights of 5e-324: the same three matches
+weights of 5e-324 and 0: the same three matches, the device answering
 a ranked batch under a small max_result_bytes: answered
