@@ -245,7 +245,7 @@ int gp_tree_programs_build(const gp_index *ix, const gp_qtree *const *trees, siz
 		if (rc == GP_OK && c.rc == GP_OK && n_nodes) {
 			const size_t from = p->n_cover;
 			cover(&c, t->root);
-			qsort(p->cover + from, p->n_cover - from, sizeof(uint32_t), cmp_u32);
+			if (p->n_cover > from) qsort(p->cover + from, p->n_cover - from, sizeof(uint32_t), cmp_u32);
 			size_t m = from;
 			for (size_t i = from; i < p->n_cover; i++) {
 				if (m == from || p->cover[m - 1] != p->cover[i]) p->cover[m++] = p->cover[i];
