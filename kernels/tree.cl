@@ -148,6 +148,26 @@ static int ix_tree_leaf(__global const uint *docs, __global const uint *list_at,
 	}
 }
 
+/* An inner node's truth from its children's on the stack (popped): AND, OR, or NOT (its first
+ * operand and not its second); 0 for an empty node. */
+static uchar ix_tree_combine(uint kind, uint count, uchar *stack, uint *sp)
+{
+	if (kind == IX_TREE_AND || kind == IX_TREE_OR) {
+		uchar all = 1, any = 0;
+		for (uint c = 0; c < count; c++) {
+			uchar b = stack[--*sp];
+			all &= b;
+			any |= b;
+		}
+		return kind == IX_TREE_AND ? all : any;
+	}
+	if (kind == IX_TREE_NOT) {
+		uchar b = stack[--*sp], a = stack[--*sp];
+		return a && !b;
+	}
+	return 0;
+}
+
 /* After index_or_merge over each query's cover lists: keep[i] = 1 when candidate i is the first
  * of its doc in its query and the query's tree matches it. */
 __kernel void index_tree(__global const uint *docs, __global const uint *list_at, __global const uint *pos_at,
@@ -172,19 +192,8 @@ __kernel void index_tree(__global const uint *docs, __global const uint *list_at
 		uchar v;
 		if (kind == IX_TREE_LEAF) {
 			v = (uchar)ix_tree_leaf(docs, list_at, pos_at, positions, prog + arg, x, columns);
-		} else if (kind == IX_TREE_AND || kind == IX_TREE_OR) {
-			uchar all = 1, any = 0;
-			for (uint c = 0; c < count; c++) {
-				uchar b = stack[--sp];
-				all &= b;
-				any |= b;
-			}
-			v = kind == IX_TREE_AND ? all : any;
-		} else if (kind == IX_TREE_NOT) {
-			uchar b = stack[--sp], a = stack[--sp];
-			v = a && !b;
 		} else {
-			v = 0;
+			v = ix_tree_combine(kind, count, stack, &sp);
 		}
 		stack[sp++] = v;
 	}
@@ -323,19 +332,8 @@ __kernel void index_tree_rank(__global const uint *docs, __global const uint *li
 				__global const uint *leaf = prog + arg;
 				v = (uchar)ix_tree_leaf_freq(docs, list_at, pos_at, positions, leaf, x, columns, positional, weights, n_weights, freq);
 				n_phrases = max(n_phrases, leaf[3] + leaf[2]);
-			} else if (kind == IX_TREE_AND || kind == IX_TREE_OR) {
-				uchar all = 1, any = 0;
-				for (uint c = 0; c < count; c++) {
-					uchar b = stack[--sp];
-					all &= b;
-					any |= b;
-				}
-				v = kind == IX_TREE_AND ? all : any;
-			} else if (kind == IX_TREE_NOT) {
-				uchar b = stack[--sp], a = stack[--sp];
-				v = a && !b;
 			} else {
-				v = 0;
+				v = ix_tree_combine(kind, count, stack, &sp);
 			}
 			stack[sp++] = v;
 			if (v) matched |= (ulong)1 << k;

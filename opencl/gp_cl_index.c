@@ -420,16 +420,12 @@ static int launch(const gp_index *ix, const index_device *d, const gp_query_batc
 	}
 	if (cb->keys) {
 		cl_kernel sc = gp_cl_kernel(GP_K_INDEX_SCORE);
-		uint64_t k1, b, avgdl;
-		memcpy(&k1, &ix->k1, 8);
-		memcpy(&b, &ix->b, 8);
-		memcpy(&avgdl, &ix->avgdl, 8);
 		gp_args_index_score as = {
 			.cand = cand, .keep = kept, .docs = d->docs, .list_at = d->list_at, .pos_at = d->pos_at,
 			.doc_len = d->doc_len, .qt = tables, .queries_off = qt->queries, .terms_off = qt->terms,
 			.places_off = qt->places, .idf_off = qt->idf, .starts_off = qt->starts, .n_queries = nq,
-			.n_items = n_items, .positional = ix->positional != 0, .k1_bits = k1, .b_bits = b,
-			.avgdl_bits = avgdl, .keys = cb->keys,
+			.n_items = n_items, .positional = ix->positional != 0, .k1_bits = gp_cl_double_bits(ix->k1),
+			.b_bits = gp_cl_double_bits(ix->b), .avgdl_bits = gp_cl_double_bits(ix->avgdl), .keys = cb->keys,
 		};
 		if (gp_set_index_score(sc, &as) != CL_SUCCESS) return set_failed(err, "clSetKernelArg(index_score)");
 		if (gp_cl_run(sc, n_items, err) != GP_OK) return GP_EDEVICE;

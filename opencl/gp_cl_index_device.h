@@ -16,6 +16,14 @@ typedef struct index_device {
 	uint32_t *mark, *local, epoch;
 } index_device;
 
+/* A double's bits, as the kernels take BM25's parameters (ulong; as_double there). */
+static inline uint64_t gp_cl_double_bits(double v)
+{
+	uint64_t bits;
+	memcpy(&bits, &v, sizeof bits);
+	return bits;
+}
+
 /* After the kernel that marks each candidate kept (1) or not: the marks' running count, the kept
  * candidates compacted into answers, each query's first answer (and the total) into bounds. */
 int gp_cl_index_compact(cl_mem tables, cl_uint starts_off, cl_uint n_queries, cl_uint n_items, cl_mem cand,

@@ -148,16 +148,12 @@ static int tree_chunk(const gp_index *ix, const gp_tree_programs *p, const gp_tr
 	else if (gp_cl_run(m, n_items, err) != GP_OK) rc = GP_EDEVICE;
 	else if (rk) {
 		cl_kernel e = gp_cl_kernel(GP_K_INDEX_TREE_RANK);
-		uint64_t k1, bb, avgdl;
-		memcpy(&k1, &ix->k1, 8);
-		memcpy(&bb, &ix->b, 8);
-		memcpy(&avgdl, &ix->avgdl, 8);
 		gp_args_index_tree_rank ae = {
 			.docs = d->docs, .list_at = d->list_at, .pos_at = d->pos_at, .positions = d->positions, .doc_len = d->doc_len,
 			.qt = tables, .starts_off = tt.starts, .prog_at_off = tt.prog_at, .idf_at_off = tt.idf_at,
 			.weights_off = tt.weights, .n_weights = rk->n_weights, .n_queries = n, .n_items = n_items,
-			.columns = ix->n_columns > 0, .positional = ix->positional != 0, .k1_bits = k1, .b_bits = bb,
-			.avgdl_bits = avgdl, .cand = cand, .keys = keys,
+			.columns = ix->n_columns > 0, .positional = ix->positional != 0, .k1_bits = gp_cl_double_bits(ix->k1),
+			.b_bits = gp_cl_double_bits(ix->b), .avgdl_bits = gp_cl_double_bits(ix->avgdl), .cand = cand, .keys = keys,
 		};
 		if (gp_set_index_tree_rank(e, &ae) != CL_SUCCESS) rc = args_failed(err, "clSetKernelArg(index_tree_rank)");
 		else if (gp_cl_run(e, n_items, err) != GP_OK) rc = GP_EDEVICE;
