@@ -817,7 +817,9 @@ static int tree_answers(const gp_index *ix, const gp_qtree *t, const gp_tree_bat
 	 * scored after (each match's frequency kept meanwhile) instead of walked twice */
 	const gp_qt_node *root = &t->nodes[t->root];
 	const int ordered = ranked && b->order_attr >= 0;
-	const int lone = ranked && !ordered && b->prior_attr < 0 && root->kind == GP_QT_NEAR && root->n == 1 && t->n_phrases == 1;
+	/* (not under filters: the phrase's IDF counts every doc that holds it, as FTS5's does) */
+	const int lone = ranked && !ordered && b->prior_attr < 0 && b->n_filters == 0 && root->kind == GP_QT_NEAR && root->n == 1 &&
+	                 t->n_phrases == 1;
 	typedef struct held_match {
 		uint32_t doc;
 		double freq;
