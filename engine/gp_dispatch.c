@@ -569,7 +569,7 @@ static int tree_idfs(const gp_index *ix, const gp_tree_batch *b, const gp_budget
 		gp_answers counts;
 		rc = gp_tree_programs_build(ix, one_p, alone, 0, &p, err);
 		if (rc == GP_OK) {
-			rc = gp_cl_tree_query(ix, &p, NULL, 1, budget, &counts, err);
+			rc = gp_cl_tree_query(ix, &p, NULL, NULL, 1, budget, &counts, err);
 			gp_tree_programs_free(&p);
 			for (size_t i = 0; rc == GP_OK && i < alone; i++) (*idf)[one_at[i]] = gp_bm25_idf(ix->n_len, counts.at[i + 1] - counts.at[i]);
 			if (rc == GP_OK) gp_answers_free(&counts);
@@ -591,13 +591,15 @@ static int tree_idfs(const gp_index *ix, const gp_tree_batch *b, const gp_budget
 }
 
 /* Each tree's matches, all of them, beside its answers (out->matched): an unranked batch's are its
- * answers' counts, a ranked one's counted by a second, unranked batch of the same programs. */
-static int tree_totals(const gp_index *ix, const gp_tree_programs *p, int ranked, const gp_budget *budget, gp_answers *out,
-                       gp_error *err)
+ * answers' counts, a ranked one's counted by a second, unranked batch of the same programs (under
+ * the batch's filters). */
+static int tree_totals(const gp_index *ix, const gp_tree_programs *p, const gp_tree_batch *b, const gp_budget *budget,
+                       gp_answers *out, gp_error *err)
 {
 	const size_t nq = p->n_trees;
+	const int ranked = b->limit > 0;
 	gp_answers counts = {0};
-	int rc = ranked ? gp_cl_tree_query(ix, p, NULL, 1, budget, &counts, err) : GP_OK;
+	int rc = ranked ? gp_cl_tree_query(ix, p, NULL, b, 1, budget, &counts, err) : GP_OK;
 	if (rc == GP_OK && !(out->matched = calloc(nq + 1, sizeof(uint64_t)))) rc = GP_ENOMEM;
 	const gp_answers *from = ranked ? &counts : out;
 	for (size_t q = 0; rc == GP_OK && q < nq; q++) out->matched[q] = from->at[q + 1] - from->at[q];
@@ -606,13 +608,21 @@ static int tree_totals(const gp_index *ix, const gp_tree_programs *p, int ranked
 	return rc;
 }
 
-/* Whether the device's kernel may rank the batch as the host would: bm25() without a prior or
- * an order, doc lengths, doubles on the device, every column weight within the host's bounds (0
- * to 1e6). *weighted: some weight is not 1. */
+/* Whether the device's kernels may answer the batch's selection (filters, prior, order): they
+ * read the attributes as doubles. */
+static int tree_selection_on_device(const gp_index *ix, const gp_tree_batch *b)
+{
+	if (!b->n_filters && b->prior_attr < 0 && b->order_attr < 0) return 1;
+	return ix->n_attrs && gp_cl_info() && gp_cl_info()->fp64;
+}
+
+/* Whether the device's kernel may rank the batch as the host would: by an attribute, or by
+ * bm25() (with a prior or not) with doc lengths; doubles on the device, every column weight
+ * within the host's bounds (0 to 1e6). *weighted: some weight is not 1. */
 static int tree_rank_on_device(const gp_index *ix, const gp_tree_batch *b, int *weighted)
 {
 	*weighted = 0;
-	if (b->prior_attr >= 0 || b->order_attr >= 0 || b->count_only || !ix->doc_len || !gp_cl_info() || !gp_cl_info()->fp64) return 0;
+	if (b->count_only || (!ix->doc_len && b->order_attr < 0) || !gp_cl_info() || !gp_cl_info()->fp64) return 0;
 	for (uint32_t c = 0; b->weights && c < b->n_weights; c++) {
 		if (!(b->weights[c] >= 0.0 && b->weights[c] <= 1e6)) return 0;
 		*weighted |= b->weights[c] != 1.0;
@@ -628,7 +638,7 @@ int gp_index_tree_search(gp_index *ix, const gp_tree_batch *b, gp_placement plac
 	gp_tree_programs p;
 	const int ranked = b->limit > 0;
 	int weighted = 0;
-	if (place != GP_PLACE_HOST && b->n_filters == 0 && ix->n_postings && !ix->device_refused &&
+	if (place != GP_PLACE_HOST && ix->n_postings && !ix->device_refused && tree_selection_on_device(ix, b) &&
 	    (!ranked || tree_rank_on_device(ix, b, &weighted)) &&
 	    gp_tree_programs_build(ix, b->trees, b->n_queries, (ranked ? GP_TP_RANKED : 0) | (weighted ? GP_TP_WEIGHTED : 0), &p, err) == GP_OK) {
 		uint64_t work = 0;
@@ -640,12 +650,18 @@ int gp_index_tree_search(gp_index *ix, const gp_tree_batch *b, gp_placement plac
 			if (rc == GP_OK && (ix->device_shards || ix->device_compressed)) rc = GP_EVALUE;
 			double *idf = NULL;
 			uint64_t *idf_at = NULL;
-			if (rc == GP_OK && ranked) rc = tree_idfs(ix, b, &ctx->budget, &idf, &idf_at, err);
+			/* ordered by an attribute: no IDFs (each tree's none) */
+			if (rc == GP_OK && ranked && b->order_attr >= 0 && !(idf_at = calloc(b->n_queries + 1, sizeof(uint64_t)))) rc = GP_ENOMEM;
+			else if (rc == GP_OK && ranked && b->order_attr < 0) rc = tree_idfs(ix, b, &ctx->budget, &idf, &idf_at, err);
 			gp_tree_ranking rk = {b->limit, idf, idf_at, weighted ? b->weights : NULL, weighted ? b->n_weights : 0};
-			if (rc == GP_OK) rc = gp_cl_tree_query(ix, &p, ranked ? &rk : NULL, b->count_only, &ctx->budget, out, err);
+			if (rc == GP_OK) rc = gp_cl_tree_query(ix, &p, ranked ? &rk : NULL, b, b->count_only, &ctx->budget, out, err);
 			free(idf);
 			free(idf_at);
-			if (rc == GP_OK && b->count_matches) rc = tree_totals(ix, &p, ranked, &ctx->budget, out, err);
+			if (rc == GP_OK && b->count_matches) rc = tree_totals(ix, &p, b, &ctx->budget, out, err);
+			/* ordered: each answer's score its attribute's value (NaN: none), as the host's */
+			for (uint64_t i = 0; rc == GP_OK && ranked && b->order_attr >= 0 && i < out->total; i++) {
+				out->scores[i] = gp_index_attribute(ix, (uint32_t)b->order_attr, out->docs[i]);
+			}
 		}
 		gp_tree_programs_free(&p);
 		if (rc == GP_OK) {

@@ -14,7 +14,14 @@
  * Ranked (index_tree_rank): FTS5's bm25() over the tree's phrases, each counted where its branch
  * of the tree matches the doc (every ancestor matches, none through a NOT's second operand): a
  * phrase's frequency its instances there (a NEAR group's: those FTS5's trimming keeps), each its
- * column's weight; the IDFs come from the host, two words a phrase from qt[idf_at_off + q]. */
+ * column's weight; the IDFs come from the host, two words a phrase from qt[idf_at_off + q].
+ *
+ * A batch's selection (words from qt[sel_off]; query/gp_tree_query.h's filters, prior and order):
+ * its filter count, the prior's attribute (IX_TREE_NO_ATTR: none) and weight (two words), the
+ * order's attribute (IX_TREE_NO_ATTR: none) and whether it is descending, then each filter in
+ * eight words: its attribute, its set's size (0: a range) and first word, a word unused, the
+ * range's ends (two words each); a set's values are increasing, two words each. Attribute a of
+ * doc x is attrs[a * attr_docs + x] (a double's bits; NaN, or x past attr_docs: none). */
 
 #define IX_TREE_LEAF 1u
 #define IX_TREE_AND 2u
@@ -28,6 +35,9 @@
 #define IX_TREE_ENTRY 3
 #define IX_TREE_ROOT 0x7FFFFFFFu
 #define IX_TREE_RANKED_PHRASES 32
+#define IX_TREE_NO_ATTR 0xFFFFFFFFu
+#define IX_TREE_SEL_FILTERS 6
+#define IX_TREE_FILTER_WORDS 8
 /* positions of an index of documents: column << 20 | offset from 1 (index/gp_index.h) */
 #define IX_COLUMN_SHIFT 20
 #define IX_COLUMN_TOKENS 0xFFFFFu
@@ -148,6 +158,50 @@ static int ix_tree_leaf(__global const uint *docs, __global const uint *list_at,
 	}
 }
 
+#ifdef cl_khr_fp64
+static double ix_attribute(__global const ulong *attrs, uint attr_docs, uint a, uint x)
+{
+	return x < attr_docs ? as_double(attrs[(ulong)a * attr_docs + x]) : NAN;
+}
+
+static double ix_word_double(__global const uint *w)
+{
+	return as_double(upsample(w[1], w[0]));
+}
+
+/* Whether doc x passes every filter of the selection sel (a doc without the attribute: none). */
+static int ix_tree_passes(__global const ulong *attrs, uint attr_docs, __global const uint *qt, __global const uint *sel,
+                          uint x)
+{
+	for (uint f = 0; f < sel[0]; f++) {
+		__global const uint *e = sel + IX_TREE_SEL_FILTERS + IX_TREE_FILTER_WORDS * f;
+		double v = ix_attribute(attrs, attr_docs, e[0], x);
+		uint n = e[1];
+		if (n == 0) {
+			if (!(v >= ix_word_double(e + 4) && v <= ix_word_double(e + 6))) return 0;
+			continue;
+		}
+		__global const uint *set = qt + e[2];
+		uint lo = 0, hi = n;   /* the first value at least v */
+		while (lo < hi) {
+			uint mid = lo + (hi - lo) / 2;
+			if (ix_word_double(set + 2 * mid) < v) lo = mid + 1;
+			else hi = mid;
+		}
+		if (!(lo < n && ix_word_double(set + 2 * lo) == v)) return 0;
+	}
+	return 1;
+}
+
+/* A double as a key that orders as the double does (index_top_k takes the largest; a match's key
+ * is never 0): the sign bit flipped on, or every bit of a negative flipped; -0 as 0. */
+static ulong ix_sortable_key(double v)
+{
+	ulong bits = as_ulong(v == 0.0 ? 0.0 : v);
+	return (bits >> 63) ? ~bits : bits | ((ulong)1 << 63);
+}
+#endif
+
 /* An inner node's truth from its children's on the stack (popped): AND, OR, or NOT (its first
  * operand and not its second); 0 for an empty node. */
 static uchar ix_tree_combine(uint kind, uint count, uchar *stack, uint *sp)
@@ -173,7 +227,8 @@ static uchar ix_tree_combine(uint kind, uint count, uchar *stack, uint *sp)
 __kernel void index_tree(__global const uint *docs, __global const uint *list_at, __global const uint *pos_at,
                          __global const int *positions, __global const uint *qt, const uint starts_off,
                          const uint prog_at_off, const uint n_queries, const uint n_items, const uint columns,
-                         __global const uint *cand, __global uint *keep)
+                         __global const ulong *attrs, const uint attr_docs, const uint sel_off, __global const uint *cand,
+                         __global uint *keep)
 {
 	uint i = get_global_id(0);
 	if (i >= n_items) return;
@@ -197,7 +252,14 @@ __kernel void index_tree(__global const uint *docs, __global const uint *list_at
 		}
 		stack[sp++] = v;
 	}
-	keep[i] = sp == 1 ? stack[0] : 0u;
+	uint match = sp == 1 ? stack[0] : 0u;
+	__global const uint *sel = qt + sel_off;
+#ifdef cl_khr_fp64
+	if (match && sel[0]) match = (uint)ix_tree_passes(attrs, attr_docs, qt, sel, x);
+#else
+	if (sel[0]) match = 0;   /* filters need doubles: the host does not send them here */
+#endif
+	keep[i] = match;
 }
 
 /* A ranked leaf at doc x: whether it matches, each of its phrases' frequency into freq (from its
@@ -301,14 +363,17 @@ done:
 	return kept[0] > 0;
 }
 
-/* Ranked trees, after index_or_merge over their covers: keys[i] = the score's bits plus one when
- * candidate i is the first of its doc and its tree matches (0 otherwise: no match). */
+/* Ranked trees, after index_or_merge over their covers: keys[i] = the sortable key of the score
+ * (bm25() plus the selection's prior; or the order's attribute, negated ascending, none as -inf)
+ * when candidate i is the first of its doc and its tree matches and it passes the selection's
+ * filters (0 otherwise: no match). */
 __kernel void index_tree_rank(__global const uint *docs, __global const uint *list_at, __global const uint *pos_at,
                               __global const int *positions, __global const uint *doc_len, __global const uint *qt,
                               const uint starts_off, const uint prog_at_off, const uint idf_at_off,
                               const uint weights_off, const uint n_weights, const uint n_queries, const uint n_items,
                               const uint columns, const uint positional, const ulong k1_bits, const ulong b_bits,
-                              const ulong avgdl_bits, __global const uint *cand, __global ulong *keys)
+                              const ulong avgdl_bits, __global const ulong *attrs, const uint attr_docs, const uint sel_off,
+                              __global const uint *cand, __global ulong *keys)
 {
 	uint i = get_global_id(0);
 	if (i >= n_items) return;
@@ -316,6 +381,8 @@ __kernel void index_tree_rank(__global const uint *docs, __global const uint *li
 #ifdef cl_khr_fp64
 	uint q = ix_segment_of(qt + starts_off, n_queries, i);
 	uint x = cand[i];
+	__global const uint *sel = qt + sel_off;
+	const uint order = sel[4];
 	if (i == qt[starts_off + q] || cand[i - 1] != x) {
 		__global const uint *prog = qt + qt[prog_at_off + q];
 		__global const uint *weights = qt + weights_off;
@@ -330,7 +397,10 @@ __kernel void index_tree_rank(__global const uint *docs, __global const uint *li
 			uchar v;
 			if (kind == IX_TREE_LEAF) {
 				__global const uint *leaf = prog + arg;
-				v = (uchar)ix_tree_leaf_freq(docs, list_at, pos_at, positions, leaf, x, columns, positional, weights, n_weights, freq);
+				/* ordered by an attribute: only whether it matches */
+				v = order != IX_TREE_NO_ATTR ? (uchar)ix_tree_leaf(docs, list_at, pos_at, positions, leaf, x, columns)
+				                             : (uchar)ix_tree_leaf_freq(docs, list_at, pos_at, positions, leaf, x, columns,
+				                                                        positional, weights, n_weights, freq);
 				n_phrases = max(n_phrases, leaf[3] + leaf[2]);
 			} else {
 				v = ix_tree_combine(kind, count, stack, &sp);
@@ -338,7 +408,13 @@ __kernel void index_tree_rank(__global const uint *docs, __global const uint *li
 			stack[sp++] = v;
 			if (v) matched |= (ulong)1 << k;
 		}
-		if (sp == 1 && stack[0]) {
+		if (sp == 1 && stack[0] && ix_tree_passes(attrs, attr_docs, qt, sel, x)) {
+			if (order != IX_TREE_NO_ATTR) {
+				double v = ix_attribute(attrs, attr_docs, order, x);
+				key = ix_sortable_key(v != v ? -INFINITY : sel[5] ? v : -v);
+				keys[i] = key;
+				return;
+			}
 			/* counted from the root down: a node that matches, whose parent is counted, and not
 			 * a NOT's second operand */
 			for (uint k = n_nodes; k-- > 0;) {
@@ -359,11 +435,15 @@ __kernel void index_tree_rank(__global const uint *docs, __global const uint *li
 					if (p >= leaf[3] && p < leaf[3] + leaf[2]) f = freq[p];
 				}
 				if (f != 0.0) {
-					double w = as_double(upsample(idf[2 * p + 1], idf[2 * p]));
+					double w = ix_word_double(idf + 2 * p);
 					score += w * ((f * (k1 + 1.0)) / (f + k1 * (1 - b + b * dl / avgdl)));
 				}
 			}
-			key = as_ulong(score) + 1;   /* the next double up: a match's key is never 0 (a score that underflows to 0) */
+			if (sel[1] != IX_TREE_NO_ATTR) {   /* the prior: its weight times the doc's value (none: 0) */
+				double v = ix_attribute(attrs, attr_docs, sel[1], x);
+				score += v == v ? ix_word_double(sel + 2) * v : 0.0;
+			}
+			key = ix_sortable_key(score);
 		}
 	}
 #endif

@@ -119,12 +119,17 @@ int gp_cl_index_query(const struct gp_index *ix, const struct gp_query_batch *q,
                       const struct gp_budget *budget, struct gp_answers *out, gp_error *err);
 /* A batch of query trees, compiled (query/gp_tree_program.h), answered over the resident decoded
  * lists (gp_cl_tree.c): docs, or with count_only each tree's count; with a ranking (rk not
- * NULL), each tree's best rk->limit by bm25() with their scores. GP_EVALUE: a tree of 2^32 or
- * more candidates (the host answers it). */
+ * NULL), each tree's best rk->limit by bm25() with their scores. sel (NULL: none) gives the
+ * batch's filters, prior and order (query/gp_tree_query.h's gp_tree_batch: those fields only;
+ * they need the index's attributes resident and doubles on the device); ordered, a doc's score is
+ * the order's key (its attribute, negated ascending, -inf without one). GP_EVALUE: a tree of 2^32
+ * or more candidates (the host answers it). */
 struct gp_tree_programs;
 struct gp_tree_ranking;
+struct gp_tree_batch;
 int gp_cl_tree_query(const struct gp_index *ix, const struct gp_tree_programs *p, const struct gp_tree_ranking *rk,
-                     int count_only, const struct gp_budget *budget, struct gp_answers *out, gp_error *err);
+                     const struct gp_tree_batch *sel, int count_only, const struct gp_budget *budget,
+                     struct gp_answers *out, gp_error *err);
 
 /* Pinned host memory of `bytes` for a file image that is uploaded from (GpuPost\Index::open):
  * NULL on failure, or on a CPU device (which reads host memory as it is); freed with gp_cl_pinned_image_free(handle, p). */

@@ -301,13 +301,14 @@
 #define GP_KARGS_index_tree(BUF, VAL, LOC) \
 	BUF(docs) BUF(list_at) BUF(pos_at) BUF(positions) BUF(qt) VAL(cl_uint, starts_off) \
 	VAL(cl_uint, prog_at_off) VAL(cl_uint, n_queries) VAL(cl_uint, n_items) VAL(cl_uint, columns) \
-	BUF(cand) BUF(keep)
+	BUF(attrs) VAL(cl_uint, attr_docs) VAL(cl_uint, sel_off) BUF(cand) BUF(keep)
 
 #define GP_KARGS_index_tree_rank(BUF, VAL, LOC) \
 	BUF(docs) BUF(list_at) BUF(pos_at) BUF(positions) BUF(doc_len) BUF(qt) \
 	VAL(cl_uint, starts_off) VAL(cl_uint, prog_at_off) VAL(cl_uint, idf_at_off) \
 	VAL(cl_uint, weights_off) VAL(cl_uint, n_weights) VAL(cl_uint, n_queries) \
 	VAL(cl_uint, n_items) VAL(cl_uint, columns) VAL(cl_uint, positional) VAL(cl_ulong, k1_bits) \
-	VAL(cl_ulong, b_bits) VAL(cl_ulong, avgdl_bits) BUF(cand) BUF(keys)
+	VAL(cl_ulong, b_bits) VAL(cl_ulong, avgdl_bits) BUF(attrs) VAL(cl_uint, attr_docs) \
+	VAL(cl_uint, sel_off) BUF(cand) BUF(keys)
 
 #endif

@@ -19,6 +19,7 @@ static void index_device_free(void *p)
 	gp_cl_resident_release(d->pos_at);
 	gp_cl_resident_release(d->positions);
 	gp_cl_resident_release(d->doc_len);
+	gp_cl_resident_release(d->attrs);
 	gp_cl_resident_release(d->blobs);
 	free(d->word_at);
 	free(d->mark);
@@ -119,6 +120,12 @@ int gp_cl_index_upload(gp_index *ix, const uint8_t *image, gp_error *err)
 			return GP_EDEVICE;
 		}
 		ix->device_bytes += (uint64_t)ix->len_docs * 4;
+	}
+	if (ix->n_attrs && ix->attr_docs) {   /* what filters, priors and orders read */
+		const size_t bytes = (size_t)ix->n_attrs * ix->attr_docs * 8;
+		/* without them (too large for one buffer, or no room) the host answers selections */
+		gp_error ignored = {0};
+		if ((d->attrs = gp_cl_resident(ix->attr_values, bytes, &ignored))) ix->device_bytes += bytes;
 	}
 	ix->device = d;
 	ix->device_free = index_device_free;
@@ -695,7 +702,7 @@ static int row_order(const void *a, const void *b)
 	return x->doc < y->doc ? -1 : x->doc > y->doc;
 }
 
-int gp_cl_topk_rows(const cl_uint *t, const gp_topk_tiles *tt, const uint32_t *docs, const uint64_t *keys, uint64_t bias,
+int gp_cl_topk_rows(const cl_uint *t, const gp_topk_tiles *tt, const uint32_t *docs, const uint64_t *keys, int sortable,
                     const cl_uint *n, size_t q0, size_t nq, uint32_t k, int count_only, const gp_budget *budget, gp_answers *out,
                     size_t *cap, gp_error *err)
 {
@@ -716,7 +723,7 @@ int gp_cl_topk_rows(const cl_uint *t, const gp_topk_tiles *tt, const uint32_t *d
 		if (m == 0) continue;
 		if ((rc = answers_room(out, cap, 1, budget, q0 + i + 1, err)) != GP_OK) break;
 		for (size_t j = 0; j < m; j++) {
-			const uint64_t bits = r[j].key - bias;
+			const uint64_t k = r[j].key, bits = !sortable ? k : (k >> 63) ? k & ~((uint64_t)1 << 63) : ~k;
 			out->docs[base + j] = r[j].doc;
 			memcpy(&out->scores[base + j], &bits, 8);
 		}

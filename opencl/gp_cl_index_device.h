@@ -11,6 +11,7 @@
 typedef struct index_device {
 	cl_mem docs, list_at, pos_at, positions;
 	cl_mem doc_len;     /* BM25's doc lengths (ranked queries), when the index has them */
+	cl_mem attrs;       /* the docs' attributes (query trees' selections), when the index has them */
 	cl_mem blobs;
 	cl_uint *word_at;
 	uint32_t *mark, *local, epoch;
@@ -46,9 +47,10 @@ int gp_cl_topk_tables(cl_uint **t, size_t *len, size_t *cap, cl_uint starts, siz
 int gp_cl_topk_launch(cl_mem tables, const gp_topk_tiles *tt, cl_mem keys, cl_mem cand, cl_mem row_docs, cl_mem row_keys,
                       cl_mem counts, gp_error *err);
 /* A ranked chunk's rows (n[j] of tile j, from its first row in the tables t: docs and keys as
- * read back, a key its score's bits plus bias): each query's tiles' rows sorted best first, its
- * best k appended to out with their scores (out->at[q0] set on entry; *cap: out's room). */
-int gp_cl_topk_rows(const cl_uint *t, const gp_topk_tiles *tt, const uint32_t *docs, const uint64_t *keys, uint64_t bias,
+ * read back, a key its score's bits, or with sortable the score as kernels/tree.cl's
+ * ix_sortable_key orders it): each query's tiles' rows sorted best first, its best k appended to
+ * out with their scores (out->at[q0] set on entry; *cap: out's room). */
+int gp_cl_topk_rows(const cl_uint *t, const gp_topk_tiles *tt, const uint32_t *docs, const uint64_t *keys, int sortable,
                     const cl_uint *n, size_t q0, size_t nq, uint32_t k, int count_only, const struct gp_budget *budget,
                     struct gp_answers *out, size_t *cap, gp_error *err);
 

@@ -13,6 +13,7 @@
 #include "../index/gp_index.h"
 #include "../query/gp_query.h"
 #include "../query/gp_tree_program.h"
+#include "../query/gp_tree_query.h"
 
 _Static_assert(GP_IX_COLUMN_SHIFT == 20, "kernels/tree.cl reads columns as position >> 20");
 
@@ -23,6 +24,7 @@ typedef struct tree_tables {
 	size_t len, cap;
 	cl_uint queries, terms, starts, segs, seg_query, seg_term, n_segs, prog_at;
 	cl_uint idf_at, weights;  /* ranked: each tree's IDFs' first word; the column weights */
+	cl_uint sel;              /* the selection's first word (kernels/tree.cl says its layout) */
 	gp_topk_tiles tiles;      /* ranked: the top k's tiles */
 	uint64_t items;
 } tree_tables;
@@ -35,13 +37,69 @@ static void put_double(cl_uint *w, double v)
 	w[1] = (cl_uint)(bits >> 32);
 }
 
-static int tree_tables_build(const gp_index *ix, const gp_tree_programs *p, const gp_tree_ranking *rk, size_t q0, size_t q1,
-                             tree_tables *tt)
+static double word_double(const cl_uint *w)
+{
+	const uint64_t bits = (uint64_t)w[1] << 32 | w[0];
+	double v;
+	memcpy(&v, &bits, 8);
+	return v;
+}
+
+/* Two words a double (the tables are 4-byte aligned): by value. */
+static int cmp_double_words(const void *a, const void *b)
+{
+	const double x = word_double(a), y = word_double(b);
+	return x < y ? -1 : x > y;
+}
+
+/* The selection's words at t[at ..): its head, its filters, their sets (sorted, NaN left out:
+ * it equals no value); the words it takes. */
+static size_t put_selection(cl_uint *t, size_t at, const gp_tree_batch *sel)
+{
+	const uint32_t nf = sel ? sel->n_filters : 0;
+	cl_uint *h = t + at;
+	size_t set_at = at + GP_TP_SEL_WORDS + (size_t)GP_TP_FILTER_WORDS * nf;
+	h[0] = nf;
+	h[1] = sel && sel->prior_attr >= 0 ? (cl_uint)sel->prior_attr : GP_TP_NO_ATTR;
+	put_double(h + 2, sel && sel->prior_attr >= 0 ? sel->prior_weight : 0.0);
+	h[4] = sel && sel->order_attr >= 0 ? (cl_uint)sel->order_attr : GP_TP_NO_ATTR;
+	h[5] = sel && sel->order_desc;
+	for (uint32_t f = 0; f < nf; f++) {
+		const gp_tree_filter *x = &sel->filters[f];
+		cl_uint *e = h + GP_TP_SEL_WORDS + GP_TP_FILTER_WORDS * f;
+		uint32_t n = 0;
+		for (uint32_t i = 0; x->set && i < x->n_set; i++) {
+			if (x->set[i] == x->set[i]) put_double(t + set_at + 2 * n++, x->set[i] == 0.0 ? 0.0 : x->set[i]);
+		}
+		qsort(t + set_at, n, 2 * sizeof(cl_uint), cmp_double_words);
+		e[0] = x->attr;
+		e[1] = x->set ? n : 0;
+		e[2] = (cl_uint)set_at;
+		e[3] = 0;
+		/* a set of no value but NaN: a range no value is in */
+		put_double(e + 4, x->set ? 1.0 : x->lo);
+		put_double(e + 6, x->set ? 0.0 : x->hi);
+		set_at += 2 * (size_t)n;
+	}
+	return set_at - at;
+}
+
+/* Words the selection takes at most. */
+static uint64_t selection_words(const gp_tree_batch *sel)
+{
+	uint64_t w = GP_TP_SEL_WORDS;
+	for (uint32_t f = 0; sel && f < sel->n_filters; f++) w += GP_TP_FILTER_WORDS + 2 * (uint64_t)(sel->filters[f].set ? sel->filters[f].n_set : 0);
+	return w;
+}
+
+static int tree_tables_build(const gp_index *ix, const gp_tree_programs *p, const gp_tree_ranking *rk, const gp_tree_batch *sel,
+                             size_t q0, size_t q1, tree_tables *tt)
 {
 	const size_t nq = q1 - q0;
 	const uint64_t n_cover = p->cover_at[q1] - p->cover_at[q0], words = p->prog_at[q1] - p->prog_at[q0];
 	const uint64_t idfs = rk ? rk->idf_at[q1] - rk->idf_at[q0] : 0, n_weights = rk ? rk->n_weights : 0;
-	const uint64_t len = 4 * (uint64_t)nq + n_cover + (nq + 1) + 3 * n_cover + 1 + nq + words + (rk ? nq + 2 * idfs + 2 * n_weights : 0);
+	const uint64_t len = 4 * (uint64_t)nq + n_cover + (nq + 1) + 3 * n_cover + 1 + nq + words + (rk ? nq + 2 * idfs + 2 * n_weights : 0) +
+	                     selection_words(sel);
 	if (len >= UINT32_MAX || !(tt->t = malloc((size_t)len * sizeof(cl_uint)))) return GP_ENOMEM;
 	tt->cap = (size_t)len;
 	cl_uint *t = tt->t;
@@ -78,6 +136,8 @@ static int tree_tables_build(const gp_index *ix, const gp_tree_programs *p, cons
 	memcpy(t + programs, p->words + p->prog_at[q0], (size_t)words * sizeof(cl_uint));
 	tt->len = programs + (size_t)words;
 	tt->items = items;
+	tt->sel = (cl_uint)tt->len;
+	tt->len += put_selection(t, tt->len, sel);
 	if (rk) {   /* each tree's IDFs (two words a phrase), then the weights */
 		tt->idf_at = (cl_uint)tt->len;
 		cl_uint at = tt->idf_at + (cl_uint)nq;
@@ -100,15 +160,16 @@ static int args_failed(gp_error *err, const char *kernel)
 
 /* Trees [q0, q1) answered into out (out->at[q0] set on entry; docs, and ranked their scores,
  * grown as they come). */
-static int tree_chunk(const gp_index *ix, const gp_tree_programs *p, const gp_tree_ranking *rk, size_t q0, size_t q1,
-                      int count_only, const gp_budget *budget, gp_answers *out, size_t *cap, gp_error *err)
+static int tree_chunk(const gp_index *ix, const gp_tree_programs *p, const gp_tree_ranking *rk, const gp_tree_batch *sel,
+                      size_t q0, size_t q1, int count_only, const gp_budget *budget, gp_answers *out, size_t *cap,
+                      gp_error *err)
 {
 	tree_tables tt = {0};
 	const size_t nq = q1 - q0;
 	cl_uint *b = NULL;
 	uint32_t *row_docs = NULL;
 	uint64_t *row_keys = NULL;
-	int rc = tree_tables_build(ix, p, rk, q0, q1, &tt);
+	int rc = tree_tables_build(ix, p, rk, sel, q0, q1, &tt);
 	if (rc != GP_OK) {
 		free(tt.t);
 		return rc == GP_EVALUE ? GP_EVALUE : gp_cl_fail(err, CL_OUT_OF_HOST_MEMORY, "the trees' tables");
@@ -124,6 +185,7 @@ static int tree_chunk(const gp_index *ix, const gp_tree_programs *p, const gp_tr
 		return rc;
 	}
 	const index_device *d = ix->device;
+	cl_mem attrs = d->attrs ? d->attrs : d->docs;   /* read only with a selection, which needs them */
 	const uint8_t *part = (const uint8_t *)tt.t;
 	size_t bytes = tt.len * sizeof(cl_uint);
 	cl_mem tables, cand, kept = NULL, keys = NULL, answers, bounds_buf, row_keys_buf = NULL;
@@ -153,7 +215,8 @@ static int tree_chunk(const gp_index *ix, const gp_tree_programs *p, const gp_tr
 			.qt = tables, .starts_off = tt.starts, .prog_at_off = tt.prog_at, .idf_at_off = tt.idf_at,
 			.weights_off = tt.weights, .n_weights = rk->n_weights, .n_queries = n, .n_items = n_items,
 			.columns = ix->n_columns > 0, .positional = ix->positional != 0, .k1_bits = gp_cl_double_bits(ix->k1),
-			.b_bits = gp_cl_double_bits(ix->b), .avgdl_bits = gp_cl_double_bits(ix->avgdl), .cand = cand, .keys = keys,
+			.b_bits = gp_cl_double_bits(ix->b), .avgdl_bits = gp_cl_double_bits(ix->avgdl), .attrs = attrs,
+			.attr_docs = ix->attr_docs, .sel_off = tt.sel, .cand = cand, .keys = keys,
 		};
 		if (gp_set_index_tree_rank(e, &ae) != CL_SUCCESS) rc = args_failed(err, "clSetKernelArg(index_tree_rank)");
 		else if (gp_cl_run(e, n_items, err) != GP_OK) rc = GP_EDEVICE;
@@ -163,7 +226,8 @@ static int tree_chunk(const gp_index *ix, const gp_tree_programs *p, const gp_tr
 		gp_args_index_tree ae = {
 			.docs = d->docs, .list_at = d->list_at, .pos_at = d->pos_at, .positions = d->positions, .qt = tables,
 			.starts_off = tt.starts, .prog_at_off = tt.prog_at, .n_queries = n, .n_items = n_items,
-			.columns = ix->n_columns > 0, .cand = cand, .keep = kept,
+			.columns = ix->n_columns > 0, .attrs = attrs, .attr_docs = ix->attr_docs, .sel_off = tt.sel, .cand = cand,
+			.keep = kept,
 		};
 		if (gp_set_index_tree(e, &ae) != CL_SUCCESS) rc = args_failed(err, "clSetKernelArg(index_tree)");
 		else if (gp_cl_run(e, n_items, err) != GP_OK) rc = GP_EDEVICE;
@@ -210,13 +274,16 @@ done:
 	return rc;
 }
 
-int gp_cl_tree_query(const gp_index *ix, const gp_tree_programs *p, const gp_tree_ranking *rk, int count_only,
-                     const gp_budget *budget, gp_answers *out, gp_error *err)
+int gp_cl_tree_query(const gp_index *ix, const gp_tree_programs *p, const gp_tree_ranking *rk, const gp_tree_batch *sel,
+                     int count_only, const gp_budget *budget, gp_answers *out, gp_error *err)
 {
 	const size_t nq = p->n_trees;
 	size_t cap = 1;
 	int rc = GP_OK;
 	memset(out, 0, sizeof(*out));
+	if (sel && (sel->n_filters || sel->prior_attr >= 0 || sel->order_attr >= 0) && !((const index_device *)ix->device)->attrs) {
+		return GP_EVALUE;   /* the attributes are not resident: the host answers */
+	}
 	out->n_queries = nq;
 	out->docs = malloc(sizeof(uint32_t));
 	out->at = calloc(nq + 1, sizeof(uint64_t));
@@ -238,7 +305,7 @@ int gp_cl_tree_query(const gp_index *ix, const gp_tree_programs *p, const gp_tre
 			if (q1 > q0 && items + more > chunk) break;
 			items += more;
 		}
-		rc = tree_chunk(ix, p, rk, q0, q1, count_only, budget, out, &cap, err);
+		rc = tree_chunk(ix, p, rk, sel, q0, q1, count_only, budget, out, &cap, err);
 	}
 	if (rc != GP_OK) gp_answers_free(out);
 	return rc;

@@ -18,6 +18,9 @@
 #define GP_TP_RANKED_PHRASES 32   /* a ranked tree's phrases (a work-item holds each one's frequency) */
 #define GP_TP_ROOT 0x7FFFFFFFu    /* the root's parent */
 #define GP_TP_ENTRY 3             /* words a node's entry */
+#define GP_TP_SEL_WORDS 6         /* a selection's head (kernels/tree.cl) */
+#define GP_TP_FILTER_WORDS 8      /* a filter's words there */
+#define GP_TP_NO_ATTR 0xFFFFFFFFu /* no prior, or no order */
 
 /* How the programs are built: for a ranking (each leaf knows its first phrase, each node its
  * parent), with column weights (every leaf reads its positions, as the host's walk does). */
