@@ -549,7 +549,7 @@ static int tree_idfs(const gp_index *ix, const gp_tree_batch *b, const gp_budget
 			(*idf)[at] = NAN;
 			if (!counted[p] || leaf->kind == GP_QT_EMPTY) {
 				(*idf)[at] = gp_bm25_idf(ix->n_len, 0);
-			} else if (ph->n == 1 && !ph->initial && !leaf->colset) {
+			} else if (ph->n == 1 && !ph->initial && !leaf->colset && !t->items[ph->first].prefix) {
 				const gp_qt_item *it = &t->items[ph->first];
 				uint32_t term;
 				if ((rc = gp_index_find(ix, t->text + it->at, it->len, &term, err)) != GP_OK) break;
@@ -567,7 +567,7 @@ static int tree_idfs(const gp_index *ix, const gp_tree_batch *b, const gp_budget
 	if (rc == GP_OK && alone) {
 		gp_tree_programs p;
 		gp_answers counts;
-		rc = gp_tree_programs_build(ix, one_p, alone, 0, &p, err);
+		rc = gp_tree_programs_build(ix, one_p, alone, 0, budget, &p, err);
 		if (rc == GP_OK) {
 			rc = gp_cl_tree_query(ix, &p, NULL, NULL, 1, budget, &counts, err);
 			gp_tree_programs_free(&p);
@@ -640,7 +640,8 @@ int gp_index_tree_search(gp_index *ix, const gp_tree_batch *b, gp_placement plac
 	int weighted = 0;
 	if (place != GP_PLACE_HOST && ix->n_postings && !ix->device_refused && tree_selection_on_device(ix, b) &&
 	    (!ranked || tree_rank_on_device(ix, b, &weighted)) &&
-	    gp_tree_programs_build(ix, b->trees, b->n_queries, (ranked ? GP_TP_RANKED : 0) | (weighted ? GP_TP_WEIGHTED : 0), &p, err) == GP_OK) {
+	    gp_tree_programs_build(ix, b->trees, b->n_queries, (ranked ? GP_TP_RANKED : 0) | (weighted ? GP_TP_WEIGHTED : 0), &ctx->budget,
+	                           &p, err) == GP_OK) {
 		uint64_t work = 0;
 		for (size_t i = 0; i < p.n_cover; i++) work += gp_index_df(ix, p.cover[i]);
 		int rc = GP_EVALUE;

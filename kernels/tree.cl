@@ -9,7 +9,8 @@
  * postorder: kind | count << 8, an argument (a leaf: where its data starts in the program), its
  * parent | 1 << 31 for a NOT's second operand. A leaf's data: its NEAR distance, flags (1: a
  * column set follows, 8 words; 2: positions are checked), its phrase count, its first phrase's
- * number in the tree, then each phrase: items | initial << 16, and each item's term.
+ * number in the tree, then each phrase: items | initial << 16, and each item: its term, or
+ * IX_TREE_GROUP | k and a prefix's k terms (the item holds a position when one of them does).
  *
  * Ranked (index_tree_rank): FTS5's bm25() over the tree's phrases, each counted where its branch
  * of the tree matches the doc (every ancestor matches, none through a NOT's second operand): a
@@ -32,6 +33,11 @@
 #define IX_TREE_ITEMS 16
 #define IX_TREE_PHRASES 8
 #define IX_TREE_NO_TERM 0xFFFFFFFFu
+#define IX_TREE_GROUP 0x80000000u    /* an item of a prefix's terms (their count below it) */
+#define IX_TREE_POSTS 32             /* a leaf's terms, a prefix's each counted */
+#define IX_TREE_BEFORE ((long)INT_MIN - 1)   /* before any position */
+#define IX_TREE_END LONG_MAX                 /* after every position */
+#define IX_TREE_START 0xFFFFFFFFu            /* a cursor not yet moved */
 #define IX_TREE_ENTRY 3
 #define IX_TREE_ROOT 0x7FFFFFFFu
 #define IX_TREE_RANKED_PHRASES 32
@@ -50,57 +56,138 @@ static long ix_fts5_position(long s, uint columns)
 	return (long)((ulong)(s >> IX_COLUMN_SHIFT) << 32) | ((s & (long)IX_COLUMN_TOKENS) - 1);
 }
 
-/* Whether phrase items (postings post[0 .. n)) start an instance at s, other than item `skip`
- * (the one s came from), in the leaf's columns, and at a column's first token for ^. */
-static int ix_instance(__global const uint *pos_at, __global const int *positions, const uint *post, uint n, uint skip,
-                       uint initial, __global const uint *cols, uint columns, long s)
+/* A leaf at a doc: the postings of that doc in its items' lists (a prefix's item: each of its
+ * terms' that holds the doc), item j's post[pb[j] .. pb[j + 1]); phrase p's items from item
+ * first[p] (first[np]: the items), its word (items | initial << 16) info[p]. */
+typedef struct ix_leaf_doc {
+	uint post[IX_TREE_POSTS];
+	uint pb[IX_TREE_ITEMS + 1];
+	uint first[IX_TREE_PHRASES + 1];
+	uint info[IX_TREE_PHRASES];
+} ix_leaf_doc;
+
+/* Whether item j holds position s (any of its postings). */
+static int ix_item_has(__global const uint *pos_at, __global const int *positions, const ix_leaf_doc *L, uint j, long s)
+{
+	for (uint k = L->pb[j]; k < L->pb[j + 1]; k++) {
+		if (ix_has_position(positions, pos_at[L->post[k]], pos_at[L->post[k] + 1], s)) return 1;
+	}
+	return 0;
+}
+
+/* Item j's least position after v (IX_TREE_END when none): its postings' positions merged, a
+ * position two terms share once (as the host merges a prefix's). */
+static long ix_item_next(__global const uint *pos_at, __global const int *positions, const ix_leaf_doc *L, uint j, long v)
+{
+	long least = IX_TREE_END;
+	for (uint k = L->pb[j]; k < L->pb[j + 1]; k++) {
+		uint lo = pos_at[L->post[k]], hi = pos_at[L->post[k] + 1];
+		while (lo < hi) {
+			uint mid = lo + (hi - lo) / 2;
+			if ((long)positions[mid] <= v) lo = mid + 1; else hi = mid;
+		}
+		if (lo < pos_at[L->post[k] + 1] && (long)positions[lo] < least) least = (long)positions[lo];
+	}
+	return least;
+}
+
+/* Item j's next position after v (the last this gave, or IX_TREE_BEFORE with *k = IX_TREE_START
+ * for its first): an item of one posting steps through its positions by index *k, as the host's
+ * cursor does; a prefix's several merge theirs (ix_item_next). */
+static long ix_item_step(__global const uint *pos_at, __global const int *positions, const ix_leaf_doc *L, uint j, long v,
+                         uint *k)
+{
+	if (L->pb[j + 1] - L->pb[j] != 1) return ix_item_next(pos_at, positions, L, j, v);
+	uint post = L->post[L->pb[j]];
+	*k = *k == IX_TREE_START ? pos_at[post] : *k + 1;
+	return *k < pos_at[post + 1] ? (long)positions[*k] : IX_TREE_END;
+}
+
+/* Item j's positions (its postings' together; a posting's count when positions are not held). */
+static uint ix_item_count(__global const uint *pos_at, const ix_leaf_doc *L, uint j)
+{
+	uint m = 0;
+	for (uint k = L->pb[j]; k < L->pb[j + 1]; k++) m += pos_at[L->post[k] + 1] - pos_at[L->post[k]];
+	return m;
+}
+
+/* Whether phrase p starts an instance at s (every item but `skip` holds its place: the caller
+ * knows that one does), in the leaf's columns, and at a column's first token for ^. */
+static int ix_instance(__global const uint *pos_at, __global const int *positions, const ix_leaf_doc *L, uint p, uint skip,
+                       __global const uint *cols, uint columns, long s)
 {
 	if (cols) {
 		uint c = (uint)s >> IX_COLUMN_SHIFT;
 		if (c >= 256u || !((cols[c >> 5] >> (c & 31u)) & 1u)) return 0;
 	}
+	uint n = L->info[p] & 0xFFFFu, initial = L->info[p] >> 16, i0 = L->first[p];
 	if (initial && (columns ? ((uint)s & IX_COLUMN_TOKENS) != 1u : s != 1)) return 0;
 	for (uint j = 0; j < n; j++) {
 		if (j == skip) continue;
-		if (!ix_has_position(positions, pos_at[post[j]], pos_at[post[j] + 1], s + (long)j)) return 0;
+		if (!ix_item_has(pos_at, positions, L, i0 + j, s + (long)j)) return 0;
 	}
 	return 1;
 }
 
-/* The first instance of a phrase from its first item's position index a on (end when none). */
-static uint ix_next_instance(__global const uint *pos_at, __global const int *positions, const uint *post, uint n,
-                             uint initial, __global const uint *cols, uint columns, uint a)
+/* Phrase p's first instance that starts after v, the last this gave (IX_TREE_BEFORE with *k =
+ * IX_TREE_START: its first; IX_TREE_END when none). */
+static long ix_next_instance(__global const uint *pos_at, __global const int *positions, const ix_leaf_doc *L, uint p,
+                             __global const uint *cols, uint columns, long v, uint *k)
 {
-	uint end = pos_at[post[0] + 1];
-	for (; a < end; a++) {
-		if (ix_instance(pos_at, positions, post, n, 0u, initial, cols, columns, (long)positions[a])) break;
+	long s = ix_item_step(pos_at, positions, L, L->first[p], v, k);
+	while (s != IX_TREE_END && !ix_instance(pos_at, positions, L, p, 0u, cols, columns, s)) {
+		s = ix_item_step(pos_at, positions, L, L->first[p], s, k);
 	}
-	return a;
+	return s;
 }
 
-/* A leaf's phrases (np of them, from w) at doc x: each item's posting of x into post, each
- * phrase's first item's place in post (first[np]: the items) and its word (items | initial << 16)
- * into info; 0 when an item's list lacks x. */
+/* The leaf's phrases (np of them, from w) at doc x into L; 0 when an item's lists lack x. An
+ * item's word is its term, IX_TREE_NO_TERM, or IX_TREE_GROUP | k followed by a prefix's k terms. */
 static int ix_leaf_postings(__global const uint *docs, __global const uint *list_at, __global const uint *w, uint np,
-                            uint x, uint *post, uint *first, uint *info)
+                            uint x, ix_leaf_doc *L)
 {
-	uint ni = 0;
+	uint ni = 0, nk = 0;
 	for (uint p = 0; p < np; p++) {
 		uint n = w[0] & 0xFFFFu;
-		info[p] = w[0];
-		first[p] = ni;
-		for (uint j = 0; j < n; j++) {
-			uint t = w[1 + j];
+		L->info[p] = w[0];
+		L->first[p] = ni;
+		w++;
+		for (uint j = 0; j < n; j++, ni++) {
+			uint t = *w++;
 			if (t == IX_TREE_NO_TERM) return 0;
-			uint lo = list_at[t], hi = list_at[t + 1];
-			uint at = ix_lower_bound(docs, lo, hi, x);
-			if (at == hi || docs[at] != x) return 0;
-			post[ni++] = at;
+			uint k = 1;
+			__global const uint *terms = w - 1;
+			if (t & IX_TREE_GROUP) {
+				k = t & ~IX_TREE_GROUP;
+				terms = w;
+				w += k;
+			}
+			L->pb[ni] = nk;
+			for (uint g = 0; g < k; g++) {
+				uint lo = list_at[terms[g]], hi = list_at[terms[g] + 1];
+				uint at = ix_lower_bound(docs, lo, hi, x);
+				if (at < hi && docs[at] == x) L->post[nk++] = at;
+			}
+			if (L->pb[ni] == nk) return 0;
 		}
-		w += 1 + n;
 	}
-	first[np] = ni;
+	L->pb[ni] = nk;
+	L->first[np] = ni;
 	return 1;
+}
+
+/* The item of phrase p with the fewest positions at the doc (an instance is searched from it). */
+static uint ix_anchor(__global const uint *pos_at, const ix_leaf_doc *L, uint p)
+{
+	uint n = L->info[p] & 0xFFFFu, a = 0, least = 0xFFFFFFFFu;
+	for (uint j = 0; j < n; j++) {
+		uint m = ix_item_count(pos_at, L, L->first[p] + j);
+		if (m < least) {
+			least = m;
+			a = j;
+		}
+	}
+	return a;
 }
 
 /* Whether the leaf matches doc x. */
@@ -110,46 +197,39 @@ static int ix_tree_leaf(__global const uint *docs, __global const uint *list_at,
 	uint near = leaf[0], flags = leaf[1], np = leaf[2];
 	__global const uint *cols = (flags & 1u) ? leaf + 4 : 0;
 	__global const uint *w = leaf + 4 + ((flags & 1u) ? 8 : 0);
-	uint post[IX_TREE_ITEMS], first[IX_TREE_PHRASES + 1], info[IX_TREE_PHRASES];
-	if (!ix_leaf_postings(docs, list_at, w, np, x, post, first, info)) return 0;
+	ix_leaf_doc L;
+	if (!ix_leaf_postings(docs, list_at, w, np, x, &L)) return 0;
 	if (!(flags & 2u)) return 1;
 	if (np == 1) {
 		/* one phrase: any instance, from the item with the fewest positions */
-		uint n = info[0] & 0xFFFFu, initial = info[0] >> 16, a = 0, least = 0xFFFFFFFFu;
-		for (uint j = 0; j < n; j++) {
-			uint m = pos_at[post[j] + 1] - pos_at[post[j]];
-			if (m < least) {
-				least = m;
-				a = j;
-			}
-		}
-		for (uint k = pos_at[post[a]]; k < pos_at[post[a] + 1]; k++) {
-			if (ix_instance(pos_at, positions, post, n, a, initial, cols, columns, (long)positions[k] - (long)a)) return 1;
+		uint a = ix_anchor(pos_at, &L, 0), j = L.first[0] + a, k = IX_TREE_START;
+		for (long v = ix_item_step(pos_at, positions, &L, j, IX_TREE_BEFORE, &k); v != IX_TREE_END;
+		     v = ix_item_step(pos_at, positions, &L, j, v, &k)) {
+			if (ix_instance(pos_at, positions, &L, 0, a, cols, columns, v - (long)a)) return 1;
 		}
 		return 0;
 	}
 	/* a NEAR group: a window where every phrase has an instance at most `near` tokens (and its
 	 * own length) before the group's last, walked as near_trim's search walks its lists */
-	uint cur[IX_TREE_PHRASES];
+	long cur[IX_TREE_PHRASES];
+	uint at_k[IX_TREE_PHRASES];
 	for (uint p = 0; p < np; p++) {
-		const uint *pp = post + first[p];
-		cur[p] = ix_next_instance(pos_at, positions, pp, info[p] & 0xFFFFu, info[p] >> 16, cols, columns, pos_at[pp[0]]);
-		if (cur[p] == pos_at[pp[0] + 1]) return 0;
+		at_k[p] = IX_TREE_START;
+		cur[p] = ix_next_instance(pos_at, positions, &L, p, cols, columns, IX_TREE_BEFORE, &at_k[p]);
+		if (cur[p] == IX_TREE_END) return 0;
 	}
-	long hi = ix_fts5_position((long)positions[cur[0]], columns);
+	long hi = ix_fts5_position(cur[0], columns);
 	for (;;) {
 		int match = 1;
 		for (uint p = 0; p < np; p++) {
-			const uint *pp = post + first[p];
-			uint n = info[p] & 0xFFFFu;
-			long lo = hi - (long)n - (long)near;
-			long at = ix_fts5_position((long)positions[cur[p]], columns);
+			long lo = hi - (long)(L.info[p] & 0xFFFFu) - (long)near;
+			long at = ix_fts5_position(cur[p], columns);
 			if (at < lo || at > hi) {
 				match = 0;
 				while (at < lo) {
-					cur[p] = ix_next_instance(pos_at, positions, pp, n, info[p] >> 16, cols, columns, cur[p] + 1);
-					if (cur[p] == pos_at[pp[0] + 1]) return 0;
-					at = ix_fts5_position((long)positions[cur[p]], columns);
+					cur[p] = ix_next_instance(pos_at, positions, &L, p, cols, columns, cur[p], &at_k[p]);
+					if (cur[p] == IX_TREE_END) return 0;
+					at = ix_fts5_position(cur[p], columns);
 				}
 				if (at > hi) hi = at;
 			}
@@ -265,7 +345,7 @@ __kernel void index_tree(__global const uint *docs, __global const uint *list_at
 /* A ranked leaf at doc x: whether it matches, each of its phrases' frequency into freq (from its
  * first phrase's number): all a lone phrase's instances, or those of a NEAR group that FTS5's
  * trimming keeps (near_trim's walk, by cursors over each phrase's instances), each instance its
- * column's weight (weights[c], 1 past n_weights); without positions, the posting's tf. */
+ * column's weight (weights[c], 1 past n_weights); without positions, the postings' tf. */
 static int ix_tree_leaf_freq(__global const uint *docs, __global const uint *list_at, __global const uint *pos_at,
                              __global const int *positions, __global const uint *leaf, uint x, uint columns,
                              uint positional, __global const uint *weights, uint n_weights, double *freq)
@@ -273,26 +353,23 @@ static int ix_tree_leaf_freq(__global const uint *docs, __global const uint *lis
 	uint near = leaf[0], flags = leaf[1], np = leaf[2], fp = leaf[3];
 	__global const uint *cols = (flags & 1u) ? leaf + 4 : 0;
 	__global const uint *w = leaf + 4 + ((flags & 1u) ? 8 : 0);
-	uint post[IX_TREE_ITEMS], first[IX_TREE_PHRASES + 1], info[IX_TREE_PHRASES];
-	if (!ix_leaf_postings(docs, list_at, w, np, x, post, first, info)) return 0;
+	ix_leaf_doc L;
+	if (!ix_leaf_postings(docs, list_at, w, np, x, &L)) return 0;
 	if (!(flags & 2u)) {
-		freq[fp] = positional ? (double)max(pos_at[post[0] + 1] - pos_at[post[0]], 1u) : 1.0;
+		/* one item: its postings' tf summed (a prefix's terms', as the host merges them) */
+		double f = 0.0;
+		for (uint k = L.pb[0]; k < L.pb[1]; k++) f += positional ? (double)max(pos_at[L.post[k] + 1] - pos_at[L.post[k]], 1u) : 1.0;
+		freq[fp] = f;
 		return 1;
 	}
 	if (np == 1) {
-		uint n = info[0] & 0xFFFFu, initial = info[0] >> 16, a = 0, least = 0xFFFFFFFFu;
-		for (uint j = 0; j < n; j++) {
-			uint m = pos_at[post[j] + 1] - pos_at[post[j]];
-			if (m < least) {
-				least = m;
-				a = j;
-			}
-		}
+		uint a = ix_anchor(pos_at, &L, 0), j = L.first[0] + a, k = IX_TREE_START;
 		double f = 0.0;
 		uint found = 0;
-		for (uint k = pos_at[post[a]]; k < pos_at[post[a] + 1]; k++) {
-			long s = (long)positions[k] - (long)a;
-			if (!ix_instance(pos_at, positions, post, n, a, initial, cols, columns, s)) continue;
+		for (long v = ix_item_step(pos_at, positions, &L, j, IX_TREE_BEFORE, &k); v != IX_TREE_END;
+		     v = ix_item_step(pos_at, positions, &L, j, v, &k)) {
+			long s = v - (long)a;
+			if (!ix_instance(pos_at, positions, &L, 0, a, cols, columns, s)) continue;
 			ulong c = (ulong)ix_fts5_position(s, columns) >> 32;
 			f += c < n_weights ? as_double(upsample(weights[2 * c + 1], weights[2 * c])) : 1.0;
 			found++;
@@ -300,43 +377,40 @@ static int ix_tree_leaf_freq(__global const uint *docs, __global const uint *lis
 		freq[fp] = f;
 		return found > 0;
 	}
-	uint cur[IX_TREE_PHRASES], nxt[IX_TREE_PHRASES], end[IX_TREE_PHRASES], kept[IX_TREE_PHRASES];
-	long last[IX_TREE_PHRASES];
+	/* nxt[p]: the last instance phrase p's cursor (at_k[p]) gave */
+	long cur[IX_TREE_PHRASES], nxt[IX_TREE_PHRASES], last[IX_TREE_PHRASES];
+	uint kept[IX_TREE_PHRASES], at_k[IX_TREE_PHRASES];
 	for (uint p = 0; p < np; p++) {
-		const uint *pp = post + first[p];
-		uint n = info[p] & 0xFFFFu, initial = info[p] >> 16;
-		end[p] = pos_at[pp[0] + 1];
-		cur[p] = ix_next_instance(pos_at, positions, pp, n, initial, cols, columns, pos_at[pp[0]]);
-		if (cur[p] == end[p]) return 0;
-		nxt[p] = ix_next_instance(pos_at, positions, pp, n, initial, cols, columns, cur[p] + 1);
+		at_k[p] = IX_TREE_START;
+		cur[p] = ix_next_instance(pos_at, positions, &L, p, cols, columns, IX_TREE_BEFORE, &at_k[p]);
+		if (cur[p] == IX_TREE_END) return 0;
+		nxt[p] = ix_next_instance(pos_at, positions, &L, p, cols, columns, cur[p], &at_k[p]);
 		kept[p] = 0;
 		last[p] = 0;
 		freq[fp + p] = 0.0;
 	}
 	for (;;) {
-		long hi = ix_fts5_position((long)positions[cur[0]], columns);
+		long hi = ix_fts5_position(cur[0], columns);
 		int match;
 		do {
 			match = 1;
 			for (uint p = 0; p < np; p++) {
-				const uint *pp = post + first[p];
-				uint n = info[p] & 0xFFFFu, initial = info[p] >> 16;
-				long lo = hi - (long)n - (long)near;
-				long at = ix_fts5_position((long)positions[cur[p]], columns);
+				long lo = hi - (long)(L.info[p] & 0xFFFFu) - (long)near;
+				long at = ix_fts5_position(cur[p], columns);
 				if (at < lo || at > hi) {
 					match = 0;
 					while (at < lo) {
 						cur[p] = nxt[p];
-						if (cur[p] == end[p]) goto done;
-						nxt[p] = ix_next_instance(pos_at, positions, pp, n, initial, cols, columns, cur[p] + 1);
-						at = ix_fts5_position((long)positions[cur[p]], columns);
+						if (cur[p] == IX_TREE_END) goto done;
+						nxt[p] = ix_next_instance(pos_at, positions, &L, p, cols, columns, cur[p], &at_k[p]);
+						at = ix_fts5_position(cur[p], columns);
 					}
 					if (at > hi) hi = at;
 				}
 			}
 		} while (!match);
 		for (uint p = 0; p < np; p++) {
-			long at = ix_fts5_position((long)positions[cur[p]], columns);
+			long at = ix_fts5_position(cur[p], columns);
 			if (kept[p] == 0 || at != last[p]) {
 				kept[p]++;
 				last[p] = at;
@@ -346,18 +420,17 @@ static int ix_tree_leaf_freq(__global const uint *docs, __global const uint *lis
 		}
 		/* on from the instance whose next comes first (ties: the first phrase) */
 		uint adv = 0;
-		long least = nxt[0] < end[0] ? ix_fts5_position((long)positions[nxt[0]], columns) : LONG_MAX;
+		long least = nxt[0] != IX_TREE_END ? ix_fts5_position(nxt[0], columns) : LONG_MAX;
 		for (uint p = 1; p < np; p++) {
-			long nx = nxt[p] < end[p] ? ix_fts5_position((long)positions[nxt[p]], columns) : LONG_MAX;
+			long nx = nxt[p] != IX_TREE_END ? ix_fts5_position(nxt[p], columns) : LONG_MAX;
 			if (nx < least) {
 				least = nx;
 				adv = p;
 			}
 		}
 		cur[adv] = nxt[adv];
-		if (cur[adv] == end[adv]) break;
-		const uint *pa = post + first[adv];
-		nxt[adv] = ix_next_instance(pos_at, positions, pa, info[adv] & 0xFFFFu, info[adv] >> 16, cols, columns, cur[adv] + 1);
+		if (cur[adv] == IX_TREE_END) break;
+		nxt[adv] = ix_next_instance(pos_at, positions, &L, adv, cols, columns, cur[adv], &at_k[adv]);
 	}
 done:
 	return kept[0] > 0;

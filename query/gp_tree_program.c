@@ -9,7 +9,11 @@ typedef struct compiler {
 	const gp_qtree *t;
 	gp_tree_programs *p;
 	gp_error *err;
-	uint32_t *terms;          /* by item: its term id (GP_IX_NO_TERM: none, or no docs) */
+	/* by item: its terms with docs, ids[at[i] .. at[i + 1]) (a term, or a prefix's; none: the
+	 * item matches nothing) */
+	uint32_t *ids;
+	size_t *at;
+	size_t n_ids, cap_ids;
 	uint32_t depth, most_depth;
 	int flags;
 	int rc;
@@ -63,7 +67,13 @@ static uint32_t emit_leaf(compiler *c, const gp_qt_node *nd, uint64_t prog)
 	for (uint32_t p = nd->first; p < nd->first + nd->n; p++) {
 		const gp_qt_phrase *ph = &t->phrases[p];
 		put(c, ph->n | (ph->initial ? 1u << 16 : 0u));
-		for (uint32_t j = 0; j < ph->n; j++) put(c, c->terms[ph->first + j]);
+		for (uint32_t j = 0; j < ph->n; j++) {
+			const size_t i = ph->first + j, k = c->at[i + 1] - c->at[i];
+			if (k == 0) put(c, GP_IX_NO_TERM);
+			else if (k == 1) put(c, c->ids[c->at[i]]);
+			else put(c, GP_TP_GROUP | (uint32_t)k);
+			for (size_t g = 0; k > 1 && g < k; g++) put(c, c->ids[c->at[i] + g]);
+		}
 	}
 	return at;
 }
@@ -77,16 +87,15 @@ static int takes(compiler *c, uint32_t node, uint32_t *nodes)
 	if (nd->kind == GP_QT_EMPTY) return 1;
 	if (nd->kind == GP_QT_NEAR) {
 		uint32_t items = 0;
+		size_t terms = 0;
 		if (nd->n == 0 || nd->n > GP_TP_PHRASES) return 0;
 		for (uint32_t p = nd->first; p < nd->first + nd->n; p++) {
 			const gp_qt_phrase *ph = &t->phrases[p];
 			if (ph->n == 0) return 0;
 			items += ph->n;
-			for (uint32_t j = 0; j < ph->n; j++) {
-				if (t->items[ph->first + j].prefix) return 0;
-			}
+			for (uint32_t j = 0; j < ph->n; j++) terms += c->at[ph->first + j + 1] - c->at[ph->first + j];
 		}
-		return items <= GP_TP_ITEMS && (c->ix->positional || !leaf_positions(c, nd));
+		return items <= GP_TP_ITEMS && terms <= GP_TP_POSTS && (c->ix->positional || !leaf_positions(c, nd));
 	}
 	if (nd->n == 0 || nd->n > GP_TP_STACK) return 0;
 	for (uint32_t i = 0; i < nd->n; i++) {
@@ -135,25 +144,29 @@ static uint64_t cover(compiler *c, uint32_t node)
 	const gp_qt_node *nd = &t->nodes[node];
 	gp_tree_programs *p = c->p;
 	if (c->rc != GP_OK || nd->kind == GP_QT_EMPTY) return 0;
-	if (nd->kind == GP_QT_NEAR) {
-		uint32_t best = GP_IX_NO_TERM;
+	if (nd->kind == GP_QT_NEAR) {   /* the item whose terms hold the fewest docs */
+		size_t best = 0;
 		uint64_t held = UINT64_MAX;
 		for (uint32_t q = nd->first; q < nd->first + nd->n; q++) {
 			const gp_qt_phrase *ph = &t->phrases[q];
 			for (uint32_t j = 0; j < ph->n; j++) {
-				uint32_t term = c->terms[ph->first + j];
-				if (term == GP_IX_NO_TERM) return 0;   /* an item without docs: nothing matches */
-				if (gp_index_df(c->ix, term) < held) {
-					held = gp_index_df(c->ix, term);
-					best = term;
+				const size_t i = ph->first + j;
+				uint64_t docs = 0;
+				if (c->at[i + 1] == c->at[i]) return 0;   /* an item without docs: nothing matches */
+				for (size_t g = c->at[i]; g < c->at[i + 1]; g++) docs += gp_index_df(c->ix, c->ids[g]);
+				if (docs < held) {
+					held = docs;
+					best = i;
 				}
 			}
 		}
-		if (room(&p->cover, &p->cap_cover, p->n_cover + 1) != GP_OK) {
+		const size_t k = c->at[best + 1] - c->at[best];
+		if (room(&p->cover, &p->cap_cover, p->n_cover + k) != GP_OK) {
 			c->rc = GP_ENOMEM;
 			return 0;
 		}
-		p->cover[p->n_cover++] = best;
+		memcpy(p->cover + p->n_cover, c->ids + c->at[best], k * sizeof(uint32_t));
+		p->n_cover += k;
 		return held;
 	}
 	if (nd->kind == GP_QT_NOT) return cover(c, t->kids[nd->first]);
@@ -189,6 +202,33 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Each item's terms with docs into c->ids (a prefix's expanded within the budget). */
+static int bind_items(compiler *c, const gp_budget *budget)
+{
+	const gp_qtree *t = c->t;
+	int rc = GP_OK;
+	if (!(c->at = malloc((t->n_items + 1) * sizeof(size_t)))) return GP_ENOMEM;
+	c->at[0] = 0;
+	for (size_t i = 0; i < t->n_items && rc == GP_OK; i++) {
+		const gp_qt_item *it = &t->items[i];
+		uint32_t *found = NULL, one;
+		size_t n = 0;
+		if (it->prefix) {
+			rc = gp_index_prefix_terms(c->ix, t->text + it->at, it->len, budget, &found, &n, c->err);
+		} else if ((rc = gp_index_find(c->ix, t->text + it->at, it->len, &one, c->err)) == GP_OK && one != GP_IX_NO_TERM) {
+			found = &one;
+			n = 1;
+		}
+		if (rc == GP_OK && room(&c->ids, &c->cap_ids, c->n_ids + n) != GP_OK) rc = GP_ENOMEM;
+		for (size_t g = 0; rc == GP_OK && g < n; g++) {
+			if (gp_index_df(c->ix, found[g])) c->ids[c->n_ids++] = found[g];
+		}
+		if (found != &one) free(found);
+		c->at[i + 1] = c->n_ids;
+	}
+	return rc;
+}
+
 void gp_tree_programs_free(gp_tree_programs *p)
 {
 	free(p->words);
@@ -198,8 +238,8 @@ void gp_tree_programs_free(gp_tree_programs *p)
 	memset(p, 0, sizeof(*p));
 }
 
-int gp_tree_programs_build(const gp_index *ix, const gp_qtree *const *trees, size_t n, int flags, gp_tree_programs *p,
-                           gp_error *err)
+int gp_tree_programs_build(const gp_index *ix, const gp_qtree *const *trees, size_t n, int flags, const gp_budget *budget,
+                           gp_tree_programs *p, gp_error *err)
 {
 	memset(p, 0, sizeof(*p));
 	p->n_trees = n;
@@ -213,24 +253,22 @@ int gp_tree_programs_build(const gp_index *ix, const gp_qtree *const *trees, siz
 	int rc = GP_OK;
 	for (size_t q = 0; q < n && rc == GP_OK; q++) {
 		const gp_qtree *t = trees[q];
-		compiler c = {ix, t, p, err, NULL, 0, 0, flags, GP_OK};
+		compiler c = {.ix = ix, .t = t, .p = p, .err = err, .flags = flags, .rc = GP_OK};
 		uint32_t nodes = 0, entries[GP_TP_ENTRY * GP_TP_NODES], k = 0;
 		if (t->failed) {
 			rc = GP_ENOMEM;
 			break;
 		}
-		if ((t->n_nodes && !takes(&c, t->root, &nodes)) || ((flags & GP_TP_RANKED) && t->n_phrases > GP_TP_RANKED_PHRASES)) {
+		/* (a term id must leave GP_TP_GROUP's bit to a prefix's item) */
+		if (((flags & GP_TP_RANKED) && t->n_phrases > GP_TP_RANKED_PHRASES) || ix->n_terms >= GP_TP_GROUP) {
 			rc = GP_EVALUE;
 			break;
 		}
-		if (!(c.terms = malloc((t->n_items + 1) * sizeof(uint32_t)))) {
-			rc = GP_ENOMEM;
+		if ((rc = bind_items(&c, budget)) == GP_OK && t->n_nodes && !takes(&c, t->root, &nodes)) rc = GP_EVALUE;
+		if (rc != GP_OK) {
+			free(c.ids);
+			free(c.at);
 			break;
-		}
-		for (size_t i = 0; i < t->n_items && rc == GP_OK; i++) {
-			const gp_qt_item *it = &t->items[i];
-			rc = gp_index_find(ix, t->text + it->at, it->len, &c.terms[i], err);
-			if (rc == GP_OK && c.terms[i] != GP_IX_NO_TERM && gp_index_df(ix, c.terms[i]) == 0) c.terms[i] = GP_IX_NO_TERM;
 		}
 		/* the program: its node count and entries, then its leaves' data */
 		const uint64_t prog = p->len;
@@ -253,7 +291,8 @@ int gp_tree_programs_build(const gp_index *ix, const gp_qtree *const *trees, siz
 			p->n_cover = m;
 		}
 		if (rc == GP_OK) rc = c.rc;
-		free(c.terms);
+		free(c.ids);
+		free(c.at);
 		p->prog_at[q + 1] = p->len;
 		p->cover_at[q + 1] = p->n_cover;
 	}

@@ -1,10 +1,12 @@
 /* Query trees as programs for the device's tree kernel (kernels/tree.cl, which says the words'
  * layout; opencl/gp_cl_tree.c runs them): each tree's nodes in postorder, its leaves' phrases as
  * the index's term ids, and its cover, the terms whose lists hold every doc the tree can match
- * (a leaf's rarest item; an AND's child that covers the fewest docs; an OR's children's all; a
- * NOT's first child's), which become its candidates. A tree the kernel does not take is left to
- * the host's walk (query/gp_tree_query.c): a prefix, more than GP_TP_NODES nodes, a leaf of more
- * than GP_TP_ITEMS items or GP_TP_PHRASES phrases, positions on an index without them. */
+ * (a leaf's rarest item, a prefix's terms all; an AND's child that covers the fewest docs; an
+ * OR's children's all; a NOT's first child's), which become its candidates. A prefix's item is its
+ * terms (an item of several, whose positions the kernel merges). A tree the kernel does not take
+ * is left to the host's walk (query/gp_tree_query.c): more than GP_TP_NODES nodes, a leaf of more
+ * than GP_TP_ITEMS items, GP_TP_PHRASES phrases or GP_TP_POSTS terms (a prefix's each counted),
+ * positions on an index without them. */
 #ifndef GP_TREE_PROGRAM_H
 #define GP_TREE_PROGRAM_H
 
@@ -15,6 +17,8 @@
 #define GP_TP_STACK 32
 #define GP_TP_ITEMS 16
 #define GP_TP_PHRASES 8
+#define GP_TP_POSTS 32            /* a leaf's terms, a prefix's each counted */
+#define GP_TP_GROUP 0x80000000u   /* an item word: a prefix's terms follow, this many */
 #define GP_TP_RANKED_PHRASES 32   /* a ranked tree's phrases (a work-item holds each one's frequency) */
 #define GP_TP_ROOT 0x7FFFFFFFu    /* the root's parent */
 #define GP_TP_ENTRY 3             /* words a node's entry */
@@ -47,10 +51,11 @@ typedef struct gp_tree_ranking {
 } gp_tree_ranking;
 
 /* The programs of trees[0 .. n) over ix into p (zeroed first). GP_OK; GP_EVALUE when some tree
- * is not for the kernel (p left empty); GP_ENOMEM. Terms the index lacks are looked up as the
- * host's walk looks them up (gp_index_find). */
-int gp_tree_programs_build(const gp_index *ix, const gp_qtree *const *trees, size_t n, int flags, gp_tree_programs *p,
-                           gp_error *err);
+ * is not for the kernel (p left empty); GP_ENOMEM (a prefix's terms past the budget too). Terms
+ * and prefixes are looked up as the host's walk looks them up (gp_index_find,
+ * gp_index_prefix_terms). */
+int gp_tree_programs_build(const gp_index *ix, const gp_qtree *const *trees, size_t n, int flags, const gp_budget *budget,
+                           gp_tree_programs *p, gp_error *err);
 void gp_tree_programs_free(gp_tree_programs *p);
 
 #endif
