@@ -63,6 +63,11 @@ $shapes = [
         $w = $phrase[mt_rand(0, count($phrase) - 1)];
         return 'NEAR("' . $w[0] . '" "' . $w[count($w) - 1] . '", 5)';
     },
+    /* a term and the terms it begins (t123* on the synthetic corpus: t123, t1230 ...), one item */
+    'a* b' => function () use ($and) {
+        $w = $and[mt_rand(0, count($and) - 1)];
+        return $w[0] . '* "' . $w[1] . '"';
+    },
     '8 terms' => function () use ($and, $term) {
         $w = $and[mt_rand(0, count($and) - 1)];
         return '("' . $w[0] . '" OR "' . $term() . '") AND ("' . $w[1] . '" OR "' . $term() . '" OR "' . $term() . '") NOT ("'
