@@ -7,6 +7,7 @@
  * (searchBatch), the host one tree a call on one core, the device one tree a call. Not a test.
  *
  *   php bench/tree_batch.php INDEX.gpix QUERY_LOG [--batch=10000] [--trees=10000] [--seconds=3]
+ *       [--shapes=NAME,NAME...]   (the shapes' names as the table's first column; default all)
  */
 $args = [];
 $pos = [];
@@ -63,9 +64,10 @@ $shapes = [
         $w = $phrase[mt_rand(0, count($phrase) - 1)];
         return 'NEAR("' . $w[0] . '" "' . $w[count($w) - 1] . '", 5)';
     },
-    /* a term and the terms it begins (t123* on the synthetic corpus: t123, t1230 ...), one item */
+    /* a term and the terms it begins, one item of the kernel: on the synthetic corpus t12345*
+     * is t12345 and t123450 to t123459 (a shorter term begins more than a leaf holds) */
     'a* b' => function () use ($and) {
-        $w = $and[mt_rand(0, count($and) - 1)];
+        do $w = $and[mt_rand(0, count($and) - 1)]; while (strlen($w[0]) < 6);
         return $w[0] . '* "' . $w[1] . '"';
     },
     '8 terms' => function () use ($and, $term) {
@@ -75,6 +77,7 @@ $shapes = [
     },
 ];
 
+if (isset($args['shapes'])) $shapes = array_intersect_key($shapes, array_flip(explode(',', $args['shapes'])));
 $dev = GpuPost\Index::open($file, ['device' => 'gpu']);
 $host = GpuPost\Index::open($file, ['device' => 'host']);
 $bad = 0;

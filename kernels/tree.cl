@@ -57,13 +57,14 @@ static long ix_fts5_position(long s, uint columns)
 }
 
 /* A leaf at a doc: the postings of that doc in its items' lists (a prefix's item: each of its
- * terms' that holds the doc), item j's post[pb[j] .. pb[j + 1]); phrase p's items from item
- * first[p] (first[np]: the items), its word (items | initial << 16) info[p]. */
+ * terms' that holds the doc), item j's post[pb[j] .. pb[j + 1]); phrase p's items
+ * first[p] .. first[p + 1], bit p of initial set for ^. (Bytes where they fit: a work-item's
+ * private arrays stay small.) */
 typedef struct ix_leaf_doc {
 	uint post[IX_TREE_POSTS];
-	uint pb[IX_TREE_ITEMS + 1];
-	uint first[IX_TREE_PHRASES + 1];
-	uint info[IX_TREE_PHRASES];
+	uchar pb[IX_TREE_ITEMS + 1];
+	uchar first[IX_TREE_PHRASES + 1];
+	uint initial;
 } ix_leaf_doc;
 
 /* Whether item j holds position s (any of its postings). */
@@ -120,7 +121,7 @@ static int ix_instance(__global const uint *pos_at, __global const int *position
 		uint c = (uint)s >> IX_COLUMN_SHIFT;
 		if (c >= 256u || !((cols[c >> 5] >> (c & 31u)) & 1u)) return 0;
 	}
-	uint n = L->info[p] & 0xFFFFu, initial = L->info[p] >> 16, i0 = L->first[p];
+	uint i0 = L->first[p], n = L->first[p + 1] - i0, initial = (L->initial >> p) & 1u;
 	if (initial && (columns ? ((uint)s & IX_COLUMN_TOKENS) != 1u : s != 1)) return 0;
 	for (uint j = 0; j < n; j++) {
 		if (j == skip) continue;
@@ -147,10 +148,11 @@ static int ix_leaf_postings(__global const uint *docs, __global const uint *list
                             uint x, ix_leaf_doc *L)
 {
 	uint ni = 0, nk = 0;
+	L->initial = 0;
 	for (uint p = 0; p < np; p++) {
 		uint n = w[0] & 0xFFFFu;
-		L->info[p] = w[0];
-		L->first[p] = ni;
+		L->initial |= (w[0] >> 16 & 1u) << p;
+		L->first[p] = (uchar)ni;
 		w++;
 		for (uint j = 0; j < n; j++, ni++) {
 			uint t = *w++;
@@ -162,24 +164,24 @@ static int ix_leaf_postings(__global const uint *docs, __global const uint *list
 				terms = w;
 				w += k;
 			}
-			L->pb[ni] = nk;
+			L->pb[ni] = (uchar)nk;
 			for (uint g = 0; g < k; g++) {
 				uint lo = list_at[terms[g]], hi = list_at[terms[g] + 1];
 				uint at = ix_lower_bound(docs, lo, hi, x);
-				if (at < hi && docs[at] == x) L->post[nk++] = at;
+				if (at < hi && docs[at] == x && nk < IX_TREE_POSTS) L->post[nk++] = at;   /* (the host keeps to the room) */
 			}
 			if (L->pb[ni] == nk) return 0;
 		}
 	}
-	L->pb[ni] = nk;
-	L->first[np] = ni;
+	L->pb[ni] = (uchar)nk;
+	L->first[np] = (uchar)ni;
 	return 1;
 }
 
 /* The item of phrase p with the fewest positions at the doc (an instance is searched from it). */
 static uint ix_anchor(__global const uint *pos_at, const ix_leaf_doc *L, uint p)
 {
-	uint n = L->info[p] & 0xFFFFu, a = 0, least = 0xFFFFFFFFu;
+	uint n = L->first[p + 1] - L->first[p], a = 0, least = 0xFFFFFFFFu;
 	for (uint j = 0; j < n; j++) {
 		uint m = ix_item_count(pos_at, L, L->first[p] + j);
 		if (m < least) {
@@ -222,7 +224,7 @@ static int ix_tree_leaf(__global const uint *docs, __global const uint *list_at,
 	for (;;) {
 		int match = 1;
 		for (uint p = 0; p < np; p++) {
-			long lo = hi - (long)(L.info[p] & 0xFFFFu) - (long)near;
+			long lo = hi - (long)(L.first[p + 1] - L.first[p]) - (long)near;
 			long at = ix_fts5_position(cur[p], columns);
 			if (at < lo || at > hi) {
 				match = 0;
@@ -395,7 +397,7 @@ static int ix_tree_leaf_freq(__global const uint *docs, __global const uint *lis
 		do {
 			match = 1;
 			for (uint p = 0; p < np; p++) {
-				long lo = hi - (long)(L.info[p] & 0xFFFFu) - (long)near;
+				long lo = hi - (long)(L.first[p + 1] - L.first[p]) - (long)near;
 				long at = ix_fts5_position(cur[p], columns);
 				if (at < lo || at > hi) {
 					match = 0;
