@@ -17,7 +17,8 @@
 #include "../query/gp_tree_query.h"
 #include "gp_split.h"
 
-static const char *last_backend = "none";
+/* the calling thread's last search's (a server answers on several threads; a PHP request on one) */
+static _Thread_local const char *last_backend = "none";
 static unsigned long last_device_failures = 0;
 
 /* What a decode's expected outputs weigh in the host/device choice, in MOD9 values: the ratio of
@@ -612,7 +613,7 @@ static int tree_totals(const gp_index *ix, const gp_tree_programs *p, const gp_t
  * read the attributes as doubles. */
 static int tree_selection_on_device(const gp_index *ix, const gp_tree_batch *b)
 {
-	if (!b->n_filters && b->prior_attr < 0 && b->order_attr < 0) return 1;
+	if (!b->n_filters && (b->limit == 0 || (b->prior_attr < 0 && b->order_attr < 0))) return 1;
 	return ix->n_attrs && gp_cl_info() && gp_cl_info()->fp64;
 }
 
@@ -638,6 +639,8 @@ int gp_index_tree_search(gp_index *ix, const gp_tree_batch *b, gp_placement plac
 	gp_tree_programs p;
 	const int ranked = b->limit > 0;
 	int weighted = 0;
+	int checked = gp_tree_batch_check(ix, b, err);
+	if (checked != GP_OK) return checked;
 	if (place != GP_PLACE_HOST && ix->n_postings && !ix->device_refused && tree_selection_on_device(ix, b) &&
 	    (!ranked || tree_rank_on_device(ix, b, &weighted)) &&
 	    gp_tree_programs_build(ix, b->trees, b->n_queries, (ranked ? GP_TP_RANKED : 0) | (weighted ? GP_TP_WEIGHTED : 0), &ctx->budget,

@@ -60,9 +60,11 @@ static size_t put_selection(cl_uint *t, size_t at, const gp_tree_batch *sel)
 	cl_uint *h = t + at;
 	size_t set_at = at + GP_TP_SEL_WORDS + (size_t)GP_TP_FILTER_WORDS * nf;
 	h[0] = nf;
-	h[1] = sel && sel->prior_attr >= 0 ? (cl_uint)sel->prior_attr : GP_TP_NO_ATTR;
-	put_double(h + 2, sel && sel->prior_attr >= 0 ? sel->prior_weight : 0.0);
-	h[4] = sel && sel->order_attr >= 0 ? (cl_uint)sel->order_attr : GP_TP_NO_ATTR;
+	/* (a prior and an order rank: an unranked batch's are not read) */
+	const int ranked = sel && sel->limit > 0;
+	h[1] = ranked && sel->prior_attr >= 0 ? (cl_uint)sel->prior_attr : GP_TP_NO_ATTR;
+	put_double(h + 2, ranked && sel->prior_attr >= 0 ? sel->prior_weight : 0.0);
+	h[4] = ranked && sel->order_attr >= 0 ? (cl_uint)sel->order_attr : GP_TP_NO_ATTR;
 	h[5] = sel && sel->order_desc;
 	for (uint32_t f = 0; f < nf; f++) {
 		const gp_tree_filter *x = &sel->filters[f];
@@ -281,7 +283,7 @@ int gp_cl_tree_query(const gp_index *ix, const gp_tree_programs *p, const gp_tre
 	size_t cap = 1;
 	int rc = GP_OK;
 	memset(out, 0, sizeof(*out));
-	if (sel && (sel->n_filters || sel->prior_attr >= 0 || sel->order_attr >= 0) && !((const index_device *)ix->device)->attrs) {
+	if (sel && (sel->n_filters || (rk && (sel->prior_attr >= 0 || sel->order_attr >= 0))) && !((const index_device *)ix->device)->attrs) {
 		return GP_EVALUE;   /* the attributes are not resident: the host answers */
 	}
 	out->n_queries = nq;

@@ -894,26 +894,46 @@ static int tree_answers(const gp_index *ix, const gp_qtree *t, const gp_tree_bat
 	return rc;
 }
 
+/* A batch's option refused: GP_EVALUE, the rule (`what` with its number n, when it has one). */
+static int batch_refused(gp_error *err, const char *what, long n)
+{
+	if (n >= 0) gp_fail(err, "query", 0, what, (unsigned)n);
+	else gp_fail(err, "query", 0, "%s", what);
+	err->code = GP_EVALUE;
+	return GP_EVALUE;
+}
+
+int gp_tree_batch_check(const gp_index *ix, const gp_tree_batch *b, gp_error *err)
+{
+	const int ranked = b->limit > 0;
+	if (ranked && b->count_only) return batch_refused(err, "a count takes no limit (counts only and a ranking together)", -1);
+	if (ranked && !ix->doc_len && b->order_attr < 0) return batch_refused(err, "a ranked query (a limit) needs the index's doc lengths", -1);
+	for (uint32_t c = 0; b->weights && c < b->n_weights; c++) {
+		/* 0 to 1e6: a phrase's frequency stays finite and BM25's denominator positive */
+		if (!(b->weights[c] >= 0.0 && b->weights[c] <= 1e6)) return batch_refused(err, "column %u's weight is not a number from 0 to 1e6", c);
+	}
+	for (uint32_t f = 0; f < b->n_filters; f++) {
+		if (b->filters[f].attr >= ix->n_attrs) return batch_refused(err, "filter %u names an attribute the index lacks", f);
+	}
+	if (!ranked) return GP_OK;   /* a prior and an order rank: without a limit, they are not read */
+	if (b->prior_attr >= 0 && b->order_attr >= 0) return batch_refused(err, "a prior and an order rank two ways: give one", -1);
+	if ((b->prior_attr >= 0 && (uint32_t)b->prior_attr >= ix->n_attrs) || (b->order_attr >= 0 && (uint32_t)b->order_attr >= ix->n_attrs)) {
+		return batch_refused(err, "a prior or an order names an attribute the index lacks", -1);
+	}
+	if (b->prior_attr >= 0 && !(b->prior_weight > -HUGE_VAL && b->prior_weight < HUGE_VAL)) {
+		return batch_refused(err, "the prior's weight is not a finite number", -1);
+	}
+	return GP_OK;
+}
+
 int gp_index_tree_query_host(const gp_index *ix, const gp_tree_batch *b, const gp_budget *budget, gp_answers *out,
                              gp_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	memset(err, 0, sizeof(*err));
 	const int ranked = b->limit > 0;
-	if (ranked && ((!ix->doc_len && b->order_attr < 0) || b->count_only)) {
-		gp_fail(err, "query", 0, "%s", !ix->doc_len ? "a ranked query (a limit) needs the index's doc lengths"
-		                                            : "a count takes no limit (counts only and a ranking together)");
-		err->code = GP_EVALUE;
-		return GP_EVALUE;
-	}
-	for (uint32_t c = 0; b->weights && c < b->n_weights; c++) {
-		/* 0 to 1e6: a phrase's frequency stays finite and BM25's denominator positive */
-		if (!(b->weights[c] >= 0.0 && b->weights[c] <= 1e6)) {
-			gp_fail(err, "query", 0, "column %u's weight is not a number from 0 to 1e6", c);
-			err->code = GP_EVALUE;
-			return GP_EVALUE;
-		}
-	}
+	int rc = gp_tree_batch_check(ix, b, err);
+	if (rc != GP_OK) return rc;
 	out->n_queries = b->n_queries;
 	out->at = malloc((b->n_queries + 1) * sizeof(uint64_t));
 	out->docs = malloc(sizeof(uint32_t));
@@ -921,7 +941,7 @@ int gp_index_tree_query_host(const gp_index *ix, const gp_tree_batch *b, const g
 	if (b->count_matches) out->matched = calloc(b->n_queries + 1, sizeof(uint64_t));
 	gp_sink s = {out, 1, b->count_only, ranked, budget, err};
 	gp_rank rank = {0};
-	int rc = !out->at || !out->docs || (ranked && !out->scores) || (b->count_matches && !out->matched) ? GP_ENOMEM : GP_OK;
+	rc = !out->at || !out->docs || (ranked && !out->scores) || (b->count_matches && !out->matched) ? GP_ENOMEM : GP_OK;
 	if (rc == GP_OK) out->at[0] = 0;
 	for (size_t q = 0; q < b->n_queries && rc == GP_OK; q++) {
 		uint64_t matched;
@@ -933,4 +953,48 @@ int gp_index_tree_query_host(const gp_index *ix, const gp_tree_batch *b, const g
 	gp_rank_free(&rank);
 	if (rc != GP_OK) gp_sink_failed(&s, rc);
 	return rc;
+}
+
+/* What the host's walk reads below node, about: a leaf its rarest item's docs times its items (a
+ * prefix's docs taken as every doc: its terms are not looked up here), an AND its narrowest
+ * child's times its children, an OR its children's together, a NOT its first child's and the
+ * second's within them. */
+static uint64_t node_work(const gp_index *ix, const gp_qtree *t, uint32_t node)
+{
+	const gp_qt_node *nd = &t->nodes[node];
+	if (nd->kind == GP_QT_EMPTY) return 0;
+	if (nd->kind == GP_QT_NEAR) {
+		uint64_t least = UINT64_MAX, items = 0;
+		for (uint32_t p = nd->first; p < nd->first + nd->n; p++) {
+			for (uint32_t j = 0; j < t->phrases[p].n; j++, items++) {
+				const gp_qt_item *it = &t->items[t->phrases[p].first + j];
+				uint64_t df = ix->n_docs;
+				if (!it->prefix) {
+					const uint32_t term = gp_index_lookup(ix, t->text + it->at, it->len);
+					df = term == GP_IX_NO_TERM ? 0 : gp_index_df(ix, term);
+				}
+				if (df < least) least = df;
+			}
+		}
+		return least == UINT64_MAX ? 0 : least * items;
+	}
+	uint64_t sum = 0, least = UINT64_MAX;
+	for (uint32_t i = 0; i < nd->n; i++) {
+		const uint64_t w = node_work(ix, t, t->kids[nd->first + i]);
+		sum += w;
+		if (w < least) least = w;
+	}
+	if (nd->kind == GP_QT_OR) return sum;
+	if (nd->kind == GP_QT_NOT) {
+		const uint64_t first = node_work(ix, t, t->kids[nd->first]);
+		return first + (sum - first < first ? sum - first : first);
+	}
+	return least == UINT64_MAX ? 0 : least * nd->n;
+}
+
+uint64_t gp_tree_host_work(const gp_index *ix, const gp_qtree *const *trees, size_t n)
+{
+	uint64_t work = 0;
+	for (size_t q = 0; q < n; q++) work += 1 + (trees[q]->n_nodes ? node_work(ix, trees[q], trees[q]->root) : 0);
+	return work;
 }

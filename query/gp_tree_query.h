@@ -26,9 +26,9 @@ typedef struct gp_tree_batch {
 	int count_matches;        /* each query's matches, all of them, in gp_answers.matched */
 	const gp_tree_filter *filters;   /* every one a doc must pass to match */
 	uint32_t n_filters;
-	int prior_attr;           /* >= 0: ranked, prior_weight x this attribute added to the score */
+	int prior_attr;           /* >= 0: ranked, prior_weight x this attribute added to the score (-1: none) */
 	double prior_weight;
-	int order_attr;           /* >= 0: ranked by this attribute instead (order_desc: largest first) */
+	int order_attr;           /* >= 0: ranked by this attribute instead (order_desc: largest first; -1: none) */
 	int order_desc;
 } gp_tree_batch;
 
@@ -45,5 +45,13 @@ typedef struct gp_tree_batch {
  * attribute, its value the score (docs without it last), ties by the smaller doc. */
 int gp_index_tree_query_host(const gp_index *ix, const gp_tree_batch *b, const gp_budget *budget, gp_answers *out,
                              gp_error *err);
+/* Whether ix can answer the batch's options (GP_EVALUE naming why: a count ranked, a ranking
+ * without doc lengths, a column weight outside 0 to 1e6, an attribute the index lacks; ranked, a
+ * prior and an order together, a prior's weight not finite; unranked, neither is read): what every
+ * path checks first, whoever asks (the PHP face checks names before). */
+int gp_tree_batch_check(const gp_index *ix, const gp_tree_batch *b, gp_error *err);
+/* About how many postings the host's walk reads for trees[0 .. n) (a prefix's: every doc, its
+ * terms not looked up): gp_query_host_work's measure for trees, by which the faces place them. */
+uint64_t gp_tree_host_work(const gp_index *ix, const gp_qtree *const *trees, size_t n);
 
 #endif

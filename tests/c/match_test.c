@@ -351,7 +351,7 @@ static int test_answers(void)
 		t.root = random_tree(&t, &seed, 1 + i % 4);
 		CHECK(!t.failed && t.root != UINT32_MAX);
 		const gp_qtree *tp = &t;
-		gp_tree_batch b = {1, &tp, 0, 0, NULL, 0};
+		gp_tree_batch b = {1, &tp, 0, 0, NULL, 0, .prior_attr = -1, .order_attr = -1};
 		gp_answers a, c;
 		gp_error err;
 		CHECKF(gp_index_tree_query_host(ix, &b, NULL, &a, &err) == GP_OK, "%s", err.rule);
