@@ -13,6 +13,7 @@
 #include "php_gpupost.h"
 #include "php_gpupost_glue.h"
 #include "net/gp_client.h"
+#include "net/gp_wire_trees.h"
 
 static zend_class_entry *index_ce;
 static zend_object_handlers index_handlers;
@@ -1043,9 +1044,70 @@ static bool server_bound(const index_obj *o, const gp_query_batch *batch, const 
 	return o->route == GP_PLACE_DEVICE || gp_query_host_work(o->ix, batch) >= (uint64_t)ctx->min_device_values;
 }
 
-/* A batch asked of gpupostd, its terms as the user gave them: 1 answered (ans set), 0 thrown,
- * -1 for the worker to answer (the server down or busy under 'server' => 'auto'). A handle the
- * server no longer knows (its file replaced, the server restarted) is opened again once. */
+/* One request to gpupostd on the index's handle there: a batch of lists of terms, or of trees. */
+typedef int (*server_request)(gp_client *c, uint32_t handle, const void *what, gp_answers *ans, int *ranked, gp_error *err);
+
+static int request_lists(gp_client *c, uint32_t handle, const void *what, gp_answers *ans, int *ranked, gp_error *err)
+{
+	gp_wire_query wq = *(const gp_wire_query *)what;
+	int count_only;
+	wq.handle = handle;
+	return gp_client_query(c, &wq, ans, ranked, &count_only, err);
+}
+
+static int request_trees(gp_client *c, uint32_t handle, const void *what, gp_answers *ans, int *ranked, gp_error *err)
+{
+	const gp_tree_batch *b = what;
+	*ranked = b->limit > 0 && !b->count_only;
+	return gp_client_trees(c, handle, b, ans, err);
+}
+
+/* A request asked of gpupostd: 1 answered (ans set), 0 thrown, -1 for the worker to answer (the
+ * server down or busy under 'server' => 'auto'). A handle the server no longer knows (its file
+ * replaced, the server restarted) is opened again once. */
+static int server_answer(index_obj *o, server_request request, const void *what, const gp_ctx *ctx, gp_answers *ans)
+{
+	gp_error err;
+	char why[256] = "";
+	int rc = GP_CLIENT_DOWN, ranked = 0;
+	for (int attempt = 0; attempt < 2; attempt++) {
+		uint64_t epoch;
+		gp_client *c = gpupost_server_client(&epoch);
+		if (!c) {
+			snprintf(why, sizeof(why), "%s", gpupost_server_why());
+			rc = GP_CLIENT_DOWN;
+			break;
+		}
+		if ((!o->server_handle || o->server_epoch != epoch) && (rc = server_open(o, why, sizeof(why))) != GP_OK) break;
+		rc = request(c, o->server_handle, what, ans, &ranked, &err);
+		if (rc != GP_OK) snprintf(why, sizeof(why), "%s", err.rule);
+		if (rc == GP_CLIENT_DOWN) gpupost_server_failed(&err);
+		if (rc == GP_EVALUE && attempt == 0) {
+			o->server_handle = 0;
+			continue;
+		}
+		break;
+	}
+	if (rc == GP_OK) {
+		o->answered_by = "server";
+		o->last_backend = "server";
+		/* the worker's copies of the answers, as its own search counts them */
+		if (gp_answers_admit(ans, ans->n_queries, ranked, &ctx->budget, &err) != GP_OK) {
+			gp_answers_free(ans);
+			gpupost_throw(&err, NULL);
+			return 0;
+		}
+		return 1;
+	}
+	/* a damaged list the server found, or a server the index must use: the error is the answer */
+	if (rc == GP_EFORMAT || o->server == SERVER_REQUIRED) {
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "gpupostd (%s): %s", gpupost_server_socket(), why);
+		return 0;
+	}
+	return -1;
+}
+
+/* A batch of lists of terms asked of gpupostd, its terms as the user gave them (server_answer). */
 static int server_search(index_obj *o, HashTable **queries, const gp_query_batch *batch, const gp_ctx *ctx,
                          gp_answers *ans)
 {
@@ -1066,48 +1128,11 @@ static int server_search(index_obj *o, HashTable **queries, const gp_query_batch
 		} ZEND_HASH_FOREACH_END();
 	}
 	gp_wire_query wq = {0, batch->op, batch->count_only, batch->limit, (uint32_t)n, (uint64_t *)batch->at, term, len};
-	gp_error err;
-	char why[256] = "";
-	int rc = GP_CLIENT_DOWN, ranked = 0, count_only = 0;
-	for (int attempt = 0; attempt < 2; attempt++) {
-		uint64_t epoch;
-		gp_client *c = gpupost_server_client(&epoch);
-		if (!c) {
-			snprintf(why, sizeof(why), "%s", gpupost_server_why());
-			rc = GP_CLIENT_DOWN;
-			break;
-		}
-		if ((!o->server_handle || o->server_epoch != epoch) && (rc = server_open(o, why, sizeof(why))) != GP_OK) break;
-		wq.handle = o->server_handle;
-		rc = gp_client_query(c, &wq, ans, &ranked, &count_only, &err);
-		if (rc != GP_OK) snprintf(why, sizeof(why), "%s", err.rule);
-		if (rc == GP_CLIENT_DOWN) gpupost_server_failed(&err);
-		if (rc == GP_EVALUE && attempt == 0) {
-			o->server_handle = 0;
-			continue;
-		}
-		break;
-	}
+	int by_server = server_answer(o, request_lists, &wq, ctx, ans);
 	efree(term);
 	efree(len);
 	efree(ints);
-	if (rc == GP_OK) {
-		o->answered_by = "server";
-		o->last_backend = "server";
-		/* the worker's copies of the answers, as its own search counts them */
-		if (gp_answers_admit(ans, ans->n_queries, ranked, &ctx->budget, &err) != GP_OK) {
-			gp_answers_free(ans);
-			gpupost_throw(&err, NULL);
-			return 0;
-		}
-		return 1;
-	}
-	/* a damaged list the server found, or a server the index must use: the error is the answer */
-	if (rc == GP_EFORMAT || o->server == SERVER_REQUIRED) {
-		zend_throw_exception_ex(gpupost_exception_ce, 0, "gpupostd (%s): %s", gpupost_server_socket(), why);
-		return 0;
-	}
-	return -1;
+	return by_server;
 }
 
 /* Runs queries (one array of terms each) and returns their answers, or NULL (thrown). */
@@ -1382,7 +1407,13 @@ static bool run_trees(index_obj *o, zval **queries, HashTable *keys, size_t n, c
 	gp_tree_filter *filters = NULL;
 	double *sets = NULL;
 	if (ok) ok = attribute_options(o->ix, io, &b, &filters, &sets, 2);
-	if (ok) {
+	/* device-bound trees go to gpupostd, as lists do (server_bound's rule, by the trees' work) */
+	int by_server = ok && o->server != SERVER_NONE && o->route != GP_PLACE_HOST &&
+	                        (o->route == GP_PLACE_DEVICE || gp_tree_host_work(o->ix, tp, built) >= (uint64_t)ctx.min_device_values)
+	                    ? server_answer(o, request_trees, &b, &ctx, ans)
+	                    : -1;
+	if (by_server >= 0) ok = by_server == 1;
+	else if (ok) {
 		o->answered_by = "worker";
 		rc = gp_index_tree_search(o->ix, &b, o->place, &ctx, ans, &o->last_backend, &err);
 	}

@@ -1,8 +1,12 @@
 /* The wire's readers (net/gp_wire.c): any bytes as a frame, its header read under a cap, then
  * the payload as the type says. What reads must build back to the same bytes (each message has
- * one encoding), and nothing is read, allocated or looped over past what the input holds. */
+ * one encoding; a batch of trees, whose reader builds through the tree builder's rules, builds
+ * back to bytes that read and build the same), and nothing is read, allocated or looped over
+ * past what the input holds. */
 #include "fuzz_common.h"
+#include "qtree_check.h"
 #include "../net/gp_wire.h"
+#include "../net/gp_wire_trees.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -22,6 +26,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			gp_wire_query_free(&q);
 		} else {
 			FUZZ_CHECK(err.code == GP_EFORMAT && err.offset <= GP_WIRE_HEADER + len);
+		}
+	} else if (h.type == GP_WIRE_TREES) {
+		gp_wire_trees t, again;
+		if (gp_wire_get_trees(payload, len, &t, &err) == GP_OK) {
+			for (size_t i = 0; i < t.batch.n_queries; i++) check_tree(t.batch.trees[i]);
+			FUZZ_CHECK(gp_wire_put_trees(&b, h.id, t.handle, &t.batch, &err) == GP_OK);
+			FUZZ_CHECK(gp_wire_get_trees(b.p + GP_WIRE_HEADER, b.len - GP_WIRE_HEADER, &again, &err) == GP_OK);
+			gp_wire_buf b2 = {0};
+			FUZZ_CHECK(gp_wire_put_trees(&b2, h.id, again.handle, &again.batch, &err) == GP_OK);
+			FUZZ_CHECK(b2.len == b.len && memcmp(b2.p, b.p, b.len) == 0);
+			gp_wire_buf_free(&b2);
+			gp_wire_trees_free(&again);
+			gp_wire_trees_free(&t);
+		} else {
+			FUZZ_CHECK((err.code == GP_EFORMAT && err.offset <= GP_WIRE_HEADER + len) || err.code == GP_ENOMEM);
 		}
 	} else if (h.type == GP_WIRE_ANSWERS) {
 		gp_answers a;

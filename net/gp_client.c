@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "gp_client.h"
+#include "gp_wire_trees.h"
 
 #define CLIENT "gpupostd client"
 
@@ -218,6 +219,27 @@ int gp_client_query(gp_client *c, const gp_wire_query *q, gp_answers *out, int *
 	if (rc == GP_OK && (out->n_queries != q->n_queries || *count_only != (q->count_only != 0))) {
 		gp_answers_free(out);
 		return down(c, err, "the server's answers do not match the query", 0);
+	}
+	return rc;
+}
+
+int gp_client_trees(gp_client *c, uint32_t handle, const gp_tree_batch *b, gp_answers *out, gp_error *err)
+{
+	gp_wire_header h;
+	memset(out, 0, sizeof(*out));
+	c->out.max_payload = c->server_max_payload;
+	int rc = built(c, gp_wire_put_trees(&c->out, c->next_id++, handle, b, err), err);
+	if (rc == GP_OK) rc = exchange(c, &h, err);
+	if (rc == GP_OK) rc = expect(c, &h, GP_WIRE_ANSWERS, err);
+	gp_error why;
+	int ranked, count_only;
+	if (rc == GP_OK && gp_wire_get_answers(c->in, h.length, out, &ranked, &count_only, &why) != GP_OK) {
+		return down(c, err, why.rule, 0);
+	}
+	if (rc == GP_OK && (out->n_queries != b->n_queries || count_only != (b->count_only != 0) ||
+	                    ranked != (b->limit > 0 && !b->count_only) || !out->matched != !b->count_matches)) {
+		gp_answers_free(out);
+		return down(c, err, "the server's answers do not match the trees", 0);
 	}
 	return rc;
 }

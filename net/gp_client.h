@@ -34,6 +34,11 @@ static inline int gp_client_connected(const gp_client *c)
 int gp_client_open(gp_client *c, const char *path, uint32_t flags, gp_wire_opened *opened, gp_error *err);
 int gp_client_query(gp_client *c, const gp_wire_query *q, gp_answers *out, int *ranked, int *count_only,
                     gp_error *err);
+/* A batch of query trees with its options (net/gp_wire_trees.h) on a handle: as gp_client_query,
+ * the answers ranked where the batch has a limit, each query's matches beside them where it asks
+ * for them (out->matched). */
+struct gp_tree_batch;
+int gp_client_trees(gp_client *c, uint32_t handle, const struct gp_tree_batch *b, gp_answers *out, gp_error *err);
 /* The server's statistics as text (malloc'd, NUL-terminated; free()). */
 int gp_client_stats(gp_client *c, char **text, gp_error *err);
 

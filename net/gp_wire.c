@@ -277,7 +277,7 @@ int gp_wire_get_query(const uint8_t *payload, size_t len, gp_wire_query *q, gp_e
 int gp_wire_put_answers(gp_wire_buf *b, uint32_t id, const gp_answers *a, int ranked, int count_only, gp_error *err)
 {
 	gp_wire_begin(b, GP_WIRE_ANSWERS, id);
-	gp_wire_put_u8(b, (uint8_t)((ranked ? 1 : 0) | (count_only ? 2 : 0)));
+	gp_wire_put_u8(b, (uint8_t)((ranked ? 1 : 0) | (count_only ? 2 : 0) | (a->matched ? 4 : 0)));
 	gp_wire_put_u32(b, (uint32_t)a->n_queries);
 	for (size_t q = 0; q < a->n_queries; q++) {
 		gp_wire_put_u64(b, a->at[q + 1] - a->at[q]);
@@ -285,6 +285,7 @@ int gp_wire_put_answers(gp_wire_buf *b, uint32_t id, const gp_answers *a, int ra
 		for (uint64_t i = a->at[q]; i < a->at[q + 1]; i++) gp_wire_put_u32(b, a->docs[i]);
 		for (uint64_t i = a->at[q]; ranked && i < a->at[q + 1]; i++) gp_wire_put_f64(b, a->scores[i]);
 	}
+	for (size_t q = 0; a->matched && q < a->n_queries; q++) gp_wire_put_u64(b, a->matched[q]);
 	return gp_wire_end(b, err);
 }
 
@@ -294,9 +295,10 @@ int gp_wire_get_answers(const uint8_t *payload, size_t len, gp_answers *out, int
 	gp_wire_reader r;
 	gp_wire_reader_init(&r, payload, len);
 	const uint8_t flags = gp_wire_get_u8(&r);
-	if (flags > 2) fail_at(&r, 0, "the flags are not 0, 1 (ranked) or 2 (counts only)");
+	if ((flags & 3) == 3 || flags > 7) fail_at(&r, 0, "the flags are not 1 (ranked) or 2 (counts only), with 4 (matches) or not");
 	*ranked = flags & 1;
 	*count_only = (flags & 2) != 0;
+	const int matched = (flags & 4) != 0;
 	const uint32_t per_doc = *ranked ? 12 : 4;
 	const uint32_t n_queries = gp_wire_get_count(&r, 8);
 	/* first pass: the counts bounded by the bytes left, the docs' total */
@@ -312,13 +314,15 @@ int gp_wire_get_answers(const uint8_t *payload, size_t len, gp_answers *out, int
 		take(&r, (size_t)n * per_doc);
 		total += n;
 	}
+	if (matched) take(&r, (size_t)n_queries * 8);
 	int rc = gp_wire_reader_done(&r, err);
 	if (rc != GP_OK) return rc;
 	out->n_queries = n_queries;
 	out->at = malloc(((size_t)n_queries + 1) * sizeof(uint64_t));
 	out->docs = malloc((size_t)(total ? total : 1) * sizeof(uint32_t));
 	out->scores = *ranked ? malloc((size_t)(total ? total : 1) * sizeof(double)) : NULL;
-	if (!out->at || !out->docs || (*ranked && !out->scores)) {
+	out->matched = matched ? calloc((size_t)n_queries + 1, sizeof(uint64_t)) : NULL;
+	if (!out->at || !out->docs || (*ranked && !out->scores) || (matched && !out->matched)) {
 		gp_answers_free(out);
 		return gp_index_fail_nomem(err, "a wire frame's answers");
 	}
@@ -346,14 +350,16 @@ int gp_wire_get_answers(const uint8_t *payload, size_t len, gp_answers *out, int
 		}
 		for (uint64_t i = 0; *ranked && i < n; i++) {
 			out->scores[k + i] = gp_wire_get_f64(&r);
-			if (!isfinite(out->scores[k + i])) {
+			/* (NaN: an order's doc without the attribute) */
+			if (isinf(out->scores[k + i])) {
 				gp_answers_free(out);
-				return gp_fail(err, WIRE, GP_WIRE_HEADER + count_at, "query %u's score %llu is not finite", q, (unsigned long long)i);
+				return gp_fail(err, WIRE, GP_WIRE_HEADER + count_at, "query %u's score %llu is infinite", q, (unsigned long long)i);
 			}
 		}
 		k += n;
 		out->at[q + 1] = k;
 	}
+	for (uint32_t q = 0; matched && q < n_queries; q++) out->matched[q] = gp_wire_get_u64(&r);
 	out->total = k;
 	return GP_OK;
 }

@@ -8,7 +8,7 @@
 #include "../include/gpupost.h"
 
 #define GP_WIRE_MAGIC 0x31575047u          /* "GPW1" as its bytes lie */
-#define GP_WIRE_VERSION 1
+#define GP_WIRE_VERSION 2                  /* 2: TREES, and answers with their matches */
 #define GP_WIRE_HEADER 16
 #define GP_WIRE_MAX_PAYLOAD (64u << 20)    /* the most either side accepts, whatever its cap */
 #define GP_WIRE_MAX_PATH 4096
@@ -34,7 +34,8 @@ enum gp_wire_type {
 	GP_WIRE_ERROR = 7,     /* server: a status and a message, for the request of the same id */
 	GP_WIRE_STATS = 8,     /* client: the server's statistics (an empty payload) */
 	GP_WIRE_STATS_TEXT = 9,/* server: its statistics as text, a "name value" line each */
-	GP_WIRE_TYPES = 10
+	GP_WIRE_TREES = 10,    /* client: a batch of query trees on a handle (gp_wire_trees.h) */
+	GP_WIRE_TYPES = 11
 };
 
 typedef struct gp_wire_header {
@@ -110,12 +111,13 @@ int gp_wire_put_query(gp_wire_buf *b, uint32_t id, const gp_wire_query *q, gp_er
 int gp_wire_get_query(const uint8_t *payload, size_t len, gp_wire_query *q, gp_error *err);
 void gp_wire_query_free(gp_wire_query *q);
 
-/* Answers: a flags byte (1 ranked, 2 counts only), the queries' count, then for each query its
- * count n (at[q + 1] - at[q], in every mode) and, unless counts only, its n docs, then (ranked)
- * their n scores. */
+/* Answers: a flags byte (1 ranked, 2 counts only, 4 matches), the queries' count, then for each
+ * query its count n (at[q + 1] - at[q], in every mode) and, unless counts only, its n docs, then
+ * (ranked) their n scores; with matches (a->matched set: each query's matches, all of them, beside
+ * a page), a u64 a query after them. */
 int gp_wire_put_answers(gp_wire_buf *b, uint32_t id, const gp_answers *a, int ranked, int count_only, gp_error *err);
 /* Into out (gp_answers_free; at[] running sums in every mode, as the engine's: query q's count
- * is at[q + 1] - at[q]): GP_EFORMAT when the docs do not increase where unranked, a score is not
+ * is at[q + 1] - at[q]; out->matched with the flag): GP_EFORMAT when the docs do not increase where unranked, a score is not
  * finite, the counts pass 2^64 - 1 together, or the payload lies. A read query's arrays take up
  * to about three times its payload (16 bytes a term of 4 or more). */
 int gp_wire_get_answers(const uint8_t *payload, size_t len, gp_answers *out, int *ranked, int *count_only, gp_error *err);

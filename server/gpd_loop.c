@@ -249,11 +249,11 @@ static void accept_all(loop *l)
 
 static const char *type_name(uint16_t t)
 {
-	static const char *names[] = {"?", "HELLO", "WELCOME", "OPEN", "OPENED", "QUERY", "ANSWERS", "ERROR", "STATS", "STATS_TEXT"};
+	static const char *names[] = {"?", "HELLO", "WELCOME", "OPEN", "OPENED", "QUERY", "ANSWERS", "ERROR", "STATS", "STATS_TEXT", "TREES"};
 	return t < sizeof(names) / sizeof(names[0]) ? names[t] : "?";
 }
 
-/* A whole frame read: answered here (HELLO), handed to the work (OPEN, QUERY, STATS), or refused. */
+/* A whole frame read: answered here (HELLO), handed to the work (OPEN, QUERY, TREES, STATS), or refused. */
 static void conn_frame(loop *l, conn *c)
 {
 	const gp_wire_header h = c->h;
@@ -284,7 +284,7 @@ static void conn_frame(loop *l, conn *c)
 		free(payload);
 		return;
 	}
-	if (h.type != GP_WIRE_OPEN && h.type != GP_WIRE_QUERY && h.type != GP_WIRE_STATS) {
+	if (h.type != GP_WIRE_OPEN && h.type != GP_WIRE_QUERY && h.type != GP_WIRE_TREES && h.type != GP_WIRE_STATS) {
 		snprintf(msg, sizeof(msg), "a client does not send %s frames", type_name(h.type));
 		conn_error(l, c, h.id, GP_EFORMAT, msg, 1);
 		free(payload);

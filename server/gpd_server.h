@@ -77,6 +77,7 @@ typedef struct gpd_job {
 	gp_query_batch batch;
 	uint32_t *terms;
 	uint64_t at[2];
+	struct gp_wire_trees *trees;   /* TREES: the batch of trees read (malloc'd, owned by the job) */
 	/* the answer: a frame to send back (malloc'd), set by whoever answered */
 	gp_wire_buf frame;
 } gpd_job;

@@ -4,7 +4,9 @@
  * threads. Continuous batching: while the engine thread runs a batch, the device-bound queries
  * that arrive queue up, and the next batch takes every queued query of the same index and kind (up
  * to max_batch_queries) at once; an idle engine thread takes a query the moment it comes, with no
- * timer. All batching policy lives here.
+ * timer. Batches of query trees (TREES) go the same ways, placed by their estimated work
+ * (gp_tree_host_work), and the engine thread joins those of one index asked with the same
+ * options into one search. All batching policy lives here.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,6 +16,7 @@
 #include <unistd.h>
 
 #include "gpd_server.h"
+#include "../net/gp_wire_trees.h"
 
 typedef struct job_list {
 	gpd_job *head, *tail;
@@ -65,14 +68,18 @@ void gpd_job_free(gpd_job *job)
 	free(job->payload);
 	free(job->terms);
 	if (job->batch.at != job->at) free((void *)job->batch.at);
+	if (job->trees) gp_wire_trees_free(job->trees);
+	free(job->trees);
 	gp_wire_buf_free(&job->frame);
 	free(job);
 }
 
-/* The queries a QUERY frame says it holds (its u32 at byte 10), for the queue's bound; 1 for any
- * other request. A frame that lies is refused when it is read. */
+/* The queries a QUERY frame says it holds (its u32 at byte 10), or a TREES frame's trees once
+ * read, for the queue's bound; 1 for any other request. A frame that lies is refused when it is
+ * read. */
 static uint64_t job_queries(const gpd_job *j)
 {
+	if (j->type == GP_WIRE_TREES) return j->trees && j->trees->batch.n_queries ? j->trees->batch.n_queries : 1;
 	if (j->type != GP_WIRE_QUERY || j->length < 14) return 1;
 	uint32_t n = gp_load_le32(j->payload + 10);
 	return n ? n : 1;
@@ -97,7 +104,7 @@ static void answered(gpd_work *w, gpd_job *j)
 static int cancelled(gpd_work *w, gpd_job *j)
 {
 	if (!gpd_job_departed(j)) return 0;
-	atomic_fetch_add(&gpd_stat.cancelled, j->batch.n_queries);
+	atomic_fetch_add(&gpd_stat.cancelled, job_queries(j));
 	answered(w, j);
 	return 1;
 }
@@ -117,10 +124,13 @@ static void answer_queries(gpd_work *w, gpd_job *j, const gp_answers *a, size_t 
 	gp_answers view = *a;
 	view.n_queries = n;
 	view.at = a->at + from;
+	view.matched = a->matched ? a->matched + from : NULL;
 	gp_error err;
-	const int ranked = gp_query_ranked(&j->batch) && !j->batch.count_only;
+	const gp_tree_batch *tb = j->trees ? &j->trees->batch : NULL;
+	const int count_only = tb ? tb->count_only : j->batch.count_only;
+	const int ranked = !count_only && (tb ? tb->limit > 0 : gp_query_ranked(&j->batch));
 	j->frame.max_payload = GP_WIRE_MAX_PAYLOAD;
-	if (gp_wire_put_answers(&j->frame, j->id, &view, ranked, j->batch.count_only, &err) != GP_OK) {
+	if (gp_wire_put_answers(&j->frame, j->id, &view, ranked, count_only, &err) != GP_OK) {
 		answer_error(w, j, GP_ENOMEM, "the answers pass the wire's 64 MiB: ask fewer queries a call, a limit, or counts only");
 		return;
 	}
@@ -234,6 +244,25 @@ static int read_query(gpd_work *w, gpd_job *j)
 	return 1;
 }
 
+/* A search's statistics: n queries answered by the device (one batch) or the host; t0 (not 0):
+ * when a device-bound search began, its time counted as the device's. */
+static void searched(gpd_index *x, uint64_t n, int on_device, int64_t t0)
+{
+	if (t0) atomic_fetch_add(&gpd_stat.device_ns, (uint64_t)(gpd_now_ns() - t0));
+	if (!on_device) {
+		atomic_fetch_add(&gpd_stat.host_queries, n);
+		atomic_fetch_add(&x->host_queries, n);
+		return;
+	}
+	atomic_fetch_add(&gpd_stat.device_batches, 1);
+	atomic_fetch_add(&gpd_stat.device_queries, n);
+	atomic_fetch_add(&x->device_batches, 1);
+	atomic_fetch_add(&x->device_queries, n);
+	uint64_t most = atomic_load(&gpd_stat.device_batch_max);
+	while (n > most && !atomic_compare_exchange_weak(&gpd_stat.device_batch_max, &most, n)) {
+	}
+}
+
 /* A job's queries answered on the calling thread's host path. */
 static void answer_on_host(gpd_work *w, gpd_job *j)
 {
@@ -242,9 +271,67 @@ static void answer_on_host(gpd_work *w, gpd_job *j)
 	gp_error err;
 	call_ctx(w, &ctx);
 	int rc = gp_index_query_host(j->index->ix, &j->batch, &ctx.budget, &a, &err);
-	atomic_fetch_add(&gpd_stat.host_queries, j->batch.n_queries);
-	atomic_fetch_add(&j->index->host_queries, j->batch.n_queries);
+	searched(j->index, j->batch.n_queries, 0, 0);
 	if (rc == GP_OK) answer_queries(w, j, &a, 0, j->batch.n_queries);
+	else answer_engine_error(w, j, rc, &err);
+	gp_answers_free(&a);
+}
+
+/* A TREES frame read, its index found and its options checked against it: 1 when it is ready to
+ * answer (j->trees set), 0 when it was answered with an error. */
+static int read_trees(gpd_work *w, gpd_job *j)
+{
+	gp_error err;
+	char msg[GP_WIRE_MAX_MESSAGE];
+	if (!(j->trees = calloc(1, sizeof(*j->trees)))) {
+		answer_error(w, j, GP_ENOMEM, "no memory for a batch of trees");
+		return 0;
+	}
+	if (gp_wire_get_trees(j->payload, j->length, j->trees, &err) != GP_OK) {
+		if (err.code == GP_EFORMAT) {
+			atomic_fetch_add(&gpd_stat.bad_frames, 1);
+			snprintf(msg, sizeof(msg), "TREES: byte %zu: %s", err.offset, err.rule);
+		} else {
+			snprintf(msg, sizeof(msg), "%s", err.rule);
+		}
+		answer_error(w, j, err.code, msg);
+		return 0;
+	}
+	/* what one request may ask: its trees at most one batch's, each of at most max_query_terms items */
+	const gp_tree_batch *b = &j->trees->batch;
+	const char *too_much = b->n_queries > w->cfg->max_batch_queries ? "more trees in one request than max_batch_queries" : NULL;
+	for (size_t i = 0; i < b->n_queries && !too_much; i++) {
+		if (b->trees[i]->n_items > w->cfg->max_query_terms) too_much = "a tree of more items than max_query_terms";
+	}
+	if (too_much) {
+		answer_error(w, j, GP_EVALUE, too_much);
+		return 0;
+	}
+	if (!(j->index = gpd_catalog_get(w->cat, j->trees->handle))) {
+		snprintf(msg, sizeof(msg), "no index is open under handle %u (its file was replaced, or it was never opened): open it again", j->trees->handle);
+		answer_error(w, j, GP_EVALUE, msg);
+		return 0;
+	}
+	if (gp_tree_batch_check(j->index->ix, b, &err) != GP_OK) {
+		answer_engine_error(w, j, GP_EVALUE, &err);
+		return 0;
+	}
+	return 1;
+}
+
+/* A batch of trees answered (on the device where `place` says and the engine takes them). */
+static void answer_trees(gpd_work *w, gpd_job *j, gp_placement place)
+{
+	gp_ctx ctx;
+	gp_answers a;
+	gp_error err;
+	const char *backend = "none";
+	call_ctx(w, &ctx);
+	const gp_tree_batch *b = &j->trees->batch;
+	const int64_t t0 = gpd_now_ns();
+	int rc = gp_index_tree_search(j->index->ix, b, place, &ctx, &a, &backend, &err);
+	if (rc == GP_OK) searched(j->index, b->n_queries, strcmp(backend, "opencl") == 0, place != GP_PLACE_HOST ? t0 : 0);
+	if (rc == GP_OK) answer_queries(w, j, &a, 0, b->n_queries);
 	else answer_engine_error(w, j, rc, &err);
 	gp_answers_free(&a);
 }
@@ -287,7 +374,10 @@ static void *host_thread(void *arg)
 			do_open(w, j);
 			continue;
 		}
-		if (!cancelled(w, j)) answer_on_host(w, j);   /* a query read by its loop: large, bound for the host */
+		if (cancelled(w, j)) continue;
+		/* a query read by its loop: large, bound for the host */
+		if (j->type == GP_WIRE_TREES) answer_trees(w, j, GP_PLACE_HOST);
+		else answer_on_host(w, j);
 	}
 	return NULL;
 }
@@ -298,19 +388,27 @@ static int same_kind(const gpd_job *a, const gpd_job *b)
 	       a->batch.count_only == b->batch.count_only && a->batch.limit == b->batch.limit;
 }
 
-/* One device batch: the first queued query job and every later one of its kind, up to
- * max_batch_queries, answered in one search. */
-static void run_batch(gpd_work *w, gpd_job *first)
+/* The queries a read job asks (a QUERY's, or a TREES frame's trees). */
+static uint64_t asked(const gpd_job *j)
 {
-	gpd_job *jobs[4096], *gone = NULL;   /* gone: queued jobs whose clients have left */
-	size_t n_jobs = 0;
-	uint64_t queries = first->batch.n_queries, terms = first->batch.at[first->batch.n_queries];
-	jobs[n_jobs++] = first;
+	return j->trees ? j->trees->batch.n_queries : j->batch.n_queries;
+}
+
+/* The first job and every queued one that `same` joins to it, up to max_batch_queries queries
+ * and `cap` jobs, taken off the engine's queue into jobs[] (*n_jobs); queued ones whose clients
+ * have left are dropped as cancelled. Their queries. */
+static uint64_t gather(gpd_work *w, gpd_job *first, int (*same)(const gpd_job *, const gpd_job *), gpd_job **jobs, size_t cap,
+                       size_t *n_jobs)
+{
+	gpd_job *gone = NULL;
+	uint64_t queries = asked(first);
+	*n_jobs = 0;
+	jobs[(*n_jobs)++] = first;
 	pthread_mutex_lock(&w->lock);
 	gpd_job **link = &w->device_jobs.head, *prev = NULL;
-	while (*link && n_jobs < sizeof(jobs) / sizeof(jobs[0])) {
+	while (*link && *n_jobs < cap) {
 		gpd_job *j = *link;
-		if (same_kind(first, j) && queries + j->batch.n_queries <= w->cfg->max_batch_queries) {
+		if (same(first, j) && queries + asked(j) <= w->cfg->max_batch_queries) {
 			*link = j->next;
 			if (w->device_jobs.tail == j) w->device_jobs.tail = prev;
 			if (gpd_job_departed(j)) {   /* answered outside the lock: its loop drops it */
@@ -318,9 +416,8 @@ static void run_batch(gpd_work *w, gpd_job *first)
 				gone = j;
 				continue;
 			}
-			jobs[n_jobs++] = j;
-			queries += j->batch.n_queries;
-			terms += j->batch.at[j->batch.n_queries];
+			jobs[(*n_jobs)++] = j;
+			queries += asked(j);
 			continue;
 		}
 		prev = j;
@@ -331,6 +428,18 @@ static void run_batch(gpd_work *w, gpd_job *first)
 		next = j->next;
 		cancelled(w, j);
 	}
+	return queries;
+}
+
+/* One device batch: the first queued query job and every later one of its kind, up to
+ * max_batch_queries, answered in one search. */
+static void run_batch(gpd_work *w, gpd_job *first)
+{
+	gpd_job *jobs[4096];
+	size_t n_jobs;
+	const uint64_t queries = gather(w, first, same_kind, jobs, sizeof(jobs) / sizeof(jobs[0]), &n_jobs);
+	uint64_t terms = 0;
+	for (size_t i = 0; i < n_jobs; i++) terms += jobs[i]->batch.at[jobs[i]->batch.n_queries];
 	/* the jobs' queries as one batch */
 	gp_query_batch b = first->batch;
 	uint32_t *all_terms = n_jobs > 1 ? malloc((size_t)(terms ? terms : 1) * 4) : NULL;
@@ -359,21 +468,10 @@ static void run_batch(gpd_work *w, gpd_job *first)
 	if (n_jobs == 1 || (all_terms && all_at)) {
 		rc = gp_index_search(first->index->ix, &b, GP_PLACE_DEVICE, &ctx, &a, &backend, &err);
 	}
-	atomic_fetch_add(&gpd_stat.device_ns, (uint64_t)(gpd_now_ns() - t0));
 	free(all_terms);
 	free(all_at);
-	if (rc == GP_OK && strcmp(backend, "opencl") == 0) {
-		atomic_fetch_add(&gpd_stat.device_batches, 1);
-		atomic_fetch_add(&gpd_stat.device_queries, queries);
-		atomic_fetch_add(&first->index->device_batches, 1);
-		atomic_fetch_add(&first->index->device_queries, queries);
-		uint64_t most = atomic_load(&gpd_stat.device_batch_max);
-		while (queries > most && !atomic_compare_exchange_weak(&gpd_stat.device_batch_max, &most, queries)) {
-		}
-	} else if (rc == GP_OK) {
-		atomic_fetch_add(&gpd_stat.host_queries, queries);
-		atomic_fetch_add(&first->index->host_queries, queries);
-	}
+	if (rc == GP_OK) searched(first->index, queries, strcmp(backend, "opencl") == 0, t0);
+	else atomic_fetch_add(&gpd_stat.device_ns, (uint64_t)(gpd_now_ns() - t0));
 	if (rc == GP_OK) {
 		size_t from = 0;
 		for (size_t i = 0; i < n_jobs; i++) {
@@ -393,12 +491,69 @@ static void run_batch(gpd_work *w, gpd_job *first)
 	for (size_t i = 0; i < n_jobs; i++) answer_on_host(w, jobs[i]);
 }
 
+/* Batches of trees on one index asked with the same options (the same bytes before their trees
+ * on the wire): one search answers them together. */
+static int same_trees(const gpd_job *a, const gpd_job *b)
+{
+	return b->type == GP_WIRE_TREES && a->index == b->index && a->trees->options_end == b->trees->options_end &&
+	       memcmp(a->payload + 4, b->payload + 4, a->trees->options_end - 4) == 0;
+}
+
+/* One device batch of trees: the first queued TREES job and every later one of the same options,
+ * up to max_batch_queries trees, answered in one search (each alone on the host if together
+ * they cannot be). */
+static void run_trees(gpd_work *w, gpd_job *first)
+{
+	gpd_job *jobs[4096];
+	size_t n_jobs;
+	const uint64_t queries = gather(w, first, same_trees, jobs, sizeof(jobs) / sizeof(jobs[0]), &n_jobs);
+	if (n_jobs == 1) {
+		answer_trees(w, first, GP_PLACE_DEVICE);
+		return;
+	}
+	const gp_qtree **all = malloc((size_t)queries * sizeof(*all));
+	int rc = GP_ENOMEM;
+	gp_answers a;
+	gp_error err;
+	if (all) {
+		gp_tree_batch b = first->trees->batch;
+		size_t q = 0;
+		for (size_t i = 0; i < n_jobs; i++) {
+			const gp_tree_batch *jb = &jobs[i]->trees->batch;
+			memcpy(all + q, jb->trees, jb->n_queries * sizeof(*all));
+			q += jb->n_queries;
+		}
+		b.trees = all;
+		b.n_queries = queries;
+		gp_ctx ctx;
+		const char *backend = "none";
+		call_ctx(w, &ctx);
+		const int64_t t0 = gpd_now_ns();
+		rc = gp_index_tree_search(first->index->ix, &b, GP_PLACE_DEVICE, &ctx, &a, &backend, &err);
+		if (rc == GP_OK) searched(first->index, queries, strcmp(backend, "opencl") == 0, t0);
+		free(all);
+	}
+	if (rc == GP_OK) {
+		size_t from = 0;
+		for (size_t i = 0; i < n_jobs; i++) {
+			const size_t n = jobs[i]->trees->batch.n_queries;   /* (an answered job is its loop's) */
+			answer_queries(w, jobs[i], &a, from, n);
+			from += n;
+		}
+		gp_answers_free(&a);
+		return;
+	}
+	for (size_t i = 0; i < n_jobs; i++) answer_trees(w, jobs[i], GP_PLACE_HOST);
+}
+
 static void *engine_thread(void *arg)
 {
 	gpd_work *w = arg;
 	for (gpd_job *j; (j = wait_pop(w, &w->device_jobs, &w->device_ready));) {
 		if (j->type == GP_WIRE_OPEN) do_open(w, j);
-		else if (!cancelled(w, j)) run_batch(w, j);
+		else if (cancelled(w, j)) continue;
+		else if (j->type == GP_WIRE_TREES) run_trees(w, j);
+		else run_batch(w, j);
 	}
 	return NULL;
 }
@@ -471,14 +626,17 @@ int gpd_work_submit(gpd_work *w, gpd_job *job, gpd_mailbox *box)
 {
 	atomic_fetch_add(&gpd_stat.requests, 1);
 	job->box = NULL;   /* answered on this thread unless queued below */
-	if (job->type == GP_WIRE_QUERY) {
-		if (!read_query(w, job)) return 1;
-		atomic_fetch_add(&gpd_stat.queries, job->batch.n_queries);
-		atomic_fetch_add(&job->index->queries, job->batch.n_queries);
-		const uint64_t work = gp_query_host_work(job->index->ix, &job->batch);
+	if (job->type == GP_WIRE_QUERY || job->type == GP_WIRE_TREES) {
+		const int trees = job->type == GP_WIRE_TREES;
+		if (!(trees ? read_trees(w, job) : read_query(w, job))) return 1;
+		atomic_fetch_add(&gpd_stat.queries, asked(job));
+		atomic_fetch_add(&job->index->queries, asked(job));
+		const uint64_t work = trees ? gp_tree_host_work(job->index->ix, job->trees->batch.trees, job->trees->batch.n_queries)
+		                            : gp_query_host_work(job->index->ix, &job->batch);
 		const int to_device = job->index->on_device && work >= w->cfg->host_max_work;
 		if (!to_device && work <= w->cfg->host_inline_work) {
-			answer_on_host(w, job);
+			if (trees) answer_trees(w, job, GP_PLACE_HOST);
+			else answer_on_host(w, job);
 			return 1;
 		}
 		job->box = box;

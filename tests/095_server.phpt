@@ -45,24 +45,7 @@ $built->save("$outside/ix.gpix");
 $device = gp_device_available();
 function start_server(): array {
     global $bin, $sock, $dir, $device;
-    /* a server left on this socket by a run that died is stopped first (its statistics name it) */
-    if (@stream_socket_client("unix://$sock", $errno, $errstr, 1)) {
-        if (preg_match('/^pid (\d+)$/m', (string)shell_exec(escapeshellarg($bin) . " --socket $sock --stats"), $m)) {
-            shell_exec("kill -9 {$m[1]}");
-            for ($i = 0; $i < 100 && @stream_socket_client("unix://$sock", $errno, $errstr, 1); $i++) usleep(50000);
-        }
-    }
-    $cmd = [$bin, '--foreground', '--set', "socket=$sock", '--set', "allow_dir=$dir", '--set', 'host_threads=2'];
-    if ($device) array_push($cmd, '--set', 'placement=device', '--set', 'device=' . gpu_info()['device']['type'], '--set', 'host_max_work=0');
-    else array_push($cmd, '--set', 'placement=host');
-    $proc = proc_open($cmd, [0 => ['file', '/dev/null', 'r'], 1 => ['file', '/dev/null', 'w'], 2 => ['file', "$dir/server.log", 'a']], $pipes);
-    /* never left behind, whatever becomes of this test */
-    register_shutdown_function(fn() => is_resource($proc) && proc_terminate($proc, 9));
-    /* ready when it accepts a connection (a killed server's socket file stays behind) */
-    for ($i = 0; $i < 200 && !@stream_socket_client("unix://$sock", $errno, $errstr, 1); $i++) usleep(50000);
-    /* and this process connected (a failed connection is tried again a second later) */
-    for ($i = 0; $i < 50 && !gpu_info()['server']['connected']; $i++) usleep(100000);
-    return [$proc, 0];
+    return gp_start_server($bin, $sock, $dir, $device);
 }
 function stop_server($proc, int $pid, int $signal): void {
     proc_terminate($proc, $signal);

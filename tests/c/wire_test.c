@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "../../net/gp_wire.h"
+#include "../../net/gp_wire_trees.h"
+#include "../../query/gp_match.h"
 #include "check.h"
 #include "s9_index.h"
 
@@ -254,14 +256,18 @@ static int test_answers_lies(void)
 	gp_error err = {0};
 	uint32_t docs[3] = {5, 5, 9};
 	uint64_t at[2] = {0, 3};
-	double scores[3] = {1.0, NAN, 0.5};
+	double scores[3] = {1.0, INFINITY, 0.5};
 	gp_answers a = {.n_queries = 1, .docs = docs, .at = at, .scores = scores};
 	gp_answers got;
 	int r, c, c2;
 	CHECK(gp_wire_put_answers(&buf, 1, &a, 0, 0, &err) == GP_OK);
 	CHECK(gp_wire_get_answers(buf.p + GP_WIRE_HEADER, buf.len - GP_WIRE_HEADER, &got, &r, &c, &err) == GP_EFORMAT);   /* 5, 5 */
 	CHECK(gp_wire_put_answers(&buf, 1, &a, 1, 0, &err) == GP_OK);
-	CHECK(gp_wire_get_answers(buf.p + GP_WIRE_HEADER, buf.len - GP_WIRE_HEADER, &got, &r, &c, &err) == GP_EFORMAT);   /* NaN */
+	CHECK(gp_wire_get_answers(buf.p + GP_WIRE_HEADER, buf.len - GP_WIRE_HEADER, &got, &r, &c, &err) == GP_EFORMAT);   /* infinite */
+	scores[1] = NAN;   /* an order's doc without the attribute: read as it is */
+	CHECK(gp_wire_put_answers(&buf, 1, &a, 1, 0, &err) == GP_OK);
+	CHECK(gp_wire_get_answers(buf.p + GP_WIRE_HEADER, buf.len - GP_WIRE_HEADER, &got, &r, &c, &err) == GP_OK && isnan(got.scores[1]));
+	gp_answers_free(&got);
 	/* a count of docs past the payload, and 2^32 - 1 queries: refused before allocating */
 	uint8_t p[32] = {0};
 	p[1] = 1;
@@ -364,6 +370,164 @@ static int test_small_messages(void)
 	return 1;
 }
 
+/* Whether two trees are the same below their roots (kinds, NEAR distances, column sets, phrases,
+ * items' bytes and prefixes, children in order). */
+static int same_node(const gp_qtree *a, uint32_t x, const gp_qtree *b, uint32_t y)
+{
+	const gp_qt_node *p = &a->nodes[x], *q = &b->nodes[y];
+	if (p->kind != q->kind || p->n != q->n || p->near != q->near || !p->colset != !q->colset) return 0;
+	if (p->colset && memcmp(&a->colsets[p->colset - 1], &b->colsets[q->colset - 1], sizeof(gp_qt_colset)) != 0) return 0;
+	if (p->kind == GP_QT_NEAR || p->kind == GP_QT_EMPTY) {
+		for (uint32_t i = 0; i < p->n; i++) {
+			const gp_qt_phrase *f = &a->phrases[p->first + i], *g = &b->phrases[q->first + i];
+			if (f->n != g->n || f->initial != g->initial || p->first + i != q->first + i) return 0;   /* phrases in the same order */
+			for (uint32_t j = 0; j < f->n; j++) {
+				const gp_qt_item *u = &a->items[f->first + j], *v = &b->items[g->first + j];
+				if (u->len != v->len || u->prefix != v->prefix || memcmp(a->text + u->at, b->text + v->at, u->len) != 0) return 0;
+			}
+		}
+		return 1;
+	}
+	for (uint32_t i = 0; i < p->n; i++) {
+		if (!same_node(a, a->kids[p->first + i], b, b->kids[q->first + i])) return 0;
+	}
+	return 1;
+}
+
+/* MATCH expressions over every operator, parsed, sent with every option and read back: the same
+ * trees and options; every truncation of the frame refused. */
+static int test_trees_round_trip(void)
+{
+	static const char *exprs[] = {
+		"a", "a b c", "a OR b NOT c", "\"a b\" + c*", "^a* b", "NEAR(a b* \"c d\", 3)", "title : a", "{title body} : (a OR b)",
+		"- body : NEAR(a b)", "(a AND (b OR (c NOT d))) OR e*", "title : (body : a)", "\"\"", "a OR \"\"", "NEAR(\"\" a)",
+		"title : (a OR body : b) NOT c", "x NOT (y NOT (z NOT w))",
+	};
+	const size_t n = sizeof(exprs) / sizeof(*exprs);
+	const char *cols[2] = {"title", "body"};
+	const size_t col_lens[2] = {5, 4};
+	gp_qtree trees[sizeof(exprs) / sizeof(*exprs)];
+	const gp_qtree *at[sizeof(exprs) / sizeof(*exprs)];
+	gp_error err = {0};
+	for (size_t i = 0; i < n; i++) {
+		gp_qtree_init(&trees[i]);
+		CHECKF(gp_match_parse(exprs[i], strlen(exprs[i]), cols, col_lens, 2, 0, &trees[i], &err) == GP_OK, "%s: %s", exprs[i], err.rule);
+		at[i] = &trees[i];
+	}
+	double w[2] = {2.5, 0.0}, set[3] = {3.0, -1.0, 7.5};
+	gp_tree_filter f[2] = {{1, -INFINITY, 4.0, NULL, 0}, {0, 0, 0, set, 3}};
+	gp_tree_batch b = {n, at, 0, 10, w, 2, 1, f, 2, 2, 0.25, -1, 1};
+	gp_wire_buf buf = {0};
+	gp_wire_trees got;
+	CHECK(gp_wire_put_trees(&buf, 9, 77, &b, &err) == GP_OK);
+	CHECKF(gp_wire_get_trees(buf.p + GP_WIRE_HEADER, buf.len - GP_WIRE_HEADER, &got, &err) == GP_OK, "byte %zu: %s", err.offset, err.rule);
+	const gp_tree_batch *g = &got.batch;
+	CHECK(got.handle == 77 && g->n_queries == n && g->limit == 10 && g->count_matches == 1 && g->count_only == 0 && g->order_desc == 1);
+	CHECK(g->n_weights == 2 && g->weights[0] == 2.5 && g->weights[1] == 0.0);
+	CHECK(g->n_filters == 2 && g->filters[0].attr == 1 && !g->filters[0].set && g->filters[0].lo == -INFINITY && g->filters[0].hi == 4.0);
+	CHECK(g->filters[1].attr == 0 && g->filters[1].n_set == 3 && g->filters[1].set[1] == -1.0 && g->filters[1].set[2] == 7.5);
+	CHECK(g->prior_attr == 2 && g->prior_weight == 0.25 && g->order_attr == -1);
+	for (size_t i = 0; i < n; i++) {
+		CHECKF(trees[i].n_nodes == 0 ? g->trees[i]->n_nodes == 0 : same_node(&trees[i], trees[i].root, g->trees[i], g->trees[i]->root), "%s", exprs[i]);
+	}
+	gp_wire_trees_free(&got);
+	/* every truncation refused, naming a byte within the payload */
+	for (size_t cut = 0; cut < buf.len - GP_WIRE_HEADER; cut++) {
+		CHECKF(gp_wire_get_trees(buf.p + GP_WIRE_HEADER, cut, &got, &err) == GP_EFORMAT && err.offset <= GP_WIRE_HEADER + cut, "cut %zu", cut);
+	}
+	gp_wire_buf_free(&buf);
+	for (size_t i = 0; i < n; i++) gp_qtree_free(&trees[i]);
+	return 1;
+}
+
+/* Hand-made calls that break the builder's rules: refused (GP_EFORMAT), nothing built. */
+static int test_trees_lies(void)
+{
+	/* the options' part of a payload: handle, flags, limit, weights, filters, prior, its
+	 * weight, order, then one tree of `calls` */
+	uint8_t head[37] = {0};
+	gp_store_le32(head + 17, 0xFFFFFFFFu);   /* no prior (its weight 0 at 21) */
+	gp_store_le32(head + 29, 0xFFFFFFFFu);   /* no order */
+	gp_store_le32(head + 33, 1);             /* one tree */
+	static const struct {
+		const char *why;
+		uint8_t calls[40];
+		size_t len;
+		uint32_t n;
+	} lies[] = {
+		{"a leaf of no phrase", {3, 0, 0, 0, 0}, 5, 1},
+		{"items no phrase took", {1, 0, 1, 0, 0, 0, 'a', 3, 0, 0, 0, 0}, 12, 2},
+		{"NOT of one child", {2, 0, 3, 0, 0, 0, 0, 6, 4, 1, 0, 0, 0}, 13, 3},
+		{"more children than made", {2, 0, 3, 0, 0, 0, 0, 6, 2, 2, 0, 0, 0}, 13, 3},
+		{"an unknown operator", {2, 0, 3, 0, 0, 0, 0, 6, 1, 1, 0, 0, 0}, 13, 3},
+		{"columns of nothing made", {4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 33, 1},
+		{"two roots", {2, 0, 3, 0, 0, 0, 0, 2, 0, 3, 0, 0, 0, 0}, 14, 4},
+		{"an unknown call", {9}, 1, 1},
+		{"a prefix flag of 2", {1, 2, 0, 0, 0, 0, 2, 0, 3, 0, 0, 0, 0}, 13, 3},
+		{"a NEAR past 2^31 - 1", {2, 0, 3, 0, 0, 0, 0x80}, 7, 2},
+	};
+	uint8_t p[128];
+	gp_wire_trees got;
+	gp_error err = {0};
+	for (size_t i = 0; i < sizeof(lies) / sizeof(*lies); i++) {
+		memcpy(p, head, sizeof(head));
+		gp_store_le32(p + sizeof(head), lies[i].n);
+		memcpy(p + sizeof(head) + 4, lies[i].calls, lies[i].len);
+		CHECKF(gp_wire_get_trees(p, sizeof(head) + 4 + lies[i].len, &got, &err) == GP_EFORMAT, "%s", lies[i].why);
+		if (getenv("WIRE_DEBUG")) printf("  %s: byte %zu: %s\n", lies[i].why, err.offset, err.rule);
+	}
+	/* a tree deeper than 256: NOT over NOT ... */
+	gp_wire_buf b = {0};
+	gp_wire_begin(&b, GP_WIRE_TREES, 1);
+	for (size_t i = 0; i < sizeof(head); i++) gp_wire_put_u8(&b, head[i]);
+	gp_wire_put_u32(&b, 2 + 4 * 300);
+	gp_wire_put_u8(&b, 2), gp_wire_put_u8(&b, 0), gp_wire_put_u8(&b, 3), gp_wire_put_u32(&b, 0);
+	for (int d = 0; d < 300; d++) {
+		gp_wire_put_u8(&b, 2), gp_wire_put_u8(&b, 0), gp_wire_put_u8(&b, 3), gp_wire_put_u32(&b, 0);
+		gp_wire_put_u8(&b, 6), gp_wire_put_u8(&b, GP_QT_NOT), gp_wire_put_u32(&b, 2);
+	}
+	CHECK(gp_wire_end(&b, &err) == GP_OK);
+	/* (2 + 4 x 300 calls announced, 2 + 2 x 300 made: refused at depth 256 before that) */
+	CHECKF(gp_wire_get_trees(b.p + GP_WIRE_HEADER, b.len - GP_WIRE_HEADER, &got, &err) == GP_EFORMAT && strstr(err.rule, "deeper"), "%s", err.rule);
+	gp_wire_buf_free(&b);
+	/* counts that lie: 2^32 - 1 trees, weights, filters past their bounds */
+	memcpy(p, head, sizeof(head));
+	gp_store_le32(p + 33, 0xFFFFFFFFu);
+	CHECK(gp_wire_get_trees(p, sizeof(head), &got, &err) == GP_EFORMAT && err.offset == GP_WIRE_HEADER + 33);
+	/* and the head alone with its one tree's calls missing; with no tree, read */
+	CHECK(gp_wire_get_trees(head, sizeof(head), &got, &err) == GP_EFORMAT);
+	memcpy(p, head, sizeof(head));
+	gp_store_le32(p + 33, 0);
+	CHECK(gp_wire_get_trees(p, sizeof(head), &got, &err) == GP_OK && got.batch.n_queries == 0 && got.batch.prior_attr == -1);
+	gp_wire_trees_free(&got);
+	memcpy(p, head, sizeof(head));
+	p[4] = 8;   /* flags */
+	CHECK(gp_wire_get_trees(p, sizeof(head), &got, &err) == GP_EFORMAT && err.offset == GP_WIRE_HEADER + 4);
+	return 1;
+}
+
+/* Answers with each query's matches beside its page: read back equal. */
+static int test_answers_matched(void)
+{
+	uint32_t docs[3] = {9, 4, 7};
+	uint64_t at[3] = {0, 2, 3}, matched[3] = {120, 1, 0};
+	double scores[3] = {3.5, 1.25, NAN};
+	gp_answers a = {.n_queries = 2, .docs = docs, .at = at, .scores = scores, .matched = matched};
+	gp_wire_buf buf = {0};
+	gp_error err = {0};
+	gp_answers got;
+	int r, c;
+	CHECK(gp_wire_put_answers(&buf, 3, &a, 1, 0, &err) == GP_OK);
+	CHECK(gp_wire_get_answers(buf.p + GP_WIRE_HEADER, buf.len - GP_WIRE_HEADER, &got, &r, &c, &err) == GP_OK);
+	CHECK(r == 1 && c == 0 && got.matched && got.matched[0] == 120 && got.matched[1] == 1 && got.docs[0] == 9 && isnan(got.scores[2]));
+	gp_answers_free(&got);
+	for (size_t cut = 0; cut < buf.len - GP_WIRE_HEADER; cut++) {
+		CHECKF(gp_wire_get_answers(buf.p + GP_WIRE_HEADER, cut, &got, &r, &c, &err) == GP_EFORMAT, "cut %zu", cut);
+	}
+	gp_wire_buf_free(&buf);
+	return 1;
+}
+
 int main(void)
 {
 	run("queries built and read back equal; every truncation and extension refused", test_query_round_trip);
@@ -371,8 +535,11 @@ int main(void)
 	run("headers checked (magic, type, reserved, the cap); a builder past its cap fails", test_header);
 	run("answers (docs, ranked, counts only) built and read back equal; truncations refused", test_answers_round_trip);
 	run("the engine's answers (every match, counts only) through the wire: the same at[]", test_engine_answers);
-	run("answers whose docs do not increase, scores are not finite or counts lie refused", test_answers_lies);
+	run("answers whose docs do not increase, scores are infinite or counts lie refused (NaN read)", test_answers_lies);
 	run("error frames: status and message, cut at the cap", test_error_frames);
 	run("hello, welcome, open, opened and statistics frames: read back equal, lies refused", test_small_messages);
+	run("query trees and their options built and read back equal; every truncation refused", test_trees_round_trip);
+	run("tree calls that break the builder's rules, trees too deep and counts that lie refused", test_trees_lies);
+	run("answers with each query's matches read back equal; truncations refused", test_answers_matched);
 	return summary();
 }

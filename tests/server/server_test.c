@@ -17,12 +17,15 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <math.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "../c/check.h"
 #include "../../include/gpupost.h"
 #include "../../net/gp_client.h"
+#include "../../net/gp_wire_trees.h"
+#include "../../query/gp_tree_query.h"
 
 static const char *server_bin, *dir, *placement, *device;
 static char sock[108], index_path[600];
@@ -253,6 +256,99 @@ static int test_many_clients(void)
 	return 1;
 }
 
+/* --- query trees --- */
+
+/* A random tree of the log's terms: a phrase of a line's terms, or an AND, OR or NOT of
+ * single terms and NEAR groups (each tree's shape from the seed). */
+static void random_log_tree(gp_qtree *t, uint64_t *seed)
+{
+	gp_qtree_init(t);
+	const size_t line = xorshift64(seed) % n_log;
+	const uint32_t n = query_n[line];
+	const uint64_t shape = xorshift64(seed) % 4;
+	if (shape == 0 || n < 2) {   /* the line's terms as a phrase */
+		for (uint32_t j = 0; j < n; j++) gp_qtree_item(t, query_terms[line * 4 + j], strlen(query_terms[line * 4 + j]), 0);
+		gp_qtree_phrase(t, 0, 0);
+		gp_qtree_near(t, 0, 0);
+		return;
+	}
+	uint32_t kids[4];
+	for (uint32_t j = 0; j < n; j++) {
+		const uint32_t item = (uint32_t)t->n_items, phrase = (uint32_t)t->n_phrases;
+		gp_qtree_item(t, query_terms[line * 4 + j], strlen(query_terms[line * 4 + j]), xorshift64(seed) % 5 == 0);
+		gp_qtree_phrase(t, item, 0);
+		kids[j] = gp_qtree_near(t, phrase, GP_QT_NEAR_DEFAULT);
+	}
+	const int kind = shape == 1 ? GP_QT_AND : shape == 2 ? GP_QT_OR : GP_QT_NOT;
+	t->root = gp_qtree_op(t, kind, kids, kind == GP_QT_NOT ? 2 : n);
+}
+
+typedef struct tree_worker {
+	uint64_t seed;
+	int rounds, ok;
+} tree_worker;
+
+/* Batches of random trees, every client with the same options (ranked, each query's matches
+ * counted): answers equal to the reference's host walk (scores to 1e-9: the device's sums). */
+static void *tree_worker_run(void *arg)
+{
+	tree_worker *w = arg;
+	gp_client c;
+	uint32_t handle;
+	w->ok = connect_open(&c, &handle);
+	for (int r = 0; r < w->rounds && w->ok; r++) {
+		enum { MOST = 6 };
+		gp_qtree trees[MOST];
+		const gp_qtree *at[MOST];
+		const size_t n = 1 + xorshift64(&w->seed) % MOST;
+		for (size_t i = 0; i < n; i++) {
+			random_log_tree(&trees[i], &w->seed);
+			at[i] = &trees[i];
+		}
+		gp_tree_batch b = {n, at, 0, 10, NULL, 0, 1, NULL, 0, -1, 1.0, -1, 0};
+		gp_answers got, want;
+		gp_error err;
+		gp_budget budget = {UINT64_MAX, UINT64_MAX, 1, NULL};
+		if (gp_client_trees(&c, handle, &b, &got, &err) != GP_OK) {
+			printf("  trees: %s\n", err.rule);
+			w->ok = 0;
+		} else if (gp_index_tree_query_host(ref, &b, &budget, &want, &err) != GP_OK) {
+			printf("  reference: %s\n", err.rule);
+			w->ok = 0;
+		} else {
+			w->ok = got.n_queries == n && got.matched && want.matched;
+			for (size_t i = 0; w->ok && i < n; i++) w->ok = got.at[i + 1] == want.at[i + 1] && got.matched[i] == want.matched[i];
+			for (uint64_t i = 0; w->ok && i < want.at[n]; i++) {
+				w->ok = got.docs[i] == want.docs[i] && fabs(got.scores[i] - want.scores[i]) <= 1e-9 * fabs(want.scores[i]);
+			}
+			if (!w->ok) printf("  trees' answers differ (%zu trees)\n", n);
+			gp_answers_free(&want);
+			gp_answers_free(&got);
+		}
+		for (size_t i = 0; i < n; i++) gp_qtree_free(&trees[i]);
+	}
+	gp_client_close(&c);
+	return NULL;
+}
+
+static int test_trees(void)
+{
+	enum { N = 8 };
+	pthread_t t[N];
+	tree_worker w[N];
+	for (int i = 0; i < N; i++) {
+		w[i] = (tree_worker){.seed = 7000 + (uint64_t)i, .rounds = 60};
+		pthread_create(&t[i], NULL, tree_worker_run, &w[i]);
+	}
+	int ok = 1;
+	for (int i = 0; i < N; i++) {
+		pthread_join(t[i], NULL);
+		ok &= w[i].ok;
+	}
+	CHECK(ok);
+	return 1;
+}
+
 /* --- statistics --- */
 
 static uint64_t stat_of(const char *text, const char *name)
@@ -435,7 +531,7 @@ static int test_bad_frames(void)
 	CHECK((fd = raw_connect()) >= 0 && send_bytes(fd, b.p, b.len));
 	CHECK(read_frame(fd, &status) == GP_WIRE_ERROR && status == GP_EFORMAT && read_frame(fd, NULL) == -1);
 	close(fd);
-	gp_wire_put_hello(&b, 1, 2, "future", &err);
+	gp_wire_put_hello(&b, 1, GP_WIRE_VERSION + 1, "future", &err);
 	CHECK((fd = raw_connect()) >= 0 && send_bytes(fd, b.p, b.len));
 	CHECK(read_frame(fd, &status) == GP_WIRE_ERROR && status == GP_EVALUE && read_frame(fd, NULL) == -1);
 	close(fd);
@@ -475,6 +571,28 @@ static int test_bad_frames(void)
 		gp_answers a2;
 		int r2, c2o;
 		CHECK(gp_client_query(&c2, &q, &a2, &r2, &c2o, &err) == GP_EVALUE && strstr(err.rule, "no limit"));
+		/* trees: an attribute the index lacks, a column weight out of range (refused, the
+		 * connection kept); a batch whose calls lie (refused as a bad frame) */
+		gp_qtree one_tree;
+		gp_qtree_init(&one_tree);
+		gp_qtree_item(&one_tree, "t1", 2, 0);
+		gp_qtree_phrase(&one_tree, 0, 0);
+		gp_qtree_near(&one_tree, 0, 0);
+		const gp_qtree *tp = &one_tree;
+		gp_tree_filter filter = {3, 0.0, 1.0, NULL, 0};
+		gp_tree_batch tb = {1, &tp, 0, 0, NULL, 0, 0, &filter, 1, -1, 1.0, -1, 0};
+		CHECK(gp_client_trees(&c2, h2, &tb, &a2, &err) == GP_EVALUE && strstr(err.rule, "attribute"));
+		double weight = -2.0;
+		tb = (gp_tree_batch){1, &tp, 0, 5, &weight, 1, 0, NULL, 0, -1, 1.0, -1, 0};
+		CHECK(gp_client_trees(&c2, h2, &tb, &a2, &err) == GP_EVALUE && strstr(err.rule, "weight"));
+		tb.weights = NULL;
+		tb.n_weights = 0;
+		CHECK(gp_client_trees(&c2, h2, &tb, &a2, &err) == GP_OK && a2.n_queries == 1);
+		gp_answers_free(&a2);
+		gp_wire_put_trees(&b, 13, h2, &tb, &err);
+		b.p[b.len - 5] = 9;   /* the leaf's call: one the wire does not know */
+		CHECK(send_bytes(fd, b.p, b.len) && read_frame(fd, &status) == GP_WIRE_ERROR && status == GP_EFORMAT);
+		gp_qtree_free(&one_tree);
 		gp_client_close(&c2);
 	}
 	gp_wire_put_open(&b, 11, 0x80, index_path, &err);
@@ -888,6 +1006,7 @@ int main(int argc, char **argv)
 	if (!start_server(NULL)) return 1;
 	run("answers through the server equal the engine's host path, every kind", test_answers_equal);
 	run("twelve clients at once, each answer equal", test_many_clients);
+	run("eight clients asking batches of trees with the same options at once (joined on the device), each answer equal", test_trees);
 	run("statistics count the queries", test_stats);
 	run("paths confined to the allowed directories, links and .. included", test_paths_confined);
 	run("every kind of bad frame refused, the server lives", test_bad_frames);
