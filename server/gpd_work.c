@@ -187,6 +187,19 @@ static void do_open(gpd_work *w, gpd_job *j)
 	answered(w, j);
 }
 
+/* A request's payload its reader refused: a bad frame (naming the frame and byte), or no memory. */
+static void answer_unread(gpd_work *w, gpd_job *j, const char *frame, const gp_error *err)
+{
+	char msg[GP_WIRE_MAX_MESSAGE];
+	if (err->code == GP_EFORMAT) {
+		atomic_fetch_add(&gpd_stat.bad_frames, 1);
+		snprintf(msg, sizeof(msg), "%s: byte %zu: %s", frame, err->offset, err->rule);
+	} else {
+		snprintf(msg, sizeof(msg), "%s", err->rule);
+	}
+	answer_error(w, j, err->code, msg);
+}
+
 /* A QUERY read and its terms looked up: 1 when it is ready to answer (j->batch set), 0 when it
  * was answered with an error. */
 static int read_query(gpd_work *w, gpd_job *j)
@@ -195,13 +208,7 @@ static int read_query(gpd_work *w, gpd_job *j)
 	gp_error err;
 	char msg[GP_WIRE_MAX_MESSAGE];
 	if (gp_wire_get_query(j->payload, j->length, &q, &err) != GP_OK) {
-		if (err.code == GP_EFORMAT) {
-			atomic_fetch_add(&gpd_stat.bad_frames, 1);
-			snprintf(msg, sizeof(msg), "QUERY: byte %zu: %s", err.offset, err.rule);
-		} else {
-			snprintf(msg, sizeof(msg), "%s", err.rule);
-		}
-		answer_error(w, j, err.code, msg);
+		answer_unread(w, j, "QUERY", &err);
 		return 0;
 	}
 	/* what one request may ask: its queries at most one batch's, each of at most max_query_terms */
@@ -288,13 +295,7 @@ static int read_trees(gpd_work *w, gpd_job *j)
 		return 0;
 	}
 	if (gp_wire_get_trees(j->payload, j->length, j->trees, &err) != GP_OK) {
-		if (err.code == GP_EFORMAT) {
-			atomic_fetch_add(&gpd_stat.bad_frames, 1);
-			snprintf(msg, sizeof(msg), "TREES: byte %zu: %s", err.offset, err.rule);
-		} else {
-			snprintf(msg, sizeof(msg), "%s", err.rule);
-		}
-		answer_error(w, j, err.code, msg);
+		answer_unread(w, j, "TREES", &err);
 		return 0;
 	}
 	/* what one request may ask: its trees at most one batch's, each of at most max_query_terms items */
