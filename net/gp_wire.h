@@ -117,8 +117,8 @@ void gp_wire_query_free(gp_wire_query *q);
  * a page), a u64 a query after them. */
 int gp_wire_put_answers(gp_wire_buf *b, uint32_t id, const gp_answers *a, int ranked, int count_only, gp_error *err);
 /* Into out (gp_answers_free; at[] running sums in every mode, as the engine's: query q's count
- * is at[q + 1] - at[q]; out->matched with the flag): GP_EFORMAT when the docs do not increase where unranked, a score is not
- * finite, the counts pass 2^64 - 1 together, or the payload lies. A read query's arrays take up
+ * is at[q + 1] - at[q]; out->matched with the flag): GP_EFORMAT when the docs do not increase where unranked, the counts pass
+ * 2^64 - 1 together, or the payload lies. A read query's arrays take up
  * to about three times its payload (16 bytes a term of 4 or more). */
 int gp_wire_get_answers(const uint8_t *payload, size_t len, gp_answers *out, int *ranked, int *count_only, gp_error *err);
 

@@ -913,7 +913,10 @@ int gp_tree_batch_check(const gp_index *ix, const gp_tree_batch *b, gp_error *er
 		if (!(b->weights[c] >= 0.0 && b->weights[c] <= 1e6)) return batch_refused(err, "column %u's weight is not a number from 0 to 1e6", c);
 	}
 	for (uint32_t f = 0; f < b->n_filters; f++) {
-		if (b->filters[f].attr >= ix->n_attrs) return batch_refused(err, "filter %u names an attribute the index lacks", f);
+		const gp_tree_filter *x = &b->filters[f];
+		if (x->attr >= ix->n_attrs) return batch_refused(err, "filter %u names an attribute the index lacks", f);
+		/* (a range's end is a number or an infinity: NaN would pass on one path and not another) */
+		if (!x->set && (x->lo != x->lo || x->hi != x->hi)) return batch_refused(err, "filter %u's range has an end that is not a number", f);
 	}
 	if (!ranked) return GP_OK;   /* a prior and an order rank: without a limit, they are not read */
 	if (b->prior_attr >= 0 && b->order_attr >= 0) return batch_refused(err, "a prior and an order rank two ways: give one", -1);
@@ -978,17 +981,16 @@ static uint64_t node_work(const gp_index *ix, const gp_qtree *t, uint32_t node)
 		}
 		return least == UINT64_MAX ? 0 : least * items;
 	}
-	uint64_t sum = 0, least = UINT64_MAX;
+	/* each child once: a chain of NOTs is as cheap to estimate as it is long */
+	uint64_t sum = 0, least = UINT64_MAX, first = 0;
 	for (uint32_t i = 0; i < nd->n; i++) {
 		const uint64_t w = node_work(ix, t, t->kids[nd->first + i]);
+		if (i == 0) first = w;
 		sum += w;
 		if (w < least) least = w;
 	}
 	if (nd->kind == GP_QT_OR) return sum;
-	if (nd->kind == GP_QT_NOT) {
-		const uint64_t first = node_work(ix, t, t->kids[nd->first]);
-		return first + (sum - first < first ? sum - first : first);
-	}
+	if (nd->kind == GP_QT_NOT) return first + (sum - first < first ? sum - first : first);
 	return least == UINT64_MAX ? 0 : least * nd->n;
 }
 

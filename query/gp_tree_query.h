@@ -46,7 +46,8 @@ typedef struct gp_tree_batch {
 int gp_index_tree_query_host(const gp_index *ix, const gp_tree_batch *b, const gp_budget *budget, gp_answers *out,
                              gp_error *err);
 /* Whether ix can answer the batch's options (GP_EVALUE naming why: a count ranked, a ranking
- * without doc lengths, a column weight outside 0 to 1e6, an attribute the index lacks; ranked, a
+ * without doc lengths, a column weight outside 0 to 1e6, an attribute the index lacks, a range
+ * with a NaN end; ranked, a
  * prior and an order together, a prior's weight not finite; unranked, neither is read): what every
  * path checks first, whoever asks (the PHP face checks names before). */
 int gp_tree_batch_check(const gp_index *ix, const gp_tree_batch *b, gp_error *err);

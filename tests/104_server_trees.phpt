@@ -1,5 +1,5 @@
 --TEST--
-gpupostd and query trees: MATCH expressions and array trees (prefixes, phrases, NEAR, ^, column filters, NOT) with every tree option (limit, offset, weights, filter, prior, order, total) are answered by the server, equal to the worker's own (search, searchBatch, count; scores to 1e-9); trees of one index asked together with the same options share a batch; a killed server: auto answers in the worker, required throws
+gpupostd and query trees: MATCH expressions and array trees (prefixes, phrases, NEAR, ^, column filters, NOT) with every tree option (limit, offset, weights, filter, prior, order, total; a prior past the largest double) are answered by the server, equal to the worker's own (search, searchBatch, count; scores to 1e-9); trees of one index asked together with the same options share a batch; a killed server: auto answers in the worker, required throws
 --EXTENSIONS--
 gpupost
 --INI--
@@ -22,15 +22,16 @@ $dir = sys_get_temp_dir() . '/gpupost-104-' . getmypid();
 
 $words = [];
 foreach (['ba', 'be', 'ca', 'co', 'da', 'de', 'fi', 'fo'] as $s) foreach (['', 'n', 'rt', 'st', 'sk'] as $e) $words[] = $s . $e;
-$rows = $year = $rank = [];
+$rows = $year = $rank = $big = [];
 for ($d = 0; $d < 700; $d++) {
     $w = [];
     for ($k = mt_rand(3, 18); $k > 0; $k--) $w[] = $words[(int)(count($words) * (mt_rand(0, 999) / 1000) ** 2)];
     $rows[$d] = ['title' => implode(' ', array_slice($w, 0, 3)), 'body' => implode(' ', array_slice($w, 3))];
     if (mt_rand(0, 7)) $year[$d] = mt_rand(1990, 2025);
     $rank[$d] = mt_rand(0, 500) / 7;
+    if (mt_rand(0, 3) == 0) $big[$d] = (mt_rand(0, 1) ? 1 : -1) * 1.5e308;   /* a prior of 2x: an infinity */
 }
-$built = GpuPost\Index::fromDocuments($rows, ['device' => 'host', 'attributes' => ['year' => $year, 'rank' => $rank]]);
+$built = GpuPost\Index::fromDocuments($rows, ['device' => 'host', 'attributes' => ['year' => $year, 'rank' => $rank, 'big' => $big]]);
 $built->save("$dir/ix.gpix");
 
 $device = gp_device_available();
@@ -66,6 +67,7 @@ $options = [
     ['limit' => 4, 'filter' => ['year' => ['in' => [1995, 2001, 2020]]], 'prior' => 'rank', 'prior_weight' => 0.25, 'total' => true],
     ['limit' => 6, 'order' => ['year' => 'asc'], 'total' => true, 'offset' => 1],
     ['limit' => 3, 'order' => 'rank'],
+    ['limit' => 8, 'prior' => 'big', 'prior_weight' => 2.0],
 ];
 /* the same answers: docs in order, scores to 1e-9 (NAN as NAN) */
 function close($a, $b): bool
@@ -76,7 +78,7 @@ function close($a, $b): bool
         if (is_array($v)) {
             if (!close($v, $b[$k])) return false;
         } elseif (is_float($v) && is_float($b[$k])) {
-            if (!(is_nan($v) ? is_nan($b[$k]) : abs($v - $b[$k]) <= 1e-9 * max(1.0, abs($v)))) return false;
+            if (!(is_nan($v) ? is_nan($b[$k]) : (is_infinite($v) ? $v === $b[$k] : abs($v - $b[$k]) <= 1e-9 * max(1.0, abs($v))))) return false;
         } elseif ($v !== $b[$k]) {
             return false;
         }

@@ -262,9 +262,12 @@ static int test_answers_lies(void)
 	int r, c, c2;
 	CHECK(gp_wire_put_answers(&buf, 1, &a, 0, 0, &err) == GP_OK);
 	CHECK(gp_wire_get_answers(buf.p + GP_WIRE_HEADER, buf.len - GP_WIRE_HEADER, &got, &r, &c, &err) == GP_EFORMAT);   /* 5, 5 */
+	/* ranked, docs need not increase; scores are read as they are: an infinity (a prior past the
+	 * largest double), NaN (an order's doc without the attribute) */
 	CHECK(gp_wire_put_answers(&buf, 1, &a, 1, 0, &err) == GP_OK);
-	CHECK(gp_wire_get_answers(buf.p + GP_WIRE_HEADER, buf.len - GP_WIRE_HEADER, &got, &r, &c, &err) == GP_EFORMAT);   /* infinite */
-	scores[1] = NAN;   /* an order's doc without the attribute: read as it is */
+	CHECK(gp_wire_get_answers(buf.p + GP_WIRE_HEADER, buf.len - GP_WIRE_HEADER, &got, &r, &c, &err) == GP_OK && isinf(got.scores[1]));
+	gp_answers_free(&got);
+	scores[1] = NAN;
 	CHECK(gp_wire_put_answers(&buf, 1, &a, 1, 0, &err) == GP_OK);
 	CHECK(gp_wire_get_answers(buf.p + GP_WIRE_HEADER, buf.len - GP_WIRE_HEADER, &got, &r, &c, &err) == GP_OK && isnan(got.scores[1]));
 	gp_answers_free(&got);
@@ -489,6 +492,33 @@ static int test_trees_lies(void)
 	CHECK(gp_wire_end(&b, &err) == GP_OK);
 	/* (2 + 4 x 300 calls announced, 2 + 2 x 300 made: refused at depth 256 before that) */
 	CHECKF(gp_wire_get_trees(b.p + GP_WIRE_HEADER, b.len - GP_WIRE_HEADER, &got, &err) == GP_EFORMAT && strstr(err.rule, "deeper"), "%s", err.rule);
+	/* 250 NOTs deep is read, and its work estimated in steps as many as its nodes (the server
+	 * estimates every tree it is sent on its loop thread: a walk that repeats a NOT's first
+	 * child would take 2^250 steps) */
+	gp_store_le32(b.p + GP_WIRE_HEADER + sizeof(head), 2 + 3 * 250);
+	b.len = GP_WIRE_HEADER + sizeof(head) + 4 + 7 + 13 * 250;
+	gp_store_le32(b.p + 4, (uint32_t)(b.len - GP_WIRE_HEADER));
+	CHECKF(gp_wire_get_trees(b.p + GP_WIRE_HEADER, b.len - GP_WIRE_HEADER, &got, &err) == GP_OK, "%s", err.rule);
+	CHECK(got.batch.n_queries == 1 && got.trees[0].n_nodes == 501 && got.trees[0].nodes[got.trees[0].root].depth == 251);
+	const int64_t l0[2] = {1, 5};
+	const int64_t *const tl[1] = {l0};
+	const size_t tlen[1] = {2};
+	gp_index *tiny = s9_index(1, tl, tlen, NULL, &err);
+	CHECK(tiny && gp_tree_host_work(tiny, got.batch.trees, 1) == 1);   /* (no term of its is in the index) */
+	/* what the server checks of a read batch's options against its index: a range's NaN end */
+	const char *an = "year";
+	const size_t an_len = 4;
+	const double years[6] = {1999, 2000, 2001, 2002, 2003, 2004};
+	CHECK(gp_index_set_attributes(tiny, &an, &an_len, 1, 6, years, 0, NULL, &err) == GP_OK);
+	gp_tree_filter nan_end = {0, NAN, 2003.0, NULL, 0};
+	gp_tree_batch check = {1, got.batch.trees, 0, 0, NULL, 0, 0, &nan_end, 1, -1, 1.0, -1, 0};
+	CHECK(gp_tree_batch_check(tiny, &check, &err) == GP_EVALUE && strstr(err.rule, "not a number"));
+	nan_end.lo = -INFINITY;
+	CHECK(gp_tree_batch_check(tiny, &check, &err) == GP_OK);
+	nan_end.attr = 1;
+	CHECK(gp_tree_batch_check(tiny, &check, &err) == GP_EVALUE && strstr(err.rule, "lacks"));
+	gp_index_unref(tiny);
+	gp_wire_trees_free(&got);
 	gp_wire_buf_free(&b);
 	/* counts that lie: 2^32 - 1 trees, weights, filters past their bounds */
 	memcpy(p, head, sizeof(head));
@@ -535,7 +565,7 @@ int main(void)
 	run("headers checked (magic, type, reserved, the cap); a builder past its cap fails", test_header);
 	run("answers (docs, ranked, counts only) built and read back equal; truncations refused", test_answers_round_trip);
 	run("the engine's answers (every match, counts only) through the wire: the same at[]", test_engine_answers);
-	run("answers whose docs do not increase, scores are infinite or counts lie refused (NaN read)", test_answers_lies);
+	run("answers whose docs do not increase or counts lie refused (any score read)", test_answers_lies);
 	run("error frames: status and message, cut at the cap", test_error_frames);
 	run("hello, welcome, open, opened and statistics frames: read back equal, lies refused", test_small_messages);
 	run("query trees and their options built and read back equal; every truncation refused", test_trees_round_trip);
