@@ -108,11 +108,39 @@ static int check_lists_apart(const uint8_t *file, size_t dict_at, const uint8_t 
 	return GP_OK;
 }
 
-int gp_index_yioop_load(const uint8_t *file, size_t len, const gp_budget *budget, gp_index **out,
-                        gp_error *err)
+/* A shard's parts, checked: its dictionary's records (term, list), the lists Yioop's combined form
+ * damaged written again (owned), and by doc index the docs' lengths (GP_IX_NO_LENGTH where no
+ * record starts) and, when asked, their summary offsets. */
+typedef struct ys_shard {
+	size_t n, n_docs, dict_at, postings_at;
+	const char **terms;
+	size_t *term_lens;
+	const uint8_t **blobs;
+	size_t *lens;
+	uint8_t **owned;
+	uint32_t *table;
+	uint32_t *summary;
+} ys_shard;
+
+static void ys_free(ys_shard *s)
 {
-	memset(err, 0, sizeof(*err));
-	*out = NULL;
+	free(s->terms);
+	free(s->term_lens);
+	free(s->blobs);
+	free(s->lens);
+	free(s->table);
+	free(s->summary);
+	for (size_t i = 0; s->owned && i < s->n; i++) free(s->owned[i]);
+	free(s->owned);
+	memset(s, 0, sizeof(*s));
+}
+
+/* The file's header, dictionary and doc records checked and its damaged lists repaired into *s
+ * (freed by ys_free whatever the outcome). */
+static int ys_read(const uint8_t *file, size_t len, const gp_budget *budget, int want_summary, ys_shard *s,
+                   gp_error *err)
+{
+	memset(s, 0, sizeof(*s));
 	if (len < YS_HEADER) return gp_fail(err, YS_NAME, 0, "shorter than its 40-byte header");
 	uint32_t h[10];
 	for (int i = 0; i < 10; i++) h[i] = gp_load_be32(file + 4 * i);
@@ -132,22 +160,25 @@ int gp_index_yioop_load(const uint8_t *file, size_t len, const gp_budget *budget
 	const size_t dict_at = YS_HEADER + (size_t)prefixes_len, postings_at = dict_at + (size_t)words_len;
 	const size_t docs_at = postings_at + (size_t)postings_len;
 	const size_t n = (size_t)(words_len / YS_RECORD), n_docs = (size_t)(docs_len / YS_DOC_UNIT);
+	s->dict_at = dict_at;
+	s->postings_at = postings_at;
 
-	if (gp_budget_check(budget, 0, (uint64_t)n * (2 * sizeof(void *) + 2 * sizeof(size_t)) + (uint64_t)n_docs * 4,
-	                    "the shard's dictionary and doc lengths", err) != GP_OK) {
+	if (gp_budget_check(budget, 0, (uint64_t)n * (2 * sizeof(void *) + 2 * sizeof(size_t)) +
+	                    (uint64_t)n_docs * (want_summary ? 8 : 4), "the shard's dictionary and doc lengths", err) != GP_OK) {
 		return GP_ENOMEM;
 	}
-	const char **terms = malloc((n + 1) * sizeof(*terms));
-	size_t *term_lens = malloc((n + 1) * sizeof(*term_lens));
-	const uint8_t **blobs = malloc((n + 1) * sizeof(*blobs));
-	size_t *lens = malloc((n + 1) * sizeof(*lens));
-	uint32_t *table = malloc((n_docs + 1) * sizeof(*table));
-	uint8_t **owned = calloc(n + 1, sizeof(*owned));   /* the lists written again */
-	int rc = GP_OK;
-	if (!terms || !term_lens || !blobs || !lens || !table || !owned) {
-		rc = gp_index_fail_nomem(err, "the shard's dictionary");
-		goto done;
+	s->terms = malloc((n + 1) * sizeof(*s->terms));
+	s->term_lens = malloc((n + 1) * sizeof(*s->term_lens));
+	s->blobs = malloc((n + 1) * sizeof(*s->blobs));
+	s->lens = malloc((n + 1) * sizeof(*s->lens));
+	s->table = malloc((n_docs + 1) * sizeof(*s->table));
+	s->summary = want_summary ? malloc((n_docs + 1) * sizeof(*s->summary)) : NULL;
+	s->owned = calloc(n + 1, sizeof(*s->owned));   /* the lists written again */
+	if (!s->terms || !s->term_lens || !s->blobs || !s->lens || !s->table || !s->owned || (want_summary && !s->summary)) {
+		return gp_index_fail_nomem(err, "the shard's dictionary");
 	}
+	s->n = n;
+	s->n_docs = n_docs;
 	for (size_t i = 0; i < n; i++) {
 		const uint8_t *r = file + dict_at + YS_RECORD * i;
 		size_t at = dict_at + YS_RECORD * i;
@@ -155,55 +186,66 @@ int gp_index_yioop_load(const uint8_t *file, size_t len, const gp_budget *budget
 		uint32_t ln = gp_load_be32(r + YS_KEY + 8);
 		if (generation & 0x80000000u) {
 			/* packWords' one-posting record: 24 bytes where the dictionary's stride is 32 */
-			rc = gp_fail(err, YS_NAME, at + YS_KEY, "a one-posting dictionary record (Yioop writes it 8 bytes short)");
-			goto done;
+			return gp_fail(err, YS_NAME, at + YS_KEY, "a one-posting dictionary record (Yioop writes it 8 bytes short)");
 		}
 		if (ln & 0x80000000u) ln &= 0xFFFFu;   /* the high half holds the doc count */
 		if (ln == 0 || ln % 4 || off % 4 || (uint64_t)off + ln > postings_len) {
-			rc = gp_fail(err, YS_NAME, at + YS_KEY + 4, "list at offset %u, %u bytes, is not whole words within the "
-			             "%llu bytes of postings", off, ln, (unsigned long long)postings_len);
-			goto done;
+			return gp_fail(err, YS_NAME, at + YS_KEY + 4, "list at offset %u, %u bytes, is not whole words within the "
+			               "%llu bytes of postings", off, ln, (unsigned long long)postings_len);
 		}
-		terms[i] = (const char *)r;
-		term_lens[i] = YS_KEY;
-		blobs[i] = file + postings_at + off;
-		lens[i] = ln;
+		s->terms[i] = (const char *)r;
+		s->term_lens[i] = YS_KEY;
+		s->blobs[i] = file + postings_at + off;
+		s->lens[i] = ln;
 	}
-	if ((rc = check_lists_apart(file, dict_at, blobs, lens, n, postings_at, err)) != GP_OK) goto done;
+	int rc = check_lists_apart(file, dict_at, s->blobs, s->lens, n, postings_at, err);
+	if (rc != GP_OK) return rc;
 	/* the doc records: offset (4), length << 8 | key count (4), the keys (8 each), padded to 16 */
-	for (size_t d = 0; d < n_docs; d++) table[d] = GP_IX_NO_LENGTH;
+	for (size_t d = 0; d < n_docs; d++) s->table[d] = GP_IX_NO_LENGTH;
 	for (size_t at = 0; at < docs_len;) {
 		uint32_t doc_int = gp_load_be32(file + docs_at + at + 4), keys = doc_int & 255u;
 		uint64_t record = 8 + 8 * (uint64_t)keys + (keys % 2 ? 0 : 8);
 		if (at + record > docs_len) {
-			rc = gp_fail(err, YS_NAME, docs_at + at + 4, "doc record of %u keys runs past the doc records", keys);
-			goto done;
+			return gp_fail(err, YS_NAME, docs_at + at + 4, "doc record of %u keys runs past the doc records", keys);
 		}
 		/* the 24-bit length field: bit 23 flags a link, bits 19-22 an archive crawl's rank */
 		uint32_t tokens = (doc_int >> 8) & 0x7FFFFu;
-		table[at / YS_DOC_UNIT] = tokens ? tokens : 1u;
+		s->table[at / YS_DOC_UNIT] = tokens ? tokens : 1u;
+		if (s->summary) s->summary[at / YS_DOC_UNIT] = gp_load_be32(file + docs_at + at);
 		at += (size_t)record;
 	}
 	for (size_t i = 0; i < n; i++) {
-		rc = repair_list(blobs[i], lens[i], table, n_docs, &owned[i], &lens[i], err);
+		rc = repair_list(s->blobs[i], s->lens[i], s->table, n_docs, &s->owned[i], &s->lens[i], err);
 		if (rc == GP_EFORMAT) {
 			char rule[sizeof(err->rule)];
 			memcpy(rule, err->rule, sizeof(rule));
-			rc = gp_fail(err, YS_NAME, (size_t)(blobs[i] - file) + err->offset, "%.140s (the list of dictionary record %zu)", rule, i);
+			rc = gp_fail(err, YS_NAME, (size_t)(s->blobs[i] - file) + err->offset, "%.140s (the list of dictionary record %zu)", rule, i);
 			err->blob = i;
 		}
-		if (rc < 0) goto done;
-		if (rc == 1) blobs[i] = owned[i];
+		if (rc < 0) return rc;
+		if (rc == 1) s->blobs[i] = s->owned[i];
 	}
+	return GP_OK;
+}
+
+int gp_index_yioop_load(const uint8_t *file, size_t len, const gp_budget *budget, gp_index **out,
+                        gp_error *err)
+{
+	memset(err, 0, sizeof(*err));
+	*out = NULL;
+	ys_shard s;
+	int rc = ys_read(file, len, budget, 0, &s, err);
+	if (rc != GP_OK) goto done;
+	const size_t n = s.n, dict_at = s.dict_at, postings_at = s.postings_at;
 	gp_budget room;   /* the index is built beside the file's image */
-	rc = gp_index_build(GP_IX_MOD9, n, terms, term_lens, blobs, lens, gp_budget_beside(budget, len, &room), out, err);
+	rc = gp_index_build(GP_IX_MOD9, n, s.terms, s.term_lens, s.blobs, s.lens, gp_budget_beside(budget, len, &room), out, err);
 	if (rc == GP_EFORMAT) {
 		/* the byte of the file, the term by its place in the dictionary */
 		size_t t = err->blob < n ? err->blob : 0;
 		char rule[sizeof(err->rule)];
 		memcpy(rule, err->rule, sizeof(rule));
-		size_t where = owned[t] ? (size_t)gp_load_be32(file + dict_at + YS_RECORD * t + YS_KEY + 4) + postings_at
-		                        : (size_t)(blobs[t] - file) + err->offset;
+		size_t where = s.owned[t] ? (size_t)gp_load_be32(file + dict_at + YS_RECORD * t + YS_KEY + 4) + postings_at
+		                          : (size_t)(s.blobs[t] - file) + err->offset;
 		gp_fail(err, YS_NAME, where, "%.140s (the list of dictionary record %zu)", rule, t);
 		err->blob = t;
 		goto done;
@@ -214,9 +256,9 @@ int gp_index_yioop_load(const uint8_t *file, size_t len, const gp_budget *budget
 		rc = gp_fail(err, YS_NAME, dict_at, "%s", rule);
 	}
 	if (rc != GP_OK) goto done;
-	rc = gp_index_adopt_lengths(*out, table, (uint32_t)n_docs, 1.2, 0.75, err);
+	rc = gp_index_adopt_lengths(*out, s.table, (uint32_t)s.n_docs, 1.2, 0.75, err);
 	if (rc == GP_OK) {
-		table = NULL;   /* the index's now */
+		s.table = NULL;   /* the index's now */
 	} else if (rc == GP_EVALUE) {
 		char rule[sizeof(err->rule)];
 		memcpy(rule, err->rule, sizeof(rule));
@@ -230,12 +272,6 @@ int gp_index_yioop_load(const uint8_t *file, size_t len, const gp_budget *budget
 		*out = NULL;
 	}
 done:
-	free(terms);
-	free(term_lens);
-	free(blobs);
-	free(lens);
-	free(table);
-	for (size_t i = 0; owned && i < n; i++) free(owned[i]);
-	free(owned);
+	ys_free(&s);
 	return rc;
 }
