@@ -7,12 +7,13 @@
 #include <string.h>
 
 #include "gp_index.h"
+#include "gp_yioop_shard.h"
 #include "../codec/gp_mod9.h"
 
-#define YS_NAME "Yioop shard"
+#define YS_NAME GP_YIOOP_SHARD_NAME
 #define YS_HEADER 40      /* ten big-endian u32 */
-#define YS_KEY 20         /* IndexShard::WORD_KEY_LEN */
-#define YS_RECORD 32      /* key, generation, offset, length */
+#define YS_KEY GP_YIOOP_KEY
+#define YS_RECORD GP_YIOOP_RECORD
 #define YS_DOC_UNIT 16    /* a doc's index is its record's offset / 16 */
 
 /* Yioop's combined form keeps 9 bits of a first gap it accepts below 1024: a posting of doc d
@@ -108,21 +109,7 @@ static int check_lists_apart(const uint8_t *file, size_t dict_at, const uint8_t 
 	return GP_OK;
 }
 
-/* A shard's parts, checked: its dictionary's records (term, list), the lists Yioop's combined form
- * damaged written again (owned), and by doc index the docs' lengths (GP_IX_NO_LENGTH where no
- * record starts) and, when asked, their summary offsets. */
-typedef struct ys_shard {
-	size_t n, n_docs, dict_at, postings_at;
-	const char **terms;
-	size_t *term_lens;
-	const uint8_t **blobs;
-	size_t *lens;
-	uint8_t **owned;
-	uint32_t *table;
-	uint32_t *summary;
-} ys_shard;
-
-static void ys_free(ys_shard *s)
+void gp_yioop_shard_free(gp_yioop_shard *s)
 {
 	free(s->terms);
 	free(s->term_lens);
@@ -135,10 +122,8 @@ static void ys_free(ys_shard *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* The file's header, dictionary and doc records checked and its damaged lists repaired into *s
- * (freed by ys_free whatever the outcome). */
-static int ys_read(const uint8_t *file, size_t len, const gp_budget *budget, int want_summary, ys_shard *s,
-                   gp_error *err)
+int gp_yioop_shard_read(const uint8_t *file, size_t len, const gp_budget *budget, int want_summary,
+                        gp_yioop_shard *s, gp_error *err)
 {
 	memset(s, 0, sizeof(*s));
 	if (len < YS_HEADER) return gp_fail(err, YS_NAME, 0, "shorter than its 40-byte header");
@@ -233,8 +218,8 @@ int gp_index_yioop_load(const uint8_t *file, size_t len, const gp_budget *budget
 {
 	memset(err, 0, sizeof(*err));
 	*out = NULL;
-	ys_shard s;
-	int rc = ys_read(file, len, budget, 0, &s, err);
+	gp_yioop_shard s;
+	int rc = gp_yioop_shard_read(file, len, budget, 0, &s, err);
 	if (rc != GP_OK) goto done;
 	const size_t n = s.n, dict_at = s.dict_at, postings_at = s.postings_at;
 	gp_budget room;   /* the index is built beside the file's image */
@@ -272,6 +257,6 @@ int gp_index_yioop_load(const uint8_t *file, size_t len, const gp_budget *budget
 		*out = NULL;
 	}
 done:
-	ys_free(&s);
+	gp_yioop_shard_free(&s);
 	return rc;
 }

@@ -1,0 +1,34 @@
+/* A Yioop IndexShard file's parts, checked (index/gp_index_yioop.c): what a shard opened as an
+ * index and an index bundle's generations (index/gp_index_yioop_bundle.c) are built from. */
+#ifndef GP_YIOOP_SHARD_H
+#define GP_YIOOP_SHARD_H
+
+#include "gp_index.h"
+
+#define GP_YIOOP_SHARD_NAME "Yioop shard"
+#define GP_YIOOP_KEY 20        /* IndexShard::WORD_KEY_LEN: a word id */
+#define GP_YIOOP_RECORD 32     /* a dictionary record: key, generation, offset, length */
+
+/* A shard's parts, checked: its dictionary's records (term, list), the lists Yioop's combined form
+ * damaged written again (owned), and by doc index the docs' lengths (GP_IX_NO_LENGTH where no
+ * record starts) and, when asked, their summary offsets. */
+typedef struct gp_yioop_shard {
+	size_t n, n_docs, dict_at, postings_at;
+	const char **terms;
+	size_t *term_lens;
+	const uint8_t **blobs;
+	size_t *lens;
+	uint8_t **owned;
+	uint32_t *table;
+	uint32_t *summary;
+} gp_yioop_shard;
+
+/* The file's header, dictionary and doc records checked, and the lists Yioop's combined form
+ * damaged repaired, into *s (its term and list pointers into `file`, or its own repaired lists),
+ * with the summary offsets when asked. GP_EFORMAT names the file's byte and the rule; GP_ENOMEM.
+ * *s is freed by gp_yioop_shard_free whatever the outcome. */
+int gp_yioop_shard_read(const uint8_t *file, size_t len, const gp_budget *budget, int want_summary,
+                        gp_yioop_shard *s, gp_error *err);
+void gp_yioop_shard_free(gp_yioop_shard *s);
+
+#endif
