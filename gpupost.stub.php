@@ -120,6 +120,8 @@ namespace GpuPost {
 
         public static function openYioopShard(string $path, array $options = []): Index {}
 
+        public static function openYioopBundle(string $dir, array $options = []): Index {}
+
         public function save(string $path, array $options = []): void {}
 
         public function search(array|string $query, array $options = []): array {}
@@ -129,5 +131,7 @@ namespace GpuPost {
         public function count(array|string $query = [], array $options = []): int {}
 
         public function info(): array {}
+
+        public function attributes(array $docs): array {}
     }
 }

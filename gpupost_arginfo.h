@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: f35e110ec971f49891815694c8d77476cbd5f2af */
+ * Stub hash: 8f5ded7448991d69aad63fd6b3f600ffdbd547f1 */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_gpu_decode_postings, 0, 1, IS_ARRAY, 0)
 	ZEND_ARG_TYPE_INFO(0, blob, IS_STRING, 0)
@@ -84,6 +84,11 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_GpuPost_Index_openYioopShard arginfo_class_GpuPost_Index_open
 
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_GpuPost_Index_openYioopBundle, 0, 1, GpuPost\\Index, 0)
+	ZEND_ARG_TYPE_INFO(0, dir, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
+ZEND_END_ARG_INFO()
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_GpuPost_Index_save, 0, 1, IS_VOID, 0)
 	ZEND_ARG_TYPE_INFO(0, path, IS_STRING, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
@@ -106,6 +111,10 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_GpuPost_Index_info arginfo_gpu_info
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_GpuPost_Index_attributes, 0, 1, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO(0, docs, IS_ARRAY, 0)
+ZEND_END_ARG_INFO()
+
 
 ZEND_FUNCTION(gpu_decode_postings);
 ZEND_FUNCTION(gpu_decode_postings_batch);
@@ -122,11 +131,13 @@ ZEND_METHOD(GpuPost_Index, __construct);
 ZEND_METHOD(GpuPost_Index, open);
 ZEND_METHOD(GpuPost_Index, fromDocuments);
 ZEND_METHOD(GpuPost_Index, openYioopShard);
+ZEND_METHOD(GpuPost_Index, openYioopBundle);
 ZEND_METHOD(GpuPost_Index, save);
 ZEND_METHOD(GpuPost_Index, search);
 ZEND_METHOD(GpuPost_Index, searchBatch);
 ZEND_METHOD(GpuPost_Index, count);
 ZEND_METHOD(GpuPost_Index, info);
+ZEND_METHOD(GpuPost_Index, attributes);
 
 
 static const zend_function_entry ext_functions[] = {
@@ -155,11 +166,13 @@ static const zend_function_entry class_GpuPost_Index_methods[] = {
 	ZEND_ME(GpuPost_Index, open, arginfo_class_GpuPost_Index_open, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(GpuPost_Index, fromDocuments, arginfo_class_GpuPost_Index_fromDocuments, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(GpuPost_Index, openYioopShard, arginfo_class_GpuPost_Index_openYioopShard, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(GpuPost_Index, openYioopBundle, arginfo_class_GpuPost_Index_openYioopBundle, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(GpuPost_Index, save, arginfo_class_GpuPost_Index_save, ZEND_ACC_PUBLIC)
 	ZEND_ME(GpuPost_Index, search, arginfo_class_GpuPost_Index_search, ZEND_ACC_PUBLIC)
 	ZEND_ME(GpuPost_Index, searchBatch, arginfo_class_GpuPost_Index_searchBatch, ZEND_ACC_PUBLIC)
 	ZEND_ME(GpuPost_Index, count, arginfo_class_GpuPost_Index_count, ZEND_ACC_PUBLIC)
 	ZEND_ME(GpuPost_Index, info, arginfo_class_GpuPost_Index_info, ZEND_ACC_PUBLIC)
+	ZEND_ME(GpuPost_Index, attributes, arginfo_class_GpuPost_Index_attributes, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };
 

@@ -133,6 +133,12 @@ uint8_t *gpupost_index_file_read(const char *path, const char *what, bool want_p
                                  char *opened, bool *mapped);
 void gpupost_index_image_free(uint8_t *p, void *pinned);
 bool gpupost_index_file_stat(const char *path, const char *what, char *resolved, php_stream_statbuf *sb);
+/* A Yioop IndexArchiveBundle (php_gpupost_yioop_bundle.c): its directory resolved into `real`
+ * (MAXPATHLEN) and its state (the directory's identity, its files' sizes and latest change: what
+ * a persistent copy is known by), or false thrown; the bundle opened as one index within the
+ * call's budget, or NULL thrown. */
+bool gpupost_yioop_bundle_stat(const char *dir, char *real, php_stream_statbuf *sb);
+gp_index *gpupost_yioop_bundle_open(const char *dir, const gp_ctx *ctx, char *real, php_stream_statbuf *sb);
 uint64_t gpupost_resident_bytes(void);
 size_t gpupost_resident_count(void);
 void gpupost_resident_shutdown(void);

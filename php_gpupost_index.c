@@ -879,9 +879,10 @@ static int server_open(index_obj *o, char *why, size_t cap)
 typedef int (*index_loader)(const uint8_t *file, size_t len, const gp_budget *budget, gp_index **out,
                             gp_error *err);
 
-/* open() and openYioopShard(): the file mapped or read whole (or a persistent copy reused),
- * loaded, and prepared for the device. `what` names the file's kind in errors; load_mapped, when
- * not NULL, loads a mapped file into an index that keeps the mapping (its lists read in place). */
+/* open(), openYioopShard() and openYioopBundle(): the file mapped or read whole (or a persistent
+ * copy reused), loaded, and prepared for the device. `what` names the file's kind in errors;
+ * load_mapped, when not NULL, loads a mapped file into an index that keeps the mapping (its lists
+ * read in place); without `load`, the path is a Yioop bundle's directory. */
 static void open_index(INTERNAL_FUNCTION_PARAMETERS, index_loader load, index_loader load_mapped, const char *what)
 {
 	zend_string *path;
@@ -916,11 +917,22 @@ static void open_index(INTERNAL_FUNCTION_PARAMETERS, index_loader load, index_lo
 	gp_index *ix = NULL;
 	char real[MAXPATHLEN];
 	if (io.persistent) {
-		if (!gpupost_index_file_stat(ZSTR_VAL(path), what, real, &sb)) RETURN_THROWS();
+		if (!(load ? gpupost_index_file_stat(ZSTR_VAL(path), what, real, &sb)
+		           : gpupost_yioop_bundle_stat(ZSTR_VAL(path), real, &sb))) {
+			RETURN_THROWS();
+		}
 		ix = gpupost_resident_find(what, real, &sb);   /* a reference taken */
 	}
 	bool reused = ix != NULL;
-	if (!ix) {
+	if (!ix && !load) {
+		if (!(ix = gpupost_yioop_bundle_open(ZSTR_VAL(path), &ctx, real, &sb))) RETURN_THROWS();
+		ix->device_lists = io.lists;
+		gp_index_prepare(ix, io.place, &ctx, NULL);
+		if (io.persistent && !gpupost_resident_add(what, real, &sb, ix)) {
+			gp_index_unref(ix);
+			RETURN_THROWS();
+		}
+	} else if (!ix) {
 		size_t len;
 		void *pinned;
 		bool mapped;
@@ -998,6 +1010,11 @@ GP_METHOD(GpuPost_Index, open)
 GP_METHOD(GpuPost_Index, openYioopShard)
 {
 	open_index(INTERNAL_FUNCTION_PARAM_PASSTHRU, gp_index_yioop_load, NULL, "Yioop shard");
+}
+
+GP_METHOD(GpuPost_Index, openYioopBundle)
+{
+	open_index(INTERNAL_FUNCTION_PARAM_PASSTHRU, NULL, NULL, "Yioop bundle");
 }
 
 /* --- queries --- */
@@ -1576,6 +1593,46 @@ GP_METHOD(GpuPost_Index, count)
 	uint64_t past = ans.total > (uint64_t)offset ? ans.total - (uint64_t)offset : 0;
 	RETVAL_LONG(limit > 0 && (uint64_t)limit < past ? limit : (zend_long)past);
 	gp_answers_free(&ans);
+}
+
+/* [doc => [attribute => value]]: each doc's attributes that it has (what filters, priors and
+ * orders read; a Yioop bundle's doc map). */
+GP_METHOD(GpuPost_Index, attributes)
+{
+	HashTable *docs;
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_ARRAY_HT(docs)
+	ZEND_PARSE_PARAMETERS_END();
+	index_obj *o = THIS_INDEX();
+	gp_index *ix = index_of(o);
+	if (!ix) RETURN_THROWS();
+	zval *v;
+	ZEND_HASH_FOREACH_VAL(docs, v) {
+		ZVAL_DEREF(v);
+		if (Z_TYPE_P(v) != IS_LONG) {
+			zend_argument_type_error(1, "must hold docs as int, %s given", zend_zval_type_name(v));
+			RETURN_THROWS();
+		}
+		if (Z_LVAL_P(v) < 0 || Z_LVAL_P(v) > UINT32_MAX) {
+			zend_argument_value_error(1, "doc " ZEND_LONG_FMT " is not a doc (0 to 4294967295)", Z_LVAL_P(v));
+			RETURN_THROWS();
+		}
+	} ZEND_HASH_FOREACH_END();
+	array_init_size(return_value, zend_hash_num_elements(docs));
+	ZEND_HASH_FOREACH_VAL(docs, v) {
+		ZVAL_DEREF(v);
+		uint32_t d = (uint32_t)Z_LVAL_P(v);
+		zval row;
+		array_init(&row);
+		for (uint32_t a = 0; a < ix->n_attrs; a++) {
+			double x = gp_index_attribute(ix, a, d);
+			if (x != x) continue;   /* NaN: the doc has none */
+			size_t len;
+			const char *name = gp_index_attribute_name(ix, a, &len);
+			add_assoc_double_ex(&row, name, len, x);
+		}
+		zend_hash_index_update(Z_ARRVAL_P(return_value), (zend_ulong)d, &row);
+	} ZEND_HASH_FOREACH_END();
 }
 
 GP_METHOD(GpuPost_Index, info)

@@ -1,6 +1,7 @@
 /* libFuzzer harness for index/: the file reader on any bytes, and (first byte odd) the same bytes
  * with their checksums made right, so that the structure and the lists behind them are explored;
- * with bit 1 of the first byte set, the Yioop IndexShard reader instead. A custom mutator knows
+ * with bit 1 of the first byte set, the Yioop IndexShard reader instead (with bit 3 too, a
+ * Yioop bundle of that shard as two generations, and the bytes as a bundle's generation.txt). A custom mutator knows
  * both layouts: it repeats and overlaps sections and dictionary records, and makes the counts
  * lie, checksums recomputed, beside libFuzzer's own byte mutations.
  * A file that loads is queried (AND, OR, phrase over its first terms, ranked where it can be) and
@@ -188,9 +189,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (data[0] & 1) fix_checksums(f, size - 1);
 	/* bit 2: the own format read in place, as from a mapping (the harness keeps the bytes, in
 	 * ASan's sight, and frees them itself) */
-	int rc = data[0] & 2 ? gp_index_yioop_load(f, size - 1, &budget, &ix, &err)
-	       : data[0] & 4 ? gp_index_load_mapped(f, size - 1, &budget, &ix, &err)
-	       : gp_index_load(f, size - 1, &budget, &ix, &err);
+	int rc;
+	if ((data[0] & 10) == 10) {
+		/* bits 1 and 3: a Yioop bundle whose generations 0 and 2 are these bytes, generation 1
+		 * without a file yet; its lists are the shard's twice, the second time moved up. The
+		 * bytes are read as a generation.txt too. */
+		int64_t active;
+		if (gp_yioop_generation_info((const char *)f, size - 1, &active, &err) == GP_OK) FUZZ_CHECK(active >= 0);
+		else FUZZ_CHECK(err.code == GP_EFORMAT && err.offset <= size - 1);
+		const uint8_t *files[3] = {f, NULL, f};
+		const size_t lens[3] = {size - 1, 0, size - 1};
+		uint64_t base[4];
+		size_t bad;
+		gp_index *shard = NULL;
+		int one = gp_index_yioop_load(f, size - 1, &budget, &shard, &err);
+		rc = gp_index_yioop_bundle_load(3, files, lens, &budget, &ix, base, &bad, &err);
+		if (rc != GP_OK) FUZZ_CHECK(bad == SIZE_MAX || bad == 0 || bad == 2);
+		if (rc == GP_OK) FUZZ_CHECK(base[1] == base[2] && base[3] == 2 * base[1] && ix->n_attrs == 3);
+		if (rc == GP_OK && one == GP_OK) {
+			FUZZ_CHECK(ix->n_terms == shard->n_terms && ix->n_postings == 2 * shard->n_postings &&
+			           ix->n_positions == 2 * shard->n_positions);
+		}
+		if (shard) gp_index_unref(shard);
+	} else {
+		rc = data[0] & 2 ? gp_index_yioop_load(f, size - 1, &budget, &ix, &err)
+		   : data[0] & 4 ? gp_index_load_mapped(f, size - 1, &budget, &ix, &err)
+		   : gp_index_load(f, size - 1, &budget, &ix, &err);
+	}
 	if (rc == GP_OK && ix->mapped) FUZZ_CHECK(ix->mapped == f && (ix->v2 || ix->blobs_borrowed));
 	if (rc != GP_OK) {
 		FUZZ_CHECK(err.code != GP_OK);

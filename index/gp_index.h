@@ -383,6 +383,18 @@ int gp_index_count_docs(gp_index *ix, size_t workers, const gp_budget *budget);
  * b 0.75). GP_EFORMAT (format "Yioop shard") names the file's byte and the rule. */
 int gp_index_yioop_load(const uint8_t *file, size_t len, const gp_budget *budget, gp_index **out,
                         gp_error *err);
+/* A Yioop IndexArchiveBundle's generations (their IndexShard files in order; files[g] NULL for a
+ * generation with no file yet) as one MOD9 index: generation g's doc index d is doc base[g] + d
+ * (base: n_gens + 1 entries, base[n_gens] the docs' range), its docs' generations, doc indices
+ * and summary offsets the attributes "generation", "doc_index" and "summary_offset". GP_EFORMAT names the byte of
+ * generation *bad's file (format "Yioop shard"), or the bundle as a whole (*bad SIZE_MAX);
+ * GP_EVALUE: more docs than MOD9 numbers; GP_ENOMEM. */
+int gp_index_yioop_bundle_load(size_t n_gens, const uint8_t *const *files, const size_t *lens,
+                               const gp_budget *budget, gp_index **out, uint64_t *base, size_t *bad,
+                               gp_error *err);
+/* A bundle's generation.txt (PHP's serialize() of IndexArchiveBundle's generation_info): its
+ * ACTIVE generation in *active. GP_EFORMAT names the byte and the rule. */
+int gp_yioop_generation_info(const char *s, size_t len, int64_t *active, gp_error *err);
 /* CRC-32 (IEEE 802.3, as PHP's crc32() and zlib compute it) of len bytes, continuing crc. */
 uint32_t gp_crc32(uint32_t crc, const uint8_t *p, size_t len);
 /* CRC-32C (Castagnoli, as PHP's hash('crc32c') computes it) of len bytes, continuing crc. */

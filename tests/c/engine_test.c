@@ -246,6 +246,34 @@ static int test_crc32c(void)
 	return 1;
 }
 
+/* A Yioop bundle's generation.txt: ACTIVE read from what PHP's serialize() writes, with the other
+ * values stepped over; anything else refused at its byte. */
+static int test_yioop_generation_info(void)
+{
+	static const struct { const char *text; int64_t active; size_t bad_at; } cases[] = {
+		{"a:3:{s:6:\"ACTIVE\";i:4;s:21:\"LAST_DICTIONARY_SHARD\";i:3;s:7:\"CURRENT\";i:4;}", 4, 0},
+		{"a:4:{s:7:\"CURRENT\";N;s:1:\"x\";b:1;s:1:\"y\";d:-0.5;s:6:\"ACTIVE\";i:0;}\n", 0, 0},
+		{"a:2:{s:1:\"s\";s:4:\"a;b}\";s:6:\"ACTIVE\";i:12;}", 12, 0},
+		{"a:1:{s:6:\"ACTIVE\";i:-1;}", -1, 18},
+		{"a:1:{s:6:\"ACTIVE\";i:1x;}", -1, 18},
+		{"a:1:{s:6:\"ACTIVE\";a:0:{}}", -1, 18},
+		{"a:1:{s:7:\"ACTIVE\";i:1;}", -1, 5},
+		{"a:1:{s:6:\"ACTIVE\";i:1;", -1, 22},
+		{"a:1:{s:6:\"ACTIVE\";i:1;}}", -1, 23},
+		{"a:1:{i:0;i:1;}", -1, 5},
+		{"a:0:{}", -1, 0},
+		{"", -1, 0},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int64_t active;
+		gp_error err;
+		int rc = gp_yioop_generation_info(cases[i].text, strlen(cases[i].text), &active, &err);
+		if (cases[i].active >= 0) CHECKF(rc == GP_OK && active == cases[i].active, "case %zu: %s", i, err.rule);
+		else CHECKF(rc == GP_EFORMAT && err.offset == cases[i].bad_at, "case %zu: rc %d at %zu: %s", i, rc, err.offset, err.rule);
+	}
+	return 1;
+}
+
 int main(void)
 {
 	run("an index saved and loaded is the same index", test_save_load);
@@ -257,5 +285,6 @@ int main(void)
 	run("the dictionary finds every term of any bytes", test_dictionary);
 	run("CRC-32C by the instruction and by tables", test_crc32c);
 	run("the device's and the host's work of a batch", test_work);
+	run("a Yioop bundle's generation.txt", test_yioop_generation_info);
 	return summary();
 }

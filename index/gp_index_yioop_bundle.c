@@ -1,0 +1,348 @@
+/* A Yioop IndexArchiveBundle (Yioop 2019-2021) read into one index: its generations' IndexShard
+ * files, in order, with one doc numbering across them. Generation g's doc index d (a doc
+ * record's offset / 16 in its shard) is doc base[g] + d, so that docs keep Yioop's order
+ * (generation, then offset) and each generation's postings follow the one before's. A word's
+ * lists of several generations become one list written in MOD9's long form with the docs
+ * moved up; a word of one generation at base 0 keeps its bytes. The docs' generations, doc
+ * indices and summary offsets are the index's attributes "generation", "doc_index" and
+ * "summary_offset" (what Yioop's items carry as GENERATION and SUMMARY_OFFSET). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gp_index.h"
+#include "gp_yioop_shard.h"
+#include "../codec/gp_mod9.h"
+
+#define YB_NAME "Yioop bundle"
+
+/* A dictionary record of some generation: its word id, its generation and its place there. */
+typedef struct yb_record {
+	const char *key;
+	uint32_t generation;
+	uint32_t at;
+} yb_record;
+
+static int record_order(const void *a, const void *b)
+{
+	const yb_record *x = a, *y = b;
+	int c = memcmp(x->key, y->key, GP_YIOOP_KEY);
+	if (c) return c;
+	return x->generation < y->generation ? -1 : x->generation > y->generation;
+}
+
+/* A growing buffer of lists written again, within the budget. */
+typedef struct yb_arena {
+	uint8_t *p;
+	size_t len, cap;
+	const gp_budget *budget;
+} yb_arena;
+
+static int arena_room(yb_arena *a, size_t more, gp_error *err)
+{
+	if (a->len + more <= a->cap) return GP_OK;
+	size_t cap = a->cap ? a->cap : 1 << 16;
+	while (cap < a->len + more) cap *= 2;
+	if (gp_budget_check(a->budget, 0, cap, "the bundle's lists written again", err) != GP_OK) return GP_ENOMEM;
+	uint8_t *p = realloc(a->p, cap);
+	if (!p) return gp_index_fail_nomem(err, "the bundle's lists written again");
+	a->p = p;
+	a->cap = cap;
+	return GP_OK;
+}
+
+/* One generation's list appended to the arena with its docs moved up by `base`, each posting in
+ * the long form. GP_EFORMAT (the list's byte in err->offset) or GP_ENOMEM. */
+static int append_list(yb_arena *a, const uint8_t *blob, size_t len, uint64_t base, gp_error *err)
+{
+	gp_mod9_counts c;
+	if (gp_mod9_measure(blob, len, 1, &c, err) != GP_OK) return GP_EFORMAT;
+	int rc = GP_ENOMEM;
+	int64_t *docs = malloc((c.postings + 1) * sizeof(*docs)), *pos = malloc((c.values + 1) * sizeof(*pos));
+	uint32_t *vstart = malloc((c.postings + 1) * sizeof(*vstart)), *values = malloc((c.values + 2) * sizeof(*values));
+	uint8_t *combined = malloc(c.postings + 1);
+	if (!docs || !pos || !vstart || !values || !combined) {
+		rc = gp_index_fail_nomem(err, "a bundle's list");
+		goto done;
+	}
+	gp_mod9_decode_postings(blob, len, docs, vstart, combined, pos, 0);
+	for (size_t p = 0; p < c.postings; p++) {
+		const char *why;
+		size_t first = vstart[p] + (combined[p] ? 0 : 1), n = vstart[p + 1] - first;
+		size_t k = gp_mod9_posting_values(docs[p] + (int64_t)base, pos + first, n, 0, values, &why);
+		if (k == 0) {
+			rc = gp_fail(err, GP_MOD9_NAME, 0, "posting %zu (doc %lld of its generation) cannot be written again: %s",
+			             p, (long long)docs[p], why);
+			goto done;
+		}
+		if ((rc = arena_room(a, gp_mod9_encode_bound(k), err)) != GP_OK) goto done;
+		a->len += gp_mod9_encode_values(values, k, a->p + a->len);
+	}
+	rc = GP_OK;
+done:
+	free(docs);
+	free(pos);
+	free(vstart);
+	free(values);
+	free(combined);
+	return rc;
+}
+
+/* The docs' attributes: generation, doc index and summary offset by doc, NaN where no record
+ * starts. */
+static int set_doc_attributes(gp_index *ix, const gp_yioop_shard *shards, size_t n_gens, const uint64_t *base,
+                              const gp_budget *budget, gp_error *err)
+{
+	const uint64_t docs = base[n_gens];
+	if (gp_budget_check(budget, 0, docs * 24, "the bundle's doc attributes", err) != GP_OK) return GP_ENOMEM;
+	double *v = malloc((size_t)docs * 24 + 24);
+	if (!v) return gp_index_fail_nomem(err, "the bundle's doc attributes");
+	for (size_t g = 0; g < n_gens; g++) {
+		for (size_t d = 0; d < shards[g].n_docs; d++) {
+			int record = shards[g].table[d] != GP_IX_NO_LENGTH;
+			v[base[g] + d] = record ? (double)g : NAN;
+			v[docs + base[g] + d] = record ? (double)d : NAN;
+			v[2 * docs + base[g] + d] = record ? (double)shards[g].summary[d] : NAN;
+		}
+	}
+	const char *names[3] = {"generation", "doc_index", "summary_offset"};
+	const size_t lens[3] = {10, 9, 14};
+	int rc = gp_index_set_attributes(ix, names, lens, 3, (uint32_t)docs, v, 0, budget, err);
+	free(v);
+	return rc;
+}
+
+int gp_index_yioop_bundle_load(size_t n_gens, const uint8_t *const *files, const size_t *lens,
+                               const gp_budget *budget, gp_index **out, uint64_t *base, size_t *bad,
+                               gp_error *err)
+{
+	memset(err, 0, sizeof(*err));
+	*out = NULL;
+	*bad = SIZE_MAX;
+	int rc = GP_OK;
+	yb_arena arena = {NULL, 0, 0, budget};
+	yb_record *records = NULL;
+	const char **terms = NULL;
+	size_t *term_lens = NULL, *list_lens = NULL, *arena_at = NULL;
+	const uint8_t **blobs = NULL;
+	uint32_t *table = NULL;
+	gp_yioop_shard *shards = calloc(n_gens + 1, sizeof(*shards));
+	if (!shards) return gp_index_fail_nomem(err, "the bundle's generations");
+
+	/* each generation's shard checked on its own (a generation with no file yet is empty) */
+	uint64_t n_records = 0, files_len = 0;
+	base[0] = 0;
+	for (size_t g = 0; g < n_gens; g++) {
+		if (files[g]) {
+			rc = gp_yioop_shard_read(files[g], lens[g], budget, 1, &shards[g], err);
+			if (rc != GP_OK) {
+				*bad = g;
+				goto done;
+			}
+			files_len += lens[g];
+		}
+		base[g + 1] = base[g] + shards[g].n_docs;
+		n_records += shards[g].n;
+		/* a doc's value in the long form is doc + 1, at most 2^28 - 1 */
+		if (base[g + 1] > GP_MOD9_MAX_VALUE) {
+			gp_fail(err, YB_NAME, 0, "generations 0 to %zu hold %llu doc units of 16 bytes, past the %u that MOD9 "
+			        "postings number", g, (unsigned long long)base[g + 1], GP_MOD9_MAX_VALUE);
+			rc = err->code = GP_EVALUE;
+			goto done;
+		}
+	}
+	if (gp_budget_check(budget, 0, n_records * (sizeof(yb_record) + 2 * sizeof(void *) + 3 * sizeof(size_t)) +
+	                    base[n_gens] * 4, "the bundle's dictionary and doc lengths", err) != GP_OK) {
+		rc = GP_ENOMEM;
+		goto done;
+	}
+	records = malloc((size_t)n_records * sizeof(*records) + 1);
+	terms = malloc((size_t)n_records * sizeof(*terms) + 1);
+	term_lens = malloc((size_t)n_records * sizeof(*term_lens) + 1);
+	list_lens = malloc((size_t)n_records * sizeof(*list_lens) + 1);
+	arena_at = malloc((size_t)n_records * sizeof(*arena_at) + 1);
+	blobs = malloc((size_t)n_records * sizeof(*blobs) + 1);
+	table = malloc((size_t)base[n_gens] * sizeof(*table) + 4);
+	if (!records || !terms || !term_lens || !list_lens || !arena_at || !blobs || !table) {
+		rc = gp_index_fail_nomem(err, "the bundle's dictionary");
+		goto done;
+	}
+	size_t r = 0;
+	for (size_t g = 0; g < n_gens; g++) {
+		for (size_t i = 0; i < shards[g].n; i++) records[r++] = (yb_record){shards[g].terms[i], (uint32_t)g, (uint32_t)i};
+		if (shards[g].n_docs) memcpy(table + base[g], shards[g].table, shards[g].n_docs * sizeof(*table));
+	}
+	qsort(records, (size_t)n_records, sizeof(*records), record_order);
+
+	/* a word's lists, generation by generation, as one */
+	size_t n_terms = 0;
+	for (size_t i = 0; i < n_records;) {
+		size_t j = i + 1;
+		while (j < n_records && memcmp(records[j].key, records[i].key, GP_YIOOP_KEY) == 0) {
+			if (records[j].generation == records[j - 1].generation) {
+				const gp_yioop_shard *s = &shards[records[j].generation];
+				*bad = records[j].generation;
+				rc = gp_fail(err, GP_YIOOP_SHARD_NAME, s->dict_at + GP_YIOOP_RECORD * records[j].at,
+				             "dictionary record %u names the word id of record %u again", records[j].at, records[j - 1].at);
+				goto done;
+			}
+			j++;
+		}
+		const yb_record *first = &records[i];
+		terms[n_terms] = first->key;
+		term_lens[n_terms] = GP_YIOOP_KEY;
+		if (j == i + 1 && base[first->generation] == 0) {
+			blobs[n_terms] = shards[first->generation].blobs[first->at];
+			list_lens[n_terms] = shards[first->generation].lens[first->at];
+			arena_at[n_terms] = SIZE_MAX;
+		} else {
+			arena_at[n_terms] = arena.len;
+			for (size_t k = i; k < j; k++) {
+				const gp_yioop_shard *s = &shards[records[k].generation];
+				const uint8_t *blob = s->blobs[records[k].at];
+				rc = append_list(&arena, blob, s->lens[records[k].at], base[records[k].generation], err);
+				if (rc == GP_EFORMAT) {
+					/* a repaired list is the shard's own; its place in the file is its record's */
+					const uint8_t *file = files[records[k].generation];
+					char rule[sizeof(err->rule)];
+					memcpy(rule, err->rule, sizeof(rule));
+					size_t where = s->owned[records[k].at]
+					                   ? s->postings_at + gp_load_be32(file + s->dict_at + GP_YIOOP_RECORD * records[k].at + GP_YIOOP_KEY + 4)
+					                   : (size_t)(blob - file) + err->offset;
+					*bad = records[k].generation;
+					rc = gp_fail(err, GP_YIOOP_SHARD_NAME, where, "%.140s (the list of dictionary record %u)", rule, records[k].at);
+				}
+				if (rc != GP_OK) goto done;
+			}
+			list_lens[n_terms] = arena.len - arena_at[n_terms];
+		}
+		n_terms++;
+		i = j;
+	}
+	for (size_t t = 0; t < n_terms; t++) {
+		if (arena_at[t] != SIZE_MAX) blobs[t] = arena.p + arena_at[t];
+	}
+	gp_budget room;   /* the index is built beside the files' images and the lists written again */
+	rc = gp_index_build(GP_IX_MOD9, n_terms, terms, term_lens, blobs, list_lens,
+	                    gp_budget_beside(budget, files_len + arena.cap, &room), out, err);
+	free(arena.p);
+	arena.p = NULL;
+	if (rc != GP_OK) {
+		/* every list was measured above: what is left is a list whose docs do not increase, or
+		 * more postings than an index holds */
+		char rule[sizeof(err->rule)];
+		memcpy(rule, err->rule, sizeof(rule));
+		char word[2 * GP_YIOOP_KEY + 1];
+		size_t t = err->blob < n_terms ? err->blob : 0;
+		for (size_t k = 0; k < GP_YIOOP_KEY; k++) snprintf(word + 2 * k, 3, "%02x", (uint8_t)terms[t][k]);
+		if (rc == GP_EFORMAT) rc = gp_fail(err, YB_NAME, 0, "the list of word id %s: %.140s", word, rule);
+		goto done;
+	}
+	if ((rc = gp_index_adopt_lengths(*out, table, (uint32_t)base[n_gens], 1.2, 0.75, err)) != GP_OK) {
+		if (rc == GP_EVALUE) {
+			char rule[sizeof(err->rule)];
+			memcpy(rule, err->rule, sizeof(rule));
+			rc = gp_fail(err, YB_NAME, 0, "a posting's doc is not the start of a doc record: %.140s", rule);
+		}
+		goto done;
+	}
+	table = NULL;   /* the index's now */
+	rc = set_doc_attributes(*out, shards, n_gens, base, budget, err);
+done:
+	if (rc != GP_OK && *out) {
+		gp_index_unref(*out);
+		*out = NULL;
+	}
+	for (size_t g = 0; g < n_gens; g++) gp_yioop_shard_free(&shards[g]);
+	free(shards);
+	free(arena.p);
+	free(records);
+	free(terms);
+	free(term_lens);
+	free(list_lens);
+	free(arena_at);
+	free(blobs);
+	free(table);
+	return rc;
+}
+
+/* generation.txt: PHP's serialize() of an array of string keys, as IndexArchiveBundle writes it
+ * (a:3:{s:6:"ACTIVE";i:4;s:21:"LAST_DICTIONARY_SHARD";i:3;s:7:"CURRENT";i:4;}). Values other
+ * than integers (b:, N:, d:, s:) are stepped over; nested arrays and objects are refused. */
+static int read_count(const char *s, size_t len, size_t *at, char end, uint64_t *v)
+{
+	size_t i = *at, digits = 0;
+	*v = 0;
+	while (i < len && s[i] >= '0' && s[i] <= '9' && digits < 18) {
+		*v = *v * 10 + (uint64_t)(s[i++] - '0');
+		digits++;
+	}
+	if (!digits || i >= len || s[i] != end) return 0;
+	*at = i + 1;
+	return 1;
+}
+
+int gp_yioop_generation_info(const char *s, size_t len, int64_t *active, gp_error *err)
+{
+	memset(err, 0, sizeof(*err));
+	size_t at = 0;
+	uint64_t n;
+	*active = -1;
+	if (len < 2 || s[0] != 'a' || s[1] != ':' || (at = 2, !read_count(s, len, &at, ':', &n)) || at >= len || s[at] != '{') {
+		return gp_fail(err, "generation.txt", 0, "not a serialized array");
+	}
+	at++;
+	for (uint64_t e = 0; e < n; e++) {
+		uint64_t key_len;
+		size_t key_at = at;
+		if (at + 2 > len || s[at] != 's' || s[at + 1] != ':') return gp_fail(err, "generation.txt", at, "a key that is not a string");
+		at += 2;
+		if (!read_count(s, len, &at, ':', &key_len) || at + key_len + 3 > len || s[at] != '"' ||
+		    s[at + 1 + key_len] != '"' || s[at + 2 + key_len] != ';') {
+			return gp_fail(err, "generation.txt", key_at, "a broken string key");
+		}
+		const char *key = s + at + 1;
+		at += (size_t)key_len + 3;
+		size_t value_at = at;
+		if (at + 2 > len) return gp_fail(err, "generation.txt", at, "cut short");
+		char type = s[at];
+		if (type == 'N' && s[at + 1] == ';') {
+			at += 2;
+			continue;
+		}
+		if (s[at + 1] != ':') return gp_fail(err, "generation.txt", at, "a value of a type it cannot hold");
+		at += 2;
+		if (type == 'i' || type == 'b' || type == 'd') {
+			int negative = type != 'b' && at < len && s[at] == '-';
+			size_t from = at + (size_t)negative;
+			size_t i = from;
+			while (i < len && s[i] != ';') i++;
+			if (i >= len || i == from) return gp_fail(err, "generation.txt", value_at, "a value cut short");
+			if (type == 'i' && key_len == 6 && memcmp(key, "ACTIVE", 6) == 0) {
+				uint64_t v;
+				size_t p = from;
+				if (negative || !read_count(s, len, &p, ';', &v) || p != i + 1) {
+					return gp_fail(err, "generation.txt", value_at, "ACTIVE is not a generation number");
+				}
+				*active = (int64_t)v;
+			}
+			at = i + 1;
+		} else if (type == 's') {
+			uint64_t vl;
+			if (!read_count(s, len, &at, ':', &vl) || at + vl + 3 > len || s[at] != '"' || s[at + 1 + vl] != '"' ||
+			    s[at + 2 + vl] != ';') {
+				return gp_fail(err, "generation.txt", value_at, "a broken string value");
+			}
+			at += (size_t)vl + 3;
+		} else {
+			return gp_fail(err, "generation.txt", value_at, "a value of a type it cannot hold");
+		}
+	}
+	if (at >= len || s[at] != '}') return gp_fail(err, "generation.txt", at, "the array does not end where its count says");
+	at++;
+	while (at < len && (s[at] == '\n' || s[at] == '\r' || s[at] == ' ')) at++;
+	if (at != len) return gp_fail(err, "generation.txt", at, "bytes after the array");
+	if (*active < 0) return gp_fail(err, "generation.txt", 0, "no ACTIVE generation");
+	return GP_OK;
+}

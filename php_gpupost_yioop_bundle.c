@@ -1,0 +1,155 @@
+/* A Yioop IndexArchiveBundle directory opened as one index (GpuPost\Index::openYioopBundle,
+ * API.md "Yioop bundles"): its generation.txt read, each generation's IndexShard file read (or
+ * mapped) within the call's budget, and the engine's bundle reader (index/gp_index_yioop_bundle.c)
+ * given them; errors name the file and byte. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "php.h"
+#include "php_gpupost.h"
+#include "php_gpupost_glue.h"
+#include "zend_exceptions.h"
+#include "index/gp_index.h"
+
+/* The most generations a bundle may name (Yioop's MAX_GENERATIONS is 10,000 by default). */
+#define BUNDLE_MAX_GENERATIONS 1000000
+/* generation.txt is a few dozen bytes; anything past this is no bundle's. */
+#define BUNDLE_INFO_MAX 65536
+
+/* dir/generation.txt read and its ACTIVE generation in *active, or false thrown. */
+static bool bundle_active(const char *dir, int64_t *active, struct stat *st)
+{
+	char path[MAXPATHLEN];
+	if (snprintf(path, sizeof(path), "%s/generation.txt", dir) >= (int)sizeof(path)) {
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "the Yioop bundle's path %s is too long", dir);
+		return false;
+	}
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "%s is no Yioop bundle: %s %s", dir, path,
+		                        fd < 0 ? strerror(errno) : "is not a regular file");
+		if (fd >= 0) close(fd);
+		return false;
+	}
+	char buf[BUNDLE_INFO_MAX];
+	size_t len = 0;
+	for (ssize_t got; len < sizeof(buf) && (got = read(fd, buf + len, sizeof(buf) - len)) != 0;) {
+		if (got < 0) {
+			if (errno == EINTR) continue;
+			zend_throw_exception_ex(gpupost_exception_ce, 0, "cannot read %s: %s", path, strerror(errno));
+			close(fd);
+			return false;
+		}
+		len += (size_t)got;
+	}
+	close(fd);
+	gp_error err;
+	if (len == sizeof(buf)) {
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "%s: longer than %d bytes (no bundle's generation.txt)", path, BUNDLE_INFO_MAX - 1);
+		return false;
+	}
+	if (gp_yioop_generation_info(buf, len, active, &err) != GP_OK) {
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "%s: byte %zu: %s", path, err.offset, err.rule);
+		return false;
+	}
+	if (*active >= BUNDLE_MAX_GENERATIONS) {
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "%s: ACTIVE generation %lld is past the %d a bundle may hold", path,
+		                        (long long)*active, BUNDLE_MAX_GENERATIONS);
+		return false;
+	}
+	return true;
+}
+
+static void shard_path(char *out, const char *dir, int64_t g)
+{
+	snprintf(out, MAXPATHLEN, "%s/posting_doc_shards/index%lld", dir, (long long)g);
+}
+
+/* The state a persistent bundle is known by: the directory's device and inode, the sum of its
+ * generation.txt's and shards' sizes and the latest of their times of change. */
+static void bundle_state_add(php_stream_statbuf *sb, const struct stat *st)
+{
+	sb->sb.st_size += st->st_size;
+	if (st->st_mtim.tv_sec > sb->sb.st_mtim.tv_sec ||
+	    (st->st_mtim.tv_sec == sb->sb.st_mtim.tv_sec && st->st_mtim.tv_nsec > sb->sb.st_mtim.tv_nsec)) {
+		sb->sb.st_mtim = st->st_mtim;
+	}
+}
+
+bool gpupost_yioop_bundle_stat(const char *dir, char *real, php_stream_statbuf *sb)
+{
+	if (!gpupost_index_file_stat(dir, "Yioop bundle", real, sb)) return false;
+	if (!S_ISDIR(sb->sb.st_mode)) {
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "the Yioop bundle %s is not a directory", real);
+		return false;
+	}
+	struct stat st;
+	int64_t active;
+	if (!bundle_active(real, &active, &st)) return false;
+	sb->sb.st_size = 0;
+	sb->sb.st_mtim = st.st_mtim;
+	bundle_state_add(sb, &st);
+	for (int64_t g = 0; g <= active; g++) {
+		char path[MAXPATHLEN];
+		shard_path(path, real, g);
+		if (stat(path, &st) == 0) bundle_state_add(sb, &st);
+	}
+	return true;
+}
+
+gp_index *gpupost_yioop_bundle_open(const char *dir, const gp_ctx *ctx, char *real, php_stream_statbuf *sb)
+{
+	if (!gpupost_yioop_bundle_stat(dir, real, sb)) return NULL;
+	struct stat st;
+	int64_t active;
+	if (!bundle_active(real, &active, &st)) return NULL;
+	const size_t n = (size_t)active + 1;
+	const uint8_t **files = ecalloc(n, sizeof(*files));
+	size_t *lens = ecalloc(n, sizeof(*lens));
+	void **pinned = ecalloc(n, sizeof(*pinned));
+	bool *mapped = ecalloc(n, sizeof(*mapped));
+	uint64_t *base = ecalloc(n + 1, sizeof(*base));
+	gp_index *ix = NULL;
+	char path[MAXPATHLEN], opened[MAXPATHLEN];
+	for (size_t g = 0; g < n; g++) {
+		shard_path(path, real, (int64_t)g);
+		/* the active generation has no file until Yioop first saves it */
+		if (g == n - 1 && access(path, F_OK) != 0 && errno == ENOENT) break;
+		php_stream_statbuf fsb;
+		files[g] = gpupost_index_file_read(path, "Yioop shard", false, GP_PLACE_HOST, ctx, &lens[g], &pinned[g], &fsb,
+		                                   opened, &mapped[g]);
+		if (!files[g]) goto done;
+	}
+	gp_error err;
+	size_t bad;
+	int rc = gp_index_yioop_bundle_load(n, files, lens, &ctx->budget, &ix, base, &bad, &err);
+	if (rc != GP_OK) {
+		ix = NULL;
+		if (err.code == GP_EFORMAT && bad < n) {
+			shard_path(path, real, (int64_t)bad);
+			zend_throw_exception_ex(gpupost_exception_ce, 0, "Yioop shard %s: byte %zu: %s", path, err.offset, err.rule);
+		} else if (err.code == GP_EFORMAT || err.code == GP_EVALUE) {
+			zend_throw_exception_ex(gpupost_exception_ce, 0, "Yioop bundle %s: %s", real, err.rule);
+		} else {
+			gpupost_throw(&err, NULL);
+		}
+	}
+done:
+	for (size_t g = 0; g < n; g++) {
+		if (!files[g]) continue;
+		if (mapped[g]) gp_index_unmap_file(files[g], lens[g]);
+		else gpupost_index_image_free((uint8_t *)files[g], pinned[g]);
+	}
+	efree(files);
+	efree(lens);
+	efree(pinned);
+	efree(mapped);
+	efree(base);
+	return ix;
+}

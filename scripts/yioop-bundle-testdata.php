@@ -1,0 +1,152 @@
+<?php
+/* Makes tests/data/yioop/bundle-2021.tar.gz and bundle-2021.json: an IndexArchiveBundle written
+ * by Yioop's own code as its queue server writes one (summaries added in batches, each
+ * generation's inverted index built by buildInvertedIndexShard with Yioop's PhraseParser, the
+ * generation advanced when full and its dictionary added to the bundle's IndexDictionary; the
+ * last generation saved but not yet in that dictionary), and what Yioop's own IndexShard reads
+ * from every generation for a choice of words. Run once, outside the suite; its output is
+ * committed. Yioop (GPLv3) is not part of this repository: point the script at a checkout.
+ *
+ *   php scripts/yioop-bundle-testdata.php YIOOP_SRC OUT_DIR [DOCS_PER_GENERATION]
+ *
+ * YIOOP_SRC: a Yioop 2021 checkout's src/ (configs/, library/, locale/en_US/resources/); the
+ *   committed data came from eagle-prog/yiaap-oasis at 7996139b45c7cc6da26095ac68264ea82d668693.
+ *   Yioop's PhraseParser needs PHP's mbstring (php8.2-mbstring).
+ *
+ * The corpus is Debian's /usr/share/common-licenses, by paragraph, each a page of its own URL. */
+namespace {
+    use seekquarry\yioop\configs as C;
+    use seekquarry\yioop\library as L;
+
+    [, $src, $out, $per_generation] = $argv + [null, null, null, 130];
+    if (!$src || !$out || !is_file("$src/configs/Config.php")) {
+        fwrite(STDERR, "usage: php scripts/yioop-bundle-testdata.php YIOOP_SRC OUT_DIR [DOCS_PER_GENERATION]\n");
+        exit(2);
+    }
+    $work = sys_get_temp_dir() . '/yioop-bundle-work-' . getmypid();
+    @mkdir("$work/schedules", 0777, true);
+    ini_set('memory_limit', '1G');   /* Yioop advances a generation near memory_limit (-1 included) */
+    /* Config.php outside an installation: a profile without a Profile.php takes its defaults */
+    foreach (['BASE_DIR' => realpath($src), 'PROFILE' => true, 'WORK_DIRECTORY' => $work, 'CRAWL_DIR' => $work,
+              'NUM_DOCS_PER_GENERATION' => (int)$per_generation] as $name => $value) {
+        define('seekquarry\\yioop\\configs\\' . $name, $value);
+    }
+    ob_start();
+    @require "$src/configs/Config.php";
+    require_once "$src/library/IndexArchiveBundle.php";
+    require_once "$src/library/PhraseParser.php";
+    require_once "$src/library/UrlParser.php";
+    ob_end_clean();
+    set_error_handler(null);
+    error_reporting(E_ALL & ~E_DEPRECATED);
+    ini_set('display_errors', 'stderr');
+    $GLOBALS['yioop_quiet'] = true;
+
+    /* --- the corpus: every license's paragraphs, a page each --- */
+    $files = glob('/usr/share/common-licenses/*');
+    sort($files);
+    $pages = [];
+    foreach ($files as $f) {
+        if (!is_file($f)) continue;
+        foreach (preg_split('/\n\s*\n/', file_get_contents($f)) as $k => $para) {
+            $para = trim(preg_replace('/\s+/', ' ', $para));
+            if (str_word_count($para) < 4) continue;
+            $name = strtolower(basename($f));
+            $url = "https://licenses.example.org/$name/p$k.html";
+            $pages[] = [
+                L\CrawlConstants::URL => $url,
+                L\CrawlConstants::TITLE => basename($f) . " paragraph $k",
+                L\CrawlConstants::DESCRIPTION => $para,
+                L\CrawlConstants::HASH => L\crawlHash($para, true),
+                L\CrawlConstants::LANG => 'en-US',
+                L\CrawlConstants::TYPE => 'text/html',
+                L\CrawlConstants::HTTP_CODE => 200,
+                L\CrawlConstants::ENCODING => 'UTF-8',
+                L\CrawlConstants::SIZE => strlen($para),
+                L\CrawlConstants::LINKS => [],
+                L\CrawlConstants::DOC_RANK => 1 + count($pages) % 9,
+            ];
+        }
+    }
+    $pages = array_slice($pages, 0, 480);
+    printf("%d pages\n", count($pages));
+
+    /* --- the bundle, as QueueServer and its indexer write one --- */
+    $dir = "$out/bundle-2021";
+    exec('rm -rf ' . escapeshellarg($dir));
+    @mkdir($out, 0777, true);
+    $bundle = new L\IndexArchiveBundle($dir, false, 'gpupost test bundle', (int)$per_generation, false);
+    $where = [];   /* page => [generation, summary offset] */
+    foreach (array_chunk($pages, 37, true) as $batch) {
+        $generation = $bundle->initGenerationToAdd(count($batch));
+        $keys = array_keys($batch);
+        $list = array_values($batch);
+        $bundle->addPages($generation, L\CrawlConstants::SUMMARY_OFFSET, $list, count($list));
+        foreach ($list as $i => $page) $where[$keys[$i]] = [$generation, $page[L\CrawlConstants::SUMMARY_OFFSET]];
+    }
+    $bundle->forceSave();
+    $info = unserialize(file_get_contents("$dir/generation.txt"));
+    printf("generations 0..%d, the last in the dictionary %d\n", $info['ACTIVE'], $info['LAST_DICTIONARY_SHARD']);
+
+    /* --- what Yioop's IndexShard reads of each word in each generation --- */
+    $words = [];
+    foreach ($pages as $page) {
+        $lists = L\PhraseParser::extractPhrasesInLists($page[L\CrawlConstants::DESCRIPTION], 'en-US');
+        foreach ($lists['WORD_LIST'] as $w => $positions) $words[$w] = ($words[$w] ?? 0) + 1;
+    }
+    arsort($words);
+    $ranked = array_keys($words);
+    $picked = array_unique(array_merge(array_slice($ranked, 0, 8), array_slice($ranked, 20, 8),
+        array_slice($ranked, 40, 8), array_slice($ranked, 100, 8), array_slice($ranked, 200, 8),
+        array_slice($ranked, 300, 8), array_slice($ranked, 600, 6), array_slice($ranked, 1000, 6), array_slice($ranked, -6), ['licens', 'softwar', 'copyright', 'free'],
+        ['safe:all', 'code:200', 'media:text', 'site:licenses.example.org', 'zzznotaword']));
+    $expect = ['generations' => $info['ACTIVE'] + 1, 'last_dictionary' => $info['LAST_DICTIONARY_SHARD'],
+               'pages' => count($pages), 'units' => [], 'docs' => [], 'words' => []];
+    $shards = [];
+    for ($g = 0; $g <= $info['ACTIVE']; $g++) {
+        $shards[$g] = new L\IndexShard("$dir/posting_doc_shards/index$g", $g, (int)$per_generation, true);
+        $shards[$g]->getShardHeader();
+        /* every doc record: its doc index, summary offset and length in tokens */
+        $docs = [];
+        for ($at = 0; $at < $shards[$g]->docids_len;) {
+            $record = $shards[$g]->getDocInfoSubstring($at, 8);
+            [, $summary, $doc_int] = unpack('N2', $record);
+            $n_keys = $doc_int & 255;
+            $docs[] = [$at >> 4, $summary, ($doc_int >> 8) & 0x7FFFF];
+            $at += 8 + 8 * $n_keys + ($n_keys % 2 ? 0 : 8);
+        }
+        $expect['docs'][$g] = $docs;
+        $expect['units'][$g] = $shards[$g]->docids_len >> 4;   /* the generation's doc indices */
+    }
+    foreach ($picked as $w) {
+        $id = L\crawlHashWord($w, true);
+        $entry = ['word' => $w, 'id' => bin2hex($id), 'postings' => []];
+        for ($g = 0; $g <= $info['ACTIVE']; $g++) {
+            $shard = $shards[$g];
+            $word_info = $shard->getWordInfo($id, true);
+            if ($word_info === false) continue;
+            [$first, $last] = $word_info;
+            $next = $first;
+            while ($next <= $last) {
+                foreach ($shard->getPostingsSlice($first, $next, $last, 200) as $item) {
+                    $entry['postings'][] = [$g, $item[L\CrawlConstants::SUMMARY_OFFSET],
+                        $item[L\CrawlConstants::POSITION_LIST] ?? []];
+                }
+            }
+        }
+        $expect['words'][] = $entry;
+    }
+    file_put_contents("$out/bundle-2021.json.gz", gzencode(json_encode($expect) . "\n", 9));
+    printf("%d words read back by Yioop\n", count($expect['words']));
+
+    /* --- the bundle as one archive --- */
+    @unlink("$out/bundle-2021.tar");
+    @unlink("$out/bundle-2021.tar.gz");
+    $tar = new PharData("$out/bundle-2021.tar");
+    $tar->buildFromDirectory($dir);
+    $tar->compress(Phar::GZ);
+    unset($tar);
+    unlink("$out/bundle-2021.tar");
+    exec('rm -rf ' . escapeshellarg($dir) . ' ' . escapeshellarg($work));
+    printf("%s: %d bytes\n", "$out/bundle-2021.tar.gz", filesize("$out/bundle-2021.tar.gz"));
+}

@@ -1,0 +1,204 @@
+--TEST--
+GpuPost\Index::openYioopBundle: an IndexArchiveBundle written by Yioop's own code (five generations, the last not yet in the bundle's dictionary) opened as one index: every word's docs equal what Yioop's IndexShard reads in each generation, docs numbered across generations with their generation, doc index and summary offset as attributes; AND/OR/phrase and BM25 top k equal the reference from Yioop's postings on the host and the device; filters by generation; persistent until a file changes; the active generation without its file yet; damaged bundles give GpuPost\Exception naming the file and byte
+--EXTENSIONS--
+gpupost
+zlib
+--FILE--
+<?php
+require __DIR__ . '/gpupost_test.inc';
+$tmp = sys_get_temp_dir() . '/gpupost-105-' . getmypid();
+gp_remove_tree($tmp);
+[$want, $dir] = yioop_bundle_data($tmp);
+
+/* the truth, from Yioop's own reading: each generation's docs from base[g] = the doc indices of
+ * the generations before it; each word's docs and positions */
+$base = [0];
+foreach ($want['units'] as $g => $units) $base[$g + 1] = $base[$g] + $units;
+$doc_of = $lengths = $records = [];
+foreach ($want['docs'] as $g => $docs) {
+    foreach ($docs as [$index, $summary, $tokens]) {
+        $d = $base[$g] + $index;
+        $doc_of[$g][$summary] = $d;
+        $lengths[$d] = max(1, $tokens);
+        $records[$d] = ['generation' => (float)$g, 'doc_index' => (float)$index, 'summary_offset' => (float)$summary];
+    }
+}
+$truth = [];
+foreach ($want['words'] as $w) {
+    $id = hex2bin($w['id']);
+    $truth[$id] = [];
+    foreach ($w['postings'] as [$g, $summary, $positions]) $truth[$id][$doc_of[$g][$summary]] = $positions;
+}
+$ids = array_keys($truth);
+echo "generations {$want['generations']}, the dictionary's last ", $want['last_dictionary'], ", words ", count($ids), "\n";
+
+/* what the truth says a query matches */
+function ref_match(array $truth, array $terms, int $op): array {
+    $lists = array_map(fn($t) => $truth[$t] ?? [], $terms);
+    if ($op === GPUPOST_OR) { $d = array_unique(array_merge(...array_map('array_keys', $lists))); sort($d); return $d; }
+    $docs = array_keys($lists[0]);
+    foreach ($lists as $l) $docs = array_values(array_intersect($docs, array_keys($l)));
+    if ($op === GPUPOST_AND) return $docs;
+    return array_values(array_filter($docs, function ($d) use ($lists) {
+        foreach ($lists[0][$d] as $p) {
+            $ok = true;
+            foreach ($lists as $k => $l) if (!in_array($p + $k, $l[$d], true)) { $ok = false; break; }
+            if ($ok) return true;
+        }
+        return false;
+    }));
+}
+mt_srand(105);
+$queries = [];
+foreach ($ids as $id) $queries[] = [[$id], GPUPOST_AND];
+for ($q = 0; $q < 200; $q++) {
+    $terms = array_map(fn() => $ids[mt_rand(0, count($ids) - 1)], range(1, mt_rand(2, 3)));
+    $queries[] = [$terms, mt_rand(0, 1) ? GPUPOST_AND : GPUPOST_OR];
+}
+$at = [];
+foreach ($truth as $id => $docs) foreach ($docs as $d => $pos) foreach ($pos as $p) $at[$d][$p] = $id;
+foreach ($at as $d => $row) {
+    foreach ($row as $p => $id) {
+        if (isset($row[$p + 1]) && mt_rand(0, 3) == 0) $queries[] = [[$id, $row[$p + 1]], GPUPOST_PHRASE];
+    }
+}
+
+$device = gp_device_available();
+$bad = $phrases = $matched = 0;
+foreach (['host', 'device'] as $where) {
+    $ix = GpuPost\Index::openYioopBundle($dir, ['device' => $where === 'device' && $device ? 'cpu' : 'host']);
+    if ($where === 'host') {
+        $info = $ix->info();
+        printf("docs %d (%s), terms %d, format %s, positional %s\n", $info['docs'], $info['docs'] === count($records) ? 'every record' : 'not every record',
+            $info['terms'], $info['format'], var_export($info['positional'], true));
+        /* every record's attributes, and none between records */
+        $all = $ix->attributes(range(0, $base[count($want['units'])] - 1));
+        $ok = true;
+        foreach ($all as $d => $a) $ok = $ok && $a === ($records[$d] ?? []);
+        echo "attributes of every doc index: ", var_export($ok && count($all) === $base[count($want['units'])], true), "\n";
+    }
+    $batch = [];
+    foreach ($queries as $k => [$terms, $op]) $batch[$k] = $terms;
+    foreach ([GPUPOST_AND, GPUPOST_OR, GPUPOST_PHRASE] as $op) {
+        $keys = array_keys(array_filter($queries, fn($q) => $q[1] === $op));
+        $got = $ix->searchBatch(array_intersect_key($batch, array_flip($keys)), ['op' => $op]);
+        foreach ($keys as $k) {
+            $ref = ref_match($truth, $queries[$k][0], $op);
+            if ($got[$k] !== $ref) { $bad++; if ($bad < 5) echo "$where: query $k differs\n"; }
+            $phrases += $op === GPUPOST_PHRASE && $where === 'host';
+            $matched += $where === 'host' ? count($ref) : 0;
+        }
+    }
+    foreach (array_slice($queries, 0, 120) as $k => [$terms, $op]) {
+        if ($op === GPUPOST_PHRASE) continue;
+        $r = $ix->search($terms, ['op' => $op, 'limit' => 10]);
+        if (!close_to($r, ref_bm25_top($truth, $lengths, $terms, $op === GPUPOST_OR, 10))) { $bad++; if ($bad < 5) echo "$where: ranked query $k differs\n"; }
+    }
+    /* a generation's docs alone, by the attribute */
+    foreach ([[1, 2], [4, 4]] as [$lo, $hi]) {
+        foreach (array_slice($ids, 0, 20) as $id) {
+            $ref = array_values(array_filter(array_keys($truth[$id]), fn($d) => $records[$d]['generation'] >= $lo && $records[$d]['generation'] <= $hi));
+            $got = $ix->search([$id], ['filter' => ['generation' => [$lo, $hi]]]);
+            if ($got !== $ref) { $bad++; if ($bad < 5) echo "$where: generations $lo..$hi differ\n"; }
+        }
+    }
+    if ($where === 'device') echo "device ran: ", $device ? $ix->info()['last_backend'] : 'opencl', "\n";
+}
+echo "queries ", count($queries), " (phrases $phrases, matches $matched), mismatches $bad\n";
+
+/* persistent: one copy while the files are unchanged */
+$p1 = GpuPost\Index::openYioopBundle($dir, ['persistent' => true]);
+$p2 = GpuPost\Index::openYioopBundle($dir, ['persistent' => true]);
+echo "persistent reused: ", var_export($p2->info()['reused'], true), "\n";
+touch("$dir/posting_doc_shards/index2", time() + 5);
+$p3 = GpuPost\Index::openYioopBundle($dir, ['persistent' => true]);
+echo "after a shard changed: ", var_export($p3->info()['reused'], true), "\n";
+unset($p1, $p2, $p3);
+
+/* the active generation before Yioop first saves its shard: the generations before it */
+$last = $want['generations'] - 1;
+rename("$dir/posting_doc_shards/index$last", "$tmp/active");
+$ix = GpuPost\Index::openYioopBundle($dir);
+$ok = true;
+foreach ($ids as $id) {
+    $ref = array_values(array_filter(array_keys($truth[$id]), fn($d) => $records[$d]['generation'] < $last));
+    $ok = $ok && $ix->search([$id]) === $ref;
+}
+echo "without the active generation's file: ", var_export($ok, true), "\n";
+rename("$tmp/active", "$dir/posting_doc_shards/index$last");
+
+/* damaged bundles */
+function bundle_error(string $dir): string {
+    return preg_replace('~ \S*gpupost-105-\d+/bundle~', ' DIR', gp_error_of(fn() => GpuPost\Index::openYioopBundle($dir)));
+}
+$info_txt = file_get_contents("$dir/generation.txt");
+echo bundle_error("$dir/none"), "\n";
+echo bundle_error("$dir/generation.txt"), "\n";
+echo bundle_error("$dir/posting_doc_shards"), "\n";
+foreach (['x' . $info_txt, substr($info_txt, 0, -3), 'a:1:{s:6:"ACTIVE";i:-1;}', 'a:1:{s:6:"ACTIVE";i:99999999;}',
+          'a:1:{s:7:"CURRENT";i:1;}', 'a:1:{s:6:"ACTIVE";O:8:"stdClass":0:{}}', 'a:2:{s:6:"ACTIVE";i:1;}'] as $text) {
+    file_put_contents("$dir/generation.txt", $text);
+    echo bundle_error($dir), "\n";
+}
+file_put_contents("$dir/generation.txt", $info_txt);
+rename("$dir/posting_doc_shards/index1", "$tmp/one");
+echo bundle_error($dir), "\n";
+$shard = file_get_contents("$tmp/one");
+rename("$tmp/one", "$dir/posting_doc_shards/index1");
+file_put_contents("$dir/posting_doc_shards/index1", substr($shard, 0, -16));
+echo bundle_error($dir), "\n";
+$h = unpack('N4', substr($shard, 0, 16));
+$dict = 40 + $h[1];
+file_put_contents("$dir/posting_doc_shards/index1", substr_replace($shard, pack('N', 6), $dict + 28, 4));
+echo bundle_error($dir), "\n";
+/* a word id twice in one generation's dictionary */
+file_put_contents("$dir/posting_doc_shards/index1", substr_replace($shard, substr($shard, $dict, 20), $dict + 32, 20));
+echo bundle_error($dir), "\n";
+/* random damage to a shard and to generation.txt: an index, or GpuPost\Exception; never anything else */
+$other = 0;
+for ($r = 0; $r < 120; $r++) {
+    $b = $shard;
+    for ($k = mt_rand(1, 4); $k > 0; $k--) {
+        $p = mt_rand(0, 2) ? mt_rand($dict, strlen($b) - 1) : mt_rand(0, 39);
+        $b[$p] = chr(mt_rand(0, 255));
+    }
+    file_put_contents("$dir/posting_doc_shards/index1", $b);
+    $t = $info_txt;
+    if ($r % 3 == 0) $t[mt_rand(0, strlen($t) - 1)] = chr(mt_rand(0, 255));
+    file_put_contents("$dir/generation.txt", $t);
+    try {
+        $ix = GpuPost\Index::openYioopBundle($dir);
+        $ix->search([$ids[0], $ids[3]], ['op' => GPUPOST_OR]);
+    } catch (GpuPost\Exception $e) {
+    } catch (Throwable $e) {
+        $other++;
+        echo get_class($e), ': ', $e->getMessage(), "\n";
+    }
+}
+echo "random damage: other errors $other\n";
+gp_remove_tree($tmp);
+?>
+--EXPECTF--
+generations 5, the dictionary's last 3, words %d
+docs 480 (every record), terms %d, format MOD9, positional true
+attributes of every doc index: true
+device ran: opencl
+queries %d (phrases %d, matches %d), mismatches 0
+persistent reused: true
+after a shard changed: false
+without the active generation's file: true
+GpuPost\Exception: cannot open the Yioop bundle DIR/none: No such file or directory
+GpuPost\Exception: the Yioop bundle DIR/generation.txt is not a directory
+GpuPost\Exception: DIR/posting_doc_shards is no Yioop bundle: DIR/posting_doc_shards/generation.txt No such file or directory
+GpuPost\Exception: DIR/generation.txt: byte 0: not a serialized array
+GpuPost\Exception: DIR/generation.txt: byte %d: %s
+GpuPost\Exception: DIR/generation.txt: byte 18: ACTIVE is not a generation number
+GpuPost\Exception: DIR/generation.txt: ACTIVE generation 99999999 is past the 1000000 a bundle may hold
+GpuPost\Exception: DIR/generation.txt: byte 0: no ACTIVE generation
+GpuPost\Exception: DIR/generation.txt: byte 18: a value of a type it cannot hold
+GpuPost\Exception: DIR/generation.txt: byte 22: a key that is not a string
+GpuPost\Exception: cannot open the Yioop shard DIR/posting_doc_shards/index1: No such file or directory
+GpuPost\Exception: Yioop shard DIR/posting_doc_shards/index1: byte 0: the header's section lengths (%d, %d, %d, %d) and its 40 bytes do not add up to the file's %d bytes
+GpuPost\Exception: Yioop shard DIR/posting_doc_shards/index1: byte %d: list at offset %d, 6 bytes, is not whole words within the %d bytes of postings
+GpuPost\Exception: Yioop shard DIR/posting_doc_shards/index1: byte %d: dictionary record 1 names the word id of record 0 again
+random damage: other errors 0
