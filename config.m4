@@ -37,6 +37,14 @@ if test "$PHP_GPUPOST" != "no"; then
   fi
   AC_CHECK_HEADER([CL/cl.h], [], [AC_MSG_ERROR([CL/cl.h not found: apt-get install opencl-headers])])
 
+  dnl zlib: a Yioop bundle's summaries are gzip members (index/gp_yioop_archive.c).
+  PKG_CHECK_MODULES([ZLIB], [zlib], [
+    PHP_EVAL_INCLINE([$ZLIB_CFLAGS])
+    PHP_EVAL_LIBLINE([$ZLIB_LIBS], GPUPOST_SHARED_LIBADD)
+  ], [
+    AC_MSG_ERROR([zlib not found: apt-get install zlib1g-dev])
+  ])
+
   dnl sources.list is the one list of sources (read when phpize generates configure).
   GPUPOST_SOURCES="m4_normalize(m4_esyscmd([grep -v '^#' sources.list | tr '\n' ' ']))"
   PHP_CHECK_LIBRARY(m, ldexp, [PHP_ADD_LIBRARY(m, 1, GPUPOST_SHARED_LIBADD)])

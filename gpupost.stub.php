@@ -133,5 +133,7 @@ namespace GpuPost {
         public function info(): array {}
 
         public function attributes(array $docs): array {}
+
+        public function yioopSummaries(array $docs): array {}
     }
 }

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 8f5ded7448991d69aad63fd6b3f600ffdbd547f1 */
+ * Stub hash: 8388a4b4d86914258bef1c8a3b1e7e8df5c3744d */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_gpu_decode_postings, 0, 1, IS_ARRAY, 0)
 	ZEND_ARG_TYPE_INFO(0, blob, IS_STRING, 0)
@@ -115,6 +115,8 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_GpuPost_Index_attributes, 
 	ZEND_ARG_TYPE_INFO(0, docs, IS_ARRAY, 0)
 ZEND_END_ARG_INFO()
 
+#define arginfo_class_GpuPost_Index_yioopSummaries arginfo_class_GpuPost_Index_attributes
+
 
 ZEND_FUNCTION(gpu_decode_postings);
 ZEND_FUNCTION(gpu_decode_postings_batch);
@@ -138,6 +140,7 @@ ZEND_METHOD(GpuPost_Index, searchBatch);
 ZEND_METHOD(GpuPost_Index, count);
 ZEND_METHOD(GpuPost_Index, info);
 ZEND_METHOD(GpuPost_Index, attributes);
+ZEND_METHOD(GpuPost_Index, yioopSummaries);
 
 
 static const zend_function_entry ext_functions[] = {
@@ -173,6 +176,7 @@ static const zend_function_entry class_GpuPost_Index_methods[] = {
 	ZEND_ME(GpuPost_Index, count, arginfo_class_GpuPost_Index_count, ZEND_ACC_PUBLIC)
 	ZEND_ME(GpuPost_Index, info, arginfo_class_GpuPost_Index_info, ZEND_ACC_PUBLIC)
 	ZEND_ME(GpuPost_Index, attributes, arginfo_class_GpuPost_Index_attributes, ZEND_ACC_PUBLIC)
+	ZEND_ME(GpuPost_Index, yioopSummaries, arginfo_class_GpuPost_Index_yioopSummaries, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };
 

@@ -139,6 +139,11 @@ bool gpupost_index_file_stat(const char *path, const char *what, char *resolved,
  * call's budget, or NULL thrown. */
 bool gpupost_yioop_bundle_stat(const char *dir, char *real, php_stream_statbuf *sb);
 gp_index *gpupost_yioop_bundle_open(const char *dir, const gp_ctx *ctx, char *real, php_stream_statbuf *sb);
+/* [doc => page] into rv: each doc's record in the bundle's summaries (generation and summary
+ * offset from ix's attributes) read, inflated and unserialized (no objects); a doc without a
+ * record is a ValueError, a damaged record a GpuPost\Exception naming file and byte (rv then
+ * undefined, the exception thrown). */
+void gpupost_yioop_summaries(const gp_index *ix, const char *dir, HashTable *docs, const gp_ctx *ctx, zval *rv);
 uint64_t gpupost_resident_bytes(void);
 size_t gpupost_resident_count(void);
 void gpupost_resident_shutdown(void);

@@ -36,6 +36,7 @@ typedef struct index_obj {
 	uint64_t file_dev, file_ino, file_size;   /* the file this worker's copy was read from: the */
 	int64_t file_mtime_ns;                    /* server's must be the same file */
 	const char *answered_by;/* the last query's: "worker" or "server" (NULL before one) */
+	bool yioop_bundle;      /* opened by openYioopBundle: `file` is the bundle's directory */
 	zend_object std;
 } index_obj;
 
@@ -992,6 +993,7 @@ static void open_index(INTERNAL_FUNCTION_PARAMETERS, index_loader load, index_lo
 	o->file_ino = (uint64_t)sb.sb.st_ino;
 	o->file_size = (uint64_t)sb.sb.st_size;
 	o->file_mtime_ns = (int64_t)sb.sb.st_mtim.tv_sec * 1000000000 + sb.sb.st_mtim.tv_nsec;
+	o->yioop_bundle = !load;
 	call_end();
 	char why[256];
 	int rc = server == SERVER_NONE ? GP_OK : server_open(o, why, sizeof(why));
@@ -1633,6 +1635,27 @@ GP_METHOD(GpuPost_Index, attributes)
 		}
 		zend_hash_index_update(Z_ARRVAL_P(return_value), (zend_ulong)d, &row);
 	} ZEND_HASH_FOREACH_END();
+}
+
+/* [doc => page]: each doc's summary from its Yioop bundle's web archives (an index opened by
+ * openYioopBundle). */
+GP_METHOD(GpuPost_Index, yioopSummaries)
+{
+	HashTable *docs;
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_ARRAY_HT(docs)
+	ZEND_PARSE_PARAMETERS_END();
+	index_obj *o = THIS_INDEX();
+	gp_index *ix = index_of(o);
+	if (!ix) RETURN_THROWS();
+	if (!o->yioop_bundle) {
+		zend_throw_error(NULL, "GpuPost\\Index::yioopSummaries(): the index was not opened by openYioopBundle()");
+		RETURN_THROWS();
+	}
+	gp_ctx ctx;
+	call_ctx(&ctx, 1);
+	gpupost_yioop_summaries(ix, ZSTR_VAL(o->file), docs, &ctx, return_value);
+	call_end();
 }
 
 GP_METHOD(GpuPost_Index, info)

@@ -1,7 +1,9 @@
 /* A Yioop IndexArchiveBundle directory opened as one index (GpuPost\Index::openYioopBundle,
  * API.md "Yioop bundles"): its generation.txt read, each generation's IndexShard file read (or
  * mapped) within the call's budget, and the engine's bundle reader (index/gp_index_yioop_bundle.c)
- * given them; errors name the file and byte. */
+ * given them; errors name the file and byte. Its docs' summaries: each record read by the
+ * engine (index/gp_yioop_archive.c) and unserialized here, as Yioop's WebArchive does, without
+ * objects. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -16,6 +18,8 @@
 #include "php_gpupost_glue.h"
 #include "zend_exceptions.h"
 #include "index/gp_index.h"
+#include "index/gp_yioop_archive.h"
+#include "ext/standard/php_var.h"
 
 /* The most generations a bundle may name (Yioop's MAX_GENERATIONS is 10,000 by default). */
 #define BUNDLE_MAX_GENERATIONS 1000000
@@ -152,4 +156,104 @@ done:
 	efree(mapped);
 	efree(base);
 	return ix;
+}
+
+/* A generation's web archive, opened at its first use in a call. */
+typedef struct archive_file {
+	int fd;
+	uint64_t len;
+} archive_file;
+
+static bool archive_open(archive_file *a, const char *dir, int64_t g, char *path)
+{
+	snprintf(path, MAXPATHLEN, "%s/summaries/web_archive_%lld.txt.gz", dir, (long long)g);
+	if (a->fd >= 0) return true;
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "cannot open the Yioop web archive %s: %s", path,
+		                        fd < 0 ? strerror(errno) : "not a regular file");
+		if (fd >= 0) close(fd);
+		return false;
+	}
+	a->fd = fd;
+	a->len = (uint64_t)st.st_size;
+	return true;
+}
+
+void gpupost_yioop_summaries(const gp_index *ix, const char *dir, HashTable *docs, const gp_ctx *ctx, zval *rv)
+{
+	const int gen_attr = gp_index_attribute_find(ix, "generation", 10);
+	const int off_attr = gp_index_attribute_find(ix, "summary_offset", 14);
+	zval *v;
+	/* every doc checked before a file is read */
+	ZEND_HASH_FOREACH_VAL(docs, v) {
+		ZVAL_DEREF(v);
+		if (Z_TYPE_P(v) != IS_LONG) {
+			zend_argument_type_error(1, "must hold docs as int, %s given", zend_zval_type_name(v));
+			return;
+		}
+		double g = Z_LVAL_P(v) < 0 || Z_LVAL_P(v) > UINT32_MAX || gen_attr < 0 ? NAN
+		           : gp_index_attribute(ix, (uint32_t)gen_attr, (uint32_t)Z_LVAL_P(v));
+		if (g != g) {
+			zend_argument_value_error(1, "doc " ZEND_LONG_FMT " is no doc of the bundle (no doc record starts there)", Z_LVAL_P(v));
+			return;
+		}
+	} ZEND_HASH_FOREACH_END();
+	HashTable files;   /* generation => archive_file */
+	zend_hash_init(&files, 8, NULL, NULL, 0);
+	HashTable no_classes;   /* unserialize()'s allowed_classes => false */
+	zend_hash_init(&no_classes, 0, NULL, NULL, 0);
+	char path[MAXPATHLEN];
+	array_init_size(rv, zend_hash_num_elements(docs));
+	ZEND_HASH_FOREACH_VAL(docs, v) {
+		ZVAL_DEREF(v);
+		const uint32_t d = (uint32_t)Z_LVAL_P(v);
+		const int64_t g = (int64_t)gp_index_attribute(ix, (uint32_t)gen_attr, d);
+		const uint64_t offset = (uint64_t)gp_index_attribute(ix, (uint32_t)off_attr, d);
+		archive_file *a = zend_hash_index_find_ptr(&files, (zend_ulong)g);
+		if (!a) {
+			archive_file fresh = {-1, 0};
+			a = zend_hash_index_add_mem(&files, (zend_ulong)g, &fresh, sizeof(fresh));
+		}
+		if (!archive_open(a, dir, g, path)) break;
+		uint8_t *text;
+		size_t len;
+		uint64_t next;
+		gp_error err;
+		int rc = gp_yioop_archive_record(a->fd, a->len, offset, &ctx->budget, &text, &len, &next, &err);
+		if (rc == GP_EFORMAT || rc == GP_EVALUE) {
+			zend_throw_exception_ex(gpupost_exception_ce, 0, "Yioop web archive %s: byte %zu: %s (the summary of doc %u)",
+			                        path, err.offset, err.rule, d);
+			break;
+		}
+		if (rc != GP_OK) {
+			gpupost_throw(&err, NULL);
+			break;
+		}
+		/* as unserialize() does it: a value that fails is freed before the state is */
+		zval page;
+		ZVAL_NULL(&page);
+		const unsigned char *p = text;
+		php_unserialize_data_t vh = php_var_unserialize_init();
+		php_var_unserialize_set_allowed_classes(vh, &no_classes);
+		bool ok = php_var_unserialize(&page, &p, p + len, &vh) && p == text + len;
+		if (!ok) zval_ptr_dtor(&page);
+		php_var_unserialize_destroy(vh);
+		free(text);
+		if (!ok) {
+			if (!EG(exception)) {
+				zend_throw_exception_ex(gpupost_exception_ce, 0, "Yioop web archive %s: byte %llu: the record of doc %u is "
+				                        "no serialized page", path, (unsigned long long)offset, d);
+			}
+			break;
+		}
+		zend_hash_index_update(Z_ARRVAL_P(rv), d, &page);
+	} ZEND_HASH_FOREACH_END();
+	archive_file *a;
+	ZEND_HASH_FOREACH_PTR(&files, a) {
+		if (a->fd >= 0) close(a->fd);
+	} ZEND_HASH_FOREACH_END();
+	zend_hash_destroy(&files);
+	zend_hash_destroy(&no_classes);
 }

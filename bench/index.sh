@@ -25,7 +25,7 @@ if command -v apt-get > /dev/null && [ -d /var/lib/apt/lists ]; then
 fi
 srcs=$(grep -E '^(codec|index|query)/.*\.c$' sources.list)
 # shellcheck disable=SC2086
-cc -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -o bench/gen_corpus bench/gen_corpus.c $srcs -lm
+cc -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -o bench/gen_corpus bench/gen_corpus.c $srcs -lz -lm
 if [ -f /usr/include/xapian.h ]; then
 	g++ -O2 -o bench/xapian_bench bench/xapian_bench.cc -lxapian
 fi

@@ -19,7 +19,7 @@ mkdir -p "$out"
 srcs=$(grep -E '^(codec|index|query)/.*\.c$' sources.list)
 # shellcheck disable=SC2086
 if command -v cc > /dev/null; then
-	cc -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -o bench/gen_corpus bench/gen_corpus.c $srcs -lm -lpthread
+	cc -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -o bench/gen_corpus bench/gen_corpus.c $srcs -lz -lm -lpthread
 fi   # else (the GPU machine) the one carried there
 xapian=""
 if [ -f /usr/include/xapian.h ] && command -v g++ > /dev/null; then

@@ -16,6 +16,6 @@ jobs=$(nproc 2>/dev/null || echo 1)
 # shellcheck disable=SC2046
 sh scripts/host-objects.sh fuzz/out/obj clang $(echo "$cflags" | sed 's/fuzzer,/fuzzer-no-link,/')
 echo mod9 s9 qs wah vbyte gvarint index query wire match | tr ' ' '\n' | xargs -P "$jobs" -I{} \
-	clang $cflags -o fuzz/out/fuzz_{} fuzz/fuzz_{}.c fuzz/out/obj/*.o -lm
+	clang $cflags -o fuzz/out/fuzz_{} fuzz/fuzz_{}.c fuzz/out/obj/*.o -lz -lm
 for f in mod9 s9 qs wah vbyte gvarint index query wire match; do [ -x fuzz/out/fuzz_$f ]; done
 echo "built fuzz/out/fuzz_{mod9,s9,qs,wah,vbyte,gvarint,index,query,wire,match}"

@@ -1,7 +1,8 @@
 /* libFuzzer harness for index/: the file reader on any bytes, and (first byte odd) the same bytes
  * with their checksums made right, so that the structure and the lists behind them are explored;
  * with bit 1 of the first byte set, the Yioop IndexShard reader instead (with bit 3 too, a
- * Yioop bundle of that shard as two generations, and the bytes as a bundle's generation.txt). A custom mutator knows
+ * Yioop bundle of that shard as two generations, and the bytes as a bundle's generation.txt; with
+ * bit 4 as well, the bytes as a Yioop web archive, record after record). A custom mutator knows
  * both layouts: it repeats and overlaps sections and dictionary records, and makes the counts
  * lie, checksums recomputed, beside libFuzzer's own byte mutations.
  * A file that loads is queried (AND, OR, phrase over its first terms, ranked where it can be) and
@@ -11,6 +12,9 @@
 #include "../query/gp_query.h"
 #include "../index/gp_list_cursor.h"
 #include "../index/gp_index_file.h"
+#include "../index/gp_yioop_archive.h"
+#include <sys/mman.h>
+#include <unistd.h>
 
 
 /* Version 2: each list's checksum in the term table (section 6) over its bytes in section 7,
@@ -190,6 +194,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* bit 2: the own format read in place, as from a mapping (the harness keeps the bytes, in
 	 * ASan's sight, and frees them itself) */
 	int rc;
+	if ((data[0] & 26) == 26) {
+		/* bits 1, 3 and 4: the bytes as a Yioop web archive, its records read one after another */
+		int fd = memfd_create("fuzz_archive", 0);
+		FUZZ_CHECK(fd >= 0 && write(fd, f, size - 1) == (ssize_t)(size - 1));
+		uint64_t at = 0;
+		for (int k = 0; k < 64 && at < size - 1; k++) {
+			uint8_t *text;
+			size_t len;
+			uint64_t next;
+			rc = gp_yioop_archive_record(fd, size - 1, at, &budget, &text, &len, &next, &err);
+			if (rc != GP_OK) {
+				FUZZ_CHECK(err.code == rc && (rc != GP_EFORMAT || err.offset <= size - 1));
+				break;
+			}
+			FUZZ_CHECK(next > at + GP_YIOOP_ARCHIVE_PREFIX && next <= size - 1 && text[len] == 0);
+			free(text);
+			at = next;
+		}
+		close(fd);
+		free(f);
+		return 0;
+	}
 	if ((data[0] & 10) == 10) {
 		/* bits 1 and 3: a Yioop bundle whose generations 0 and 2 are these bytes, generation 1
 		 * without a file yet; its lists are the shard's twice, the second time moved up. The

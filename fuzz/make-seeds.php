@@ -88,6 +88,8 @@ $seeds['index'][] = "\2" . yioop_shard(['w' => [0 => [1]]], 1);
 /* the same as a Yioop bundle's generations (first byte 10), and a bundle's generation.txt */
 $seeds['index'][] = "\12" . yioop_shard(['a' => [0 => [1, 2], 3 => [3]], 'b' => [3 => [1], 9 => []], 'c' => [6 => [4, 9, 30]]], 4);
 $seeds['index'][] = "\12" . 'a:3:{s:6:"ACTIVE";i:4;s:21:"LAST_DICTIONARY_SHARD";i:3;s:7:"CURRENT";i:4;}';
+/* a Yioop web archive's first three records (first byte 26), from tests/data/yioop's bundle:
+ * summaries/web_archive_1.txt.gz cut after its third record (seed-43) */
 foreach ($seeds as $format => $blobs) {
     @mkdir("$dir/$format", 0777, true);
     foreach ($blobs as $i => $b) {

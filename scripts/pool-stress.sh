@@ -14,5 +14,5 @@ $cc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -o "$out/plain" scripts/pool_stress
 "$out/plain"
 sh scripts/host-objects.sh "$out/obj" "$cc" -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=thread
 $cc -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=thread -Wall -Wextra -o "$out/index-tsan" scripts/index_build_stress.c \
-	"$out"/obj/*.o -lpthread -lm
+	"$out"/obj/*.o -lpthread -lz -lm
 TSAN_OPTIONS=halt_on_error=1 "$out/index-tsan"

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 need=()
-for pkg in php-dev php-cli php-sqlite3 pocl-opencl-icd ocl-icd-opencl-dev opencl-headers pkg-config gcc make; do
+for pkg in php-dev php-cli php-sqlite3 pocl-opencl-icd ocl-icd-opencl-dev opencl-headers zlib1g-dev pkg-config gcc make; do
 	dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then

@@ -3,8 +3,9 @@
  * by Yioop's own code as its queue server writes one (summaries added in batches, each
  * generation's inverted index built by buildInvertedIndexShard with Yioop's PhraseParser, the
  * generation advanced when full and its dictionary added to the bundle's IndexDictionary; the
- * last generation saved but not yet in that dictionary), and what Yioop's own IndexShard reads
- * from every generation for a choice of words. Run once, outside the suite; its output is
+ * last generation saved but not yet in that dictionary), what Yioop's own IndexShard reads
+ * from every generation for a choice of words, and every doc's summary as Yioop's
+ * WebArchiveBundle reads it. Run once, outside the suite; its output is
  * committed. Yioop (GPLv3) is not part of this repository: point the script at a checkout.
  *
  *   php scripts/yioop-bundle-testdata.php YIOOP_SRC OUT_DIR [DOCS_PER_GENERATION]
@@ -136,7 +137,18 @@ namespace {
         }
         $expect['words'][] = $entry;
     }
-    file_put_contents("$out/bundle-2021.json.gz", gzencode(json_encode($expect) . "\n", 9));
+    /* each doc's summary as Yioop's own WebArchiveBundle::getPage reads it: the MD5 of its
+     * serialize(), and the whole page for the first docs of each generation */
+    $reader = new L\IndexArchiveBundle($dir);
+    $expect['summaries'] = [];
+    foreach ($expect['docs'] as $g => $docs) {
+        foreach ($docs as $k => [, $summary]) {
+            $page = $reader->getPage($summary, $g);
+            $expect['summaries'][$g][$summary] = md5(serialize($page));
+            if ($k < 2) $expect['page_samples'][] = [$g, $summary, base64_encode(serialize($page))];
+        }
+    }
+    file_put_contents("$out/bundle-2021.json.gz", gzencode(json_encode($expect, JSON_THROW_ON_ERROR) . "\n", 9));
     printf("%d words read back by Yioop\n", count($expect['words']));
 
     /* --- the bundle as one archive --- */

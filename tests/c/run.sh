@@ -12,12 +12,12 @@ out=tests/c/out
 flags="-std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -Wall -Wextra"
 # shellcheck disable=SC2086
 sh scripts/host-objects.sh $out/obj gcc $flags
-gcc $flags -o $out/engine_test tests/c/engine_test.c $out/obj/*.o -lm -lpthread
-gcc $flags -o $out/block_test tests/c/block_test.c $out/obj/*.o -lm -lpthread
-gcc $flags -o $out/wire_test tests/c/wire_test.c $out/obj/*.o -lm -lpthread
-gcc $flags -o $out/match_test tests/c/match_test.c $out/obj/*.o -lm -lpthread
+gcc $flags -o $out/engine_test tests/c/engine_test.c $out/obj/*.o -lz -lm -lpthread
+gcc $flags -o $out/block_test tests/c/block_test.c $out/obj/*.o -lz -lm -lpthread
+gcc $flags -o $out/wire_test tests/c/wire_test.c $out/obj/*.o -lz -lm -lpthread
+gcc $flags -o $out/match_test tests/c/match_test.c $out/obj/*.o -lz -lm -lpthread
 for f in query index wire match; do
-	gcc $flags -o $out/replay_$f tests/c/replay.c fuzz/fuzz_$f.c $out/obj/*.o -lm -lpthread
+	gcc $flags -o $out/replay_$f tests/c/replay.c fuzz/fuzz_$f.c $out/obj/*.o -lz -lm -lpthread
 done
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # each test program's own status (a check, a sanitizer) fails the stage, not only its output

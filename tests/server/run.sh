@@ -17,9 +17,9 @@ make -s gpupostd GPUPOSTD_OUT="$out/gpupostd-tsan" GPUPOSTD_CFLAGS="-O1 -g -fsan
 make -s gpupostd GPUPOSTD_OUT="$out/gpupostd" GPUPOSTD_CFLAGS="-O2 -g"
 engine=$(grep -E '^(codec|index|query|net)/.*\.c$' sources.list)
 # shellcheck disable=SC2086
-gcc -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -pthread -o "$out/server_test" tests/server/server_test.c $engine -lm -lpthread
+gcc -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -pthread -o "$out/server_test" tests/server/server_test.c $engine -lz -lm -lpthread
 # shellcheck disable=SC2086
-gcc -std=c11 -D_GNU_SOURCE -O2 -o "$out/gen_corpus" bench/gen_corpus.c $(grep -E '^(codec|index|query)/.*\.c$' sources.list) -lm -lpthread
+gcc -std=c11 -D_GNU_SOURCE -O2 -o "$out/gen_corpus" bench/gen_corpus.c $(grep -E '^(codec|index|query)/.*\.c$' sources.list) -lz -lm -lpthread
 "$out/gen_corpus" 20000 50 5000 "$out/work/ix.gpix" "$out/work/q.txt" > /dev/null
 # the configuration refused where it must be, naming why (and accepted where it is whole)
 conf() {   # EXPECTED-STATUS TEXT-EXPECTED FILE-CONTENT
