@@ -7,6 +7,7 @@
 
 #include "../engine/gp_dispatch.h"   /* gp_ctx, gp_decode, gp_index_search, devices */
 #include "../index/gp_index.h"       /* gp_index: build, files, shards, doc lengths */
+#include "../index/gp_yioop_archive.h" /* a Yioop bundle's summaries */
 #include "../query/gp_query.h"       /* queries and their answers */
 #include "../query/gp_qtree.h"       /* query trees, FTS5 MATCH expressions into them, and */
 #include "../query/gp_match.h"       /* their answers on the host */

@@ -31,8 +31,7 @@ typedef struct tree_tables {
 
 static void put_double(cl_uint *w, double v)
 {
-	uint64_t bits;
-	memcpy(&bits, &v, 8);
+	const uint64_t bits = gp_cl_double_bits(v);
 	w[0] = (cl_uint)bits;
 	w[1] = (cl_uint)(bits >> 32);
 }
