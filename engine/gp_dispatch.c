@@ -678,5 +678,5 @@ int gp_index_tree_search(gp_index *ix, const gp_tree_batch *b, gp_placement plac
 	}
 	memset(err, 0, sizeof(*err));
 	last_backend = *backend = "host";
-	return gp_index_tree_query_host(ix, b, &ctx->budget, out, err);
+	return gp_index_tree_query_host_checked(ix, b, &ctx->budget, out, err);
 }

@@ -934,9 +934,17 @@ int gp_index_tree_query_host(const gp_index *ix, const gp_tree_batch *b, const g
 {
 	memset(out, 0, sizeof(*out));
 	memset(err, 0, sizeof(*err));
-	const int ranked = b->limit > 0;
 	int rc = gp_tree_batch_check(ix, b, err);
-	if (rc != GP_OK) return rc;
+	return rc == GP_OK ? gp_index_tree_query_host_checked(ix, b, budget, out, err) : rc;
+}
+
+int gp_index_tree_query_host_checked(const gp_index *ix, const gp_tree_batch *b, const gp_budget *budget,
+                                     gp_answers *out, gp_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	memset(err, 0, sizeof(*err));
+	const int ranked = b->limit > 0;
+	int rc;
 	out->n_queries = b->n_queries;
 	out->at = malloc((b->n_queries + 1) * sizeof(uint64_t));
 	out->docs = malloc(sizeof(uint32_t));

@@ -45,6 +45,9 @@ typedef struct gp_tree_batch {
  * attribute, its value the score (docs without it last), ties by the smaller doc. */
 int gp_index_tree_query_host(const gp_index *ix, const gp_tree_batch *b, const gp_budget *budget, gp_answers *out,
                              gp_error *err);
+/* The same for a batch that gp_tree_batch_check has accepted (the device's fallback). */
+int gp_index_tree_query_host_checked(const gp_index *ix, const gp_tree_batch *b, const gp_budget *budget,
+                                     gp_answers *out, gp_error *err);
 /* Whether ix can answer the batch's options (GP_EVALUE naming why: a count ranked, a ranking
  * without doc lengths, a column weight outside 0 to 1e6, an attribute the index lacks, a range
  * with a NaN end; ranked, a
