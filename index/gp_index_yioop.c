@@ -16,6 +16,40 @@
 #define YS_RECORD GP_YIOOP_RECORD
 #define YS_DOC_UNIT 16    /* a doc's index is its record's offset / 16 */
 
+void gp_yioop_postings_free(gp_yioop_postings *p)
+{
+	free(p->docs);
+	free(p->pos);
+	free(p->vstart);
+	free(p->values);
+	free(p->combined);
+	memset(p, 0, sizeof(*p));
+}
+
+int gp_yioop_postings_decode(const uint8_t *blob, size_t len, gp_yioop_postings *p, gp_error *err)
+{
+	memset(p, 0, sizeof(*p));
+	if (gp_mod9_measure(blob, len, 1, &p->c, err) != GP_OK) return GP_EFORMAT;
+	p->docs = malloc((p->c.postings + 1) * sizeof(*p->docs));
+	p->pos = malloc((p->c.values + 1) * sizeof(*p->pos));
+	p->vstart = malloc((p->c.postings + 1) * sizeof(*p->vstart));
+	p->values = malloc((p->c.values + 2) * sizeof(*p->values));
+	p->combined = malloc(p->c.postings + 1);
+	if (!p->docs || !p->pos || !p->vstart || !p->values || !p->combined) {
+		gp_yioop_postings_free(p);
+		return gp_index_fail_nomem(err, "a Yioop list decoded");
+	}
+	gp_mod9_decode_postings(blob, len, p->docs, p->vstart, p->combined, p->pos, 0);
+	return GP_OK;
+}
+
+size_t gp_yioop_posting_long(gp_yioop_postings *p, size_t i, int64_t shift, uint8_t *out, const char **why)
+{
+	size_t first = p->vstart[i] + (p->combined[i] ? 0 : 1), n = p->vstart[i + 1] - first;
+	size_t k = gp_mod9_posting_values(p->docs[i] + shift, p->pos + first, n, 0, p->values, why);
+	return k ? gp_mod9_encode_values(p->values, k, out) : 0;
+}
+
 /* Yioop's combined form keeps 9 bits of a first gap it accepts below 1024: a posting of doc d
  * (2^15 <= d < 2^18) whose first position is 512..1023 reads back as doc d + 1, first position
  * less 512. Doc records take at least two 16-byte units, so d + 1 is no record's start while d
@@ -26,53 +60,44 @@
 static int repair_list(const uint8_t *blob, size_t len, const uint32_t *table, size_t n_docs,
                        uint8_t **out, size_t *out_len, gp_error *err)
 {
-	gp_mod9_counts c;
-	if (gp_mod9_measure(blob, len, 1, &c, err) != GP_OK) return GP_EFORMAT;
-	int rc = GP_ENOMEM, found = 0;
-	int64_t *docs = malloc((c.postings + 1) * sizeof(*docs)), *pos = malloc((c.values + 1) * sizeof(*pos));
-	uint32_t *vstart = malloc((c.postings + 1) * sizeof(*vstart)), *values = malloc((c.values + 2) * sizeof(*values));
-	uint8_t *combined = malloc(c.postings + 1), *enc = NULL;
-	if (!docs || !pos || !vstart || !values || !combined) goto done;
-	gp_mod9_decode_postings(blob, len, docs, vstart, combined, pos, 0);
-	for (size_t p = 0; p < c.postings; p++) {
-		int64_t d = docs[p];
+	gp_yioop_postings p;
+	int rc = gp_yioop_postings_decode(blob, len, &p, err), found = 0;
+	if (rc != GP_OK) return rc;
+	uint8_t *enc = NULL;
+	for (size_t i = 0; i < p.c.postings; i++) {
+		int64_t d = p.docs[i];
 		if (d < 0 || (size_t)d >= n_docs || table[d] != GP_IX_NO_LENGTH) continue;
 		int after_record = d >= 1 && table[d - 1] != GP_IX_NO_LENGTH;
-		int increasing = p == 0 || docs[p - 1] < d - 1;
-		if (combined[p] && d > (1 << 15) && d <= (1 << 18) && after_record && increasing) {
-			docs[p] = d - 1;
-			for (uint32_t v = vstart[p]; v < vstart[p + 1]; v++) pos[v] += 512;
+		int increasing = i == 0 || p.docs[i - 1] < d - 1;
+		if (p.combined[i] && d > (1 << 15) && d <= (1 << 18) && after_record && increasing) {
+			p.docs[i] = d - 1;
+			for (uint32_t v = p.vstart[i]; v < p.vstart[i + 1]; v++) p.pos[v] += 512;
 			found = 1;
 		}
 	}
 	rc = 0;
 	if (!found) goto done;
 	/* every posting in the long form: at most one word a value and one more */
-	size_t cap = 4 * (c.values + 2 * c.postings) + 8, at = 0;
-	rc = GP_ENOMEM;
-	if (!(enc = malloc(cap))) goto done;
-	for (size_t p = 0; p < c.postings; p++) {
+	size_t cap = 4 * (p.c.values + 2 * p.c.postings) + 8, at = 0;
+	if (!(enc = malloc(cap))) {
+		rc = gp_index_fail_nomem(err, "a repaired list");
+		goto done;
+	}
+	for (size_t i = 0; i < p.c.postings; i++) {
 		const char *why;
-		size_t first = vstart[p] + (combined[p] ? 0 : 1), n = vstart[p + 1] - first;
-		size_t k = gp_mod9_posting_values(docs[p], pos + first, n, 0, values, &why);
-		if (k == 0 || at + gp_mod9_encode_bound(k) > cap) {
-			rc = 0;   /* left as Yioop wrote it */
-			goto done;
-		}
-		at += gp_mod9_encode_values(values, k, enc + at);
+		size_t first = p.vstart[i] + (p.combined[i] ? 0 : 1);
+		if (at + gp_mod9_encode_bound(p.vstart[i + 1] - first + 1) > cap) goto done;   /* left as Yioop wrote it */
+		size_t n = gp_yioop_posting_long(&p, i, 0, enc + at, &why);
+		if (n == 0) goto done;
+		at += n;
 	}
 	*out = enc;
 	*out_len = at;
 	enc = NULL;
 	rc = 1;
 done:
-	free(docs);
-	free(pos);
-	free(vstart);
-	free(values);
-	free(combined);
+	gp_yioop_postings_free(&p);
 	free(enc);
-	if (rc == GP_ENOMEM) return gp_index_fail_nomem(err, "a repaired list");
 	return rc;
 }
 

@@ -56,36 +56,20 @@ static int arena_room(yb_arena *a, size_t more, gp_error *err)
  * the long form. GP_EFORMAT (the list's byte in err->offset) or GP_ENOMEM. */
 static int append_list(yb_arena *a, const uint8_t *blob, size_t len, uint64_t base, gp_error *err)
 {
-	gp_mod9_counts c;
-	if (gp_mod9_measure(blob, len, 1, &c, err) != GP_OK) return GP_EFORMAT;
-	int rc = GP_ENOMEM;
-	int64_t *docs = malloc((c.postings + 1) * sizeof(*docs)), *pos = malloc((c.values + 1) * sizeof(*pos));
-	uint32_t *vstart = malloc((c.postings + 1) * sizeof(*vstart)), *values = malloc((c.values + 2) * sizeof(*values));
-	uint8_t *combined = malloc(c.postings + 1);
-	if (!docs || !pos || !vstart || !values || !combined) {
-		rc = gp_index_fail_nomem(err, "a bundle's list");
-		goto done;
-	}
-	gp_mod9_decode_postings(blob, len, docs, vstart, combined, pos, 0);
-	for (size_t p = 0; p < c.postings; p++) {
+	gp_yioop_postings p;
+	int rc = gp_yioop_postings_decode(blob, len, &p, err);
+	for (size_t i = 0; rc == GP_OK && i < p.c.postings; i++) {
 		const char *why;
-		size_t first = vstart[p] + (combined[p] ? 0 : 1), n = vstart[p + 1] - first;
-		size_t k = gp_mod9_posting_values(docs[p] + (int64_t)base, pos + first, n, 0, values, &why);
-		if (k == 0) {
+		size_t first = p.vstart[i] + (p.combined[i] ? 0 : 1);
+		if ((rc = arena_room(a, gp_mod9_encode_bound(p.vstart[i + 1] - first + 1), err)) != GP_OK) break;
+		size_t n = gp_yioop_posting_long(&p, i, (int64_t)base, a->p + a->len, &why);
+		if (n == 0) {
 			rc = gp_fail(err, GP_MOD9_NAME, 0, "posting %zu (doc %lld of its generation) cannot be written again: %s",
-			             p, (long long)docs[p], why);
-			goto done;
+			             i, (long long)p.docs[i], why);
 		}
-		if ((rc = arena_room(a, gp_mod9_encode_bound(k), err)) != GP_OK) goto done;
-		a->len += gp_mod9_encode_values(values, k, a->p + a->len);
+		a->len += n;
 	}
-	rc = GP_OK;
-done:
-	free(docs);
-	free(pos);
-	free(vstart);
-	free(values);
-	free(combined);
+	gp_yioop_postings_free(&p);   /* zeroed when the decode failed */
 	return rc;
 }
 

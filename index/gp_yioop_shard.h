@@ -4,6 +4,7 @@
 #define GP_YIOOP_SHARD_H
 
 #include "gp_index.h"
+#include "../codec/gp_mod9.h"
 
 #define GP_YIOOP_SHARD_NAME "Yioop shard"
 #define GP_YIOOP_KEY 20        /* IndexShard::WORD_KEY_LEN: a word id */
@@ -30,5 +31,23 @@ typedef struct gp_yioop_shard {
 int gp_yioop_shard_read(const uint8_t *file, size_t len, const gp_budget *budget, int want_summary,
                         gp_yioop_shard *s, gp_error *err);
 void gp_yioop_shard_free(gp_yioop_shard *s);
+
+/* A MOD9 list decoded to be written again: each posting's doc, where its values start, whether
+ * it took the combined form, the values as positions; room for one posting's values. */
+typedef struct gp_yioop_postings {
+	gp_mod9_counts c;
+	int64_t *docs, *pos;
+	uint32_t *vstart, *values;
+	uint8_t *combined;
+} gp_yioop_postings;
+
+/* The list checked and decoded into *p (freed by gp_yioop_postings_free on success):
+ * GP_EFORMAT (err's offset the list's byte) or GP_ENOMEM. */
+int gp_yioop_postings_decode(const uint8_t *blob, size_t len, gp_yioop_postings *p, gp_error *err);
+void gp_yioop_postings_free(gp_yioop_postings *p);
+/* Posting i in MOD9's long form with its doc moved up by `shift`, into out (at most
+ * gp_mod9_encode_bound of its values and one): the bytes written, or 0 with *why when it cannot
+ * be written (a doc past MOD9's). */
+size_t gp_yioop_posting_long(gp_yioop_postings *p, size_t i, int64_t shift, uint8_t *out, const char **why);
 
 #endif
