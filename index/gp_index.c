@@ -371,7 +371,21 @@ typedef struct decode_scratch {
 	uint64_t *ends;     /* where each kept posting's positions end, from the list's first */
 	int32_t *positions;
 	size_t cap_postings, cap_values;
+	/* a run of small lists decoded before it is placed (RUN_*: allocated at the first run) */
+	uint32_t *run_docs;
+	uint64_t *run_ends, *run_kept, *run_positions_of;
+	int32_t *run_positions;
 } decode_scratch;
+
+/* Small lists are decoded in runs: a worker takes a run of consecutive lists and places them
+ * together, so that it waits for the lists before once a run instead of once a list (a wait per
+ * list cost more than the decode of a vocabulary's tail of short lists). A run holds lists of
+ * at most RUN_POSTINGS postings and RUN_POSITIONS positions in all, at most RUN_LISTS of them;
+ * a larger list is a run of its own, decoded and placed as before. */
+#define RUN_POSTINGS 4096
+#define RUN_POSITIONS 32768
+#define RUN_LISTS 1024
+#define RUN_BYTES ((uint64_t)RUN_POSTINGS * (4 + 8) + (uint64_t)RUN_LISTS * 16 + (uint64_t)RUN_POSITIONS * 4)
 
 /* What one decoded list holds: the docs kept (equal docs in a row are one), its positions, and
  * whether the decode differs from the blob's (merged). */
@@ -424,7 +438,23 @@ static void scratch_free(decode_scratch *s)
 	free(s->docs);
 	free(s->ends);
 	free(s->positions);
+	free(s->run_docs);
+	free(s->run_ends);
+	free(s->run_kept);
+	free(s->run_positions_of);
+	free(s->run_positions);
 	memset(s, 0, sizeof(*s));
+}
+
+static int run_stage_fit(decode_scratch *s)
+{
+	if (s->run_docs) return GP_OK;
+	s->run_docs = malloc(RUN_POSTINGS * sizeof(*s->run_docs));
+	s->run_ends = malloc(RUN_POSTINGS * sizeof(*s->run_ends));
+	s->run_kept = malloc(RUN_LISTS * sizeof(*s->run_kept));
+	s->run_positions_of = malloc(RUN_LISTS * sizeof(*s->run_positions_of));
+	s->run_positions = malloc(RUN_POSITIONS * sizeof(*s->run_positions));
+	return s->run_docs && s->run_ends && s->run_kept && s->run_positions_of && s->run_positions ? GP_OK : GP_ENOMEM;
 }
 
 static int cmp_i32(const void *a, const void *b)
@@ -529,6 +559,7 @@ typedef struct build_job {
 	const uint8_t *placed_blobs;   /* the blobs lie back to back here: not copied */
 	list_counts *counts;
 	size_t n;
+	size_t *run_at, n_runs;     /* decode: run r is lists run_at[r] .. run_at[r + 1] */
 	uint64_t *pos_end;          /* decode: where list t's positions begin (n + 1) */
 	size_t workers;             /* at most this many take part (each a scratch) */
 	atomic_size_t joined, next, placed, first_bad;
@@ -582,41 +613,129 @@ static int placing_ready(void *arg)
 	return atomic_load(&t->j->placed) == t->i || atomic_load(&t->j->first_bad) < t->i;
 }
 
+/* Waits until lists [0, i) are placed: false when a list before failed (nothing after it is
+ * kept). */
+static int wait_turn(build_job *j, size_t i)
+{
+	placing_turn turn = {j, i};
+	gp_gate_wait(&j->placing, placing_ready, &turn);
+	return atomic_load(&j->placed) == i;
+}
+
+/* List i decoded; its blob copied to its place and its merged flag kept. */
+static int decode_one(build_job *j, size_t i, decode_scratch *s, decoded_list *d)
+{
+	gp_index *ix = j->ix;
+	gp_error err;
+	memset(&err, 0, sizeof(err));
+	int rc = decode_list(ix->format, ix->positional, j->blobs[i], j->lens[i], &j->counts[i], s, d, &err);
+	if (rc != GP_OK) {
+		if (rc == GP_ENOMEM) gp_index_fail_nomem(&err, "a list's decode");
+		job_fail(j, i, rc, &err);
+		return rc;
+	}
+	if (j->lens[i] && !j->placed_blobs) memcpy(ix->blobs + ix->blob_at[i], j->blobs[i], j->lens[i]);   /* its place is known */
+	ix->merged[i] = (uint8_t)d->merged;
+	return GP_OK;
+}
+
+/* A run of one list: decoded into the scratch, then copied to its place once the list before
+ * has taken its own. False when the worker is done (a failure, or a list before failed). */
+static int place_list(build_job *j, size_t i, decode_scratch *s)
+{
+	gp_index *ix = j->ix;
+	decoded_list d;
+	if (decode_one(j, i, s, &d) != GP_OK || !wait_turn(j, i)) return 0;
+	const uint64_t base = ix->list_at[i], pbase = j->pos_end[i];
+	ix->list_at[i + 1] = base + d.kept;
+	j->pos_end[i + 1] = pbase + d.n_positions;
+	atomic_store(&j->placed, i + 1);
+	gp_gate_open(&j->placing);
+	memcpy(ix->docs + base, s->docs, d.kept * sizeof(uint32_t));
+	if (ix->positional) {
+		for (uint64_t k = 0; k < d.kept; k++) ix->pos_at[base + k + 1] = pbase + s->ends[k];
+		memcpy(ix->positions + pbase, s->positions, d.n_positions * sizeof(int32_t));
+	}
+	return 1;
+}
+
+/* A run of small lists [i0, i1): each decoded and staged, then all placed in one turn. */
+static int place_run(build_job *j, size_t i0, size_t i1, decode_scratch *s)
+{
+	gp_index *ix = j->ix;
+	if (run_stage_fit(s) != GP_OK) {
+		gp_error err;
+		memset(&err, 0, sizeof(err));
+		job_fail(j, i0, GP_ENOMEM, (gp_index_fail_nomem(&err, "a run of lists' decode"), &err));
+		return 0;
+	}
+	uint64_t nd = 0, np = 0;
+	for (size_t i = i0; i < i1; i++) {
+		decoded_list d;
+		if (decode_one(j, i, s, &d) != GP_OK) return 0;
+		memcpy(s->run_docs + nd, s->docs, d.kept * sizeof(uint32_t));
+		if (ix->positional) {
+			for (uint64_t k = 0; k < d.kept; k++) s->run_ends[nd + k] = np + s->ends[k];
+			memcpy(s->run_positions + np, s->positions, d.n_positions * sizeof(int32_t));
+		}
+		s->run_kept[i - i0] = d.kept;
+		s->run_positions_of[i - i0] = d.n_positions;
+		nd += d.kept;
+		np += d.n_positions;
+	}
+	if (!wait_turn(j, i0)) return 0;
+	const uint64_t base = ix->list_at[i0], pbase = j->pos_end[i0];
+	for (size_t i = i0; i < i1; i++) {
+		ix->list_at[i + 1] = ix->list_at[i] + s->run_kept[i - i0];
+		j->pos_end[i + 1] = j->pos_end[i] + s->run_positions_of[i - i0];
+	}
+	atomic_store(&j->placed, i1);
+	gp_gate_open(&j->placing);
+	memcpy(ix->docs + base, s->run_docs, nd * sizeof(uint32_t));
+	if (ix->positional) {
+		for (uint64_t k = 0; k < nd; k++) ix->pos_at[base + k + 1] = pbase + s->run_ends[k];
+		memcpy(ix->positions + pbase, s->run_positions, np * sizeof(int32_t));
+	}
+	return 1;
+}
+
 static void decode_worker(void *arg)
 {
 	build_job *j = arg;
-	gp_index *ix = j->ix;
 	const size_t me = atomic_fetch_add(&j->joined, 1);
 	if (me >= j->workers) return;   /* the others finish the job */
 	decode_scratch *s = &j->scratch[me];
-	decoded_list d;
-	gp_error err;
-	for (size_t i; (i = atomic_fetch_add(&j->next, 1)) < j->n;) {
-		if (i > atomic_load(&j->first_bad)) break;
-		memset(&err, 0, sizeof(err));
-		int rc = decode_list(ix->format, ix->positional, j->blobs[i], j->lens[i], &j->counts[i], s, &d, &err);
-		if (rc != GP_OK) {
-			if (rc == GP_ENOMEM) gp_index_fail_nomem(&err, "a list's decode");
-			job_fail(j, i, rc, &err);
-			break;
-		}
-		if (j->lens[i] && !j->placed_blobs) memcpy(ix->blobs + ix->blob_at[i], j->blobs[i], j->lens[i]);   /* its place is known */
-		ix->merged[i] = (uint8_t)d.merged;
-		/* the list before placed (or an earlier list failed: nothing after it is kept) */
-		placing_turn turn = {j, i};
-		gp_gate_wait(&j->placing, placing_ready, &turn);
-		if (atomic_load(&j->placed) != i) return;
-		const uint64_t base = ix->list_at[i], pbase = j->pos_end[i];
-		ix->list_at[i + 1] = base + d.kept;
-		j->pos_end[i + 1] = pbase + d.n_positions;
-		atomic_store(&j->placed, i + 1);
-		gp_gate_open(&j->placing);
-		memcpy(ix->docs + base, s->docs, d.kept * sizeof(uint32_t));
-		if (ix->positional) {
-			for (uint64_t k = 0; k < d.kept; k++) ix->pos_at[base + k + 1] = pbase + s->ends[k];
-			memcpy(ix->positions + pbase, s->positions, d.n_positions * sizeof(int32_t));
-		}
+	for (size_t r; (r = atomic_fetch_add(&j->next, 1)) < j->n_runs;) {
+		const size_t i0 = j->run_at[r], i1 = j->run_at[r + 1];
+		if (i0 > atomic_load(&j->first_bad)) break;
+		if (!(i1 - i0 == 1 ? place_list(j, i0, s) : place_run(j, i0, i1, s))) return;
 	}
+}
+
+/* The runs of lists (decode_worker): consecutive small lists together, a larger one alone.
+ * Returns the number of runs, 0 with no memory. */
+static size_t plan_runs(build_job *j)
+{
+	size_t *at = malloc((j->n + 1) * sizeof(*at)), r = 0;
+	if (!at) return 0;
+	uint64_t postings = 0, positions = 0;
+	for (size_t i = 0; i < j->n; i++) {
+		const list_counts *c = &j->counts[i];
+		const int small = c->postings <= RUN_POSTINGS && c->positions <= RUN_POSITIONS;
+		const size_t in_run = r ? i - at[r - 1] : 0;
+		/* a new run unless this small list joins a run of small ones with room */
+		if (!r || !small || in_run >= RUN_LISTS || postings + c->postings > RUN_POSTINGS ||
+		    positions + c->positions > RUN_POSITIONS || (r && (j->counts[at[r - 1]].postings > RUN_POSTINGS ||
+		                                                      j->counts[at[r - 1]].positions > RUN_POSITIONS))) {
+			at[r++] = i;
+			postings = positions = 0;
+		}
+		postings += c->postings;
+		positions += c->positions;
+	}
+	at[r] = j->n;
+	j->run_at = at;
+	return r;
 }
 
 /* The workers a build takes: GPUPOST_BUILD_THREADS if set (1 to GP_POOL_MAX), else the host's
@@ -850,7 +969,12 @@ int gp_index_build_in_place(int format, size_t n, const char *const *terms, cons
 	const int positional = ix->positional;
 	uint64_t c_bytes = term_bytes + (placed ? 0 : blob_bytes) + (uint64_t)(n + 1) * 37 + (uint64_t)n * 8 + postings * 4 +
 	                   (positional ? (postings + 1) * 8 + positions * 4 : 0);
-	const uint64_t scratch = scratch_bytes(most_postings, most_values, positional);
+	if (n && !(job->n_runs = plan_runs(job))) {
+		rc = gp_index_fail_nomem(err, "the index's runs of lists");
+		goto fail;
+	}
+	/* a worker's scratch: its largest list's, and a run's staging where small lists make runs */
+	const uint64_t scratch = scratch_bytes(most_postings, most_values, positional) + (job->n_runs < n ? RUN_BYTES : 0);
 	if ((rc = gp_budget_check(budget, 0, gp_add_sat(c_bytes, scratch), "the index", err)) != GP_OK) goto fail;
 	ix->terms = malloc(term_bytes + 1);
 	ix->term_at = malloc((n + 1) * sizeof(uint64_t));
@@ -905,6 +1029,7 @@ int gp_index_build_in_place(int format, size_t n, const char *const *terms, cons
 	ix = NULL;
 fail:
 	for (size_t w = 0; w < GP_POOL_MAX; w++) scratch_free(&job->scratch[w]);
+	free(job->run_at);
 	pthread_mutex_destroy(&job->lock);
 	gp_gate_destroy(&job->placing);
 	free(job->pos_end);
