@@ -708,7 +708,14 @@ static void decode_worker(void *arg)
 	for (size_t r; (r = atomic_fetch_add(&j->next, 1)) < j->n_runs;) {
 		const size_t i0 = j->run_at[r], i1 = j->run_at[r + 1];
 		if (i0 > atomic_load(&j->first_bad)) break;
-		if (!(i1 - i0 == 1 ? place_list(j, i0, s) : place_run(j, i0, i1, s))) return;
+		/* one worker waits for nobody: its lists go straight to their places */
+		if (i1 - i0 > 1 && j->workers > 1) {
+			if (!place_run(j, i0, i1, s)) return;
+			continue;
+		}
+		for (size_t i = i0; i < i1; i++) {
+			if (!place_list(j, i, s)) return;
+		}
 	}
 }
 
