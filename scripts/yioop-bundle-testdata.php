@@ -24,24 +24,9 @@ namespace {
         fwrite(STDERR, "usage: php scripts/yioop-bundle-testdata.php YIOOP_SRC OUT_DIR [DOCS_PER_GENERATION]\n");
         exit(2);
     }
+    require __DIR__ . '/yioop-bundle-lib.php';
     $work = sys_get_temp_dir() . '/yioop-bundle-work-' . getmypid();
-    @mkdir("$work/schedules", 0777, true);
-    ini_set('memory_limit', '1G');   /* Yioop advances a generation near memory_limit (-1 included) */
-    /* Config.php outside an installation: a profile without a Profile.php takes its defaults */
-    foreach (['BASE_DIR' => realpath($src), 'PROFILE' => true, 'WORK_DIRECTORY' => $work, 'CRAWL_DIR' => $work,
-              'NUM_DOCS_PER_GENERATION' => (int)$per_generation] as $name => $value) {
-        define('seekquarry\\yioop\\configs\\' . $name, $value);
-    }
-    ob_start();
-    @require "$src/configs/Config.php";
-    require_once "$src/library/IndexArchiveBundle.php";
-    require_once "$src/library/PhraseParser.php";
-    require_once "$src/library/UrlParser.php";
-    ob_end_clean();
-    set_error_handler(null);
-    error_reporting(E_ALL & ~E_DEPRECATED);
-    ini_set('display_errors', 'stderr');
-    $GLOBALS['yioop_quiet'] = true;
+    yioop_load($src, $work, (int)$per_generation);
 
     /* --- the corpus: every license's paragraphs, a page each --- */
     $files = glob('/usr/share/common-licenses/*');
@@ -49,24 +34,10 @@ namespace {
     $pages = [];
     foreach ($files as $f) {
         if (!is_file($f)) continue;
-        foreach (preg_split('/\n\s*\n/', file_get_contents($f)) as $k => $para) {
-            $para = trim(preg_replace('/\s+/', ' ', $para));
-            if (str_word_count($para) < 4) continue;
+        foreach (yioop_paragraphs(file_get_contents($f)) as $k => $para) {
             $name = strtolower(basename($f));
-            $url = "https://licenses.example.org/$name/p$k.html";
-            $pages[] = [
-                L\CrawlConstants::URL => $url,
-                L\CrawlConstants::TITLE => basename($f) . " paragraph $k",
-                L\CrawlConstants::DESCRIPTION => $para,
-                L\CrawlConstants::HASH => L\crawlHash($para, true),
-                L\CrawlConstants::LANG => 'en-US',
-                L\CrawlConstants::TYPE => 'text/html',
-                L\CrawlConstants::HTTP_CODE => 200,
-                L\CrawlConstants::ENCODING => 'UTF-8',
-                L\CrawlConstants::SIZE => strlen($para),
-                L\CrawlConstants::LINKS => [],
-                L\CrawlConstants::DOC_RANK => 1 + count($pages) % 9,
-            ];
+            $pages[] = yioop_page("https://licenses.example.org/$name/p$k.html", basename($f) . " paragraph $k", $para,
+                1 + count($pages) % 9);
         }
     }
     $pages = array_slice($pages, 0, 480);
@@ -74,18 +45,8 @@ namespace {
 
     /* --- the bundle, as QueueServer and its indexer write one --- */
     $dir = "$out/bundle-2021";
-    exec('rm -rf ' . escapeshellarg($dir));
     @mkdir($out, 0777, true);
-    $bundle = new L\IndexArchiveBundle($dir, false, 'gpupost test bundle', (int)$per_generation, false);
-    $where = [];   /* page => [generation, summary offset] */
-    foreach (array_chunk($pages, 37, true) as $batch) {
-        $generation = $bundle->initGenerationToAdd(count($batch));
-        $keys = array_keys($batch);
-        $list = array_values($batch);
-        $bundle->addPages($generation, L\CrawlConstants::SUMMARY_OFFSET, $list, count($list));
-        foreach ($list as $i => $page) $where[$keys[$i]] = [$generation, $page[L\CrawlConstants::SUMMARY_OFFSET]];
-    }
-    $bundle->forceSave();
+    yioop_write_bundle($dir, 'gpupost test bundle', $pages, (int)$per_generation);
     $info = unserialize(file_get_contents("$dir/generation.txt"));
     printf("generations 0..%d, the last in the dictionary %d\n", $info['ACTIVE'], $info['LAST_DICTIONARY_SHARD']);
 
