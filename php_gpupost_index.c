@@ -936,10 +936,12 @@ static void open_index(INTERNAL_FUNCTION_PARAMETERS, index_loader load, index_lo
 	} else if (!ix) {
 		size_t len;
 		void *pinned;
-		bool mapped;
-		/* sb: the state of the file as read, which a persistent copy is known by */
+		bool mapped = false;
+		/* sb: the state of the file as read, which a persistent copy is known by; a file whose
+		 * loader copies what it needs (a Yioop shard, which Yioop saves in place) is read, not
+		 * mapped, so that a save while it loads cannot pull pages from under it */
 		uint8_t *image = gpupost_index_file_read(ZSTR_VAL(path), what, io.lists == GP_IX_LISTS_COMPRESSED, io.place,
-		                                         &ctx, &len, &pinned, &sb, real, &mapped);
+		                                         &ctx, &len, &pinned, &sb, real, load_mapped ? &mapped : NULL);
 		if (!image) RETURN_THROWS();
 		bool kept = mapped && load_mapped;   /* the index owns the mapping once loaded */
 		int rc = (kept ? load_mapped : load)(image, len, &ctx.budget, &ix, &err);

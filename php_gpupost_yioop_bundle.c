@@ -34,10 +34,14 @@ static bool bundle_active(const char *dir, int64_t *active, struct stat *st)
 		zend_throw_exception_ex(gpupost_exception_ce, 0, "the Yioop bundle's path %s is too long", dir);
 		return false;
 	}
+	if (php_check_open_basedir_ex(path, 0) != 0) {   /* a link out of the directory included */
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "the Yioop bundle's %s is outside open_basedir", path);
+		return false;
+	}
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {
-		zend_throw_exception_ex(gpupost_exception_ce, 0, "%s is no Yioop bundle: %s %s", dir, path,
-		                        fd < 0 ? strerror(errno) : "is not a regular file");
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "%s is no Yioop bundle: %s: %s", dir, path,
+		                        fd < 0 ? strerror(errno) : "not a regular file");
 		if (fd >= 0) close(fd);
 		return false;
 	}
@@ -75,14 +79,21 @@ static void shard_path(char *out, const char *dir, int64_t g)
 	snprintf(out, MAXPATHLEN, "%s/posting_doc_shards/index%lld", dir, (long long)g);
 }
 
-/* The state a persistent bundle is known by: the directory's device and inode, the sum of its
- * generation.txt's and shards' sizes and the latest of their times of change. */
-static void bundle_state_add(php_stream_statbuf *sb, const struct stat *st)
+/* The state a persistent bundle is known by: the directory's device, the sum of its
+ * generation.txt's and shards' sizes, the latest of their times of change, and (as the inode) a
+ * digest of every file's inode, size, modification and status-change times, so that a file
+ * replaced by another of the same size and time is seen too. */
+static void bundle_state_add(php_stream_statbuf *sb, uint64_t *digest, const struct stat *st)
 {
 	sb->sb.st_size += st->st_size;
 	if (st->st_mtim.tv_sec > sb->sb.st_mtim.tv_sec ||
 	    (st->st_mtim.tv_sec == sb->sb.st_mtim.tv_sec && st->st_mtim.tv_nsec > sb->sb.st_mtim.tv_nsec)) {
 		sb->sb.st_mtim = st->st_mtim;
+	}
+	const uint64_t parts[6] = {(uint64_t)st->st_ino, (uint64_t)st->st_size, (uint64_t)st->st_mtim.tv_sec,
+	                           (uint64_t)st->st_mtim.tv_nsec, (uint64_t)st->st_ctim.tv_sec, (uint64_t)st->st_ctim.tv_nsec};
+	for (int i = 0; i < 6; i++) {   /* FNV-1a over the parts' bytes */
+		for (int b = 0; b < 8; b++) *digest = (*digest ^ ((parts[i] >> (8 * b)) & 0xFF)) * 1099511628211ull;
 	}
 }
 
@@ -96,14 +107,18 @@ bool gpupost_yioop_bundle_stat(const char *dir, char *real, php_stream_statbuf *
 	struct stat st;
 	int64_t active;
 	if (!bundle_active(real, &active, &st)) return false;
+	uint64_t digest = 14695981039346656037ull;
 	sb->sb.st_size = 0;
 	sb->sb.st_mtim = st.st_mtim;
-	bundle_state_add(sb, &st);
+	bundle_state_add(sb, &digest, &st);
+	/* a generation without its file ends the walk: no bundle opens past it */
 	for (int64_t g = 0; g <= active; g++) {
 		char path[MAXPATHLEN];
 		shard_path(path, real, g);
-		if (stat(path, &st) == 0) bundle_state_add(sb, &st);
+		if (stat(path, &st) != 0) break;
+		bundle_state_add(sb, &digest, &st);
 	}
+	sb->sb.st_ino = (ino_t)digest;
 	return true;
 }
 
@@ -114,10 +129,10 @@ gp_index *gpupost_yioop_bundle_open(const char *dir, const gp_ctx *ctx, char *re
 	int64_t active;
 	if (!bundle_active(real, &active, &st)) return NULL;
 	const size_t n = (size_t)active + 1;
+	if (!fits_budget(ctx, (uint64_t)n * 41, 0, "the Yioop bundle's table of generations")) return NULL;
 	const uint8_t **files = ecalloc(n, sizeof(*files));
 	size_t *lens = ecalloc(n, sizeof(*lens));
 	void **pinned = ecalloc(n, sizeof(*pinned));
-	bool *mapped = ecalloc(n, sizeof(*mapped));
 	uint64_t *base = ecalloc(n + 1, sizeof(*base));
 	gp_index *ix = NULL;
 	char path[MAXPATHLEN], opened[MAXPATHLEN];
@@ -125,9 +140,11 @@ gp_index *gpupost_yioop_bundle_open(const char *dir, const gp_ctx *ctx, char *re
 		shard_path(path, real, (int64_t)g);
 		/* the active generation has no file until Yioop first saves it */
 		if (g == n - 1 && access(path, F_OK) != 0 && errno == ENOENT) break;
+		/* read, not mapped: Yioop saves a shard in place (truncated, then written), which would
+		 * pull a mapping's pages from under the reader */
 		php_stream_statbuf fsb;
 		files[g] = gpupost_index_file_read(path, "Yioop shard", false, GP_PLACE_HOST, ctx, &lens[g], &pinned[g], &fsb,
-		                                   opened, &mapped[g]);
+		                                   opened, NULL);
 		if (!files[g]) goto done;
 	}
 	gp_error err;
@@ -147,13 +164,11 @@ gp_index *gpupost_yioop_bundle_open(const char *dir, const gp_ctx *ctx, char *re
 done:
 	for (size_t g = 0; g < n; g++) {
 		if (!files[g]) continue;
-		if (mapped[g]) gp_index_unmap_file(files[g], lens[g]);
-		else gpupost_index_image_free((uint8_t *)files[g], pinned[g]);
+		gpupost_index_image_free((uint8_t *)files[g], pinned[g]);
 	}
 	efree(files);
 	efree(lens);
 	efree(pinned);
-	efree(mapped);
 	efree(base);
 	return ix;
 }
@@ -168,6 +183,10 @@ static bool archive_open(archive_file *a, const char *dir, int64_t g, char *path
 {
 	snprintf(path, MAXPATHLEN, "%s/summaries/web_archive_%lld.txt.gz", dir, (long long)g);
 	if (a->fd >= 0) return true;
+	if (php_check_open_basedir_ex(path, 0) != 0) {   /* a link out of the bundle included */
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "the Yioop web archive %s is outside open_basedir", path);
+		return false;
+	}
 	struct stat st;
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -179,6 +198,11 @@ static bool archive_open(archive_file *a, const char *dir, int64_t g, char *path
 	a->fd = fd;
 	a->len = (uint64_t)st.st_size;
 	return true;
+}
+
+static void archive_file_free(zval *z)
+{
+	efree(Z_PTR_P(z));
 }
 
 void gpupost_yioop_summaries(const gp_index *ix, const char *dir, HashTable *docs, const gp_ctx *ctx, zval *rv)
@@ -201,10 +225,11 @@ void gpupost_yioop_summaries(const gp_index *ix, const char *dir, HashTable *doc
 		}
 	} ZEND_HASH_FOREACH_END();
 	HashTable files;   /* generation => archive_file */
-	zend_hash_init(&files, 8, NULL, NULL, 0);
+	zend_hash_init(&files, 8, NULL, archive_file_free, 0);
 	HashTable no_classes;   /* unserialize()'s allowed_classes => false */
 	zend_hash_init(&no_classes, 0, NULL, NULL, 0);
 	char path[MAXPATHLEN];
+	uint64_t pages_bytes = 0;
 	array_init_size(rv, zend_hash_num_elements(docs));
 	ZEND_HASH_FOREACH_VAL(docs, v) {
 		ZVAL_DEREF(v);
@@ -232,12 +257,20 @@ void gpupost_yioop_summaries(const gp_index *ix, const char *dir, HashTable *doc
 			break;
 		}
 		/* as unserialize() does it: a value that fails is freed before the state is */
+		/* the pages made so far and this one, at about three times their serialized bytes (the
+		 * arrays and strings they become), within the room PHP has and the call's cap */
+		pages_bytes += 3 * (uint64_t)len + 64;
+		if (!fits_budget(ctx, pages_bytes, 0, "the pages' summaries")) {
+			free(text);
+			break;
+		}
 		zval page;
 		ZVAL_NULL(&page);
 		const unsigned char *p = text;
 		php_unserialize_data_t vh = php_var_unserialize_init();
 		php_var_unserialize_set_allowed_classes(vh, &no_classes);
-		bool ok = php_var_unserialize(&page, &p, p + len, &vh) && p == text + len;
+		/* bytes after the page are left, as unserialize() leaves them */
+		bool ok = php_var_unserialize(&page, &p, p + len, &vh);
 		if (!ok) zval_ptr_dtor(&page);
 		php_var_unserialize_destroy(vh);
 		free(text);
@@ -253,7 +286,7 @@ void gpupost_yioop_summaries(const gp_index *ix, const char *dir, HashTable *doc
 	archive_file *a;
 	ZEND_HASH_FOREACH_PTR(&files, a) {
 		if (a->fd >= 0) close(a->fd);
-	} ZEND_HASH_FOREACH_END();
+	} ZEND_HASH_FOREACH_END();   /* the table's entries freed with it */
 	zend_hash_destroy(&files);
 	zend_hash_destroy(&no_classes);
 }

@@ -52,20 +52,34 @@ static int arena_room(yb_arena *a, size_t more, gp_error *err)
 	return GP_OK;
 }
 
-/* One generation's list appended to the arena with its docs moved up by `base`, each posting in
- * the long form. GP_EFORMAT (the list's byte in err->offset) or GP_ENOMEM. */
-static int append_list(yb_arena *a, const uint8_t *blob, size_t len, uint64_t base, gp_error *err)
+/* One generation's list checked as its shard alone would be (its docs that generation's doc
+ * records' starts, in order) and, with an arena, appended to it with its docs moved up by `base`,
+ * each posting in the long form. GP_EFORMAT (err->offset 0: the list's first byte) or
+ * GP_ENOMEM. */
+static int take_list(yb_arena *a, const gp_yioop_shard *s, uint32_t at, uint64_t base, gp_error *err)
 {
 	gp_yioop_postings p;
-	int rc = gp_yioop_postings_decode(blob, len, &p, err);
+	int rc = gp_yioop_postings_decode(s->blobs[at], s->lens[at], &p, err);
 	for (size_t i = 0; rc == GP_OK && i < p.c.postings; i++) {
+		const int64_t d = p.docs[i];
+		if (d < 0 || (uint64_t)d >= s->n_docs || s->table[d] == GP_IX_NO_LENGTH) {
+			rc = gp_fail(err, GP_YIOOP_SHARD_NAME, 0, "posting %zu: doc %lld is not the start of one of the shard's "
+			             "doc records", i, (long long)d);
+			break;
+		}
+		if (i && d < p.docs[i - 1]) {
+			rc = gp_fail(err, GP_YIOOP_SHARD_NAME, 0, "posting %zu: doc %lld after doc %lld: a list's docs must "
+			             "increase", i, (long long)d, (long long)p.docs[i - 1]);
+			break;
+		}
+		if (!a) continue;
 		const char *why;
 		size_t first = p.vstart[i] + (p.combined[i] ? 0 : 1);
 		if ((rc = arena_room(a, gp_mod9_encode_bound(p.vstart[i + 1] - first + 1), err)) != GP_OK) break;
 		size_t n = gp_yioop_posting_long(&p, i, (int64_t)base, a->p + a->len, &why);
 		if (n == 0) {
 			rc = gp_fail(err, GP_MOD9_NAME, 0, "posting %zu (doc %lld of its generation) cannot be written again: %s",
-			             i, (long long)p.docs[i], why);
+			             i, (long long)d, why);
 		}
 		a->len += n;
 	}
@@ -176,29 +190,30 @@ int gp_index_yioop_bundle_load(size_t n_gens, const uint8_t *const *files, const
 		const yb_record *first = &records[i];
 		terms[n_terms] = first->key;
 		term_lens[n_terms] = GP_YIOOP_KEY;
-		if (j == i + 1 && base[first->generation] == 0) {
+		/* a word of one generation at base 0 keeps its bytes (checked all the same) */
+		const int keep = j == i + 1 && base[first->generation] == 0;
+		arena_at[n_terms] = keep ? SIZE_MAX : arena.len;
+		for (size_t k = i; k < j; k++) {
+			const gp_yioop_shard *s = &shards[records[k].generation];
+			const uint8_t *blob = s->blobs[records[k].at];
+			rc = take_list(keep ? NULL : &arena, s, records[k].at, base[records[k].generation], err);
+			if (rc == GP_EFORMAT) {
+				/* a repaired list is the shard's own; its place in the file is its record's */
+				const uint8_t *file = files[records[k].generation];
+				char rule[sizeof(err->rule)];
+				memcpy(rule, err->rule, sizeof(rule));
+				size_t where = s->owned[records[k].at]
+				                   ? s->postings_at + gp_load_be32(file + s->dict_at + GP_YIOOP_RECORD * records[k].at + GP_YIOOP_KEY + 4)
+				                   : (size_t)(blob - file) + err->offset;
+				*bad = records[k].generation;
+				rc = gp_fail(err, GP_YIOOP_SHARD_NAME, where, "%.140s (the list of dictionary record %u)", rule, records[k].at);
+			}
+			if (rc != GP_OK) goto done;
+		}
+		if (keep) {
 			blobs[n_terms] = shards[first->generation].blobs[first->at];
 			list_lens[n_terms] = shards[first->generation].lens[first->at];
-			arena_at[n_terms] = SIZE_MAX;
 		} else {
-			arena_at[n_terms] = arena.len;
-			for (size_t k = i; k < j; k++) {
-				const gp_yioop_shard *s = &shards[records[k].generation];
-				const uint8_t *blob = s->blobs[records[k].at];
-				rc = append_list(&arena, blob, s->lens[records[k].at], base[records[k].generation], err);
-				if (rc == GP_EFORMAT) {
-					/* a repaired list is the shard's own; its place in the file is its record's */
-					const uint8_t *file = files[records[k].generation];
-					char rule[sizeof(err->rule)];
-					memcpy(rule, err->rule, sizeof(rule));
-					size_t where = s->owned[records[k].at]
-					                   ? s->postings_at + gp_load_be32(file + s->dict_at + GP_YIOOP_RECORD * records[k].at + GP_YIOOP_KEY + 4)
-					                   : (size_t)(blob - file) + err->offset;
-					*bad = records[k].generation;
-					rc = gp_fail(err, GP_YIOOP_SHARD_NAME, where, "%.140s (the list of dictionary record %u)", rule, records[k].at);
-				}
-				if (rc != GP_OK) goto done;
-			}
 			list_lens[n_terms] = arena.len - arena_at[n_terms];
 		}
 		n_terms++;
@@ -298,11 +313,16 @@ int gp_yioop_generation_info(const char *s, size_t len, int64_t *active, gp_erro
 		if (s[at + 1] != ':') return gp_fail(err, "generation.txt", at, "a value of a type it cannot hold");
 		at += 2;
 		if (type == 'i' || type == 'b' || type == 'd') {
+			/* unserialize()'s: a sign for numbers, 0 or 1 for booleans */
 			int negative = type != 'b' && at < len && s[at] == '-';
-			size_t from = at + (size_t)negative;
+			int sign = type != 'b' && at < len && (s[at] == '-' || s[at] == '+');
+			size_t from = at + (size_t)sign;
 			size_t i = from;
 			while (i < len && s[i] != ';') i++;
 			if (i >= len || i == from) return gp_fail(err, "generation.txt", value_at, "a value cut short");
+			if (type == 'b' && (i != from + 1 || (s[from] != '0' && s[from] != '1'))) {
+				return gp_fail(err, "generation.txt", value_at, "a boolean that is neither 0 nor 1");
+			}
 			if (type == 'i' && key_len == 6 && memcmp(key, "ACTIVE", 6) == 0) {
 				uint64_t v;
 				size_t p = from;

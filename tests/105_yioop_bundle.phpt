@@ -113,7 +113,15 @@ echo "persistent reused: ", var_export($p2->info()['reused'], true), "\n";
 touch("$dir/posting_doc_shards/index2", time() + 5);
 $p3 = GpuPost\Index::openYioopBundle($dir, ['persistent' => true]);
 echo "after a shard changed: ", var_export($p3->info()['reused'], true), "\n";
-unset($p1, $p2, $p3);
+/* a shard written again with its size and time put back (as cp -p or rsync -a leave it) */
+$f = "$dir/posting_doc_shards/index1";
+$t = filemtime($f);
+file_put_contents($f, file_get_contents($f));
+touch($f, $t);
+clearstatcache();
+$p4 = GpuPost\Index::openYioopBundle($dir, ['persistent' => true]);
+echo "after a shard replaced with its size and time: ", var_export($p4->info()['reused'], true), "\n";
+unset($p1, $p2, $p3, $p4);
 
 /* the active generation before Yioop first saves its shard: the generations before it */
 $last = $want['generations'] - 1;
@@ -128,6 +136,11 @@ echo "without the active generation's file: ", var_export($ok, true), "\n";
 rename("$tmp/active", "$dir/posting_doc_shards/index$last");
 
 /* damaged bundles */
+/* Yioop's word id of a term (crawlHashWord($term, true)): 8 bytes of its MD5, a zero byte, its
+ * first 11 bytes, zero-padded to 20 */
+function crawl_hash_word(string $term): string {
+    return str_pad(substr(md5($term, true), 0, 8) . "\0" . substr($term, 0, 11), 20, "\0");
+}
 function bundle_error(string $dir): string {
     return preg_replace('~ \S*gpupost-105-\d+/bundle~', ' DIR', gp_error_of(fn() => GpuPost\Index::openYioopBundle($dir)));
 }
@@ -154,6 +167,19 @@ echo bundle_error($dir), "\n";
 /* a word id twice in one generation's dictionary */
 file_put_contents("$dir/posting_doc_shards/index1", substr_replace($shard, substr($shard, $dict, 20), $dict + 32, 20));
 echo bundle_error($dir), "\n";
+/* a posting of generation 0 naming a doc past its records (generation 1's first, once the
+ * docs are numbered across generations): refused as the shard alone would be, never answered */
+$shard0 = file_get_contents("$dir/posting_doc_shards/index0");
+$h0 = unpack('N4', substr($shard0, 0, 16));
+$dict0 = 40 + $h0[1];
+$meta = crawl_hash_word('safe:all');
+for ($r = 0; $r < $h0[2] / 32 && substr($shard0, $dict0 + 32 * $r, 20) !== $meta; $r++);
+[, $off, $ln] = unpack('N2', substr($shard0, $dict0 + 32 * $r + 24, 8)) + [0, 0, 0];
+$last_word = 40 + $h0[1] + $h0[2] + $off + ($ln & 0xFFFF) - 4;   /* a meta word's posting is one word: its doc + 1 */
+file_put_contents("$dir/posting_doc_shards/index1", $shard);
+file_put_contents("$dir/posting_doc_shards/index0", substr_replace($shard0, pack('N', $want['units'][0] + 1), $last_word, 4));
+echo bundle_error($dir), "\n";
+file_put_contents("$dir/posting_doc_shards/index0", $shard0);
 /* random damage to a shard and to generation.txt: an index, or GpuPost\Exception; never anything else */
 $other = 0;
 for ($r = 0; $r < 120; $r++) {
@@ -186,10 +212,11 @@ device ran: opencl
 queries %d (phrases %d, matches %d), mismatches 0
 persistent reused: true
 after a shard changed: false
+after a shard replaced with its size and time: false
 without the active generation's file: true
 GpuPost\Exception: cannot open the Yioop bundle DIR/none: No such file or directory
 GpuPost\Exception: the Yioop bundle DIR/generation.txt is not a directory
-GpuPost\Exception: DIR/posting_doc_shards is no Yioop bundle: DIR/posting_doc_shards/generation.txt No such file or directory
+GpuPost\Exception: DIR/posting_doc_shards is no Yioop bundle: DIR/posting_doc_shards/generation.txt: No such file or directory
 GpuPost\Exception: DIR/generation.txt: byte 0: not a serialized array
 GpuPost\Exception: DIR/generation.txt: byte %d: %s
 GpuPost\Exception: DIR/generation.txt: byte 18: ACTIVE is not a generation number
@@ -201,4 +228,5 @@ GpuPost\Exception: cannot open the Yioop shard DIR/posting_doc_shards/index1: No
 GpuPost\Exception: Yioop shard DIR/posting_doc_shards/index1: byte 0: the header's section lengths (%d, %d, %d, %d) and its 40 bytes do not add up to the file's %d bytes
 GpuPost\Exception: Yioop shard DIR/posting_doc_shards/index1: byte %d: list at offset %d, 6 bytes, is not whole words within the %d bytes of postings
 GpuPost\Exception: Yioop shard DIR/posting_doc_shards/index1: byte %d: dictionary record 1 names the word id of record 0 again
+GpuPost\Exception: Yioop shard DIR/posting_doc_shards/index0: byte %d: posting %d: doc %d is not the start of one of the shard's doc records (the list of dictionary record %d)
 random damage: other errors 0

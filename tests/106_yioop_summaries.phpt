@@ -82,6 +82,21 @@ echo "missing: ", summary_error($ix, $d), "\n";
 file_put_contents($file, $archive);
 echo "restored: ", var_export($ix->yioopSummaries([$d]) === [$d => $pages[$d]], true), "\n";
 
+/* a page past the room memory_limit leaves: GpuPost\Exception, not PHP's fatal error */
+file_put_contents($file, substr($archive, 0, $o) . $record(serialize(['t' => str_repeat('a', 40 << 20)])) . substr($archive, $o + 20 + $len));
+$limit = ini_get('memory_limit');
+ini_set('memory_limit', '96M');
+echo "a page past memory_limit: ", summary_error($ix, $d), "\n";
+ini_set('memory_limit', $limit);
+file_put_contents($file, $archive);
+/* summaries/ a link out of open_basedir (in a child: open_basedir only narrows) */
+rename("$dir/summaries", "$tmp/outside");
+symlink("$tmp/outside", "$dir/summaries");
+[$out] = gp_child('$ix = GpuPost\Index::openYioopBundle($argv[1]); echo gp_error_of(fn() => $ix->yioopSummaries([(int)$argv[2]]));',
+    ['open_basedir' => "$dir:" . __DIR__], 'host', [$dir, $d]);
+echo "through a link out of open_basedir: ", preg_replace('~ \S*gpupost-106-\d+/bundle~', ' DIR', $out), "\n";
+unlink("$dir/summaries");
+rename("$tmp/outside", "$dir/summaries");
 /* random damage: pages, or GpuPost\Exception; never anything else */
 $other = 0;
 for ($r = 0; $r < 200; $r++) {
@@ -123,4 +138,6 @@ not a page: GpuPost\Exception: Yioop web archive DIR/summaries/web_archive_%d.tx
 an object: __PHP_Incomplete_Class
 missing: GpuPost\Exception: cannot open the Yioop web archive DIR/summaries/web_archive_%d.txt.gz: No such file or directory
 restored: true
+a page past memory_limit: GpuPost\Exception: the pages' summaries would need %d bytes of PHP memory, more than memory_limit leaves (%d)
+through a link out of open_basedir: GpuPost\Exception: the Yioop web archive DIR/summaries/web_archive_%d.txt.gz is outside open_basedir
 random damage: other errors 0

@@ -255,6 +255,8 @@ static int test_yioop_generation_info(void)
 		{"a:4:{s:7:\"CURRENT\";N;s:1:\"x\";b:1;s:1:\"y\";d:-0.5;s:6:\"ACTIVE\";i:0;}\n", 0, 0},
 		{"a:2:{s:1:\"s\";s:4:\"a;b}\";s:6:\"ACTIVE\";i:12;}", 12, 0},
 		{"a:1:{s:6:\"ACTIVE\";i:-1;}", -1, 18},
+		{"a:2:{s:1:\"b\";b:1;s:6:\"ACTIVE\";i:+7;}", 7, 0},
+		{"a:2:{s:1:\"b\";b:7;s:6:\"ACTIVE\";i:7;}", -1, 13},
 		{"a:1:{s:6:\"ACTIVE\";i:1x;}", -1, 18},
 		{"a:1:{s:6:\"ACTIVE\";a:0:{}}", -1, 18},
 		{"a:1:{s:7:\"ACTIVE\";i:1;}", -1, 5},
