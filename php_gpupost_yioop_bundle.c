@@ -8,6 +8,7 @@
 #include "config.h"
 #endif
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -122,6 +123,71 @@ bool gpupost_yioop_bundle_stat(const char *dir, char *real, php_stream_statbuf *
 	return true;
 }
 
+/* The bundle's IndexDictionary as files: each active tier (a <t>A.dic in dictionary/0/), its 256
+ * prefix letters' files read in order. */
+typedef struct bundle_dict {
+	size_t n, n_tiers;
+	long *tiers;
+	uint8_t **files;
+	size_t *lens;
+	void **pinned;
+} bundle_dict;
+
+static void dictionary_path(char *out, const char *dir, long tier, size_t letter)
+{
+	snprintf(out, MAXPATHLEN, "%s/dictionary/%zu/%ldA.dic", dir, letter, tier);
+}
+
+static void bundle_dictionary_free(bundle_dict *d)
+{
+	for (size_t i = 0; i < d->n; i++) gpupost_index_image_free(d->files[i], d->pinned[i]);
+	if (d->tiers) efree(d->tiers);
+	if (d->files) efree(d->files);
+	if (d->lens) efree(d->lens);
+	if (d->pinned) efree(d->pinned);
+	memset(d, 0, sizeof(*d));
+}
+
+static bool bundle_dictionary(const char *dir, const gp_ctx *ctx, bundle_dict *d)
+{
+	char path[MAXPATHLEN], opened[MAXPATHLEN];
+	snprintf(path, sizeof(path), "%s/dictionary/0", dir);
+	if (php_check_open_basedir_ex(path, 0) != 0) {
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "the Yioop bundle's dictionary %s is outside open_basedir", path);
+		return false;
+	}
+	DIR *dh = opendir(path);
+	if (!dh) {
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "a shard of the Yioop bundle %s has no dictionary and the "
+		                        "bundle's cannot be read: %s: %s", dir, path, strerror(errno));
+		return false;
+	}
+	size_t cap = 8;
+	d->tiers = ecalloc(cap, sizeof(*d->tiers));
+	for (struct dirent *e; (e = readdir(dh));) {
+		char *end;
+		long t = strtol(e->d_name, &end, 10);
+		if (end == e->d_name || t < 0 || t > 64 || strcmp(end, "A.dic") != 0) continue;   /* B: a merge's other half */
+		if (d->n_tiers == cap) d->tiers = erealloc(d->tiers, (cap *= 2) * sizeof(*d->tiers));
+		d->tiers[d->n_tiers++] = t;
+	}
+	closedir(dh);
+	d->files = ecalloc(256 * d->n_tiers + 1, sizeof(*d->files));
+	d->lens = ecalloc(256 * d->n_tiers + 1, sizeof(*d->lens));
+	d->pinned = ecalloc(256 * d->n_tiers + 1, sizeof(*d->pinned));
+	for (size_t t = 0; t < d->n_tiers; t++) {
+		for (size_t p = 0; p < 256; p++) {
+			php_stream_statbuf fsb;
+			dictionary_path(path, dir, d->tiers[t], p);
+			uint8_t *f = gpupost_index_file_read(path, "Yioop dictionary", false, GP_PLACE_HOST, ctx, &d->lens[d->n],
+			                                     &d->pinned[d->n], &fsb, opened, NULL);
+			if (!f) return false;
+			d->files[d->n++] = f;
+		}
+	}
+	return true;
+}
+
 gp_index *gpupost_yioop_bundle_open(const char *dir, const gp_ctx *ctx, char *real, php_stream_statbuf *sb)
 {
 	if (!gpupost_yioop_bundle_stat(dir, real, sb)) return NULL;
@@ -134,6 +200,7 @@ gp_index *gpupost_yioop_bundle_open(const char *dir, const gp_ctx *ctx, char *re
 	size_t *lens = ecalloc(n, sizeof(*lens));
 	void **pinned = ecalloc(n, sizeof(*pinned));
 	uint64_t *base = ecalloc(n + 1, sizeof(*base));
+	bundle_dict dict = {0};
 	gp_index *ix = NULL;
 	char path[MAXPATHLEN], opened[MAXPATHLEN];
 	for (size_t g = 0; g < n; g++) {
@@ -147,14 +214,22 @@ gp_index *gpupost_yioop_bundle_open(const char *dir, const gp_ctx *ctx, char *re
 		                                   opened, NULL);
 		if (!files[g]) goto done;
 	}
+	/* a shard saved without its dictionary: the bundle's IndexDictionary, every active tier */
+	bool need = false;
+	for (size_t g = 0; g < n; g++) need |= files[g] && lens[g] >= 8 && !files[g][4] && !files[g][5] && !files[g][6] && !files[g][7];
+	if (need && !bundle_dictionary(real, ctx, &dict)) goto done;
 	gp_error err;
 	size_t bad;
-	int rc = gp_index_yioop_bundle_load(n, files, lens, &ctx->budget, &ix, base, &bad, &err);
+	int rc = gp_index_yioop_bundle_load(n, files, lens, dict.n, (const uint8_t *const *)dict.files, dict.lens,
+	                                    &ctx->budget, &ix, base, &bad, &err);
 	if (rc != GP_OK) {
 		ix = NULL;
 		if (err.code == GP_EFORMAT && bad < n) {
 			shard_path(path, real, (int64_t)bad);
 			zend_throw_exception_ex(gpupost_exception_ce, 0, "Yioop shard %s: byte %zu: %s", path, err.offset, err.rule);
+		} else if (err.code == GP_EFORMAT && bad != SIZE_MAX && bad - n < dict.n) {
+			dictionary_path(path, real, dict.tiers[(bad - n) / 256], (bad - n) % 256);
+			zend_throw_exception_ex(gpupost_exception_ce, 0, "Yioop dictionary %s: byte %zu: %s", path, err.offset, err.rule);
 		} else if (err.code == GP_EFORMAT || err.code == GP_EVALUE) {
 			zend_throw_exception_ex(gpupost_exception_ce, 0, "Yioop bundle %s: %s", real, err.rule);
 		} else {
@@ -162,6 +237,7 @@ gp_index *gpupost_yioop_bundle_open(const char *dir, const gp_ctx *ctx, char *re
 		}
 	}
 done:
+	bundle_dictionary_free(&dict);
 	for (size_t g = 0; g < n; g++) {
 		if (!files[g]) continue;
 		gpupost_index_image_free((uint8_t *)files[g], pinned[g]);

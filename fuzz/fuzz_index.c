@@ -1,7 +1,8 @@
 /* libFuzzer harness for index/: the file reader on any bytes, and (first byte odd) the same bytes
  * with their checksums made right, so that the structure and the lists behind them are explored;
  * with bit 1 of the first byte set, the Yioop IndexShard reader instead (with bit 3 too, a
- * Yioop bundle of that shard as two generations, and the bytes as a bundle's generation.txt; with
+ * Yioop bundle of that shard as two generations, the bytes its dictionary file too (read when the
+ * shard has no dictionary of its own), and the bytes as a bundle's generation.txt; with
  * bit 4 as well, the bytes as a Yioop web archive, record after record). A custom mutator knows
  * both layouts: it repeats and overlaps sections and dictionary records, and makes the counts
  * lie, checksums recomputed, beside libFuzzer's own byte mutations.
@@ -229,8 +230,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t bad;
 		gp_index *shard = NULL;
 		int one = gp_index_yioop_load(f, size - 1, &budget, &shard, &err);
-		rc = gp_index_yioop_bundle_load(3, files, lens, &budget, &ix, base, &bad, &err);
-		if (rc != GP_OK) FUZZ_CHECK(bad == SIZE_MAX || bad == 0 || bad == 2);
+		/* the bytes as the bundle's one dictionary file too: what a shard without its own reads */
+		rc = gp_index_yioop_bundle_load(3, files, lens, 1, files, lens, &budget, &ix, base, &bad, &err);
+		if (rc != GP_OK) FUZZ_CHECK(bad == SIZE_MAX || bad == 0 || bad == 2 || bad == 3);
 		if (rc == GP_OK) FUZZ_CHECK(base[1] == base[2] && base[3] == 2 * base[1] && ix->n_attrs == 3);
 		if (rc == GP_OK && one == GP_OK) {
 			FUZZ_CHECK(ix->n_terms == shard->n_terms && ix->n_postings == 2 * shard->n_postings &&

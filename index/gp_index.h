@@ -389,9 +389,9 @@ int gp_index_yioop_load(const uint8_t *file, size_t len, const gp_budget *budget
  * and summary offsets the attributes "generation", "doc_index" and "summary_offset". GP_EFORMAT names the byte of
  * generation *bad's file (format "Yioop shard"), or the bundle as a whole (*bad SIZE_MAX);
  * GP_EVALUE: more docs than MOD9 numbers; GP_ENOMEM. */
-int gp_index_yioop_bundle_load(size_t n_gens, const uint8_t *const *files, const size_t *lens,
-                               const gp_budget *budget, gp_index **out, uint64_t *base, size_t *bad,
-                               gp_error *err);
+int gp_index_yioop_bundle_load(size_t n_gens, const uint8_t *const *files, const size_t *lens, size_t n_dict,
+                               const uint8_t *const *dict_files, const size_t *dict_lens, const gp_budget *budget,
+                               gp_index **out, uint64_t *base, size_t *bad, gp_error *err);
 /* A bundle's generation.txt (PHP's serialize() of IndexArchiveBundle's generation_info): its
  * ACTIVE generation in *active. GP_EFORMAT names the byte and the rule. */
 int gp_yioop_generation_info(const char *s, size_t len, int64_t *active, gp_error *err);

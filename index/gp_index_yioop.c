@@ -125,7 +125,7 @@ static int check_lists_apart(const uint8_t *file, size_t dict_at, const uint8_t 
 		if (span[3 * i] < span[3 * (i - 1) + 1]) {
 			uint64_t a = span[3 * (i - 1) + 2], b = span[3 * i + 2], later = a > b ? a : b, start = span[3 * i] - postings_at;
 			free(span);
-			return gp_fail(err, YS_NAME, dict_at + YS_RECORD * later + YS_KEY + 4, "the lists of dictionary records "
+			return gp_fail(err, YS_NAME, dict_at == SIZE_MAX ? 4 : dict_at + YS_RECORD * later + YS_KEY + 4, "the lists of dictionary records "
 			               "%llu and %llu overlap (at byte %llu of the postings)", (unsigned long long)(a < b ? a : b),
 			               (unsigned long long)later, (unsigned long long)start);
 		}
@@ -142,13 +142,14 @@ void gp_yioop_shard_free(gp_yioop_shard *s)
 	free(s->lens);
 	free(s->table);
 	free(s->summary);
+	free(s->list_at);
 	for (size_t i = 0; s->owned && i < s->n; i++) free(s->owned[i]);
 	free(s->owned);
 	memset(s, 0, sizeof(*s));
 }
 
-int gp_yioop_shard_read(const uint8_t *file, size_t len, const gp_budget *budget, int want_summary,
-                        gp_yioop_shard *s, gp_error *err)
+int gp_yioop_shard_read(const uint8_t *file, size_t len, const uint8_t *dict, size_t dict_records,
+                        const gp_budget *budget, int want_summary, gp_yioop_shard *s, gp_error *err)
 {
 	memset(s, 0, sizeof(*s));
 	if (len < YS_HEADER) return gp_fail(err, YS_NAME, 0, "shorter than its 40-byte header");
@@ -161,7 +162,9 @@ int gp_yioop_shard_read(const uint8_t *file, size_t len, const gp_budget *budget
 		               (unsigned long long)words_len, (unsigned long long)postings_len,
 		               (unsigned long long)docs_len, len);
 	}
-	if (words_len == 0) {
+	/* a shard saved without its dictionary takes the one given (its bundle's entries for it) */
+	const int outside = words_len == 0 && dict;
+	if (words_len == 0 && !dict) {
 		return gp_fail(err, YS_NAME, 4, "no dictionary (a shard saved without it: its index bundle's dictionary holds it)");
 	}
 	if (words_len % YS_RECORD) return gp_fail(err, YS_NAME, 4, "dictionary length %llu is not a multiple of 32", (unsigned long long)words_len);
@@ -169,11 +172,13 @@ int gp_yioop_shard_read(const uint8_t *file, size_t len, const gp_budget *budget
 	if (docs_len % YS_DOC_UNIT) return gp_fail(err, YS_NAME, 12, "doc records' length %llu is not a multiple of 16", (unsigned long long)docs_len);
 	const size_t dict_at = YS_HEADER + (size_t)prefixes_len, postings_at = dict_at + (size_t)words_len;
 	const size_t docs_at = postings_at + (size_t)postings_len;
-	const size_t n = (size_t)(words_len / YS_RECORD), n_docs = (size_t)(docs_len / YS_DOC_UNIT);
+	const size_t n = outside ? dict_records : (size_t)(words_len / YS_RECORD), n_docs = (size_t)(docs_len / YS_DOC_UNIT);
+	const uint8_t *records = outside ? dict : file + dict_at;
 	s->dict_at = dict_at;
+	s->outside = outside;
 	s->postings_at = postings_at;
 
-	if (gp_budget_check(budget, 0, (uint64_t)n * (2 * sizeof(void *) + 2 * sizeof(size_t)) +
+	if (gp_budget_check(budget, 0, (uint64_t)n * (2 * sizeof(void *) + 3 * sizeof(size_t)) +
 	                    (uint64_t)n_docs * (want_summary ? 8 : 4), "the shard's dictionary and doc lengths", err) != GP_OK) {
 		return GP_ENOMEM;
 	}
@@ -184,31 +189,36 @@ int gp_yioop_shard_read(const uint8_t *file, size_t len, const gp_budget *budget
 	s->table = malloc((n_docs + 1) * sizeof(*s->table));
 	s->summary = want_summary ? malloc((n_docs + 1) * sizeof(*s->summary)) : NULL;
 	s->owned = calloc(n + 1, sizeof(*s->owned));   /* the lists written again */
-	if (!s->terms || !s->term_lens || !s->blobs || !s->lens || !s->table || !s->owned || (want_summary && !s->summary)) {
+	s->list_at = malloc((n + 1) * sizeof(*s->list_at));
+	if (!s->terms || !s->term_lens || !s->blobs || !s->lens || !s->table || !s->owned || !s->list_at ||
+	    (want_summary && !s->summary)) {
 		return gp_index_fail_nomem(err, "the shard's dictionary");
 	}
 	s->n = n;
 	s->n_docs = n_docs;
 	for (size_t i = 0; i < n; i++) {
-		const uint8_t *r = file + dict_at + YS_RECORD * i;
-		size_t at = dict_at + YS_RECORD * i;
+		const uint8_t *r = records + YS_RECORD * i;
+		/* an entry of the bundle's dictionary has no byte in the file: its header's words_len */
+		const size_t gen_at = outside ? 4 : dict_at + YS_RECORD * i + YS_KEY, list_at = outside ? 4 : gen_at + 4;
 		uint32_t generation = gp_load_be32(r + YS_KEY), off = gp_load_be32(r + YS_KEY + 4);
 		uint32_t ln = gp_load_be32(r + YS_KEY + 8);
 		if (generation & 0x80000000u) {
 			/* packWords' one-posting record: 24 bytes where the dictionary's stride is 32 */
-			return gp_fail(err, YS_NAME, at + YS_KEY, "a one-posting dictionary record (Yioop writes it 8 bytes short)");
+			return gp_fail(err, YS_NAME, gen_at, "a one-posting dictionary record (Yioop writes it 8 bytes short)");
 		}
 		if (ln & 0x80000000u) ln &= 0xFFFFu;   /* the high half holds the doc count */
 		if (ln == 0 || ln % 4 || off % 4 || (uint64_t)off + ln > postings_len) {
-			return gp_fail(err, YS_NAME, at + YS_KEY + 4, "list at offset %u, %u bytes, is not whole words within the "
-			               "%llu bytes of postings", off, ln, (unsigned long long)postings_len);
+			return gp_fail(err, YS_NAME, list_at, "list at offset %u, %u bytes, is not whole words within the "
+			               "%llu bytes of postings%s", off, ln, (unsigned long long)postings_len,
+			               outside ? " (the bundle dictionary's entry for the shard)" : "");
 		}
 		s->terms[i] = (const char *)r;
 		s->term_lens[i] = YS_KEY;
 		s->blobs[i] = file + postings_at + off;
+		s->list_at[i] = postings_at + off;
 		s->lens[i] = ln;
 	}
-	int rc = check_lists_apart(file, dict_at, s->blobs, s->lens, n, postings_at, err);
+	int rc = check_lists_apart(file, outside ? SIZE_MAX : dict_at, s->blobs, s->lens, n, postings_at, err);
 	if (rc != GP_OK) return rc;
 	/* the doc records: offset (4), length << 8 | key count (4), the keys (8 each), padded to 16 */
 	for (size_t d = 0; d < n_docs; d++) s->table[d] = GP_IX_NO_LENGTH;
@@ -244,7 +254,7 @@ int gp_index_yioop_load(const uint8_t *file, size_t len, const gp_budget *budget
 	memset(err, 0, sizeof(*err));
 	*out = NULL;
 	gp_yioop_shard s;
-	int rc = gp_yioop_shard_read(file, len, budget, 0, &s, err);
+	int rc = gp_yioop_shard_read(file, len, NULL, 0, budget, 0, &s, err);
 	if (rc != GP_OK) goto done;
 	const size_t n = s.n, dict_at = s.dict_at, postings_at = s.postings_at;
 	gp_budget room;   /* the index is built beside the file's image */

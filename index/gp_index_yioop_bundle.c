@@ -111,9 +111,107 @@ static int set_doc_attributes(gp_index *ix, const gp_yioop_shard *shards, size_t
 	return rc;
 }
 
-int gp_index_yioop_bundle_load(size_t n_gens, const uint8_t *const *files, const size_t *lens,
-                               const gp_budget *budget, gp_index **out, uint64_t *base, size_t *bad,
-                               gp_error *err)
+/* --- the bundle's IndexDictionary: what a shard saved without its dictionary is read with --- */
+
+#define YD_HEADER 2048   /* IndexDictionary::PREFIX_HEADER_SIZE: 256 prefixes of (offset, count) */
+#define YD_ROW 32        /* a main row (word id, aux rows u16, generation u16, offset, length) or an
+                          * aux row (a u16 mark, then three entries of generation u16, offset, length) */
+#define YD_SLOT 10
+
+static int record_key_order(const void *a, const void *b)
+{
+	return memcmp(a, b, GP_YIOOP_KEY);
+}
+
+/* One entry: a word id's list in generation g, appended to g's dictionary (shard records:
+ * word id, generation, offset, length) when g lacks one. */
+static void dict_add(uint8_t **dict, size_t *n_of, const uint8_t *id, uint32_t g, uint32_t off, uint32_t len,
+                     size_t n_gens)
+{
+	if (g >= n_gens || !dict[g]) return;
+	uint8_t *r = dict[g] + GP_YIOOP_RECORD * n_of[g]++;
+	memcpy(r, id, GP_YIOOP_KEY);
+	gp_store_be32(r + GP_YIOOP_KEY, g);
+	gp_store_be32(r + GP_YIOOP_KEY + 4, off);
+	gp_store_be32(r + GP_YIOOP_KEY + 8, len);
+}
+
+/* Walks every tier file's rows (counting: dict NULL; filling: each wanted generation's dictionary
+ * given room for what the count found). GP_EFORMAT names the file (*bad_file) and byte. */
+static int dict_walk(size_t n_files, const uint8_t *const *files, const size_t *lens, size_t n_gens,
+                     uint8_t **dict, size_t *n_of, size_t *bad_file, gp_error *err)
+{
+	for (size_t f = 0; f < n_files; f++) {
+		const uint8_t *b = files[f];
+		const size_t len = lens[f];
+		*bad_file = f;
+		if (len < YD_HEADER) return gp_fail(err, "Yioop dictionary", 0, "shorter than its 2048-byte prefix table");
+		if ((len - YD_HEADER) % YD_ROW) {
+			return gp_fail(err, "Yioop dictionary", 0, "its %zu bytes after the prefix table are not rows of 32", len - YD_HEADER);
+		}
+		const size_t rows = (len - YD_HEADER) / YD_ROW;
+		for (size_t r = 0; r < rows;) {
+			const uint8_t *row = b + YD_HEADER + YD_ROW * r;
+			const size_t aux = (size_t)row[GP_YIOOP_KEY] << 8 | row[GP_YIOOP_KEY + 1];
+			if (aux > rows - r - 1) {
+				return gp_fail(err, "Yioop dictionary", YD_HEADER + YD_ROW * r + GP_YIOOP_KEY, "a row names %zu aux rows "
+				               "where %zu rows are left", aux, rows - r - 1);
+			}
+			const uint32_t g = (uint32_t)row[GP_YIOOP_KEY + 2] << 8 | row[GP_YIOOP_KEY + 3];
+			if (dict) dict_add(dict, n_of, row, g, gp_load_be32(row + 24), gp_load_be32(row + 28), n_gens);
+			else if (g < n_gens) n_of[g]++;
+			for (size_t k = 1; k <= aux; k++) {
+				const uint8_t *a = row + YD_ROW * k;
+				for (int slot = 0; slot < 3; slot++) {
+					const uint8_t *e = a + 2 + YD_SLOT * slot;
+					static const uint8_t blank[YD_SLOT] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+					if (memcmp(e, blank, YD_SLOT) == 0) continue;
+					const uint32_t eg = (uint32_t)e[0] << 8 | e[1];
+					if (dict) dict_add(dict, n_of, row, eg, gp_load_be32(e + 2), gp_load_be32(e + 6), n_gens);
+					else if (eg < n_gens) n_of[eg]++;
+				}
+			}
+			r += 1 + aux;
+		}
+	}
+	*bad_file = SIZE_MAX;
+	return GP_OK;
+}
+
+/* The dictionaries of the generations whose shards lack one (need[g]), from the tier files:
+ * dict[g] (malloc'd, sorted by word id) of n_of[g] records. A word id twice in a generation is
+ * GP_EFORMAT. */
+static int read_dictionary(size_t n_files, const uint8_t *const *files, const size_t *lens, size_t n_gens,
+                           const int *need, const gp_budget *budget, uint8_t **dict, size_t *n_of, size_t *bad_file,
+                           gp_error *err)
+{
+	int rc = dict_walk(n_files, files, lens, n_gens, NULL, n_of, bad_file, err);
+	uint64_t bytes = 0;
+	for (size_t g = 0; rc == GP_OK && g < n_gens; g++) if (need[g]) bytes += (uint64_t)n_of[g] * GP_YIOOP_RECORD;
+	if (rc == GP_OK && gp_budget_check(budget, 0, bytes, "the bundle's dictionary", err) != GP_OK) rc = GP_ENOMEM;
+	for (size_t g = 0; rc == GP_OK && g < n_gens; g++) {
+		if (need[g] && !(dict[g] = malloc(n_of[g] * GP_YIOOP_RECORD + 1))) rc = gp_index_fail_nomem(err, "the bundle's dictionary");
+		n_of[g] = 0;
+	}
+	if (rc == GP_OK) rc = dict_walk(n_files, files, lens, n_gens, dict, n_of, bad_file, err);
+	for (size_t g = 0; rc == GP_OK && g < n_gens; g++) {
+		if (!dict[g]) continue;
+		qsort(dict[g], n_of[g], GP_YIOOP_RECORD, record_key_order);
+		for (size_t i = 1; i < n_of[g]; i++) {
+			if (memcmp(dict[g] + GP_YIOOP_RECORD * (i - 1), dict[g] + GP_YIOOP_RECORD * i, GP_YIOOP_KEY) == 0) {
+				char word[2 * GP_YIOOP_KEY + 1];
+				for (size_t k = 0; k < GP_YIOOP_KEY; k++) snprintf(word + 2 * k, 3, "%02x", dict[g][GP_YIOOP_RECORD * i + k]);
+				*bad_file = SIZE_MAX;
+				return gp_fail(err, YB_NAME, 0, "the bundle's dictionary gives word id %s twice for generation %zu", word, g);
+			}
+		}
+	}
+	return rc;
+}
+
+int gp_index_yioop_bundle_load(size_t n_gens, const uint8_t *const *files, const size_t *lens, size_t n_dict,
+                               const uint8_t *const *dict_files, const size_t *dict_lens, const gp_budget *budget,
+                               gp_index **out, uint64_t *base, size_t *bad, gp_error *err)
 {
 	memset(err, 0, sizeof(*err));
 	*out = NULL;
@@ -128,12 +226,40 @@ int gp_index_yioop_bundle_load(size_t n_gens, const uint8_t *const *files, const
 	gp_yioop_shard *shards = calloc(n_gens + 1, sizeof(*shards));
 	if (!shards) return gp_index_fail_nomem(err, "the bundle's generations");
 
+	/* the shards saved without their dictionaries read with the bundle's */
+	uint8_t **dict = calloc(n_gens + 1, sizeof(*dict));
+	size_t *n_of = calloc(n_gens + 1, sizeof(*n_of));
+	int *need = calloc(n_gens + 1, sizeof(*need));
+	if (!dict || !n_of || !need) {
+		rc = gp_index_fail_nomem(err, "the bundle's generations");
+		goto done;
+	}
+	int any = 0;
+	for (size_t g = 0; g < n_gens; g++) any |= need[g] = files[g] && lens[g] >= 8 && gp_load_be32(files[g] + 4) == 0;
+	if (any && n_dict) {
+		size_t bad_file;
+		rc = read_dictionary(n_dict, dict_files, dict_lens, n_gens, need, budget, dict, n_of, &bad_file, err);
+		if (rc != GP_OK) {
+			if (bad_file != SIZE_MAX) *bad = n_gens + bad_file;
+			goto done;
+		}
+	}
+	for (size_t g = 0; g < n_gens; g++) {
+		/* a shard without a dictionary, with postings the bundle's dictionary says nothing of
+		 * (its generation not merged there yet): its words would be lost */
+		if (need[g] && dict[g] && n_of[g] == 0 && gp_load_be32(files[g] + 8) != 0) {
+			*bad = g;
+			rc = gp_fail(err, GP_YIOOP_SHARD_NAME, 4, "no dictionary, and the bundle's dictionary has no entry for "
+			             "generation %zu", g);
+			goto done;
+		}
+	}
 	/* each generation's shard checked on its own (a generation with no file yet is empty) */
 	uint64_t n_records = 0, files_len = 0;
 	base[0] = 0;
 	for (size_t g = 0; g < n_gens; g++) {
 		if (files[g]) {
-			rc = gp_yioop_shard_read(files[g], lens[g], budget, 1, &shards[g], err);
+			rc = gp_yioop_shard_read(files[g], lens[g], dict[g], n_of[g], budget, 1, &shards[g], err);
 			if (rc != GP_OK) {
 				*bad = g;
 				goto done;
@@ -202,9 +328,7 @@ int gp_index_yioop_bundle_load(size_t n_gens, const uint8_t *const *files, const
 				const uint8_t *file = files[records[k].generation];
 				char rule[sizeof(err->rule)];
 				memcpy(rule, err->rule, sizeof(rule));
-				size_t where = s->owned[records[k].at]
-				                   ? s->postings_at + gp_load_be32(file + s->dict_at + GP_YIOOP_RECORD * records[k].at + GP_YIOOP_KEY + 4)
-				                   : (size_t)(blob - file) + err->offset;
+				size_t where = s->owned[records[k].at] ? s->list_at[records[k].at] : (size_t)(blob - file) + err->offset;
 				*bad = records[k].generation;
 				rc = gp_fail(err, GP_YIOOP_SHARD_NAME, where, "%.140s (the list of dictionary record %u)", rule, records[k].at);
 			}
@@ -255,6 +379,10 @@ done:
 	}
 	for (size_t g = 0; g < n_gens; g++) gp_yioop_shard_free(&shards[g]);
 	free(shards);
+	for (size_t g = 0; dict && g < n_gens; g++) free(dict[g]);
+	free(dict);
+	free(n_of);
+	free(need);
 	free(arena.p);
 	free(records);
 	free(terms);

@@ -22,14 +22,19 @@ typedef struct gp_yioop_shard {
 	uint8_t **owned;
 	uint32_t *table;
 	uint32_t *summary;
+	size_t *list_at;   /* each list's first byte in the file, as its record gives it */
+	int outside;    /* its dictionary the one given (the bundle's), not the file's */
 } gp_yioop_shard;
 
 /* The file's header, dictionary and doc records checked, and the lists Yioop's combined form
  * damaged repaired, into *s (its term and list pointers into `file`, or its own repaired lists),
- * with the summary offsets when asked. GP_EFORMAT names the file's byte and the rule; GP_ENOMEM.
- * *s is freed by gp_yioop_shard_free whatever the outcome. */
-int gp_yioop_shard_read(const uint8_t *file, size_t len, const gp_budget *budget, int want_summary,
-                        gp_yioop_shard *s, gp_error *err);
+ * with the summary offsets when asked. A shard saved without its dictionary takes `dict`'s
+ * dict_records records (the same 32-byte layout, sorted by word id: its bundle's dictionary's
+ * entries for it), or is refused without them. GP_EFORMAT names the file's byte and the rule (4,
+ * the header's dictionary length, for an entry of the dictionary given); GP_ENOMEM. *s is freed
+ * by gp_yioop_shard_free whatever the outcome. */
+int gp_yioop_shard_read(const uint8_t *file, size_t len, const uint8_t *dict, size_t dict_records,
+                        const gp_budget *budget, int want_summary, gp_yioop_shard *s, gp_error *err);
 void gp_yioop_shard_free(gp_yioop_shard *s);
 
 /* A MOD9 list decoded to be written again: each posting's doc, where its values start, whether

@@ -72,8 +72,9 @@ namespace {
     {
         exec('rm -rf ' . escapeshellarg($dir));
         @mkdir(dirname($dir), 0777, true);
-        $bundle = new L\IndexArchiveBundle($dir, false, $description, $per_generation, false);
         ob_start();   /* Yioop logs each step to standard output */
+        $bundle = new L\IndexArchiveBundle($dir, false, $description, $per_generation, false);
+        set_error_handler(null);   /* Yioop's constructors install theirs again */
         foreach (array_chunk($pages, $batch) as $list) {
             $generation = $bundle->initGenerationToAdd(count($list));
             $bundle->addPages($generation, L\CrawlConstants::SUMMARY_OFFSET, $list, count($list));

@@ -64,6 +64,10 @@ namespace {
         ['safe:all', 'code:200', 'media:text', 'site:licenses.example.org', 'zzznotaword']));
     $expect = ['generations' => $info['ACTIVE'] + 1, 'last_dictionary' => $info['LAST_DICTIONARY_SHARD'],
                'pages' => count($pages), 'units' => [], 'docs' => [], 'words' => []];
+    ob_start();
+    $dictionary = (new L\IndexArchiveBundle($dir))->dictionary;
+    ob_end_clean();
+    set_error_handler(null);   /* Yioop's constructors install theirs again */
     $shards = [];
     for ($g = 0; $g <= $info['ACTIVE']; $g++) {
         $shards[$g] = new L\IndexShard("$dir/posting_doc_shards/index$g", $g, (int)$per_generation, true);
@@ -83,6 +87,13 @@ namespace {
     foreach ($picked as $w) {
         $id = L\crawlHashWord($w, true);
         $entry = ['word' => $w, 'id' => bin2hex($id), 'postings' => []];
+        /* the generations the bundle's own IndexDictionary gives the word (what Yioop reads for
+         * the generations merged there, and all a shard saved without its dictionary has) */
+        ob_start();
+        $in_dictionary = $dictionary->getWordInfo($id, true);
+        ob_end_clean();
+        $entry['dictionary_generations'] = $in_dictionary === false ? []
+            : array_values(array_unique(array_map(fn($e) => (int)$e[0], $in_dictionary)));
         for ($g = 0; $g <= $info['ACTIVE']; $g++) {
             $shard = $shards[$g];
             $word_info = $shard->getWordInfo($id, true);
@@ -111,6 +122,37 @@ namespace {
     }
     file_put_contents("$out/bundle-2021.json.gz", gzencode(json_encode($expect, JSON_THROW_ON_ERROR) . "\n", 9));
     printf("%d words read back by Yioop\n", count($expect['words']));
+
+    /* --- the same pages written again with Yioop's RESAVE_SHARDS_WITHOUT_DICTIONARY: each
+     * generation's shard saved without its dictionary once the bundle's holds it (the active one
+     * keeps its own); those shards alone are kept, the rest being the first bundle's byte for
+     * byte --- */
+    define('seekquarry\\yioop\\configs\\RESAVE_SHARDS_WITHOUT_DICTIONARY', true);
+    $bare = "$out/bundle-2021-nodict";
+    yioop_write_bundle($bare, 'gpupost test bundle', $pages, (int)$per_generation);
+    foreach (['generation.txt', 'summaries', 'dictionary'] as $part) {
+        exec('diff -r ' . escapeshellarg("$dir/$part") . ' ' . escapeshellarg("$bare/$part"), $lines, $rc);
+        if ($rc !== 0) {
+            fwrite(STDERR, "the bundle written again differs in $part\n");
+            exit(1);
+        }
+    }
+    $kept = [];
+    foreach (glob("$bare/posting_doc_shards/index*") as $f) {
+        $h = unpack('N2', file_get_contents($f, false, null, 0, 8));
+        if ($h[2] == 0) $kept[] = 'posting_doc_shards/' . basename($f);
+        else exec('rm ' . escapeshellarg($f));
+    }
+    foreach (['generation.txt', 'summaries', 'dictionary'] as $part) exec('rm -r ' . escapeshellarg("$bare/$part"));
+    @unlink("$out/bundle-2021-nodict.tar");
+    @unlink("$out/bundle-2021-nodict.tar.gz");
+    $tar = new PharData("$out/bundle-2021-nodict.tar");
+    $tar->buildFromDirectory($bare);
+    $tar->compress(Phar::GZ);
+    unset($tar);
+    unlink("$out/bundle-2021-nodict.tar");
+    exec('rm -rf ' . escapeshellarg($bare));
+    printf("shards saved without their dictionaries: %s\n", implode(' ', $kept));
 
     /* --- the bundle as one archive --- */
     @unlink("$out/bundle-2021.tar");

@@ -135,6 +135,63 @@ foreach ($ids as $id) {
 echo "without the active generation's file: ", var_export($ok, true), "\n";
 rename("$tmp/active", "$dir/posting_doc_shards/index$last");
 
+/* the same bundle with generations 0..3 saved without their dictionaries (Yioop's
+ * RESAVE_SHARDS_WITHOUT_DICTIONARY): read through the bundle's IndexDictionary, the same index */
+$whole = GpuPost\Index::openYioopBundle($dir);
+$bare = "$tmp/bare";
+gp_untar(gzdecode(file_get_contents(__DIR__ . '/data/yioop/bundle-2021.tar.gz')), $bare);
+gp_untar(gzdecode(file_get_contents(__DIR__ . '/data/yioop/bundle-2021-nodict.tar.gz')), $bare);
+$without = 0;
+foreach (glob("$bare/posting_doc_shards/index*") as $f) $without += unpack('N2', file_get_contents($f, false, null, 0, 8))[2] === 0;
+$ix = GpuPost\Index::openYioopBundle($bare);
+/* the generations the bundle's dictionary files give each word (a reference reading of their
+ * rows: a word's row, then its aux rows of three generations each), against Yioop's own lookup */
+$dict_gens = [];
+foreach (glob("$bare/dictionary/*/*A.dic") as $f) {
+    $b = file_get_contents($f);
+    for ($r = 0, $rows = (strlen($b) - 2048) / 32; $r < $rows;) {
+        $row = substr($b, 2048 + 32 * $r, 32);
+        [, $aux, $g] = unpack('n2', substr($row, 20, 4));
+        $dict_gens[substr($row, 0, 20)][] = $g;
+        for ($k = 1; $k <= $aux; $k++) {
+            foreach (str_split(substr($b, 2048 + 32 * ($r + $k) + 2, 30), 10) as $e) {
+                if ($e !== str_repeat("\xff", 10)) $dict_gens[substr($row, 0, 20)][] = unpack('n', $e)[1];
+            }
+        }
+        $r += 1 + $aux;
+    }
+}
+$yioop_short = 0;
+foreach ($want['words'] as $w) {
+    $mine = $dict_gens[hex2bin($w['id'])] ?? [];
+    if (array_diff($w['dictionary_generations'], $mine)) echo "Yioop's lookup found a generation the files lack: {$w['word']}\n";
+    $yioop_short += count(array_diff($mine, $w['dictionary_generations'])) > 0;
+}
+/* what the bundle's dictionary leaves out (Yioop's tier merge dropped generation 3 of many
+ * words), and the active generation's lists from its own dictionary */
+$truth_bare = [];
+$lost = 0;
+foreach ($want['words'] as $w) {
+    $id = hex2bin($w['id']);
+    $gens = array_merge($dict_gens[$id] ?? [], [$want['generations'] - 1]);
+    $truth_bare[$id] = array_filter($truth[$id], fn($d) => in_array((int)$records[$d]['generation'], $gens, true), ARRAY_FILTER_USE_KEY);
+    $lost += count($truth[$id]) - count($truth_bare[$id]);
+}
+$same = true;
+foreach ($queries as [$terms, $op]) $same = $same && $ix->search($terms, ['op' => $op]) === ref_match($truth_bare, $terms, $op);
+echo "shards without their dictionaries: $without; every query as the bundle's dictionary says: ", var_export($same, true),
+    " (postings it leaves out: ", $lost > 0 ? 'some' : 'none', "; words Yioop's own lookup finds in fewer generations: $yioop_short)\n";
+$tier = basename(glob("$bare/dictionary/0/*A.dic")[0]);
+$t = file_get_contents("$bare/dictionary/7/$tier");
+file_put_contents("$bare/dictionary/7/$tier", substr($t, 0, -5));
+echo preg_replace('~ \S*gpupost-105-\d+/bare~', ' BARE', gp_error_of(fn() => GpuPost\Index::openYioopBundle($bare))), "\n";
+file_put_contents("$bare/dictionary/7/$tier", substr_replace($t, "\xff\xff", 2048 + 20, 2));
+echo preg_replace('~ \S*gpupost-105-\d+/bare~', ' BARE', gp_error_of(fn() => GpuPost\Index::openYioopBundle($bare))), "\n";
+file_put_contents("$bare/dictionary/7/$tier", $t);
+rename("$bare/dictionary", "$bare/dictionary-gone");
+echo preg_replace('~ \S*gpupost-105-\d+/bare~', ' BARE', gp_error_of(fn() => GpuPost\Index::openYioopBundle($bare))), "\n";
+unset($whole, $ix);
+
 /* damaged bundles */
 /* Yioop's word id of a term (crawlHashWord($term, true)): 8 bytes of its MD5, a zero byte, its
  * first 11 bytes, zero-padded to 20 */
@@ -214,6 +271,10 @@ persistent reused: true
 after a shard changed: false
 after a shard replaced with its size and time: false
 without the active generation's file: true
+shards without their dictionaries: 4; every query as the bundle's dictionary says: true (postings it leaves out: some; words Yioop's own lookup finds in fewer generations: %d)
+GpuPost\Exception: Yioop dictionary BARE/dictionary/7/%dA.dic: byte 0: its %d bytes after the prefix table are not rows of 32
+GpuPost\Exception: Yioop dictionary BARE/dictionary/7/%dA.dic: byte %d: a row names 65535 aux rows where %d rows are left
+GpuPost\Exception: a shard of the Yioop bundle BARE has no dictionary and the bundle's cannot be read: BARE/dictionary/0: No such file or directory
 GpuPost\Exception: cannot open the Yioop bundle DIR/none: No such file or directory
 GpuPost\Exception: the Yioop bundle DIR/generation.txt is not a directory
 GpuPost\Exception: DIR/posting_doc_shards is no Yioop bundle: DIR/posting_doc_shards/generation.txt: No such file or directory
