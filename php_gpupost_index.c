@@ -1599,16 +1599,23 @@ GP_METHOD(GpuPost_Index, count)
 	gp_answers_free(&ans);
 }
 
+/* A method's one argument, a list of docs, and its index (NULL: thrown). */
+static gp_index *docs_argument(INTERNAL_FUNCTION_PARAMETERS, HashTable **docs, index_obj **o)
+{
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_ARRAY_HT(*docs)
+	ZEND_PARSE_PARAMETERS_END_EX(return NULL);
+	*o = THIS_INDEX();
+	return index_of(*o);
+}
+
 /* [doc => [attribute => value]]: each doc's attributes that it has (what filters, priors and
  * orders read; a Yioop bundle's doc map). */
 GP_METHOD(GpuPost_Index, attributes)
 {
 	HashTable *docs;
-	ZEND_PARSE_PARAMETERS_START(1, 1)
-		Z_PARAM_ARRAY_HT(docs)
-	ZEND_PARSE_PARAMETERS_END();
-	index_obj *o = THIS_INDEX();
-	gp_index *ix = index_of(o);
+	index_obj *o;
+	gp_index *ix = docs_argument(INTERNAL_FUNCTION_PARAM_PASSTHRU, &docs, &o);
 	if (!ix) RETURN_THROWS();
 	zval *v;
 	ZEND_HASH_FOREACH_VAL(docs, v) {
@@ -1644,11 +1651,8 @@ GP_METHOD(GpuPost_Index, attributes)
 GP_METHOD(GpuPost_Index, yioopSummaries)
 {
 	HashTable *docs;
-	ZEND_PARSE_PARAMETERS_START(1, 1)
-		Z_PARAM_ARRAY_HT(docs)
-	ZEND_PARSE_PARAMETERS_END();
-	index_obj *o = THIS_INDEX();
-	gp_index *ix = index_of(o);
+	index_obj *o;
+	gp_index *ix = docs_argument(INTERNAL_FUNCTION_PARAM_PASSTHRU, &docs, &o);
 	if (!ix) RETURN_THROWS();
 	if (!o->yioop_bundle) {
 		zend_throw_error(NULL, "GpuPost\\Index::yioopSummaries(): the index was not opened by openYioopBundle()");

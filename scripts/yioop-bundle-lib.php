@@ -83,4 +83,16 @@ namespace {
         ob_end_clean();
         return unserialize(file_get_contents("$dir/generation.txt"));
     }
+
+    /** $dir's files as OUT.tar.gz (PharData: the same bytes for the same files). */
+    function yioop_tar_gz(string $dir, string $out): void
+    {
+        @unlink("$out.tar");
+        @unlink("$out.tar.gz");
+        $tar = new PharData("$out.tar");
+        $tar->buildFromDirectory($dir);
+        $tar->compress(Phar::GZ);
+        unset($tar);
+        unlink("$out.tar");
+    }
 }

@@ -144,24 +144,12 @@ namespace {
         else exec('rm ' . escapeshellarg($f));
     }
     foreach (['generation.txt', 'summaries', 'dictionary'] as $part) exec('rm -r ' . escapeshellarg("$bare/$part"));
-    @unlink("$out/bundle-2021-nodict.tar");
-    @unlink("$out/bundle-2021-nodict.tar.gz");
-    $tar = new PharData("$out/bundle-2021-nodict.tar");
-    $tar->buildFromDirectory($bare);
-    $tar->compress(Phar::GZ);
-    unset($tar);
-    unlink("$out/bundle-2021-nodict.tar");
+    yioop_tar_gz($bare, "$out/bundle-2021-nodict");
     exec('rm -rf ' . escapeshellarg($bare));
     printf("shards saved without their dictionaries: %s\n", implode(' ', $kept));
 
     /* --- the bundle as one archive --- */
-    @unlink("$out/bundle-2021.tar");
-    @unlink("$out/bundle-2021.tar.gz");
-    $tar = new PharData("$out/bundle-2021.tar");
-    $tar->buildFromDirectory($dir);
-    $tar->compress(Phar::GZ);
-    unset($tar);
-    unlink("$out/bundle-2021.tar");
+    yioop_tar_gz($dir, "$out/bundle-2021");
     exec('rm -rf ' . escapeshellarg($dir) . ' ' . escapeshellarg($work));
     printf("%s: %d bytes\n", "$out/bundle-2021.tar.gz", filesize("$out/bundle-2021.tar.gz"));
 }
