@@ -135,5 +135,7 @@ namespace GpuPost {
         public function attributes(array $docs): array {}
 
         public function yioopSummaries(array $docs): array {}
+
+        public function yioopDocs(array $docs): array {}
     }
 }

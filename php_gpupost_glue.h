@@ -144,6 +144,9 @@ gp_index *gpupost_yioop_bundle_open(const char *dir, const gp_ctx *ctx, char *re
  * record is a ValueError, a damaged record a GpuPost\Exception naming file and byte (rv then
  * undefined, the exception thrown). */
 void gpupost_yioop_summaries(const gp_index *ix, const char *dir, HashTable *docs, const gp_ctx *ctx, zval *rv);
+/* [doc => Yioop's item fields] into rv (an index from openYioopBundle: ix->yioop set); a doc
+ * without a record is a ValueError (rv then undefined, the error thrown). */
+void gpupost_yioop_docs(const gp_index *ix, HashTable *docs, zval *rv);
 uint64_t gpupost_resident_bytes(void);
 size_t gpupost_resident_count(void);
 void gpupost_resident_shutdown(void);

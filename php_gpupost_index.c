@@ -1664,6 +1664,21 @@ GP_METHOD(GpuPost_Index, yioopSummaries)
 	call_end();
 }
 
+/* [doc => Yioop's item fields]: key, generation, doc index, summary offset, doc length, whether a
+ * page, DOC_RANK (an index opened by openYioopBundle). */
+GP_METHOD(GpuPost_Index, yioopDocs)
+{
+	HashTable *docs;
+	index_obj *o;
+	gp_index *ix = docs_argument(INTERNAL_FUNCTION_PARAM_PASSTHRU, &docs, &o);
+	if (!ix) RETURN_THROWS();
+	if (!ix->yioop) {
+		zend_throw_error(NULL, "GpuPost\\Index::yioopDocs(): the index was not opened by openYioopBundle()");
+		RETURN_THROWS();
+	}
+	gpupost_yioop_docs(ix, docs, return_value);
+}
+
 GP_METHOD(GpuPost_Index, info)
 {
 	ZEND_PARSE_PARAMETERS_NONE();

@@ -21,6 +21,7 @@
 #include "index/gp_index.h"
 #include "index/gp_yioop_archive.h"
 #include "ext/standard/php_var.h"
+#include "ext/standard/php_math.h"
 
 /* The most generations a bundle may name (Yioop's MAX_GENERATIONS is 10,000 by default). */
 #define BUNDLE_MAX_GENERATIONS 1000000
@@ -365,4 +366,67 @@ void gpupost_yioop_summaries(const gp_index *ix, const char *dir, HashTable *doc
 	} ZEND_HASH_FOREACH_END();   /* the table's entries freed with it */
 	zend_hash_destroy(&files);
 	zend_hash_destroy(&no_classes);
+}
+
+/* Yioop's AVG_LINKS_PER_PAGE (its Config.php's default), in IndexShard::makeItem's DOC_RANK */
+#define YIOOP_AVG_LINKS_PER_PAGE 24
+
+/* Yioop's DOC_RANK of doc index x of a shard whose header gives generation g and per docs per
+ * generation: 10 - log10(x + 1 + (AVG_LINKS_PER_PAGE + 1) x per x g), through number_format(.,
+ * 10) as Yioop keeps it; a record's archive rank (bits 19-22 of its length) instead where set. */
+static void yioop_doc_rank(zval *out, uint64_t x, uint32_t g, uint32_t per, uint32_t doc_len)
+{
+	const uint32_t pre_rank = doc_len & (0x0Fu << 19);
+	if (pre_rank) {
+		ZVAL_LONG(out, pre_rank >> 19);
+		return;
+	}
+	double depth = log10((double)(x + 1) + (double)(YIOOP_AVG_LINKS_PER_PAGE + 1) * (double)per * (double)g);
+	zend_string *text = _php_math_number_format(10 - depth, 10, '.', ',');
+	ZVAL_DOUBLE(out, zend_strtod(ZSTR_VAL(text), NULL));
+	zend_string_release(text);
+}
+
+void gpupost_yioop_docs(const gp_index *ix, HashTable *docs, zval *rv)
+{
+	const gp_yioop_docs *y = ix->yioop;
+	zval *v;
+	ZEND_HASH_FOREACH_VAL(docs, v) {
+		ZVAL_DEREF(v);
+		if (Z_TYPE_P(v) != IS_LONG) {
+			zend_argument_type_error(1, "must hold docs as int, %s given", zend_zval_type_name(v));
+			return;
+		}
+		if (Z_LVAL_P(v) < 0 || (uint64_t)Z_LVAL_P(v) >= y->n_docs || !y->doc_int[Z_LVAL_P(v)]) {
+			zend_argument_value_error(1, "doc " ZEND_LONG_FMT " is no doc of the bundle (no doc record starts there)", Z_LVAL_P(v));
+			return;
+		}
+	} ZEND_HASH_FOREACH_END();
+	const int off_attr = gp_index_attribute_find(ix, "summary_offset", 14);
+	array_init_size(rv, zend_hash_num_elements(docs));
+	ZEND_HASH_FOREACH_VAL(docs, v) {
+		ZVAL_DEREF(v);
+		const uint64_t d = (uint64_t)Z_LVAL_P(v);
+		size_t g = 0;   /* the generation: the last whose docs begin at or before d */
+		for (size_t lo = 0, hi = y->n_gens; lo < hi;) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (y->base[mid] <= d) { g = mid; lo = mid + 1; } else hi = mid;
+		}
+		while (g + 1 < y->n_gens && y->base[g + 1] <= d) g++;
+		const uint32_t doc_int = y->doc_int[d];
+		uint32_t doc_len = doc_int >> 8;
+		const bool is_doc = !(doc_len & 0x800000u);
+		if (!is_doc) doc_len &= 0x7FFFFFu;
+		zval row, rank;
+		array_init_size(&row, 7);
+		add_assoc_stringl(&row, "key", (const char *)y->keys + GP_YIOOP_DOC_KEYS * d, GP_YIOOP_DOC_KEYS);
+		add_assoc_long(&row, "generation", (zend_long)y->header_generation[g]);
+		add_assoc_long(&row, "doc_index", (zend_long)(d - y->base[g]));
+		add_assoc_long(&row, "summary_offset", (zend_long)gp_index_attribute(ix, (uint32_t)off_attr, (uint32_t)d));
+		add_assoc_long(&row, "doc_len", (zend_long)doc_len);
+		add_assoc_bool(&row, "is_doc", is_doc);
+		yioop_doc_rank(&rank, d - y->base[g], y->header_generation[g], y->per_generation[g], doc_len);
+		add_assoc_zval(&row, "doc_rank", &rank);
+		zend_hash_index_update(Z_ARRVAL_P(rv), (zend_ulong)d, &row);
+	} ZEND_HASH_FOREACH_END();
 }

@@ -305,7 +305,19 @@ static void index_free(gp_index *ix)
 	free(ix->attr_names);
 	free(ix->attr_at);
 	free(ix->attr_owned);
+	gp_yioop_docs_free(ix->yioop);
 	free(ix);
+}
+
+void gp_yioop_docs_free(gp_yioop_docs *d)
+{
+	if (!d) return;
+	free(d->keys);
+	free(d->doc_int);
+	free(d->base);
+	free(d->header_generation);
+	free(d->per_generation);
+	free(d);
 }
 
 void gp_index_unref(gp_index *ix)

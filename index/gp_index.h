@@ -110,8 +110,27 @@ typedef struct gp_index {
 	const double *attr_values;
 	double *attr_owned;       /* the values when the index holds them (not in a mapped file) */
 
+	/* an index of a Yioop bundle (gp_index_yioop_bundle.c): its docs as Yioop's items read them */
+	struct gp_yioop_docs *yioop;
+
 	int refs;                 /* holders (a PHP object each, the persistent registry) */
 } gp_index;
+
+/* A Yioop bundle's docs as Yioop's IndexShard::makeItem reads them: by doc (a doc index of the
+ * whole numbering), its record's first three keys (the URL hash, the content hash and the host
+ * key: 24 bytes, zeros where no record starts) and its second word (doc length << 8 | key count);
+ * by generation, where its docs begin and its shard header's generation and docs per generation
+ * (what Yioop's DOC_RANK is computed from). */
+#define GP_YIOOP_DOC_KEYS 24
+typedef struct gp_yioop_docs {
+	uint64_t n_docs;
+	uint8_t *keys;            /* GP_YIOOP_DOC_KEYS a doc */
+	uint32_t *doc_int;
+	size_t n_gens;
+	uint64_t *base;           /* n_gens + 1 */
+	uint32_t *header_generation, *per_generation;
+} gp_yioop_docs;
+void gp_yioop_docs_free(gp_yioop_docs *d);
 
 /* Columns: at most GP_IX_MAX_COLUMNS, each of at most GP_IX_COLUMN_TOKENS tokens a doc (positions
  * stay below 2^28, as a MOD9 gap must). */

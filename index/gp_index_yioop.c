@@ -176,6 +176,9 @@ int gp_yioop_shard_read(const uint8_t *file, size_t len, const uint8_t *dict, si
 	const uint8_t *records = outside ? dict : file + dict_at;
 	s->dict_at = dict_at;
 	s->outside = outside;
+	s->docs = file + docs_at;
+	s->header_generation = h[4];
+	s->per_generation = h[5];
 	s->postings_at = postings_at;
 
 	if (gp_budget_check(budget, 0, (uint64_t)n * (2 * sizeof(void *) + 3 * sizeof(size_t)) +

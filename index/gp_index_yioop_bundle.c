@@ -111,6 +111,48 @@ static int set_doc_attributes(gp_index *ix, const gp_yioop_shard *shards, size_t
 	return rc;
 }
 
+/* The docs as Yioop's items read them: each record's first three keys and second word, and
+ * each generation's header fields. */
+static int set_yioop_docs(gp_index *ix, const gp_yioop_shard *shards, size_t n_gens, const uint64_t *base,
+                          const gp_budget *budget, gp_error *err)
+{
+	const uint64_t docs = base[n_gens];
+	if (gp_budget_check(budget, 0, docs * (GP_YIOOP_DOC_KEYS + 4) + (uint64_t)n_gens * 16, "the bundle's doc keys", err) != GP_OK) {
+		return GP_ENOMEM;
+	}
+	gp_yioop_docs *d = calloc(1, sizeof(*d));
+	if (d) {
+		d->keys = calloc((size_t)docs + 1, GP_YIOOP_DOC_KEYS);
+		d->doc_int = calloc((size_t)docs + 1, sizeof(*d->doc_int));
+		d->base = malloc((n_gens + 1) * sizeof(*d->base));
+		d->header_generation = calloc(n_gens + 1, sizeof(*d->header_generation));
+		d->per_generation = calloc(n_gens + 1, sizeof(*d->per_generation));
+	}
+	if (!d || !d->keys || !d->doc_int || !d->base || !d->header_generation || !d->per_generation) {
+		gp_yioop_docs_free(d);
+		return gp_index_fail_nomem(err, "the bundle's doc keys");
+	}
+	d->n_docs = docs;
+	d->n_gens = n_gens;
+	memcpy(d->base, base, (n_gens + 1) * sizeof(*base));
+	for (size_t g = 0; g < n_gens; g++) {
+		const gp_yioop_shard *s = &shards[g];
+		d->header_generation[g] = s->header_generation;
+		d->per_generation[g] = s->per_generation;
+		for (size_t x = 0; x < s->n_docs; x++) {
+			if (s->table[x] == GP_IX_NO_LENGTH) continue;
+			/* a record holds 8 bytes, then at least its keys: three of them where it has three or
+			 * more (a record of fewer keys leaves the rest zero) */
+			const uint8_t *r = s->docs + 16 * x;
+			const uint32_t doc_int = gp_load_be32(r + 4), keys = doc_int & 255u;
+			d->doc_int[base[g] + x] = doc_int;
+			memcpy(d->keys + GP_YIOOP_DOC_KEYS * (base[g] + x), r + 8, 8 * (keys < 3 ? keys : 3));
+		}
+	}
+	ix->yioop = d;
+	return GP_OK;
+}
+
 /* --- the bundle's IndexDictionary: what a shard saved without its dictionary is read with --- */
 
 #define YD_HEADER 2048   /* IndexDictionary::PREFIX_HEADER_SIZE: 256 prefixes of (offset, count) */
@@ -372,6 +414,7 @@ int gp_index_yioop_bundle_load(size_t n_gens, const uint8_t *const *files, const
 	}
 	table = NULL;   /* the index's now */
 	rc = set_doc_attributes(*out, shards, n_gens, base, budget, err);
+	if (rc == GP_OK) rc = set_yioop_docs(*out, shards, n_gens, base, budget, err);
 done:
 	if (rc != GP_OK && *out) {
 		gp_index_unref(*out);

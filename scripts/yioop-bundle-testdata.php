@@ -63,7 +63,7 @@ namespace {
         array_slice($ranked, 300, 8), array_slice($ranked, 600, 6), array_slice($ranked, 1000, 6), array_slice($ranked, -6), ['licens', 'softwar', 'copyright', 'free'],
         ['safe:all', 'code:200', 'media:text', 'site:licenses.example.org', 'zzznotaword']));
     $expect = ['generations' => $info['ACTIVE'] + 1, 'last_dictionary' => $info['LAST_DICTIONARY_SHARD'],
-               'pages' => count($pages), 'units' => [], 'docs' => [], 'words' => []];
+               'pages' => count($pages), 'units' => [], 'docs' => [], 'words' => [], 'items' => []];
     ob_start();
     $dictionary = (new L\IndexArchiveBundle($dir))->dictionary;
     ob_end_clean();
@@ -101,9 +101,12 @@ namespace {
             [$first, $last] = $word_info;
             $next = $first;
             while ($next <= $last) {
-                foreach ($shard->getPostingsSlice($first, $next, $last, 200) as $item) {
-                    $entry['postings'][] = [$g, $item[L\CrawlConstants::SUMMARY_OFFSET],
-                        $item[L\CrawlConstants::POSITION_LIST] ?? []];
+                foreach ($shard->getPostingsSlice($first, $next, $last, 200) as $key => $item) {
+                    $summary = $item[L\CrawlConstants::SUMMARY_OFFSET];
+                    $entry['postings'][] = [$g, $summary, $item[L\CrawlConstants::POSITION_LIST] ?? []];
+                    /* the item's fields Yioop ranks by, once a doc: its key, DOC_RANK, DOC_LEN, IS_DOC */
+                    $expect['items']["$g:$summary"] ??= [bin2hex($key), (string)$item[L\CrawlConstants::DOC_RANK],
+                        $item[L\CrawlConstants::DOC_LEN], $item[L\CrawlConstants::IS_DOC]];
                 }
             }
         }

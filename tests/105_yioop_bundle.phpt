@@ -76,6 +76,18 @@ foreach (['host', 'device'] as $where) {
         $ok = true;
         foreach ($all as $d => $a) $ok = $ok && $a === ($records[$d] ?? []);
         echo "attributes of every doc index: ", var_export($ok && count($all) === $base[count($want['units'])], true), "\n";
+        /* every doc's fields as Yioop's own items carry them (getPostingsSlice): its key, DOC_RANK
+         * (the same float as Yioop's number_format string), DOC_LEN and IS_DOC */
+        $items = $ix->yioopDocs(array_keys($records));
+        $same = 0;
+        foreach ($items as $d => $it) {
+            $y = $want['items'][(int)$records[$d]['generation'] . ':' . (int)$records[$d]['summary_offset']] ?? null;
+            $same += $y !== null && $it['key'] === hex2bin($y[0]) && $it['doc_rank'] === (float)$y[1] && $it['doc_len'] === $y[2]
+                && $it['is_doc'] === $y[3] && $it['generation'] === (int)$records[$d]['generation']
+                && $it['doc_index'] === (int)$records[$d]['doc_index'] && $it['summary_offset'] === (int)$records[$d]['summary_offset'];
+        }
+        echo "Yioop's item fields: $same of ", count($want['items']), " docs equal\n";
+        echo gp_error_of(fn() => $ix->yioopDocs([1])), "\n";
     }
     $batch = [];
     foreach ($queries as $k => [$terms, $op]) $batch[$k] = $terms;
@@ -265,6 +277,8 @@ gp_remove_tree($tmp);
 generations 5, the dictionary's last 3, words %d
 docs 480 (every record), terms %d, format MOD9, positional true
 attributes of every doc index: true
+Yioop's item fields: 480 of 480 docs equal
+ValueError: GpuPost\Index::yioopDocs(): Argument #1 ($docs) doc 1 is no doc of the bundle (no doc record starts there)
 device ran: opencl
 queries %d (phrases %d, matches %d), mismatches 0
 persistent reused: true
