@@ -76,9 +76,115 @@ static bool bundle_active(const char *dir, int64_t *active, struct stat *st)
 	return true;
 }
 
+/* A shard file's header says it was saved without its dictionary (words_len 0). */
+static bool shard_without_dictionary(const uint8_t *head, size_t len)
+{
+	return len >= 40 && !head[4] && !head[5] && !head[6] && !head[7];
+}
+
 static void shard_path(char *out, const char *dir, int64_t g)
 {
 	snprintf(out, MAXPATHLEN, "%s/posting_doc_shards/index%lld", dir, (long long)g);
+}
+
+/* The bundle's IndexDictionary as files: each active tier (a <t>A.dic in dictionary/0/), its 256
+ * prefix letters' files read in order. */
+typedef struct bundle_dict {
+	size_t n, n_tiers;
+	long *tiers;
+	uint8_t **files;
+	size_t *lens;
+	void **pinned;
+} bundle_dict;
+
+static void dictionary_path(char *out, const char *dir, long tier, size_t letter)
+{
+	snprintf(out, MAXPATHLEN, "%s/dictionary/%zu/%ldA.dic", dir, letter, tier);
+}
+
+static void bundle_dictionary_free(bundle_dict *d)
+{
+	for (size_t i = 0; i < d->n; i++) gpupost_index_image_free(d->files[i], d->pinned[i]);
+	if (d->tiers) efree(d->tiers);
+	if (d->files) efree(d->files);
+	if (d->lens) efree(d->lens);
+	if (d->pinned) efree(d->pinned);
+	memset(d, 0, sizeof(*d));
+}
+
+/* The active tiers of a bundle's IndexDictionary: the names `tA.dic` of dictionary/0/ with t a
+ * plain decimal number (no sign, space or leading zero: each tier once) up to 64 (Yioop merges
+ * tiers in pairs: 64 would be 2^64 generations); ecalloc'd into *tiers, sorted. False thrown. */
+#define BUNDLE_MAX_TIER 64
+static int tier_order(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+	return x < y ? -1 : x > y;
+}
+
+static bool bundle_tiers(const char *dir, long **tiers, size_t *n)
+{
+	char path[MAXPATHLEN];
+	snprintf(path, sizeof(path), "%s/dictionary/0", dir);
+	*tiers = NULL;
+	*n = 0;
+	if (php_check_open_basedir_ex(path, 0) != 0) {
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "the Yioop bundle's dictionary %s is outside open_basedir", path);
+		return false;
+	}
+	DIR *dh = opendir(path);
+	if (!dh) {
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "a shard of the Yioop bundle %s has no dictionary and the "
+		                        "bundle's cannot be read: %s: %s", dir, path, strerror(errno));
+		return false;
+	}
+	*tiers = ecalloc(BUNDLE_MAX_TIER + 2, sizeof(**tiers));
+	for (struct dirent *e; (e = readdir(dh));) {
+		const char *c = e->d_name;
+		long t = 0;
+		size_t digits = 0;
+		for (; *c >= '0' && *c <= '9' && digits < 3; c++, digits++) t = 10 * t + (*c - '0');
+		/* B: a merge's other half; anything else is no tier */
+		if (!digits || strcmp(c, "A.dic") != 0 || (digits > 1 && e->d_name[0] == '0')) continue;
+		if (t > BUNDLE_MAX_TIER || *n > BUNDLE_MAX_TIER) {
+			closedir(dh);
+			zend_throw_exception_ex(gpupost_exception_ce, 0, "%s/%s: a tier past the %d a bundle's dictionary holds",
+			                        path, e->d_name, BUNDLE_MAX_TIER);
+			return false;
+		}
+		(*tiers)[(*n)++] = t;
+	}
+	closedir(dh);
+	if (!*n) {
+		zend_throw_exception_ex(gpupost_exception_ce, 0, "a shard of the Yioop bundle %s has no dictionary and %s "
+		                        "names no tier of the bundle's", dir, path);
+		return false;
+	}
+	qsort(*tiers, *n, sizeof(**tiers), tier_order);
+	return true;
+}
+
+static bool bundle_dictionary(const char *dir, const gp_ctx *ctx, uint64_t *held, bundle_dict *d)
+{
+	char path[MAXPATHLEN], opened[MAXPATHLEN];
+	if (!bundle_tiers(dir, &d->tiers, &d->n_tiers)) return false;
+	d->files = ecalloc(256 * d->n_tiers + 1, sizeof(*d->files));
+	d->lens = ecalloc(256 * d->n_tiers + 1, sizeof(*d->lens));
+	d->pinned = ecalloc(256 * d->n_tiers + 1, sizeof(*d->pinned));
+	for (size_t t = 0; t < d->n_tiers; t++) {
+		for (size_t p = 0; p < 256; p++) {
+			php_stream_statbuf fsb;
+			dictionary_path(path, dir, d->tiers[t], p);
+			uint8_t *f = gpupost_index_file_read(path, "Yioop dictionary", false, GP_PLACE_HOST, ctx, &d->lens[d->n],
+			                                     &d->pinned[d->n], &fsb, opened, NULL);
+			if (!f) return false;
+			d->files[d->n] = f;
+			/* the files held at once, the shards' included, within the call's cap */
+			*held += d->lens[d->n++];
+			if (!fits_budget(ctx, 0, *held, "the Yioop bundle's files")) return false;
+		}
+	}
+	return true;
 }
 
 /* The state a persistent bundle is known by: the directory's device, the sum of its
@@ -114,78 +220,34 @@ bool gpupost_yioop_bundle_stat(const char *dir, char *real, php_stream_statbuf *
 	sb->sb.st_mtim = st.st_mtim;
 	bundle_state_add(sb, &digest, &st);
 	/* a generation without its file ends the walk: no bundle opens past it */
+	bool bare = false;
 	for (int64_t g = 0; g <= active; g++) {
 		char path[MAXPATHLEN];
 		shard_path(path, real, g);
 		if (stat(path, &st) != 0) break;
 		bundle_state_add(sb, &digest, &st);
-	}
-	sb->sb.st_ino = (ino_t)digest;
-	return true;
-}
-
-/* The bundle's IndexDictionary as files: each active tier (a <t>A.dic in dictionary/0/), its 256
- * prefix letters' files read in order. */
-typedef struct bundle_dict {
-	size_t n, n_tiers;
-	long *tiers;
-	uint8_t **files;
-	size_t *lens;
-	void **pinned;
-} bundle_dict;
-
-static void dictionary_path(char *out, const char *dir, long tier, size_t letter)
-{
-	snprintf(out, MAXPATHLEN, "%s/dictionary/%zu/%ldA.dic", dir, letter, tier);
-}
-
-static void bundle_dictionary_free(bundle_dict *d)
-{
-	for (size_t i = 0; i < d->n; i++) gpupost_index_image_free(d->files[i], d->pinned[i]);
-	if (d->tiers) efree(d->tiers);
-	if (d->files) efree(d->files);
-	if (d->lens) efree(d->lens);
-	if (d->pinned) efree(d->pinned);
-	memset(d, 0, sizeof(*d));
-}
-
-static bool bundle_dictionary(const char *dir, const gp_ctx *ctx, bundle_dict *d)
-{
-	char path[MAXPATHLEN], opened[MAXPATHLEN];
-	snprintf(path, sizeof(path), "%s/dictionary/0", dir);
-	if (php_check_open_basedir_ex(path, 0) != 0) {
-		zend_throw_exception_ex(gpupost_exception_ce, 0, "the Yioop bundle's dictionary %s is outside open_basedir", path);
-		return false;
-	}
-	DIR *dh = opendir(path);
-	if (!dh) {
-		zend_throw_exception_ex(gpupost_exception_ce, 0, "a shard of the Yioop bundle %s has no dictionary and the "
-		                        "bundle's cannot be read: %s: %s", dir, path, strerror(errno));
-		return false;
-	}
-	size_t cap = 8;
-	d->tiers = ecalloc(cap, sizeof(*d->tiers));
-	for (struct dirent *e; (e = readdir(dh));) {
-		char *end;
-		long t = strtol(e->d_name, &end, 10);
-		if (end == e->d_name || t < 0 || t > 64 || strcmp(end, "A.dic") != 0) continue;   /* B: a merge's other half */
-		if (d->n_tiers == cap) d->tiers = erealloc(d->tiers, (cap *= 2) * sizeof(*d->tiers));
-		d->tiers[d->n_tiers++] = t;
-	}
-	closedir(dh);
-	d->files = ecalloc(256 * d->n_tiers + 1, sizeof(*d->files));
-	d->lens = ecalloc(256 * d->n_tiers + 1, sizeof(*d->lens));
-	d->pinned = ecalloc(256 * d->n_tiers + 1, sizeof(*d->pinned));
-	for (size_t t = 0; t < d->n_tiers; t++) {
-		for (size_t p = 0; p < 256; p++) {
-			php_stream_statbuf fsb;
-			dictionary_path(path, dir, d->tiers[t], p);
-			uint8_t *f = gpupost_index_file_read(path, "Yioop dictionary", false, GP_PLACE_HOST, ctx, &d->lens[d->n],
-			                                     &d->pinned[d->n], &fsb, opened, NULL);
-			if (!f) return false;
-			d->files[d->n++] = f;
+		/* saved without its dictionary: the bundle's dictionary is part of the state */
+		uint8_t head[40];
+		int fd = !bare ? open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
+		if (fd >= 0) {
+			bare = pread(fd, head, sizeof(head), 0) == (ssize_t)sizeof(head) && shard_without_dictionary(head, sizeof(head));
+			close(fd);
 		}
 	}
+	long *tiers = NULL;
+	size_t n_tiers = 0;
+	if (bare && bundle_tiers(real, &tiers, &n_tiers)) {
+		for (size_t t = 0; t < n_tiers; t++) {
+			for (size_t p = 0; p < 256; p++) {
+				char path[MAXPATHLEN];
+				dictionary_path(path, real, tiers[t], p);
+				if (stat(path, &st) == 0) bundle_state_add(sb, &digest, &st);
+			}
+		}
+	}
+	if (tiers) efree(tiers);
+	if (EG(exception)) return false;
+	sb->sb.st_ino = (ino_t)digest;
 	return true;
 }
 
@@ -202,6 +264,7 @@ gp_index *gpupost_yioop_bundle_open(const char *dir, const gp_ctx *ctx, char *re
 	void **pinned = ecalloc(n, sizeof(*pinned));
 	uint64_t *base = ecalloc(n + 1, sizeof(*base));
 	bundle_dict dict = {0};
+	uint64_t held = 0;   /* the files' bytes read so far */
 	gp_index *ix = NULL;
 	char path[MAXPATHLEN], opened[MAXPATHLEN];
 	for (size_t g = 0; g < n; g++) {
@@ -214,11 +277,13 @@ gp_index *gpupost_yioop_bundle_open(const char *dir, const gp_ctx *ctx, char *re
 		files[g] = gpupost_index_file_read(path, "Yioop shard", false, GP_PLACE_HOST, ctx, &lens[g], &pinned[g], &fsb,
 		                                   opened, NULL);
 		if (!files[g]) goto done;
+		held += lens[g];
+		if (!fits_budget(ctx, 0, held, "the Yioop bundle's files")) goto done;
 	}
 	/* a shard saved without its dictionary: the bundle's IndexDictionary, every active tier */
 	bool need = false;
-	for (size_t g = 0; g < n; g++) need |= files[g] && lens[g] >= 8 && !files[g][4] && !files[g][5] && !files[g][6] && !files[g][7];
-	if (need && !bundle_dictionary(real, ctx, &dict)) goto done;
+	for (size_t g = 0; g < n; g++) need |= files[g] && shard_without_dictionary(files[g], lens[g]);
+	if (need && !bundle_dictionary(real, ctx, &held, &dict)) goto done;
 	gp_error err;
 	size_t bad;
 	int rc = gp_index_yioop_bundle_load(n, files, lens, dict.n, (const uint8_t *const *)dict.files, dict.lens,

@@ -211,9 +211,11 @@ int gp_yioop_shard_read(const uint8_t *file, size_t len, const uint8_t *dict, si
 		}
 		if (ln & 0x80000000u) ln &= 0xFFFFu;   /* the high half holds the doc count */
 		if (ln == 0 || ln % 4 || off % 4 || (uint64_t)off + ln > postings_len) {
+			char word[2 * YS_KEY + 1] = "";
+			for (size_t k = 0; outside && k < YS_KEY; k++) snprintf(word + 2 * k, 3, "%02x", r[k]);
 			return gp_fail(err, YS_NAME, list_at, "list at offset %u, %u bytes, is not whole words within the "
-			               "%llu bytes of postings%s", off, ln, (unsigned long long)postings_len,
-			               outside ? " (the bundle dictionary's entry for the shard)" : "");
+			               "%llu bytes of postings%s%s%s", off, ln, (unsigned long long)postings_len,
+			               outside ? " (the bundle dictionary's entry for word id " : "", word, outside ? ")" : "");
 		}
 		s->terms[i] = (const char *)r;
 		s->term_lens[i] = YS_KEY;

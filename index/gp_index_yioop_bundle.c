@@ -277,7 +277,7 @@ int gp_index_yioop_bundle_load(size_t n_gens, const uint8_t *const *files, const
 		goto done;
 	}
 	int any = 0;
-	for (size_t g = 0; g < n_gens; g++) any |= need[g] = files[g] && lens[g] >= 8 && gp_load_be32(files[g] + 4) == 0;
+	for (size_t g = 0; g < n_gens; g++) any |= need[g] = files[g] && lens[g] >= 40 && gp_load_be32(files[g] + 4) == 0;
 	if (any && n_dict) {
 		size_t bad_file;
 		rc = read_dictionary(n_dict, dict_files, dict_lens, n_gens, need, budget, dict, n_of, &bad_file, err);
@@ -308,6 +308,7 @@ int gp_index_yioop_bundle_load(size_t n_gens, const uint8_t *const *files, const
 			}
 			files_len += lens[g];
 		}
+
 		base[g + 1] = base[g] + shards[g].n_docs;
 		n_records += shards[g].n;
 		/* a doc's value in the long form is doc + 1, at most 2^28 - 1 */
@@ -388,6 +389,7 @@ int gp_index_yioop_bundle_load(size_t n_gens, const uint8_t *const *files, const
 	for (size_t t = 0; t < n_terms; t++) {
 		if (arena_at[t] != SIZE_MAX) blobs[t] = arena.p + arena_at[t];
 	}
+	for (size_t f = 0; f < n_dict; f++) files_len += dict_lens[f];
 	gp_budget room;   /* the index is built beside the files' images and the lists written again */
 	rc = gp_index_build(GP_IX_MOD9, n_terms, terms, term_lens, blobs, list_lens,
 	                    gp_budget_beside(budget, files_len + arena.cap, &room), out, err);

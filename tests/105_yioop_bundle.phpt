@@ -193,7 +193,19 @@ $same = true;
 foreach ($queries as [$terms, $op]) $same = $same && $ix->search($terms, ['op' => $op]) === ref_match($truth_bare, $terms, $op);
 echo "shards without their dictionaries: $without; every query as the bundle's dictionary says: ", var_export($same, true),
     " (postings it leaves out: ", $lost > 0 ? 'some' : 'none', "; words Yioop's own lookup finds in fewer generations: $yioop_short)\n";
+/* a persistent copy is known by the dictionary's files too; a name that is no tier's is left */
+$q1 = GpuPost\Index::openYioopBundle($bare, ['persistent' => true]);
+$q2 = GpuPost\Index::openYioopBundle($bare, ['persistent' => true]);
 $tier = basename(glob("$bare/dictionary/0/*A.dic")[0]);
+file_put_contents("$bare/dictionary/9/$tier", file_get_contents("$bare/dictionary/9/$tier"));
+clearstatcache();
+$q3 = GpuPost\Index::openYioopBundle($bare, ['persistent' => true]);
+copy("$bare/dictionary/0/$tier", "$bare/dictionary/0/0$tier");
+$q4 = GpuPost\Index::openYioopBundle($bare);
+echo "persistent: reused ", var_export($q2->info()['reused'], true), ", after a dictionary file was written again ",
+    var_export($q3->info()['reused'], true), "; a name that is no tier's left: ", var_export($q4->info()['postings'] === $ix->info()['postings'], true), "\n";
+unlink("$bare/dictionary/0/0$tier");
+unset($q1, $q2, $q3, $q4);
 $t = file_get_contents("$bare/dictionary/7/$tier");
 file_put_contents("$bare/dictionary/7/$tier", substr($t, 0, -5));
 echo preg_replace('~ \S*gpupost-105-\d+/bare~', ' BARE', gp_error_of(fn() => GpuPost\Index::openYioopBundle($bare))), "\n";
@@ -286,6 +298,7 @@ after a shard changed: false
 after a shard replaced with its size and time: false
 without the active generation's file: true
 shards without their dictionaries: 4; every query as the bundle's dictionary says: true (postings it leaves out: some; words Yioop's own lookup finds in fewer generations: %d)
+persistent: reused true, after a dictionary file was written again false; a name that is no tier's left: true
 GpuPost\Exception: Yioop dictionary BARE/dictionary/7/%dA.dic: byte 0: its %d bytes after the prefix table are not rows of 32
 GpuPost\Exception: Yioop dictionary BARE/dictionary/7/%dA.dic: byte %d: a row names 65535 aux rows where %d rows are left
 GpuPost\Exception: a shard of the Yioop bundle BARE has no dictionary and the bundle's cannot be read: BARE/dictionary/0: No such file or directory
