@@ -137,5 +137,7 @@ namespace GpuPost {
         public function yioopSummaries(array $docs): array {}
 
         public function yioopDocs(array $docs): array {}
+
+        public function yioopGenerations(): array {}
     }
 }

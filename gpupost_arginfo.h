@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 6abee1a54958264ca6ff5ce4f3120a67ef4f8809 */
+ * Stub hash: e80a57e3951729ae7a8440071b0295508343ea22 */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_gpu_decode_postings, 0, 1, IS_ARRAY, 0)
 	ZEND_ARG_TYPE_INFO(0, blob, IS_STRING, 0)
@@ -119,6 +119,8 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_GpuPost_Index_yioopDocs arginfo_class_GpuPost_Index_attributes
 
+#define arginfo_class_GpuPost_Index_yioopGenerations arginfo_gpu_info
+
 
 ZEND_FUNCTION(gpu_decode_postings);
 ZEND_FUNCTION(gpu_decode_postings_batch);
@@ -144,6 +146,7 @@ ZEND_METHOD(GpuPost_Index, info);
 ZEND_METHOD(GpuPost_Index, attributes);
 ZEND_METHOD(GpuPost_Index, yioopSummaries);
 ZEND_METHOD(GpuPost_Index, yioopDocs);
+ZEND_METHOD(GpuPost_Index, yioopGenerations);
 
 
 static const zend_function_entry ext_functions[] = {
@@ -181,6 +184,7 @@ static const zend_function_entry class_GpuPost_Index_methods[] = {
 	ZEND_ME(GpuPost_Index, attributes, arginfo_class_GpuPost_Index_attributes, ZEND_ACC_PUBLIC)
 	ZEND_ME(GpuPost_Index, yioopSummaries, arginfo_class_GpuPost_Index_yioopSummaries, ZEND_ACC_PUBLIC)
 	ZEND_ME(GpuPost_Index, yioopDocs, arginfo_class_GpuPost_Index_yioopDocs, ZEND_ACC_PUBLIC)
+	ZEND_ME(GpuPost_Index, yioopGenerations, arginfo_class_GpuPost_Index_yioopGenerations, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };
 

@@ -147,6 +147,8 @@ void gpupost_yioop_summaries(const gp_index *ix, const char *dir, HashTable *doc
 /* [doc => Yioop's item fields] into rv (an index from openYioopBundle: ix->yioop set); a doc
  * without a record is a ValueError (rv then undefined, the error thrown). */
 void gpupost_yioop_docs(const gp_index *ix, HashTable *docs, zval *rv);
+/* [generation => its first doc, its doc indices and its shard header's counts] into rv. */
+void gpupost_yioop_generations(const gp_index *ix, zval *rv);
 uint64_t gpupost_resident_bytes(void);
 size_t gpupost_resident_count(void);
 void gpupost_resident_shutdown(void);

@@ -1679,6 +1679,20 @@ GP_METHOD(GpuPost_Index, yioopDocs)
 	gpupost_yioop_docs(ix, docs, return_value);
 }
 
+/* [generation => first doc, doc indices, its shard header's counts] (an index opened by
+ * openYioopBundle). */
+GP_METHOD(GpuPost_Index, yioopGenerations)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	gp_index *ix = index_of(THIS_INDEX());
+	if (!ix) RETURN_THROWS();
+	if (!ix->yioop) {
+		zend_throw_error(NULL, "GpuPost\\Index::yioopGenerations(): the index was not opened by openYioopBundle()");
+		RETURN_THROWS();
+	}
+	gpupost_yioop_generations(ix, return_value);
+}
+
 GP_METHOD(GpuPost_Index, info)
 {
 	ZEND_PARSE_PARAMETERS_NONE();

@@ -485,13 +485,32 @@ void gpupost_yioop_docs(const gp_index *ix, HashTable *docs, zval *rv)
 		zval row, rank;
 		array_init_size(&row, 7);
 		add_assoc_stringl(&row, "key", (const char *)y->keys + GP_YIOOP_DOC_KEYS * d, GP_YIOOP_DOC_KEYS);
-		add_assoc_long(&row, "generation", (zend_long)y->header_generation[g]);
+		const uint32_t *h = y->header + GP_YIOOP_HEADER_FIELDS * g;
+		add_assoc_long(&row, "generation", (zend_long)h[GP_YH_GENERATION]);
 		add_assoc_long(&row, "doc_index", (zend_long)(d - y->base[g]));
 		add_assoc_long(&row, "summary_offset", (zend_long)gp_index_attribute(ix, (uint32_t)off_attr, (uint32_t)d));
 		add_assoc_long(&row, "doc_len", (zend_long)doc_len);
 		add_assoc_bool(&row, "is_doc", is_doc);
-		yioop_doc_rank(&rank, d - y->base[g], y->header_generation[g], y->per_generation[g], doc_len);
+		yioop_doc_rank(&rank, d - y->base[g], h[GP_YH_GENERATION], h[GP_YH_PER_GENERATION], doc_len);
 		add_assoc_zval(&row, "doc_rank", &rank);
 		zend_hash_index_update(Z_ARRVAL_P(rv), (zend_ulong)d, &row);
 	} ZEND_HASH_FOREACH_END();
+}
+
+void gpupost_yioop_generations(const gp_index *ix, zval *rv)
+{
+	const gp_yioop_docs *y = ix->yioop;
+	static const char *names[] = {"generation", "docs_per_generation", "num_docs", "num_link_docs", "len_all_docs",
+	                              "len_all_link_docs"};
+	array_init_size(rv, (uint32_t)y->n_gens);
+	for (size_t g = 0; g < y->n_gens; g++) {
+		zval row;
+		array_init_size(&row, 8);
+		add_assoc_long(&row, "first_doc", (zend_long)y->base[g]);
+		add_assoc_long(&row, "doc_indices", (zend_long)(y->base[g + 1] - y->base[g]));
+		for (int f = GP_YH_GENERATION; f <= GP_YH_LEN_LINK_DOCS; f++) {
+			add_assoc_long(&row, names[f - GP_YH_GENERATION], (zend_long)y->header[GP_YIOOP_HEADER_FIELDS * g + f]);
+		}
+		zend_hash_index_update(Z_ARRVAL_P(rv), (zend_ulong)g, &row);
+	}
 }

@@ -315,8 +315,7 @@ void gp_yioop_docs_free(gp_yioop_docs *d)
 	free(d->keys);
 	free(d->doc_int);
 	free(d->base);
-	free(d->header_generation);
-	free(d->per_generation);
+	free(d->header);
 	free(d);
 }
 

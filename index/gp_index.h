@@ -119,8 +119,8 @@ typedef struct gp_index {
 /* A Yioop bundle's docs as Yioop's IndexShard::makeItem reads them: by doc (a doc index of the
  * whole numbering), its record's first three keys (the URL hash, the content hash and the host
  * key: 24 bytes, zeros where no record starts) and its second word (doc length << 8 | key count);
- * by generation, where its docs begin and its shard header's generation and docs per generation
- * (what Yioop's DOC_RANK is computed from). */
+ * by generation, where its docs begin and its shard header's fields (DOC_RANK is computed from
+ * its generation and docs per generation, RELEVANCE's statistics from its counts). */
 #define GP_YIOOP_DOC_KEYS 24
 typedef struct gp_yioop_docs {
 	uint64_t n_docs;
@@ -128,8 +128,12 @@ typedef struct gp_yioop_docs {
 	uint32_t *doc_int;
 	size_t n_gens;
 	uint64_t *base;           /* n_gens + 1 */
-	uint32_t *header_generation, *per_generation;
+	uint32_t *header;         /* GP_YIOOP_HEADER_FIELDS a generation: its shard header's fields */
 } gp_yioop_docs;
+/* A shard header's ten fields: the sections' lengths, then generation, docs per generation,
+ * docs, link docs, and the sums of their lengths (what Yioop's BM25F statistics read). */
+#define GP_YIOOP_HEADER_FIELDS 10
+enum { GP_YH_GENERATION = 4, GP_YH_PER_GENERATION, GP_YH_DOCS, GP_YH_LINK_DOCS, GP_YH_LEN_DOCS, GP_YH_LEN_LINK_DOCS };
 void gp_yioop_docs_free(gp_yioop_docs *d);
 
 /* Columns: at most GP_IX_MAX_COLUMNS, each of at most GP_IX_COLUMN_TOKENS tokens a doc (positions

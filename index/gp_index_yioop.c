@@ -177,8 +177,7 @@ int gp_yioop_shard_read(const uint8_t *file, size_t len, const uint8_t *dict, si
 	s->dict_at = dict_at;
 	s->outside = outside;
 	s->docs = file + docs_at;
-	s->header_generation = h[4];
-	s->per_generation = h[5];
+	memcpy(s->header, h, sizeof(s->header));
 	s->postings_at = postings_at;
 
 	if (gp_budget_check(budget, 0, (uint64_t)n * (2 * sizeof(void *) + 3 * sizeof(size_t)) +

@@ -117,7 +117,8 @@ static int set_yioop_docs(gp_index *ix, const gp_yioop_shard *shards, size_t n_g
                           const gp_budget *budget, gp_error *err)
 {
 	const uint64_t docs = base[n_gens];
-	if (gp_budget_check(budget, 0, docs * (GP_YIOOP_DOC_KEYS + 4) + (uint64_t)n_gens * 16, "the bundle's doc keys", err) != GP_OK) {
+	if (gp_budget_check(budget, 0, docs * (GP_YIOOP_DOC_KEYS + 4) + (uint64_t)n_gens * (8 + 4 * GP_YIOOP_HEADER_FIELDS),
+	                    "the bundle's doc keys", err) != GP_OK) {
 		return GP_ENOMEM;
 	}
 	gp_yioop_docs *d = calloc(1, sizeof(*d));
@@ -125,10 +126,9 @@ static int set_yioop_docs(gp_index *ix, const gp_yioop_shard *shards, size_t n_g
 		d->keys = calloc((size_t)docs + 1, GP_YIOOP_DOC_KEYS);
 		d->doc_int = calloc((size_t)docs + 1, sizeof(*d->doc_int));
 		d->base = malloc((n_gens + 1) * sizeof(*d->base));
-		d->header_generation = calloc(n_gens + 1, sizeof(*d->header_generation));
-		d->per_generation = calloc(n_gens + 1, sizeof(*d->per_generation));
+		d->header = calloc((n_gens + 1) * GP_YIOOP_HEADER_FIELDS, sizeof(*d->header));
 	}
-	if (!d || !d->keys || !d->doc_int || !d->base || !d->header_generation || !d->per_generation) {
+	if (!d || !d->keys || !d->doc_int || !d->base || !d->header) {
 		gp_yioop_docs_free(d);
 		return gp_index_fail_nomem(err, "the bundle's doc keys");
 	}
@@ -137,8 +137,7 @@ static int set_yioop_docs(gp_index *ix, const gp_yioop_shard *shards, size_t n_g
 	memcpy(d->base, base, (n_gens + 1) * sizeof(*base));
 	for (size_t g = 0; g < n_gens; g++) {
 		const gp_yioop_shard *s = &shards[g];
-		d->header_generation[g] = s->header_generation;
-		d->per_generation[g] = s->per_generation;
+		memcpy(d->header + GP_YIOOP_HEADER_FIELDS * g, s->header, sizeof(s->header));
 		for (size_t x = 0; x < s->n_docs; x++) {
 			if (s->table[x] == GP_IX_NO_LENGTH) continue;
 			/* a record holds 8 bytes, then at least its keys: three of them where it has three or

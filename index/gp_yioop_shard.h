@@ -24,7 +24,8 @@ typedef struct gp_yioop_shard {
 	uint32_t *summary;
 	size_t *list_at;   /* each list's first byte in the file, as its record gives it */
 	const uint8_t *docs;   /* the doc records in the file (docs_len bytes): a record's at doc index x 16 */
-	uint32_t header_generation, per_generation;   /* the header's fields 4 and 5 */
+	uint32_t header[10];   /* the header's ten fields (4: generation, 5: docs per generation,
+	                        * 6-9: docs, link docs, their lengths' sums) */
 	int outside;    /* its dictionary the one given (the bundle's), not the file's */
 } gp_yioop_shard;
 

@@ -83,6 +83,9 @@ namespace {
         }
         $expect['docs'][$g] = $docs;
         $expect['units'][$g] = $shards[$g]->docids_len >> 4;   /* the generation's doc indices */
+        /* the header's counts, as Yioop's IndexShard reads them (its BM25F statistics) */
+        $expect['headers'][$g] = [$shards[$g]->generation, $shards[$g]->num_docs_per_generation, $shards[$g]->num_docs,
+            $shards[$g]->num_link_docs, $shards[$g]->len_all_docs, $shards[$g]->len_all_link_docs];
     }
     foreach ($picked as $w) {
         $id = L\crawlHashWord($w, true);

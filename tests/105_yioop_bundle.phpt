@@ -88,6 +88,13 @@ foreach (['host', 'device'] as $where) {
         }
         echo "Yioop's item fields: $same of ", count($want['items']), " docs equal\n";
         echo gp_error_of(fn() => $ix->yioopDocs([1])), "\n";
+        /* each generation's place and its shard header's counts, as Yioop's IndexShard reads them */
+        $gens = [];
+        foreach ($want['units'] as $g => $units) {
+            $gens[$g] = ['first_doc' => $base[$g], 'doc_indices' => $units] + array_combine(['generation',
+                'docs_per_generation', 'num_docs', 'num_link_docs', 'len_all_docs', 'len_all_link_docs'], $want['headers'][$g]);
+        }
+        echo "generations as Yioop's shard headers say: ", var_export($ix->yioopGenerations() === $gens, true), "\n";
     }
     $batch = [];
     foreach ($queries as $k => [$terms, $op]) $batch[$k] = $terms;
@@ -291,6 +298,7 @@ docs 480 (every record), terms %d, format MOD9, positional true
 attributes of every doc index: true
 Yioop's item fields: 480 of 480 docs equal
 ValueError: GpuPost\Index::yioopDocs(): Argument #1 ($docs) doc 1 is no doc of the bundle (no doc record starts there)
+generations as Yioop's shard headers say: true
 device ran: opencl
 queries %d (phrases %d, matches %d), mismatches 0
 persistent reused: true

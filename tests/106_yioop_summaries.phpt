@@ -71,7 +71,10 @@ foreach ($cases as $what => $bytes) {
     echo "$what: ", summary_error($ix, $d), "\n";
 }
 /* a record whose page is not a serialized array, or holds an object */
-$record = fn(string $s) => "\x1f\x8b\x08\x00" . pack('N', strlen(gzencode($s, 9))) . "\x00\x03\x03\x00\x00\x00\x00\x00\x00\x00\x00\x00" . gzencode($s, 9);
+$record = function (string $s): string {
+    $z = gzencode($s, 9);
+    return "\x1f\x8b\x08\x00" . pack('N', strlen($z)) . "\x00\x03\x03\x00\x00\x00\x00\x00\x00\x00\x00\x00" . $z;
+};
 file_put_contents($file, substr($archive, 0, $o) . $record('not serialized') . substr($archive, $o + 20 + $len));
 echo "not a page: ", summary_error($ix, $d), "\n";
 file_put_contents($file, substr($archive, 0, $o) . $record(serialize(['x' => new ArrayObject([1])])) . substr($archive, $o + 20 + $len));
