@@ -347,25 +347,34 @@ static void archive_file_free(zval *z)
 	efree(Z_PTR_P(z));
 }
 
-void gpupost_yioop_summaries(const gp_index *ix, const char *dir, HashTable *docs, const gp_ctx *ctx, zval *rv)
+/* Whether every entry of docs is a doc of the bundle (an int where a doc record starts: its
+ * generation attribute set); else a TypeError or ValueError thrown. */
+static bool bundle_docs_valid(const gp_index *ix, HashTable *docs)
 {
 	const int gen_attr = gp_index_attribute_find(ix, "generation", 10);
-	const int off_attr = gp_index_attribute_find(ix, "summary_offset", 14);
 	zval *v;
-	/* every doc checked before a file is read */
 	ZEND_HASH_FOREACH_VAL(docs, v) {
 		ZVAL_DEREF(v);
 		if (Z_TYPE_P(v) != IS_LONG) {
 			zend_argument_type_error(1, "must hold docs as int, %s given", zend_zval_type_name(v));
-			return;
+			return false;
 		}
 		double g = Z_LVAL_P(v) < 0 || Z_LVAL_P(v) > UINT32_MAX || gen_attr < 0 ? NAN
 		           : gp_index_attribute(ix, (uint32_t)gen_attr, (uint32_t)Z_LVAL_P(v));
 		if (g != g) {
 			zend_argument_value_error(1, "doc " ZEND_LONG_FMT " is no doc of the bundle (no doc record starts there)", Z_LVAL_P(v));
-			return;
+			return false;
 		}
 	} ZEND_HASH_FOREACH_END();
+	return true;
+}
+
+void gpupost_yioop_summaries(const gp_index *ix, const char *dir, HashTable *docs, const gp_ctx *ctx, zval *rv)
+{
+	const int gen_attr = gp_index_attribute_find(ix, "generation", 10);
+	const int off_attr = gp_index_attribute_find(ix, "summary_offset", 14);
+	zval *v;
+	if (!bundle_docs_valid(ix, docs)) return;   /* every doc checked before a file is read */
 	HashTable files;   /* generation => archive_file */
 	zend_hash_init(&files, 8, NULL, archive_file_free, 0);
 	HashTable no_classes;   /* unserialize()'s allowed_classes => false */
@@ -456,28 +465,16 @@ void gpupost_yioop_docs(const gp_index *ix, HashTable *docs, zval *rv)
 {
 	const gp_yioop_docs *y = ix->yioop;
 	zval *v;
-	ZEND_HASH_FOREACH_VAL(docs, v) {
-		ZVAL_DEREF(v);
-		if (Z_TYPE_P(v) != IS_LONG) {
-			zend_argument_type_error(1, "must hold docs as int, %s given", zend_zval_type_name(v));
-			return;
-		}
-		if (Z_LVAL_P(v) < 0 || (uint64_t)Z_LVAL_P(v) >= y->n_docs || !y->doc_int[Z_LVAL_P(v)]) {
-			zend_argument_value_error(1, "doc " ZEND_LONG_FMT " is no doc of the bundle (no doc record starts there)", Z_LVAL_P(v));
-			return;
-		}
-	} ZEND_HASH_FOREACH_END();
+	if (!bundle_docs_valid(ix, docs)) return;
+	const int gen_attr = gp_index_attribute_find(ix, "generation", 10);
+	const int index_attr = gp_index_attribute_find(ix, "doc_index", 9);
 	const int off_attr = gp_index_attribute_find(ix, "summary_offset", 14);
 	array_init_size(rv, zend_hash_num_elements(docs));
 	ZEND_HASH_FOREACH_VAL(docs, v) {
 		ZVAL_DEREF(v);
-		const uint64_t d = (uint64_t)Z_LVAL_P(v);
-		size_t g = 0;   /* the generation: the last whose docs begin at or before d */
-		for (size_t lo = 0, hi = y->n_gens; lo < hi;) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (y->base[mid] <= d) { g = mid; lo = mid + 1; } else hi = mid;
-		}
-		while (g + 1 < y->n_gens && y->base[g + 1] <= d) g++;
+		const uint32_t d = (uint32_t)Z_LVAL_P(v);
+		const size_t g = (size_t)gp_index_attribute(ix, (uint32_t)gen_attr, d);
+		const uint64_t x = (uint64_t)gp_index_attribute(ix, (uint32_t)index_attr, d);
 		const uint32_t doc_int = y->doc_int[d];
 		uint32_t doc_len = doc_int >> 8;
 		const bool is_doc = !(doc_len & 0x800000u);
@@ -487,11 +484,11 @@ void gpupost_yioop_docs(const gp_index *ix, HashTable *docs, zval *rv)
 		add_assoc_stringl(&row, "key", (const char *)y->keys + GP_YIOOP_DOC_KEYS * d, GP_YIOOP_DOC_KEYS);
 		const uint32_t *h = y->header + GP_YIOOP_HEADER_FIELDS * g;
 		add_assoc_long(&row, "generation", (zend_long)h[GP_YH_GENERATION]);
-		add_assoc_long(&row, "doc_index", (zend_long)(d - y->base[g]));
-		add_assoc_long(&row, "summary_offset", (zend_long)gp_index_attribute(ix, (uint32_t)off_attr, (uint32_t)d));
+		add_assoc_long(&row, "doc_index", (zend_long)x);
+		add_assoc_long(&row, "summary_offset", (zend_long)gp_index_attribute(ix, (uint32_t)off_attr, d));
 		add_assoc_long(&row, "doc_len", (zend_long)doc_len);
 		add_assoc_bool(&row, "is_doc", is_doc);
-		yioop_doc_rank(&rank, d - y->base[g], h[GP_YH_GENERATION], h[GP_YH_PER_GENERATION], doc_len);
+		yioop_doc_rank(&rank, x, h[GP_YH_GENERATION], h[GP_YH_PER_GENERATION], doc_len);
 		add_assoc_zval(&row, "doc_rank", &rank);
 		zend_hash_index_update(Z_ARRVAL_P(rv), (zend_ulong)d, &row);
 	} ZEND_HASH_FOREACH_END();
