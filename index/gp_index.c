@@ -316,6 +316,9 @@ void gp_yioop_docs_free(gp_yioop_docs *d)
 	free(d->doc_int);
 	free(d->base);
 	free(d->header);
+	free(d->posting_estimate);
+	free(d->aux_at);
+	free(d->aux);
 	free(d);
 }
 

@@ -129,6 +129,11 @@ typedef struct gp_yioop_docs {
 	size_t n_gens;
 	uint64_t *base;           /* n_gens + 1 */
 	uint32_t *header;         /* GP_YIOOP_HEADER_FIELDS a generation: its shard header's fields */
+	uint32_t *posting_estimate;   /* by posting (n_postings): Yioop's estimate of its word's docs
+	                               * in its generation (UINT32_MAX: none); gp_yioop_search.h */
+	uint64_t *aux_at;         /* by doc (n_docs + 1): its record's keys past the third (description
+	                           * scores and user ranks) are aux[aux_at[d] .. aux_at[d + 1]) */
+	uint8_t *aux;
 } gp_yioop_docs;
 /* A shard header's ten fields: the sections' lengths, then generation, docs per generation,
  * docs, link docs, and the sums of their lengths (what Yioop's BM25F statistics read). */

@@ -143,6 +143,7 @@ void gp_yioop_shard_free(gp_yioop_shard *s)
 	free(s->table);
 	free(s->summary);
 	free(s->list_at);
+	free(s->orig_lens);
 	for (size_t i = 0; s->owned && i < s->n; i++) free(s->owned[i]);
 	free(s->owned);
 	memset(s, 0, sizeof(*s));
@@ -180,7 +181,7 @@ int gp_yioop_shard_read(const uint8_t *file, size_t len, const uint8_t *dict, si
 	memcpy(s->header, h, sizeof(s->header));
 	s->postings_at = postings_at;
 
-	if (gp_budget_check(budget, 0, (uint64_t)n * (2 * sizeof(void *) + 3 * sizeof(size_t)) +
+	if (gp_budget_check(budget, 0, (uint64_t)n * (2 * sizeof(void *) + 4 * sizeof(size_t)) +
 	                    (uint64_t)n_docs * (want_summary ? 8 : 4), "the shard's dictionary and doc lengths", err) != GP_OK) {
 		return GP_ENOMEM;
 	}
@@ -192,7 +193,8 @@ int gp_yioop_shard_read(const uint8_t *file, size_t len, const uint8_t *dict, si
 	s->summary = want_summary ? malloc((n_docs + 1) * sizeof(*s->summary)) : NULL;
 	s->owned = calloc(n + 1, sizeof(*s->owned));   /* the lists written again */
 	s->list_at = malloc((n + 1) * sizeof(*s->list_at));
-	if (!s->terms || !s->term_lens || !s->blobs || !s->lens || !s->table || !s->owned || !s->list_at ||
+	s->orig_lens = malloc((n + 1) * sizeof(*s->orig_lens));
+	if (!s->terms || !s->term_lens || !s->blobs || !s->lens || !s->table || !s->owned || !s->list_at || !s->orig_lens ||
 	    (want_summary && !s->summary)) {
 		return gp_index_fail_nomem(err, "the shard's dictionary");
 	}
@@ -220,7 +222,7 @@ int gp_yioop_shard_read(const uint8_t *file, size_t len, const uint8_t *dict, si
 		s->term_lens[i] = YS_KEY;
 		s->blobs[i] = file + postings_at + off;
 		s->list_at[i] = postings_at + off;
-		s->lens[i] = ln;
+		s->lens[i] = s->orig_lens[i] = ln;
 	}
 	int rc = check_lists_apart(file, outside ? SIZE_MAX : dict_at, s->blobs, s->lens, n, postings_at, err);
 	if (rc != GP_OK) return rc;

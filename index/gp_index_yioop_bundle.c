@@ -117,8 +117,16 @@ static int set_yioop_docs(gp_index *ix, const gp_yioop_shard *shards, size_t n_g
                           const gp_budget *budget, gp_error *err)
 {
 	const uint64_t docs = base[n_gens];
-	if (gp_budget_check(budget, 0, docs * (GP_YIOOP_DOC_KEYS + 4) + (uint64_t)n_gens * (8 + 4 * GP_YIOOP_HEADER_FIELDS),
-	                    "the bundle's doc keys", err) != GP_OK) {
+	uint64_t aux_bytes = 0;
+	for (size_t g = 0; g < n_gens; g++) {
+		for (size_t x = 0; x < shards[g].n_docs; x++) {
+			if (shards[g].table[x] == GP_IX_NO_LENGTH) continue;
+			const uint32_t keys = gp_load_be32(shards[g].docs + 16 * x + 4) & 255u;
+			if (keys > 3) aux_bytes += 8 * (uint64_t)(keys - 3);
+		}
+	}
+	if (gp_budget_check(budget, 0, docs * (GP_YIOOP_DOC_KEYS + 4 + 8) + aux_bytes +
+	                    (uint64_t)n_gens * (8 + 4 * GP_YIOOP_HEADER_FIELDS), "the bundle's doc keys", err) != GP_OK) {
 		return GP_ENOMEM;
 	}
 	gp_yioop_docs *d = calloc(1, sizeof(*d));
@@ -127,28 +135,86 @@ static int set_yioop_docs(gp_index *ix, const gp_yioop_shard *shards, size_t n_g
 		d->doc_int = calloc((size_t)docs + 1, sizeof(*d->doc_int));
 		d->base = malloc((n_gens + 1) * sizeof(*d->base));
 		d->header = calloc((n_gens + 1) * GP_YIOOP_HEADER_FIELDS, sizeof(*d->header));
+		d->aux_at = calloc((size_t)docs + 2, sizeof(*d->aux_at));
+		d->aux = malloc((size_t)aux_bytes + 1);
 	}
-	if (!d || !d->keys || !d->doc_int || !d->base || !d->header) {
+	if (!d || !d->keys || !d->doc_int || !d->base || !d->header || !d->aux_at || !d->aux) {
 		gp_yioop_docs_free(d);
 		return gp_index_fail_nomem(err, "the bundle's doc keys");
 	}
 	d->n_docs = docs;
 	d->n_gens = n_gens;
 	memcpy(d->base, base, (n_gens + 1) * sizeof(*base));
+	uint64_t at = 0;
 	for (size_t g = 0; g < n_gens; g++) {
 		const gp_yioop_shard *s = &shards[g];
 		memcpy(d->header + GP_YIOOP_HEADER_FIELDS * g, s->header, sizeof(s->header));
 		for (size_t x = 0; x < s->n_docs; x++) {
+			d->aux_at[base[g] + x] = at;
 			if (s->table[x] == GP_IX_NO_LENGTH) continue;
 			/* a record holds 8 bytes, then at least its keys: three of them where it has three or
-			 * more (a record of fewer keys leaves the rest zero) */
+			 * more (a record of fewer keys leaves the rest zero), then the aux keys */
 			const uint8_t *r = s->docs + 16 * x;
 			const uint32_t doc_int = gp_load_be32(r + 4), keys = doc_int & 255u;
 			d->doc_int[base[g] + x] = doc_int;
 			memcpy(d->keys + GP_YIOOP_DOC_KEYS * (base[g] + x), r + 8, 8 * (keys < 3 ? keys : 3));
+			if (keys > 3) {
+				memcpy(d->aux + at, r + 8 + GP_YIOOP_DOC_KEYS, 8 * (size_t)(keys - 3));
+				at += 8 * (uint64_t)(keys - 3);
+			}
 		}
 	}
+	d->aux_at[docs] = at;
 	ix->yioop = d;
+	return GP_OK;
+}
+
+/* The 4-byte words of the MOD9 posting that starts at w[0] (of n): it ends at the first word whose
+ * two high bits are 00 or 01, as Yioop's getPostingAtOffset reads one. */
+static size_t posting_words(const uint8_t *w, size_t n)
+{
+	size_t k = 0;
+	while (k + 1 < n && (w[4 * k] >> 6) >= 2) k++;
+	return k + 1;
+}
+
+/* Each posting's estimate of its word's docs in its generation, as Yioop's WordIterator makes it
+ * while it reads a conjunction one posting at a time (IndexShard::postingsSliceAscending): the
+ * bytes of the generation's list less one word, over the posting's own bytes, rounded up. Read
+ * from the lists as the shards hold them (a repaired posting's bytes are Yioop's). A list whose
+ * postings are not one to one with its decode (docs merged) has none (UINT32_MAX). */
+static int set_posting_estimates(gp_index *ix, const gp_yioop_shard *shards, const uint8_t *const *files,
+                                 const yb_record *records, const size_t *rec_from, size_t n_terms,
+                                 const gp_budget *budget, gp_error *err)
+{
+	if (gp_budget_check(budget, 0, ix->n_postings * 4, "the bundle's posting estimates", err) != GP_OK) return GP_ENOMEM;
+	uint32_t *est = malloc((size_t)ix->n_postings * sizeof(*est) + 4);
+	if (!est) return gp_index_fail_nomem(err, "the bundle's posting estimates");
+	for (size_t i = 0; i < n_terms; i++) {
+		const uint32_t t = gp_index_lookup(ix, records[rec_from[i]].key, GP_YIOOP_KEY);
+		if (t == GP_IX_NO_TERM) continue;
+		uint64_t p = ix->list_at[t];
+		const uint64_t end = ix->list_at[t + 1];
+		int whole = 1;
+		for (size_t k = rec_from[i]; k < rec_from[i + 1] && whole; k++) {
+			const gp_yioop_shard *s = &shards[records[k].generation];
+			const size_t len = s->orig_lens[records[k].at], n_words = len / 4;
+			const uint8_t *w = files[records[k].generation] + s->list_at[records[k].at];
+			for (size_t at = 0; at < n_words;) {
+				const size_t words = posting_words(w + 4 * at, n_words - at);
+				if (p == end) {
+					whole = 0;
+					break;
+				}
+				est[p++] = (uint32_t)((len - 4 + 4 * words - 1) / (4 * words));
+				at += words;
+			}
+		}
+		if (!whole || p != end) {
+			for (p = ix->list_at[t]; p < end; p++) est[p] = UINT32_MAX;
+		}
+	}
+	ix->yioop->posting_estimate = est;
 	return GP_OK;
 }
 
@@ -261,7 +327,7 @@ int gp_index_yioop_bundle_load(size_t n_gens, const uint8_t *const *files, const
 	yb_arena arena = {NULL, 0, 0, budget};
 	yb_record *records = NULL;
 	const char **terms = NULL;
-	size_t *term_lens = NULL, *list_lens = NULL, *arena_at = NULL;
+	size_t *term_lens = NULL, *list_lens = NULL, *arena_at = NULL, *rec_from = NULL;
 	const uint8_t **blobs = NULL;
 	uint32_t *table = NULL;
 	gp_yioop_shard *shards = calloc(n_gens + 1, sizeof(*shards));
@@ -328,9 +394,10 @@ int gp_index_yioop_bundle_load(size_t n_gens, const uint8_t *const *files, const
 	term_lens = malloc((size_t)n_records * sizeof(*term_lens) + 1);
 	list_lens = malloc((size_t)n_records * sizeof(*list_lens) + 1);
 	arena_at = malloc((size_t)n_records * sizeof(*arena_at) + 1);
+	rec_from = malloc(((size_t)n_records + 1) * sizeof(*rec_from));
 	blobs = malloc((size_t)n_records * sizeof(*blobs) + 1);
 	table = malloc((size_t)base[n_gens] * sizeof(*table) + 4);
-	if (!records || !terms || !term_lens || !list_lens || !arena_at || !blobs || !table) {
+	if (!records || !terms || !term_lens || !list_lens || !arena_at || !rec_from || !blobs || !table) {
 		rc = gp_index_fail_nomem(err, "the bundle's dictionary");
 		goto done;
 	}
@@ -356,6 +423,7 @@ int gp_index_yioop_bundle_load(size_t n_gens, const uint8_t *const *files, const
 			j++;
 		}
 		const yb_record *first = &records[i];
+		rec_from[n_terms] = i;
 		terms[n_terms] = first->key;
 		term_lens[n_terms] = GP_YIOOP_KEY;
 		/* a word of one generation at base 0 keeps its bytes (checked all the same) */
@@ -385,6 +453,7 @@ int gp_index_yioop_bundle_load(size_t n_gens, const uint8_t *const *files, const
 		n_terms++;
 		i = j;
 	}
+	rec_from[n_terms] = n_records;
 	for (size_t t = 0; t < n_terms; t++) {
 		if (arena_at[t] != SIZE_MAX) blobs[t] = arena.p + arena_at[t];
 	}
@@ -416,6 +485,7 @@ int gp_index_yioop_bundle_load(size_t n_gens, const uint8_t *const *files, const
 	table = NULL;   /* the index's now */
 	rc = set_doc_attributes(*out, shards, n_gens, base, budget, err);
 	if (rc == GP_OK) rc = set_yioop_docs(*out, shards, n_gens, base, budget, err);
+	if (rc == GP_OK) rc = set_posting_estimates(*out, shards, files, records, rec_from, n_terms, budget, err);
 done:
 	if (rc != GP_OK && *out) {
 		gp_index_unref(*out);
@@ -433,6 +503,7 @@ done:
 	free(term_lens);
 	free(list_lens);
 	free(arena_at);
+	free(rec_from);
 	free(blobs);
 	free(table);
 	return rc;

@@ -19,6 +19,7 @@ typedef struct gp_yioop_shard {
 	size_t *term_lens;
 	const uint8_t **blobs;
 	size_t *lens;
+	size_t *orig_lens;   /* each list's length as its record gives it (before a repair) */
 	uint8_t **owned;
 	uint32_t *table;
 	uint32_t *summary;
