@@ -139,5 +139,7 @@ namespace GpuPost {
         public function yioopDocs(array $docs): array {}
 
         public function yioopGenerations(): array {}
+
+        public function yioopSearch(array $wordStruct, array $options = []): array {}
     }
 }

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: e80a57e3951729ae7a8440071b0295508343ea22 */
+ * Stub hash: 0a14af028d5be02ef8f84fb90df56739d10d8d5d */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_gpu_decode_postings, 0, 1, IS_ARRAY, 0)
 	ZEND_ARG_TYPE_INFO(0, blob, IS_STRING, 0)
@@ -121,6 +121,11 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_GpuPost_Index_yioopGenerations arginfo_gpu_info
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_GpuPost_Index_yioopSearch, 0, 1, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO(0, wordStruct, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
+ZEND_END_ARG_INFO()
+
 
 ZEND_FUNCTION(gpu_decode_postings);
 ZEND_FUNCTION(gpu_decode_postings_batch);
@@ -147,6 +152,7 @@ ZEND_METHOD(GpuPost_Index, attributes);
 ZEND_METHOD(GpuPost_Index, yioopSummaries);
 ZEND_METHOD(GpuPost_Index, yioopDocs);
 ZEND_METHOD(GpuPost_Index, yioopGenerations);
+ZEND_METHOD(GpuPost_Index, yioopSearch);
 
 
 static const zend_function_entry ext_functions[] = {
@@ -185,6 +191,7 @@ static const zend_function_entry class_GpuPost_Index_methods[] = {
 	ZEND_ME(GpuPost_Index, yioopSummaries, arginfo_class_GpuPost_Index_yioopSummaries, ZEND_ACC_PUBLIC)
 	ZEND_ME(GpuPost_Index, yioopDocs, arginfo_class_GpuPost_Index_yioopDocs, ZEND_ACC_PUBLIC)
 	ZEND_ME(GpuPost_Index, yioopGenerations, arginfo_class_GpuPost_Index_yioopGenerations, ZEND_ACC_PUBLIC)
+	ZEND_ME(GpuPost_Index, yioopSearch, arginfo_class_GpuPost_Index_yioopSearch, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };
 

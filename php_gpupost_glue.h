@@ -147,6 +147,10 @@ void gpupost_yioop_summaries(const gp_index *ix, const char *dir, HashTable *doc
 /* [doc => Yioop's item fields] into rv (an index from openYioopBundle: ix->yioop set); a doc
  * without a record is a ValueError (rv then undefined, the error thrown). */
 void gpupost_yioop_docs(const gp_index *ix, HashTable *docs, zval *rv);
+/* Yioop's pages for one word struct (KEYS, DISALLOW_KEYS, QUOTE_POSITIONS, WEIGHT as
+ * PhraseModel builds them; options: to_retrieve) into rv, or a TypeError/ValueError or
+ * GpuPost\Exception thrown (php_gpupost_yioop_search.c). */
+void gpupost_yioop_search(const gp_index *ix, HashTable *ws, HashTable *options, const gp_ctx *ctx, zval *rv);
 /* [generation => its first doc, its doc indices and its shard header's counts] into rv. */
 void gpupost_yioop_generations(const gp_index *ix, zval *rv);
 uint64_t gpupost_resident_bytes(void);

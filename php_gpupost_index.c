@@ -1693,6 +1693,28 @@ GP_METHOD(GpuPost_Index, yioopGenerations)
 	gpupost_yioop_generations(ix, return_value);
 }
 
+/* Yioop's ranked, grouped pages for one of PhraseModel's word structs (an index opened by
+ * openYioopBundle). */
+GP_METHOD(GpuPost_Index, yioopSearch)
+{
+	HashTable *ws, *options = NULL;
+	ZEND_PARSE_PARAMETERS_START(1, 2)
+		Z_PARAM_ARRAY_HT(ws)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_ARRAY_HT(options)
+	ZEND_PARSE_PARAMETERS_END();
+	gp_index *ix = index_of(THIS_INDEX());
+	if (!ix) RETURN_THROWS();
+	if (!ix->yioop) {
+		zend_throw_error(NULL, "GpuPost\\Index::yioopSearch(): the index was not opened by openYioopBundle()");
+		RETURN_THROWS();
+	}
+	gp_ctx ctx;
+	call_ctx(&ctx, 1);
+	gpupost_yioop_search(ix, ws, options, &ctx, return_value);
+	call_end();
+}
+
 GP_METHOD(GpuPost_Index, info)
 {
 	ZEND_PARSE_PARAMETERS_NONE();

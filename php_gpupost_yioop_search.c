@@ -1,0 +1,262 @@
+/* GpuPost\Index::yioopSearch (API.md "Yioop bundles"): a word struct as Yioop's PhraseModel
+ * builds one, answered by the engine (index/gp_yioop_search.c) with the pages getSummariesByHash
+ * would rank. PHP's own number_format and sort are handed to it, so that its scores and its ties
+ * fall as Yioop's do under this PHP. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "php.h"
+#include "php_gpupost.h"
+#include "php_gpupost_glue.h"
+#include "zend_sort.h"
+#include "index/gp_index.h"
+#include "index/gp_yioop_search.h"
+#include "ext/standard/php_math.h"
+
+/* number_format($v, $places) read back as PHP reads a numeric string in arithmetic */
+static double php_number_format(double v, int places)
+{
+	zend_string *text = _php_math_number_format(v, places, '.', ',');
+	double d = zend_strtod(ZSTR_VAL(text), NULL);
+	zend_string_release(text);
+	return d;
+}
+
+/* usort()'s algorithm */
+static void php_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *),
+                     void (*swap)(void *, void *))
+{
+	zend_sort(base, n, size, (compare_func_t)cmp, (swap_func_t)swap);
+}
+
+/* The word ids of a list (20-byte strings, as Yioop's unbase64Hash gives them) as term ids into
+ * out (GP_IX_NO_TERM where the bundle has none), or false with a TypeError. */
+static bool word_ids(const gp_index *ix, HashTable *list, const char *field, uint32_t *out, zval **id, size_t cap,
+                     size_t *n)
+{
+	zval *v;
+	*n = 0;
+	ZEND_HASH_FOREACH_VAL(list, v) {
+		ZVAL_DEREF(v);
+		if (Z_TYPE_P(v) != IS_STRING) {
+			zend_argument_type_error(1, "must hold %s as word id strings, %s given", field, zend_zval_type_name(v));
+			return false;
+		}
+		if (*n == cap) {
+			zend_argument_value_error(1, "must hold at most %zu %s", cap, field);
+			return false;
+		}
+		id[*n] = v;
+		out[(*n)++] = gp_index_lookup(ix, Z_STRVAL_P(v), Z_STRLEN_P(v));
+	} ZEND_HASH_FOREACH_END();
+	return true;
+}
+
+/* Option 'generations' => [word id => [generation, ...]]: where Yioop's iterators see each word
+ * (its IndexManager::getWordInfo), for the query's words (KEYS then DISALLOW_KEYS: ids) into
+ * gens and n_gens, each list sorted (emalloc'd; freed by the caller); false with an error. */
+static bool seen_generations(HashTable *opt, zval *const *ids, size_t n, uint32_t **gens, size_t *n_gens)
+{
+	for (size_t i = 0; i < n; i++) {
+		zval *list = zend_hash_find(opt, Z_STR_P(ids[i]));
+		gens[i] = NULL;
+		n_gens[i] = 0;
+		if (!list) continue;
+		ZVAL_DEREF(list);
+		if (Z_TYPE_P(list) != IS_ARRAY) {
+			zend_argument_type_error(2, "option 'generations' must map word ids to lists of generations");
+			return false;
+		}
+		gens[i] = safe_emalloc(zend_hash_num_elements(Z_ARRVAL_P(list)) + 1, sizeof(uint32_t), 0);
+		zval *g;
+		ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(list), g) {
+			ZVAL_DEREF(g);
+			if (Z_TYPE_P(g) != IS_LONG || Z_LVAL_P(g) < 0 || Z_LVAL_P(g) > UINT32_MAX) {
+				zend_argument_value_error(2, "option 'generations' must hold generations as non-negative ints");
+				return false;
+			}
+			uint32_t v = (uint32_t)Z_LVAL_P(g);
+			size_t k = n_gens[i];
+			while (k > 0 && gens[i][k - 1] > v) {
+				gens[i][k] = gens[i][k - 1];
+				k--;
+			}
+			if (k > 0 && gens[i][k - 1] == v) {   /* a repeat: drop it */
+				memmove(gens[i] + k, gens[i] + k + 1, (n_gens[i] - k) * sizeof(uint32_t));
+				continue;
+			}
+			gens[i][k] = v;
+			n_gens[i]++;
+		} ZEND_HASH_FOREACH_END();
+	}
+	return true;
+}
+
+/* QUOTE_POSITIONS: a list of quotes, each [list index => words, "*N" => "*"] in Yioop's order */
+static bool quote_positions(HashTable *quotes, int32_t *pairs, size_t *at, size_t cap, size_t *n_quotes)
+{
+	zval *quote, *v;
+	zend_string *key;
+	zend_ulong index;
+	size_t n = 0;
+	*n_quotes = 0;
+	at[0] = 0;
+	ZEND_HASH_FOREACH_VAL(quotes, quote) {
+		ZVAL_DEREF(quote);
+		if (Z_TYPE_P(quote) != IS_ARRAY) {
+			zend_argument_type_error(1, "must hold QUOTE_POSITIONS as arrays, %s given", zend_zval_type_name(quote));
+			return false;
+		}
+		ZEND_HASH_FOREACH_KEY_VAL(Z_ARRVAL_P(quote), index, key, v) {
+			ZVAL_DEREF(v);
+			if (n == cap) {
+				zend_argument_value_error(1, "must hold at most %zu quoted words", cap);
+				return false;
+			}
+			if (Z_TYPE_P(v) == IS_STRING && zend_string_equals_literal(Z_STR_P(v), "*")) {
+				pairs[2 * n] = -1;
+				pairs[2 * n + 1] = -1;
+			} else if (Z_TYPE_P(v) == IS_LONG && Z_LVAL_P(v) >= 0 && Z_LVAL_P(v) <= INT32_MAX) {
+				/* a key that is no list index names no list (Yioop reads none there) */
+				pairs[2 * n] = !key && index <= INT32_MAX ? (int32_t)index : -1;
+				pairs[2 * n + 1] = (int32_t)Z_LVAL_P(v);
+			} else {
+				zend_argument_value_error(1, "must hold QUOTE_POSITIONS' lengths as non-negative ints or \"*\"");
+				return false;
+			}
+			n++;
+		} ZEND_HASH_FOREACH_END();
+		if (*n_quotes + 1 == cap) {
+			zend_argument_value_error(1, "must hold at most %zu quotes", cap - 1);
+			return false;
+		}
+		at[++*n_quotes] = n;
+	} ZEND_HASH_FOREACH_END();
+	return true;
+}
+
+static zval *struct_field(HashTable *ws, const char *name, size_t len)
+{
+	zval *v = zend_hash_str_find(ws, name, len);
+	if (v) ZVAL_DEREF(v);
+	return v && Z_TYPE_P(v) != IS_NULL ? v : NULL;
+}
+
+#define YS_MAX_WORDS 64
+
+void gpupost_yioop_search(const gp_index *ix, HashTable *ws, HashTable *options, const gp_ctx *ctx, zval *rv)
+{
+	uint32_t words[YS_MAX_WORDS], negated[YS_MAX_WORDS];
+	zval *ids[2 * YS_MAX_WORDS];
+	uint32_t *gens[2 * YS_MAX_WORDS] = {NULL};
+	size_t n_gens[2 * YS_MAX_WORDS] = {0};
+	HashTable *seen = NULL;
+	int32_t pairs[2 * YS_MAX_WORDS * 2];
+	size_t quote_at[YS_MAX_WORDS + 1];
+	gp_yioop_query q = {words, 0, negated, 0, pairs, quote_at, 0, 1.0, 200, NULL, NULL};
+	zval *v = struct_field(ws, "KEYS", 4);
+	if (!v || Z_TYPE_P(v) != IS_ARRAY) {
+		zend_argument_value_error(1, "must hold KEYS, a list of word ids");
+		return;
+	}
+	if (!word_ids(ix, Z_ARRVAL_P(v), "KEYS", words, ids, YS_MAX_WORDS, &q.n_words)) return;
+	if (q.n_words == 0) {
+		zend_argument_value_error(1, "must hold at least one of KEYS");
+		return;
+	}
+	if ((v = struct_field(ws, "DISALLOW_KEYS", 13))) {
+		if (Z_TYPE_P(v) != IS_ARRAY) {
+			zend_argument_type_error(1, "must hold DISALLOW_KEYS as an array, %s given", zend_zval_type_name(v));
+			return;
+		}
+		if (!word_ids(ix, Z_ARRVAL_P(v), "DISALLOW_KEYS", negated, ids + q.n_words, YS_MAX_WORDS, &q.n_negated)) return;
+	}
+	if ((v = struct_field(ws, "QUOTE_POSITIONS", 15))) {
+		if (Z_TYPE_P(v) != IS_ARRAY) {
+			zend_argument_type_error(1, "must hold QUOTE_POSITIONS as an array, %s given", zend_zval_type_name(v));
+			return;
+		}
+		if (!quote_positions(Z_ARRVAL_P(v), pairs, quote_at, 2 * YS_MAX_WORDS, &q.n_quotes)) return;
+	}
+	if ((v = struct_field(ws, "WEIGHT", 6))) {
+		if (Z_TYPE_P(v) != IS_LONG && Z_TYPE_P(v) != IS_DOUBLE) {
+			zend_argument_type_error(1, "must hold WEIGHT as a number, %s given", zend_zval_type_name(v));
+			return;
+		}
+		q.weight = zval_get_double(v);
+	}
+	if (options) {
+		zend_string *key;
+		zend_ulong ikey;
+		ZEND_HASH_FOREACH_KEY_VAL(options, ikey, key, v) {
+			ZVAL_DEREF(v);
+			if (key && zend_string_equals_literal(key, "to_retrieve")) {
+				if (Z_TYPE_P(v) != IS_LONG || Z_LVAL_P(v) < 1 || Z_LVAL_P(v) > 1000000) {
+					zend_argument_value_error(2, "option 'to_retrieve' must be an int from 1 to 1000000");
+					return;
+				}
+				q.to_retrieve = (size_t)Z_LVAL_P(v);
+			} else if (key && zend_string_equals_literal(key, "generations")) {
+				if (Z_TYPE_P(v) != IS_ARRAY) {
+					zend_argument_type_error(2, "option 'generations' must be an array, %s given", zend_zval_type_name(v));
+					return;
+				}
+				seen = Z_ARRVAL_P(v);
+			} else {
+				unknown_option(2, key, ikey);
+				return;
+			}
+		} ZEND_HASH_FOREACH_END();
+	}
+	const size_t n_ids = q.n_words + q.n_negated;
+	if (seen) {
+		bool ok = seen_generations(seen, ids, n_ids, gens, n_gens);
+		if (!ok) {
+			for (size_t i = 0; i < n_ids; i++) if (gens[i]) efree(gens[i]);
+			return;
+		}
+		q.gens = (const uint32_t *const *)gens;
+		q.n_gens = n_gens;
+	}
+	const gp_yioop_face face = {php_number_format, php_sort};
+	gp_yioop_result r;
+	gp_error err;
+	int rc = gp_yioop_search(ix, &q, &face, &ctx->budget, &r, &err);
+	for (size_t i = 0; i < n_ids; i++) if (gens[i]) efree(gens[i]);
+	if (rc != GP_OK) {
+		gp_yioop_result_free(&r);
+		gpupost_throw(&err, NULL);
+		return;
+	}
+	/* a page: a map of six and its list of docs */
+	if (!fits_budget(ctx, gp_php_list_bytes(r.n_pages) + r.n_pages * (gp_php_map_bytes(6) + gp_php_list_bytes(1)) +
+	                 gp_php_list_bytes(r.n_members), 0, "the search's pages")) {
+		gp_yioop_result_free(&r);
+		return;
+	}
+	array_init_size(rv, 5);
+	add_assoc_bool(rv, "covered", r.why == NULL);
+	if (r.why) add_assoc_string(rv, "why", r.why);
+	else add_assoc_null(rv, "why");
+	add_assoc_bool(rv, "exhausted", r.exhausted);
+	add_assoc_long(rv, "matches", (zend_long)r.matches);
+	zval pages;
+	array_init_size(&pages, (uint32_t)r.n_pages);
+	for (size_t i = 0; i < r.n_pages; i++) {
+		const gp_yioop_page *p = &r.pages[i];
+		zval page, docs;
+		array_init_size(&page, 6);
+		array_init_size(&docs, (uint32_t)p->n_members);
+		for (size_t m = 0; m < p->n_members; m++) add_next_index_long(&docs, (zend_long)r.members[p->first + m]);
+		add_assoc_zval(&page, "docs", &docs);
+		add_assoc_double(&page, "doc_rank", p->doc_rank);
+		add_assoc_double(&page, "relevance", p->relevance);
+		add_assoc_double(&page, "proximity", p->proximity);
+		add_assoc_double(&page, "hash_sum_score", p->hash_sum_score);
+		add_assoc_double(&page, "score", p->score);
+		add_next_index_zval(&pages, &page);
+	}
+	add_assoc_zval(rv, "pages", &pages);
+	gp_yioop_result_free(&r);
+}
