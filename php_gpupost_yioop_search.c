@@ -154,7 +154,7 @@ void gpupost_yioop_search(const gp_index *ix, HashTable *ws, HashTable *options,
 	HashTable *seen = NULL;
 	int32_t pairs[2 * YS_MAX_WORDS * 2];
 	size_t quote_at[YS_MAX_WORDS + 1];
-	gp_yioop_query q = {words, 0, negated, 0, pairs, quote_at, 0, 1.0, 200, NULL, NULL};
+	gp_yioop_query q = {words, 0, negated, 0, pairs, quote_at, 0, 1.0, 200, 0, NULL, NULL};
 	zval *v = struct_field(ws, "KEYS", 4);
 	if (!v || Z_TYPE_P(v) != IS_ARRAY) {
 		zend_argument_value_error(1, "must hold KEYS, a list of word ids");
@@ -197,6 +197,12 @@ void gpupost_yioop_search(const gp_index *ix, HashTable *ws, HashTable *options,
 					return;
 				}
 				q.to_retrieve = (size_t)Z_LVAL_P(v);
+			} else if (key && zend_string_equals_literal(key, "fuse")) {
+				if (Z_TYPE_P(v) != IS_TRUE && Z_TYPE_P(v) != IS_FALSE) {
+					zend_argument_type_error(2, "option 'fuse' must be a bool, %s given", zend_zval_type_name(v));
+					return;
+				}
+				q.walk_order = Z_TYPE_P(v) == IS_FALSE;
 			} else if (key && zend_string_equals_literal(key, "generations")) {
 				if (Z_TYPE_P(v) != IS_ARRAY) {
 					zend_argument_type_error(2, "option 'generations' must be an array, %s given", zend_zval_type_name(v));
@@ -230,8 +236,8 @@ void gpupost_yioop_search(const gp_index *ix, HashTable *ws, HashTable *options,
 		return;
 	}
 	/* a page: a map of six and its list of docs */
-	if (!fits_budget(ctx, gp_php_list_bytes(r.n_pages) + r.n_pages * (gp_php_map_bytes(6) + gp_php_list_bytes(1)) +
-	                 gp_php_list_bytes(r.n_members), 0, "the search's pages")) {
+	if (!fits_budget(ctx, gp_php_list_bytes(r.n_pages) + r.n_pages * (gp_php_map_bytes(7) + 2 * gp_php_list_bytes(1)) +
+	                 gp_php_list_bytes(r.n_members) + gp_php_list_bytes(r.n_rank_values), 0, "the search's pages")) {
 		gp_yioop_result_free(&r);
 		return;
 	}
@@ -245,8 +251,8 @@ void gpupost_yioop_search(const gp_index *ix, HashTable *ws, HashTable *options,
 	array_init_size(&pages, (uint32_t)r.n_pages);
 	for (size_t i = 0; i < r.n_pages; i++) {
 		const gp_yioop_page *p = &r.pages[i];
-		zval page, docs;
-		array_init_size(&page, 6);
+		zval page, docs, ranks;
+		array_init_size(&page, 7);
 		array_init_size(&docs, (uint32_t)p->n_members);
 		for (size_t m = 0; m < p->n_members; m++) add_next_index_long(&docs, (zend_long)r.members[p->first + m]);
 		add_assoc_zval(&page, "docs", &docs);
@@ -255,8 +261,12 @@ void gpupost_yioop_search(const gp_index *ix, HashTable *ws, HashTable *options,
 		add_assoc_double(&page, "proximity", p->proximity);
 		add_assoc_double(&page, "hash_sum_score", p->hash_sum_score);
 		add_assoc_double(&page, "score", p->score);
+		array_init_size(&ranks, (uint32_t)p->n_ranks);
+		for (size_t j = 0; j < p->n_ranks; j++) add_next_index_double(&ranks, r.ranks[p->rank_at + j]);
+		add_assoc_zval(&page, "user_ranks", &ranks);
 		add_next_index_zval(&pages, &page);
 	}
 	add_assoc_zval(rv, "pages", &pages);
 	gp_yioop_result_free(&r);
 }
+

@@ -734,9 +734,9 @@ static void fuse_swap(void *a, void *b)
 
 /* field f of a page: DOC_RANK, RELEVANCE, PROXIMITY, OUT_SCORE, then USCORE0, USCORE1... (its
  * user ranks, 0 past them) */
-static double page_field(const gp_yioop_result *r, const gp_yioop_page *p, size_t f)
+static double page_field(const gp_yioop_result *r, const gp_yioop_face *face, const gp_yioop_page *p, size_t f)
 {
-	if (f >= 4) return f - 4 < p->n_ranks ? r->ranks[p->rank_at + f - 4] : 0;
+	if (f >= 4) return f - 4 < p->n_ranks ? face->number_format(r->ranks[p->rank_at + f - 4], 4) : 0;
 	return f == 0 ? p->doc_rank : f == 1 ? p->relevance : f == 2 ? p->proximity : p->score;
 }
 
@@ -766,14 +766,14 @@ static int fuse(gp_yioop_result *r, const gp_yioop_face *face, int use_proximity
 	for (size_t i = 0; i < n; i++) r->pages[i].score = 0;   /* OUT_SCORE */
 	for (size_t f = 0; f <= n_fields; f++) {
 		const size_t field = fields[f];
-		for (size_t i = 0; i < n; i++) el[i] = (fuse_el){page_field(r, &r->pages[i], field), i};
+		for (size_t i = 0; i < n; i++) el[i] = (fuse_el){page_field(r, face, &r->pages[i], field), i};
 		face->sort(el, n, sizeof(*el), fuse_cmp, fuse_swap);
 		for (size_t i = 0; i < n; i++) tmp[i] = r->pages[el[i].page];
 		memcpy(r->pages, tmp, n * sizeof(*tmp));
 		if (f == n_fields) break;
 		double score = 0;
 		for (size_t i = 0; i < n; i++) {
-			if (i > 0 && page_field(r, &r->pages[i - 1], field) != page_field(r, &r->pages[i], field)) score++;
+			if (i > 0 && page_field(r, face, &r->pages[i - 1], field) != page_field(r, face, &r->pages[i], field)) score++;
 			r->pages[i].score += alpha / (59 + score);
 		}
 	}
@@ -962,7 +962,7 @@ int gp_yioop_search(const gp_index *ix, const gp_yioop_query *q, const gp_yioop_
 			}
 			if ((rc = grow((void **)&new_hashes, &new_cap, n_new + 1, sizeof(*new_hashes), budget, err)) != GP_OK) goto done;
 			new_hashes[n_new++] = hash;
-			/* the page's USER_RANKS: its first member's, as number_format(., 4) */
+			/* the page's USER_RANKS: its first member's */
 			const uint64_t lead = r->members[first];
 			const uint32_t lead_keys = w->y->doc_int[lead] & 255u;
 			w->n_ranks = 0;
@@ -972,7 +972,7 @@ int gp_yioop_search(const gp_index *ix, const gp_yioop_query *q, const gp_yioop_
 			pg.rank_at = r->n_rank_values;
 			pg.n_ranks = w->n_ranks;
 			if ((rc = grow((void **)&r->ranks, &ranks_cap, r->n_rank_values + w->n_ranks, sizeof(*r->ranks), budget, err)) != GP_OK) goto done;
-			for (size_t j = 0; j < w->n_ranks; j++) r->ranks[r->n_rank_values++] = face->number_format(w->rank[j], 4);
+			for (size_t j = 0; j < w->n_ranks; j++) r->ranks[r->n_rank_values++] = w->rank[j];
 			if ((rc = grow((void **)&r->pages, &pages_cap, r->n_pages + 1, sizeof(*r->pages), budget, err)) != GP_OK) goto done;
 			r->pages[r->n_pages++] = pg;
 		}
@@ -995,7 +995,11 @@ int gp_yioop_search(const gp_index *ix, const gp_yioop_query *q, const gp_yioop_
 		}
 		r->matches++;
 	}
-	rc = fuse(r, face, q->n_words > 1, err);
+	if (q->walk_order) {
+		for (size_t i = 0; i < r->n_pages; i++) r->pages[i].score = r->pages[i].hash_sum_score;
+	} else {
+		rc = fuse(r, face, q->n_words > 1, err);
+	}
 	goto done;
 nomem:
 	rc = gp_index_fail_nomem(err, "the search's groups");

@@ -24,6 +24,8 @@ typedef struct gp_yioop_query {
 	size_t n_quotes;
 	double weight;
 	size_t to_retrieve;
+	int walk_order;           /* the pages as the walk found them (each score its HASH_SUM_SCORE),
+	                           * what getSummariesByHash fuses, instead of fused */
 	/* NULL, or for each word then each negated word (n_words + n_negated entries): NULL, or the
 	 * generations where Yioop's iterators see it (what its IndexDictionary lists, and the
 	 * active generation's shard), gens[i][0 .. n_gens[i]) increasing. A word's postings in
@@ -58,7 +60,7 @@ typedef struct gp_yioop_result {
 	size_t n_pages;
 	uint64_t *members;
 	size_t n_members;
-	double *ranks;            /* the pages' user ranks (USER_RANKS), number_format(., 4) */
+	double *ranks;            /* the pages' user ranks (USER_RANKS: each 2-byte value / 65536) */
 	size_t n_rank_values;
 	int exhausted;            /* every match walked (Yioop's TOTAL_ROWS is then n_pages) */
 	uint64_t matches;         /* the conjunction's matches, all of them (walked or not) */
