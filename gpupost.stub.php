@@ -99,6 +99,8 @@ namespace {
     function gpu_postings_slice_batch(string $postings, array $requests, int $mode = GPUPOST_POSTINGS, array $options = []): array {}
 
     function gpu_postings_seek(string $postings, int $offset, int $last_offset, int $doc, array $options = []): array|false {}
+
+    function gpu_yioop_snippet(string $text, array $words, int $length): ?string {}
 }
 
 namespace GpuPost {

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 0a14af028d5be02ef8f84fb90df56739d10d8d5d */
+ * Stub hash: 3a325faff06925751e5f01d8e2e600ecb5c77ddc */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_gpu_decode_postings, 0, 1, IS_ARRAY, 0)
 	ZEND_ARG_TYPE_INFO(0, blob, IS_STRING, 0)
@@ -64,6 +64,12 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_MASK_EX(arginfo_gpu_postings_seek, 0, 4, MAY_BE_
 	ZEND_ARG_TYPE_INFO(0, last_offset, IS_LONG, 0)
 	ZEND_ARG_TYPE_INFO(0, doc, IS_LONG, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_gpu_yioop_snippet, 0, 3, IS_STRING, 1)
+	ZEND_ARG_TYPE_INFO(0, text, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO(0, words, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO(0, length, IS_LONG, 0)
 ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_GpuPost_Index___construct, 0, 0, 1)
@@ -138,6 +144,7 @@ ZEND_FUNCTION(gpu_info);
 ZEND_FUNCTION(gpu_postings_slice);
 ZEND_FUNCTION(gpu_postings_slice_batch);
 ZEND_FUNCTION(gpu_postings_seek);
+ZEND_FUNCTION(gpu_yioop_snippet);
 ZEND_METHOD(GpuPost_Index, __construct);
 ZEND_METHOD(GpuPost_Index, open);
 ZEND_METHOD(GpuPost_Index, fromDocuments);
@@ -167,6 +174,7 @@ static const zend_function_entry ext_functions[] = {
 	ZEND_FE(gpu_postings_slice, arginfo_gpu_postings_slice)
 	ZEND_FE(gpu_postings_slice_batch, arginfo_gpu_postings_slice_batch)
 	ZEND_FE(gpu_postings_seek, arginfo_gpu_postings_seek)
+	ZEND_FE(gpu_yioop_snippet, arginfo_gpu_yioop_snippet)
 	ZEND_FE_END
 };
 

@@ -9,9 +9,11 @@
 #include "php.h"
 #include "php_gpupost.h"
 #include "php_gpupost_glue.h"
+#include "zend_exceptions.h"
 #include "zend_sort.h"
 #include "index/gp_index.h"
 #include "index/gp_yioop_search.h"
+#include "query/gp_yioop_snippet.h"
 #include "ext/standard/php_math.h"
 
 /* number_format($v, $places) read back as PHP reads a numeric string in arithmetic */
@@ -270,3 +272,48 @@ void gpupost_yioop_search(const gp_index *ix, HashTable *ws, HashTable *options,
 	gp_yioop_result_free(&r);
 }
 
+/* gpu_yioop_snippet($text, $words, $length): Yioop's Model::getSnippets for text and words of
+ * printable ASCII (the same string), null for any other text (Yioop's own code is to make it). */
+GP_FUNCTION(gpu_yioop_snippet)
+{
+	zend_string *text;
+	HashTable *words;
+	zend_long length;
+	ZEND_PARSE_PARAMETERS_START(3, 3)
+		Z_PARAM_STR(text)
+		Z_PARAM_ARRAY_HT(words)
+		Z_PARAM_LONG(length)
+	ZEND_PARSE_PARAMETERS_END();
+	if (length < 0) {
+		zend_argument_value_error(3, "must be at least 0");
+		RETURN_THROWS();
+	}
+	const uint32_t n = zend_hash_num_elements(words);
+	const char **w = safe_emalloc(n + 1, sizeof(*w), 0);
+	size_t *lens = safe_emalloc(n + 1, sizeof(*lens), 0);
+	size_t k = 0;
+	zval *v;
+	ZEND_HASH_FOREACH_VAL(words, v) {
+		ZVAL_DEREF(v);
+		if (Z_TYPE_P(v) != IS_STRING) {
+			efree(w);
+			efree(lens);
+			zend_argument_type_error(2, "must hold strings, %s given", zend_zval_type_name(v));
+			RETURN_THROWS();
+		}
+		w[k] = Z_STRVAL_P(v);
+		lens[k++] = Z_STRLEN_P(v);
+	} ZEND_HASH_FOREACH_END();
+	char *out;
+	size_t out_len;
+	int rc = gp_yioop_snippet(ZSTR_VAL(text), ZSTR_LEN(text), w, lens, k, (size_t)length, &out, &out_len);
+	efree(w);
+	efree(lens);
+	if (rc < 0) {
+		zend_throw_exception(gpupost_exception_ce, "gpu_yioop_snippet(): out of memory", 0);
+		RETURN_THROWS();
+	}
+	if (rc == 0) RETURN_NULL();
+	RETVAL_STRINGL(out, out_len);
+	free(out);
+}

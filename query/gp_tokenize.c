@@ -30,7 +30,7 @@ static uint32_t read_utf8(const unsigned char **p, const unsigned char *end)
 	return c;
 }
 
-static int separates(uint32_t c)
+int gp_unicode61_separates(uint32_t c)
 {
 	if (c < 0x80) return !((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'));
 	size_t lo = 0, hi = sizeof(gp_u61_separators) / sizeof(gp_u61_separators[0]);
@@ -42,7 +42,7 @@ static int separates(uint32_t c)
 }
 
 /* A diacritic: continues a token, starts none. */
-static int continues_only(uint32_t c)
+int gp_unicode61_diacritic(uint32_t c)
 {
 	size_t lo = 0, hi = sizeof(gp_u61_continuers) / sizeof(gp_u61_continuers[0]);
 	while (lo < hi) {
@@ -96,14 +96,14 @@ int gp_tokenize_unicode61(const char *text, size_t len, gp_token_fn fn, void *ct
 	while (p < end) {
 		/* the separators before the token, and diacritics there */
 		uint32_t c = read_utf8(&p, end);
-		if (separates(c) || continues_only(c)) continue;
+		if (gp_unicode61_separates(c) || gp_unicode61_diacritic(c)) continue;
 		size_t n = 0;
 		for (;;) {
 			uint32_t f = fold(c);
 			if (f && n < GP_TOKEN_MAX) n += write_utf8(f, buf + n);
 			if (p >= end) break;
 			c = read_utf8(&p, end);
-			if (separates(c)) break;
+			if (gp_unicode61_separates(c)) break;
 		}
 		int rc = fn(ctx, buf, n < GP_TOKEN_MAX ? n : GP_TOKEN_MAX);
 		if (rc) return rc;

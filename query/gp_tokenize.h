@@ -9,6 +9,7 @@
 #define GP_TOKENIZE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* FTS5's cap on a token's bytes: a longer one is cut there. */
 #define GP_TOKEN_MAX 32768
@@ -18,6 +19,11 @@
 typedef int (*gp_token_fn)(void *ctx, const char *token, size_t len);
 
 int gp_tokenize_unicode61(const char *text, size_t len, gp_token_fn fn, void *ctx);
+/* Whether unicode61 separates tokens at code point c: c is of none of the categories L*, N*, Co. */
+int gp_unicode61_separates(uint32_t c);
+/* Whether c is one of the diacritics (combining marks) unicode61 keeps in a token's middle and
+ * removes: not a separator, yet of category M. */
+int gp_unicode61_diacritic(uint32_t c);
 
 /* The tokenizers an index of documents may use: unicode61, or FTS5's "porter unicode61" (each
  * unicode61 token stemmed by query/gp_porter.c). */

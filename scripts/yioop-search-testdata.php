@@ -14,7 +14,13 @@
  * YIOOP_SRC as for scripts/yioop-bundle-testdata.php (eagle-prog/yiaap-oasis at 7996139). The
  * queries are drawn (seeded) from the bundle's own corpus, Debian's /usr/share/common-licenses:
  * pairs and fours of a paragraph's words, negated words, quoted phrases, phrases with Yioop's
- * "*" gap, a word repeated, a word in no document, site: meta words, single words. */
+ * "*" gap, a word repeated, a word in no document, site: meta words, single words.
+ *
+ * Also tests/data/yioop/snippets.json.gz: Yioop's own Model::getSnippets on that corpus's
+ * paragraphs, alone and joined as getCrawlItems joins a group's descriptions (".. "), mixed with
+ * text of other scripts (accents, combining marks, Greek, Japanese, the letters Unicode folds to
+ * ASCII ones, private use, digits of other scripts, emoji), for words of the paragraph, words in
+ * no text, no words, at three lengths. */
 namespace {
     use seekquarry\yioop\library as L;
 
@@ -105,6 +111,42 @@ namespace {
         $records[] = $record;
     }
     ini_set('serialize_precision', '-1');
+
+    /* --- Yioop's snippets --- */
+    $model = (function () {
+        ob_start();
+        $m = new seekquarry\yioop\models\PhraseModel(seekquarry\yioop\configs\DB_NAME, false);
+        ob_end_clean();
+        return $m;
+    })();
+    $extra = ["caf\u{e9} na\u{ef}ve r\u{e9}sum\u{e9}", "\u{3b1}\u{3b2}\u{3b3} \u{3b4}\u{3b5}", "\u{65e5}\u{672c}\u{8a9e}\u{306e}",
+        "\u{212a}elvin \u{17f}oftware", "e\u{301}t\u{e9} co\u{308}operate", "\u{e000}priv\u{e001}ate",
+        "\u{661}\u{662}\u{663} numbers \u{2163}", "snake_case under_score", "a\u{a0}b\u{2003}c", "\u{1f600} emoji", "tab\tsep"];
+    $texts = [];
+    $cases = [];
+    mt_srand(40);
+    foreach ($paras as $i => $para) {
+        if (count($texts) >= 400) break;
+        $text = $para;
+        if ($i % 3 == 1) {
+            $words = explode(' ', $text);
+            for ($k = 0; $k < 5; $k++) array_splice($words, mt_rand(0, count($words)), 0, [$pick($extra)]);
+            $text = implode(' ', $words);
+        }
+        if ($i % 4 == 2) $text .= '.. ' . $pick($paras) . '.. ' . $para;
+        preg_match_all('/[a-z]{2,}/', strtolower($text), $m);
+        if (!$m[0]) continue;
+        $texts[] = $text;
+        $t = count($texts) - 1;
+        foreach ([[$pick($m[0]), $pick($m[0])], [$pick($m[0])], [substr($pick($m[0]), 0, 3), 'zqxjv'], [],
+                  ['kelvin', 'software', $pick($m[0]) . ' ' . $pick($m[0])]] as $words) {
+            foreach ([150, 60, 300] as $length) $cases[] = [$t, $words, $length, $model->getSnippets($text, $words, $length)];
+        }
+    }
+    file_put_contents("$out/snippets.json.gz", gzencode(json_encode(['texts' => $texts, 'cases' => $cases],
+        JSON_THROW_ON_ERROR | JSON_UNESCAPED_UNICODE) . "\n", 9));
+    printf("%d snippets by Yioop over %d texts\n", count($cases), count($texts));
+
     file_put_contents("$out/bundle-2021-searches.json.gz", gzencode(json_encode($records, JSON_THROW_ON_ERROR) . "\n", 9));
     exec('rm -rf ' . escapeshellarg($work));
     printf("%d queries, %d answered by Yioop, %d ranked pages\n", count($records),
