@@ -39,28 +39,8 @@ namespace {
     $dir = "$work/cache/IndexData$name";
 
     /* --- the corpus and the bundle (built once) --- */
-    $texts = [];
-    foreach (glob('/usr/share/doc/python3-doc/html/_sources/{*,*/*,*/*/*}.txt', GLOB_BRACE) ?: [] as $f) $texts[$f] = $f;
-    foreach (glob('/usr/share/common-licenses/*') as $f) $texts[$f] = $f;
-    foreach (glob('/usr/share/doc/*/copyright') as $f) $texts[$f] = $f;
-    ksort($texts);
-    $pages = [];
-    foreach ($texts as $f) {
-        if (!is_file($f)) continue;
-        $slug = trim(preg_replace('/[^a-z0-9]+/', '-', strtolower($f)), '-');
-        foreach (yioop_paragraphs(file_get_contents($f)) as $k => $para) {
-            $pages[] = yioop_page("https://docs.example.org/$slug/p$k.html", basename($f) . " paragraph $k", $para, 1 + count($pages) % 9);
-            if (count($pages) >= $n_pages) break 2;
-        }
-    }
-    if (!is_file("$dir/generation.txt")) {
-        ob_start();
-        $t = microtime(true);
-        $info = yioop_write_bundle($dir, 'gpupost bench bundle', $pages, $per_generation, 100);
-        ob_end_clean();
-        printf("built by Yioop: %d pages in generations 0..%d in %.0f s\n", count($pages), $info['ACTIVE'], microtime(true) - $t);
-    }
-    $info = unserialize(file_get_contents("$dir/generation.txt"));
+    $pages = yioop_docs_corpus((int)$n_pages);
+    $info = yioop_bundle_once($dir, $pages, $per_generation);
     $bytes = 0;
     foreach (glob("$dir/posting_doc_shards/*") as $f) $bytes += filesize($f);
     printf("bundle: %d pages, generations 0..%d (the dictionary's last %d), shards %.1f MB\n", count($pages),

@@ -84,6 +84,48 @@ namespace {
         return unserialize(file_get_contents("$dir/generation.txt"));
     }
 
+    /** The benchmarks' corpora, a page a paragraph, at most $n_pages of them: 'docs', Python's
+     * documentation sources, Debian's licenses and packages' copyright files (without
+     * python3-doc, the other texts alone); 'changelogs', the installed packages' Debian and
+     * upstream change logs. */
+    function yioop_docs_corpus(int $n_pages, string $kind = 'docs'): array
+    {
+        $texts = [];
+        if ($kind === 'changelogs') {
+            foreach (glob('/usr/share/doc/*/{changelog.Debian.gz,changelog.gz,NEWS.Debian.gz}', GLOB_BRACE) ?: [] as $f) $texts[$f] = $f;
+        } else {
+            foreach (glob('/usr/share/doc/python3-doc/html/_sources/{*,*/*,*/*/*}.txt', GLOB_BRACE) ?: [] as $f) $texts[$f] = $f;
+            foreach (glob('/usr/share/common-licenses/*') as $f) $texts[$f] = $f;
+            foreach (glob('/usr/share/doc/*/copyright') as $f) $texts[$f] = $f;
+        }
+        ksort($texts);
+        $pages = [];
+        foreach ($texts as $f) {
+            if (!is_file($f)) continue;
+            $slug = trim(preg_replace('/[^a-z0-9]+/', '-', strtolower($f)), '-');
+            $text = file_get_contents($f);
+            if (str_ends_with($f, '.gz')) $text = (string)@gzdecode($text);
+            foreach (yioop_paragraphs($text) as $k => $para) {
+                $pages[] = yioop_page("https://docs.example.org/$slug/p$k.html", basename($f) . " paragraph $k", $para,
+                    1 + count($pages) % 9);
+                if (count($pages) >= $n_pages) break 2;
+            }
+        }
+        return $pages;
+    }
+
+    /** The bundle of $pages at $dir, written by Yioop (once: kept while its generation.txt is
+     * there); its generation.txt. */
+    function yioop_bundle_once(string $dir, array $pages, int $per_generation): array
+    {
+        if (!is_file("$dir/generation.txt")) {
+            $t = microtime(true);
+            $info = yioop_write_bundle($dir, 'gpupost bench bundle', $pages, $per_generation, 100);
+            printf("built by Yioop: %d pages in generations 0..%d in %.0f s\n", count($pages), $info['ACTIVE'], microtime(true) - $t);
+        }
+        return unserialize(file_get_contents("$dir/generation.txt"));
+    }
+
     /** $dir's files as OUT.tar.gz (PharData: the same bytes for the same files). */
     function yioop_tar_gz(string $dir, string $out): void
     {
