@@ -31,9 +31,11 @@ typedef struct piece {
 /* the text's code points and where each begins; cp[n] = 0, at[n] = the text's length */
 typedef struct subject {
 	uint32_t *cp;
-	size_t *at;
+	uint32_t *at;
 	size_t n;
 	uint8_t *word;   /* \w of each code point */
+	uint32_t *memo, *next;   /* room for a source's (range's) */
+	void *block;     /* the one allocation all of them are in */
 } subject;
 
 typedef struct text_buf {
@@ -80,11 +82,16 @@ static unsigned char lower(unsigned char c)
  * 1, or 0 (Yioop's PHP is to answer), -1 without memory. */
 static int decode(const char *text, size_t len, subject *s)
 {
-	s->cp = malloc((len + 1) * sizeof(*s->cp));
-	s->at = malloc((len + 1) * sizeof(*s->at));
-	s->word = malloc(len + 1);
 	s->n = 0;
-	if (!s->cp || !s->at || !s->word) return -1;
+	if (len >= UINT32_MAX - 2) return 0;   /* positions are 32-bit */
+	/* cp, at, memo, next: 4 bytes each a position (len + 2 of them), then word */
+	s->block = malloc((len + 2) * (4 * sizeof(uint32_t) + 1));
+	if (!s->block) return -1;
+	s->cp = s->block;
+	s->at = s->cp + len + 2;
+	s->memo = s->at + len + 2;
+	s->next = s->memo + len + 2;
+	s->word = (uint8_t *)(s->next + len + 2);
 	const unsigned char *p = (const unsigned char *)text;
 	for (size_t i = 0; i < len;) {
 		uint32_t c = p[i];
@@ -101,7 +108,7 @@ static int decode(const char *text, size_t len, subject *s)
 		}
 		if ((c >= 0x0A && c <= 0x0D) || c == 0x85 || c == 0x2028 || c == 0x2029) return 0;
 		s->cp[s->n] = c;
-		s->at[s->n] = i;
+		s->at[s->n] = (uint32_t)i;
 		/* \w under PCRE's UCP: a letter or number (Unicode's L and N), or "_": what unicode61
 		 * keeps in tokens (L*, N*, Co and its diacritics) less private use and diacritics */
 		if (c < 0x80) {
@@ -114,7 +121,7 @@ static int decode(const char *text, size_t len, subject *s)
 		i += k;
 	}
 	s->cp[s->n] = 0;
-	s->at[s->n] = len;
+	s->at[s->n] = (uint32_t)len;
 	s->word[s->n] = 0;
 	return 1;
 }
@@ -125,7 +132,7 @@ static int decode(const char *text, size_t len, subject *s)
 typedef struct range {
 	const subject *s;
 	size_t a, b;
-	size_t *memo, *next;
+	uint32_t *memo, *next;
 } range;
 
 static int boundary(const range *r, size_t i)
@@ -173,16 +180,29 @@ static int word_at(const range *r, size_t p, const piece *w, size_t n_words, siz
 	return 1;
 }
 
-/* memo and next for every position of r */
+/* memo and next for every position of r: a word is looked for only where a boundary is and its
+ * first letter could be */
 static void find_words(range *r, const piece *w, size_t n_words)
 {
+	uint8_t first[128] = {0};
+	for (size_t k = 0; k < n_words; k++) {
+		const unsigned char c = (unsigned char)w[k].s[0];
+		first[lower(c)] = first[c >= 'a' && c <= 'z' ? c - 32 : c] = 1;
+	}
+	const uint8_t *word = r->s->word;
+	const uint32_t *cp = r->s->cp;
 	const size_t n = r->b - r->a;
-	r->next[n + 1] = r->b + 1;
+	r->next[n + 1] = (uint32_t)r->b + 1;
 	for (size_t i = n + 1; i-- > 0;) {
 		const size_t p = r->a + i;
 		size_t end;
-		r->memo[i] = word_find(r, p, w, n_words, &end) ? end + 2 : 1;
-		r->next[i] = r->memo[i] != 1 ? p : r->next[i + 1];
+		int could = 0;
+		if (p < r->b && (p > r->a && word[p - 1]) != word[p]) {
+			const uint32_t c = cp[p];
+			could = c < 128 ? first[c] : (c == 0x212A && first['k']) || (c == 0x017F && first['s']);
+		}
+		r->memo[i] = could && word_find(r, p, w, n_words, &end) ? (uint32_t)end + 2 : 1;
+		r->next[i] = r->memo[i] != 1 ? (uint32_t)p : r->next[i + 1];
 	}
 }
 
@@ -239,7 +259,7 @@ static piece *split_unique(const char *s, size_t n, const char *sep, size_t sep_
 {
 	size_t cap = 1;
 	for (size_t i = 0; i + sep_len <= n; i++) {
-		if (memcmp(s + i, sep, sep_len) == 0) {
+		if (s[i] == sep[0] && memcmp(s + i, sep, sep_len) == 0) {
 			cap++;
 			i += sep_len - 1;
 		}
@@ -252,7 +272,7 @@ static piece *split_unique(const char *s, size_t n, const char *sep, size_t sep_
 	}
 	size_t from = 0;
 	for (size_t i = 0;; i++) {
-		const int at_sep = i + sep_len <= n && memcmp(s + i, sep, sep_len) == 0;
+		const int at_sep = i + sep_len <= n && s[i] == sep[0] && memcmp(s + i, sep, sep_len) == 0;
 		if (i < n && !at_sep) continue;
 		piece p = {s + from, i - from};
 		int keep = p.n > 0 && !(p.n == 1 && p.s[0] == '0');
@@ -302,15 +322,7 @@ static int snippet(const char *text, const subject *sub, const piece *search, si
 		while (sub->at[cp_at] < first_byte) cp_at++;   /* the sources come in the text's order */
 		size_t end = cp_at;
 		while (sub->at[end] < first_byte + sources[i].n) end++;
-		size_t *memo = malloc((end - cp_at + 2) * sizeof(*memo));
-		size_t *next = malloc((end - cp_at + 2) * sizeof(*next));
-		if (!memo || !next) {
-			free(memo);
-			free(next);
-			free(sources);
-			return -1;
-		}
-		range r = {sub, cp_at, end, memo, next};
+		range r = {sub, cp_at, end, sub->memo, sub->next};
 		find_words(&r, search, n_search);
 		const size_t chars = end - cp_at;
 		if (chars < Y_MIN_SNIPPET) {
@@ -350,9 +362,7 @@ static int snippet(const char *text, const subject *sub, const piece *search, si
 				p = e;
 			}
 		}
-		free(memo);
-		free(next);
-		if (b->chars >= length) {
+		if (b->chars >= length && b->p) {   /* (an empty snippet stays empty) */
 			/* mb_substr to `length`, then preg_replace('/[^\s]+$/', "") unless that leaves an
 			 * empty() string */
 			b->n = prefix_bytes(b->p, b->n, length);
@@ -375,7 +385,7 @@ int gp_yioop_snippet(const char *text, size_t len, const char *const *words, con
 	for (size_t k = 0; k < n_words; k++) {
 		if (!printable_ascii(words[k], word_lens[k])) return 0;
 	}
-	subject sub = {NULL, NULL, 0, NULL};
+	subject sub = {NULL, NULL, 0, NULL, NULL, NULL, NULL};
 	text_buf b = {NULL, 0, 0, 0, 0};
 	text_buf joined = {NULL, 0, 0, 0, 0};
 	piece *search = NULL;
@@ -412,9 +422,7 @@ int gp_yioop_snippet(const char *text, size_t len, const char *const *words, con
 		rc = snippet(text, &sub, search, n_search, length, &b);
 	}
 done:
-	free(sub.cp);
-	free(sub.at);
-	free(sub.word);
+	free(sub.block);
 	free(joined.p);
 	free(search);
 	if (rc == 1 && !b.p) {
