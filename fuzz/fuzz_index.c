@@ -14,9 +14,74 @@
 #include "../index/gp_list_cursor.h"
 #include "../index/gp_index_file.h"
 #include "../index/gp_yioop_archive.h"
+#include "../index/gp_yioop_search.h"
 #include <sys/mman.h>
 #include <unistd.h>
 
+
+/* Yioop's search over a bundle that loads (index/gp_yioop_search.c), with a face of C's own
+ * (number_format by printf, usort by an insertion sort) */
+static double c_number_format(double v, int places)
+{
+	char text[512];
+	snprintf(text, sizeof(text), "%.*f", places, v);
+	return strtod(text, NULL);
+}
+
+static void c_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *), void (*swap)(void *, void *))
+{
+	char *b = base;
+	for (size_t i = 1; i < n; i++) {
+		for (size_t j = i; j > 0 && cmp(b + (j - 1) * size, b + j * size) > 0; j--) swap(b + (j - 1) * size, b + j * size);
+	}
+}
+
+/* word structs over the index's first terms: conjunctions, a repeated word, a negated word, a
+ * quote with and without a "*" gap, a generation left unseen, walk order; every answer's pages
+ * hold docs of the bundle, as many members as the walk saw at most */
+static void check_yioop_search(const gp_index *ix, const gp_budget *budget, uint8_t seed)
+{
+	const uint32_t n = ix->n_terms < 4 ? ix->n_terms : 4;
+	if (n == 0) return;
+	const gp_yioop_face face = {c_number_format, c_sort};
+	const int32_t quote[] = {0, 1, 1, 1}, star[] = {0, 1, -1, -1, 1, 1};
+	const size_t quote_at[] = {0, 2}, star_at[] = {0, 3};
+	const uint32_t seen[] = {0, 2};
+	/* words that meet: the terms holding the first term's first doc (the first 4), then others */
+	uint32_t meet[4] = {0, 0, 0, 0};
+	size_t n_meet = 0;
+	if (ix->docs && ix->list_at[1] > ix->list_at[0]) {
+		const uint32_t d = ix->docs[ix->list_at[0]];
+		for (uint32_t t = 0; t < ix->n_terms && n_meet < 4; t++) {
+			const uint64_t at = gp_index_list_from(ix, t, d);
+			if (at < ix->list_at[t + 1] && ix->docs[at] == d) meet[n_meet++] = t;
+		}
+	}
+	for (uint32_t t = 0; n_meet < 4; t++) meet[n_meet++] = t % n;
+	for (int k = 0; k < 6; k++) {
+		uint32_t words[4] = {meet[0], meet[1], k == 2 ? meet[0] : meet[2], meet[3]}, negated[1] = {n - 1};
+		const uint32_t *gens[5] = {seen, NULL, NULL, NULL, NULL};
+		const size_t n_gens[5] = {2, 0, 0, 0, 0};
+		gp_yioop_query q = {words, k == 0 ? 1 : 2 + (seed + k) % 3, negated, k == 3, NULL, NULL, 0, 1.0, 1 + seed % 7,
+		                    k == 5, k == 4 ? gens : NULL, n_gens};
+		if (k == 1) q.quote_pairs = quote, q.quote_at = quote_at, q.n_quotes = 1;
+		if (k == 5) q.quote_pairs = star, q.quote_at = star_at, q.n_quotes = 1;
+		gp_yioop_result r;
+		gp_error err;
+		int rc = gp_yioop_search(ix, &q, &face, budget, &r, &err);
+		FUZZ_CHECK(rc == GP_OK || rc == GP_ENOMEM);
+		if (rc == GP_OK && !r.why) {
+			size_t members = 0;
+			for (size_t i = 0; i < r.n_pages; i++) {
+				FUZZ_CHECK(r.pages[i].n_members > 0 && r.pages[i].first + r.pages[i].n_members <= r.n_members);
+				members += r.pages[i].n_members;
+			}
+			FUZZ_CHECK(members == r.n_members && members <= r.matches);
+			for (size_t m = 0; m < r.n_members; m++) FUZZ_CHECK(r.members[m] < ix->yioop->n_docs);
+		}
+		gp_yioop_result_free(&r);
+	}
+}
 
 /* Version 2: each list's checksum in the term table (section 6) over its bytes in section 7,
  * then section 8's: each group of terms' whose offsets lie in order within section 2, the doc
@@ -234,6 +299,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rc = gp_index_yioop_bundle_load(3, files, lens, 1, files, lens, &budget, &ix, base, &bad, &err);
 		if (rc != GP_OK) FUZZ_CHECK(bad == SIZE_MAX || bad == 0 || bad == 2 || bad == 3);
 		if (rc == GP_OK) FUZZ_CHECK(base[1] == base[2] && base[3] == 2 * base[1] && ix->n_attrs == 3);
+		if (rc == GP_OK) check_yioop_search(ix, &budget, data[0]);
 		if (rc == GP_OK && one == GP_OK) {
 			FUZZ_CHECK(ix->n_terms == shard->n_terms && ix->n_postings == 2 * shard->n_postings &&
 			           ix->n_positions == 2 * shard->n_positions);

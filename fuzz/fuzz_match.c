@@ -1,8 +1,11 @@
 /* FTS5 MATCH expressions (query/gp_match.c): any bytes parse into a tree or fail with an error at
  * a byte within the input; a tree holds together (every child added before its parent, every
  * range within its arrays, no deeper than GP_QT_MAX_DEPTH), and printed back as an expression it
- * parses into a tree that prints the same. */
+ * parses into a tree that prints the same. The same bytes as a text for Yioop's snippets
+ * (query/gp_yioop_snippet.c) with words cut from it: a snippet is whole code points, no longer
+ * than the length asked, or the text itself. */
 #include "fuzz_common.h"
+#include "../query/gp_yioop_snippet.h"
 #include "qtree_print.h"
 #include "qtree_check.h"
 
@@ -31,8 +34,28 @@ static int terms_stable(const gp_qtree *t)
 	return 1;
 }
 
+static void check_snippet(const uint8_t *data, size_t size)
+{
+	const char *text = (const char *)data;
+	const char *words[3] = {text, text + size / 3, "the"};
+	const size_t lens[3] = {size > 2 ? 2 : size, size > 6 ? 3 : 0, 3};
+	for (size_t length = 0; length < 200; length += 60) {
+		char *out;
+		size_t out_len;
+		int rc = gp_yioop_snippet(text, size, words, lens, size % 4 == 0 ? 0 : 3, length, &out, &out_len);
+		FUZZ_CHECK(rc >= -1 && rc <= 1);
+		if (rc != 1) continue;
+		size_t chars = 0;
+		for (size_t i = 0; i < out_len; i++) chars += ((unsigned char)out[i] & 0xC0) != 0x80;
+		FUZZ_CHECK(out[out_len] == 0 && (chars <= length || (out_len == size && memcmp(out, text, size) == 0)));
+		FUZZ_CHECK(out_len == 0 || ((unsigned char)out[0] & 0xC0) != 0x80);
+		free(out);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	check_snippet(data, size);
 	gp_qtree t, again;
 	gp_error err;
 	gp_qtree_init(&t);

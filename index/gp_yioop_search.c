@@ -388,6 +388,10 @@ static int make_item(walk *w, uint64_t d, item *it)
 		w->why = "a match's doc record has fewer than three keys";
 		return GP_OK;
 	}
+	if (h[GP_YH_DOCS] == 0) {
+		w->why = "a match's generation counts no docs in its header (Yioop divides by it)";
+		return GP_OK;
+	}
 	w->n_scores = w->n_ranks = 0;
 	if (n_keys > 3 && unpack_aux(w, y->aux + y->aux_at[d], (size_t)(8 * (n_keys - 3))) < 0) {
 		w->why = "a match's description scores and their positions differ in number (Yioop's array_combine fails)";
