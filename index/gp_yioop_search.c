@@ -21,6 +21,9 @@
 #define YS_NAME "Yioop search"
 /* the most values one doc's aux keys hold (117 keys of 8 bytes, 2 bytes a value) */
 #define Y_AUX_VALUES 512
+/* the most steps of a query's quote checks: each "*" gap tries every later position of its
+ * word, so that gaps multiply the work (Yioop's checkQuote has no bound) */
+#define Y_QUOTE_STEPS (1u << 22)
 
 /* --- small sets of 8-byte keys (a URL's hash, a content hash) --- */
 
@@ -130,6 +133,7 @@ typedef struct walk {
 	uint32_t score_at[Y_AUX_VALUES];
 	double score[Y_AUX_VALUES];
 	double rank[Y_AUX_VALUES];
+	uint64_t quote_steps;     /* check_quote's steps this query (each "*" gap multiplies them) */
 	const char *why;
 } walk;
 
@@ -318,10 +322,14 @@ static double proximity(walk *w, size_t n)
 /* IntersectIterator::checkQuote: whether the quote's words follow each other (list k's position
  * then list k + 1's at that plus k's words), "*" gaps letting the next word come anywhere after.
  * 1 found, 0 a mismatch at a fixed place, -1 none. */
-static int check_quote(const walk *w, size_t n_lists, const int32_t *pairs, size_t n_pairs, int64_t cur, int star,
+static int check_quote(walk *w, size_t n_lists, const int32_t *pairs, size_t n_pairs, int64_t cur, int star,
                        int64_t next)
 {
 	if (n_pairs == 0) return 1;
+	if (++w->quote_steps > Y_QUOTE_STEPS) {
+		w->why = "a quote whose \"*\" gaps take more steps than gpupost walks (Yioop's own walk takes them all)";
+		return -1;
+	}
 	const int32_t index = pairs[0], len = pairs[1];
 	if (len < 0) return check_quote(w, n_lists, pairs + 2, n_pairs - 1, cur, 1, 0);
 	if (index < 0 || (size_t)index >= n_lists) return -1;   /* Yioop's foreach over no list */
@@ -460,6 +468,7 @@ static int make_item(walk *w, uint64_t d, item *it)
 			for (size_t k = 0; k < w->q->n_quotes; k++) {
 				const size_t a = w->q->quote_at[k], b = w->q->quote_at[k + 1];
 				if (check_quote(w, n_lists, w->q->quote_pairs + 2 * a, b - a, 0, 1, 0) < 1) {
+					if (w->why) return GP_OK;
 					it->skip = -1;   /* not the phrase: no doc */
 					return GP_OK;
 				}
@@ -993,8 +1002,7 @@ int gp_yioop_search(const gp_index *ix, const gp_yioop_query *q, const gp_yioop_
 	while (next_match(w, &d)) {
 		if (q->n_quotes) {
 			item it;
-			if ((rc = make_item(w, d, &it)) != GP_OK) goto done;
-			w->why = NULL;   /* a doc not on the pages */
+			if ((rc = make_item(w, d, &it)) != GP_OK || w->why) goto done;
 			if (it.skip < 0) continue;
 		}
 		r->matches++;
