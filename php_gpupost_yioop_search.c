@@ -147,47 +147,76 @@ static zval *struct_field(HashTable *ws, const char *name, size_t len)
 
 #define YS_MAX_WORDS 64
 
-void gpupost_yioop_search(const gp_index *ix, HashTable *ws, HashTable *options, const gp_ctx *ctx, zval *rv)
-{
+/* One word struct read: its ids and quotes, where its words' generation lists go */
+typedef struct struct_read {
 	uint32_t words[YS_MAX_WORDS], negated[YS_MAX_WORDS];
 	zval *ids[2 * YS_MAX_WORDS];
-	uint32_t *gens[2 * YS_MAX_WORDS] = {NULL};
-	size_t n_gens[2 * YS_MAX_WORDS] = {0};
-	HashTable *seen = NULL;
+	uint32_t *gens[2 * YS_MAX_WORDS];
+	size_t n_gens[2 * YS_MAX_WORDS];
 	int32_t pairs[2 * YS_MAX_WORDS * 2];
 	size_t quote_at[YS_MAX_WORDS + 1];
-	gp_yioop_query q = {words, 0, negated, 0, pairs, quote_at, 0, 1.0, 200, 0, NULL, NULL};
+} struct_read;
+
+/* ws (one of PhraseModel's word structs) into *q over *sr: false with an error */
+static bool read_struct(const gp_index *ix, HashTable *ws, struct_read *sr, gp_yioop_query *q)
+{
+	*q = (gp_yioop_query){sr->words, 0, sr->negated, 0, sr->pairs, sr->quote_at, 0, 1.0, NULL, NULL};
 	zval *v = struct_field(ws, "KEYS", 4);
 	if (!v || Z_TYPE_P(v) != IS_ARRAY) {
 		zend_argument_value_error(1, "must hold KEYS, a list of word ids");
-		return;
+		return false;
 	}
-	if (!word_ids(ix, Z_ARRVAL_P(v), "KEYS", words, ids, YS_MAX_WORDS, &q.n_words)) return;
-	if (q.n_words == 0) {
+	if (!word_ids(ix, Z_ARRVAL_P(v), "KEYS", sr->words, sr->ids, YS_MAX_WORDS, &q->n_words)) return false;
+	if (q->n_words == 0) {
 		zend_argument_value_error(1, "must hold at least one of KEYS");
-		return;
+		return false;
+	}
+	/* a word the bundle does not hold: an id past its terms, one for each different word */
+	for (size_t i = 0; i < q->n_words; i++) {
+		if (sr->words[i] != GP_IX_NO_TERM) continue;
+		size_t first = 0;
+		while (!zend_string_equals(Z_STR_P(sr->ids[first]), Z_STR_P(sr->ids[i]))) first++;
+		sr->words[i] = GP_IX_NO_TERM - (uint32_t)first;
 	}
 	if ((v = struct_field(ws, "DISALLOW_KEYS", 13))) {
 		if (Z_TYPE_P(v) != IS_ARRAY) {
 			zend_argument_type_error(1, "must hold DISALLOW_KEYS as an array, %s given", zend_zval_type_name(v));
-			return;
+			return false;
 		}
-		if (!word_ids(ix, Z_ARRVAL_P(v), "DISALLOW_KEYS", negated, ids + q.n_words, YS_MAX_WORDS, &q.n_negated)) return;
+		if (!word_ids(ix, Z_ARRVAL_P(v), "DISALLOW_KEYS", sr->negated, sr->ids + q->n_words, YS_MAX_WORDS, &q->n_negated)) {
+			return false;
+		}
 	}
 	if ((v = struct_field(ws, "QUOTE_POSITIONS", 15))) {
 		if (Z_TYPE_P(v) != IS_ARRAY) {
 			zend_argument_type_error(1, "must hold QUOTE_POSITIONS as an array, %s given", zend_zval_type_name(v));
-			return;
+			return false;
 		}
-		if (!quote_positions(Z_ARRVAL_P(v), pairs, quote_at, 2 * YS_MAX_WORDS, &q.n_quotes)) return;
+		if (!quote_positions(Z_ARRVAL_P(v), sr->pairs, sr->quote_at, 2 * YS_MAX_WORDS, &q->n_quotes)) return false;
 	}
 	if ((v = struct_field(ws, "WEIGHT", 6))) {
 		if (Z_TYPE_P(v) != IS_LONG && Z_TYPE_P(v) != IS_DOUBLE) {
 			zend_argument_type_error(1, "must hold WEIGHT as a number, %s given", zend_zval_type_name(v));
-			return;
+			return false;
 		}
-		q.weight = zval_get_double(v);
+		q->weight = zval_get_double(v);
 	}
+	return true;
+}
+
+void gpupost_yioop_search(const gp_index *ix, HashTable *arg, HashTable *options, const gp_ctx *ctx, zval *rv)
+{
+	/* one struct, or a list of them (a query's disjuncts, as PhraseModel splits it on "|") */
+	const bool one = zend_hash_str_exists(arg, "KEYS", 4);
+	const size_t n = one ? 1 : zend_hash_num_elements(arg);
+	if (n == 0 || n > GP_YIOOP_MAX_STRUCTS) {
+		zend_argument_value_error(1, "must be a word struct or a list of 1 to %d of them", GP_YIOOP_MAX_STRUCTS);
+		return;
+	}
+	size_t to_retrieve = 200;
+	int walk_order = 0;
+	HashTable *seen = NULL;
+	zval *v;
 	if (options) {
 		zend_string *key;
 		zend_ulong ikey;
@@ -198,13 +227,13 @@ void gpupost_yioop_search(const gp_index *ix, HashTable *ws, HashTable *options,
 					zend_argument_value_error(2, "option 'to_retrieve' must be an int from 1 to 1000000");
 					return;
 				}
-				q.to_retrieve = (size_t)Z_LVAL_P(v);
+				to_retrieve = (size_t)Z_LVAL_P(v);
 			} else if (key && zend_string_equals_literal(key, "fuse")) {
 				if (Z_TYPE_P(v) != IS_TRUE && Z_TYPE_P(v) != IS_FALSE) {
 					zend_argument_type_error(2, "option 'fuse' must be a bool, %s given", zend_zval_type_name(v));
 					return;
 				}
-				q.walk_order = Z_TYPE_P(v) == IS_FALSE;
+				walk_order = Z_TYPE_P(v) == IS_FALSE;
 			} else if (key && zend_string_equals_literal(key, "generations")) {
 				if (Z_TYPE_P(v) != IS_ARRAY) {
 					zend_argument_type_error(2, "option 'generations' must be an array, %s given", zend_zval_type_name(v));
@@ -217,31 +246,45 @@ void gpupost_yioop_search(const gp_index *ix, HashTable *ws, HashTable *options,
 			}
 		} ZEND_HASH_FOREACH_END();
 	}
-	const size_t n_ids = q.n_words + q.n_negated;
-	if (seen) {
-		bool ok = seen_generations(seen, ids, n_ids, gens, n_gens);
-		if (!ok) {
-			for (size_t i = 0; i < n_ids; i++) if (gens[i]) efree(gens[i]);
-			return;
-		}
-		q.gens = (const uint32_t *const *)gens;
-		q.n_gens = n_gens;
+	struct_read *sr = ecalloc(n, sizeof(*sr));
+	gp_yioop_query *qs = ecalloc(n, sizeof(*qs));
+	size_t n_read = 0;
+	bool ok = true;
+	if (one) {
+		ok = read_struct(ix, arg, &sr[0], &qs[0]);
+		n_read = ok;
+	} else {
+		ZEND_HASH_FOREACH_VAL(arg, v) {
+			ZVAL_DEREF(v);
+			if (Z_TYPE_P(v) != IS_ARRAY) {
+				zend_argument_type_error(1, "must hold word structs as arrays, %s given", zend_zval_type_name(v));
+				ok = false;
+				break;
+			}
+			if (!(ok = read_struct(ix, Z_ARRVAL_P(v), &sr[n_read], &qs[n_read]))) break;
+			n_read++;
+		} ZEND_HASH_FOREACH_END();
 	}
+	for (size_t c = 0; ok && seen && c < n_read; c++) {
+		ok = seen_generations(seen, sr[c].ids, qs[c].n_words + qs[c].n_negated, sr[c].gens, sr[c].n_gens);
+		qs[c].gens = (const uint32_t *const *)sr[c].gens;
+		qs[c].n_gens = sr[c].n_gens;
+	}
+	if (!ok) goto out;
 	const gp_yioop_face face = {php_number_format, php_sort};
 	gp_yioop_result r;
 	gp_error err;
-	int rc = gp_yioop_search(ix, &q, &face, &ctx->budget, &r, &err);
-	for (size_t i = 0; i < n_ids; i++) if (gens[i]) efree(gens[i]);
+	int rc = gp_yioop_search(ix, qs, n_read, to_retrieve, walk_order, &face, &ctx->budget, &r, &err);
 	if (rc != GP_OK) {
 		gp_yioop_result_free(&r);
 		gpupost_throw(&err, NULL);
-		return;
+		goto out;
 	}
-	/* a page: a map of six and its list of docs */
+	/* a page: a map of seven, its list of docs and its user ranks */
 	if (!fits_budget(ctx, gp_php_list_bytes(r.n_pages) + r.n_pages * (gp_php_map_bytes(7) + 2 * gp_php_list_bytes(1)) +
 	                 gp_php_list_bytes(r.n_members) + gp_php_list_bytes(r.n_rank_values), 0, "the search's pages")) {
 		gp_yioop_result_free(&r);
-		return;
+		goto out;
 	}
 	array_init_size(rv, 5);
 	add_assoc_bool(rv, "covered", r.why == NULL);
@@ -270,6 +313,12 @@ void gpupost_yioop_search(const gp_index *ix, HashTable *ws, HashTable *options,
 	}
 	add_assoc_zval(rv, "pages", &pages);
 	gp_yioop_result_free(&r);
+out:
+	for (size_t c = 0; c < n; c++) {
+		for (size_t i = 0; i < 2 * YS_MAX_WORDS; i++) if (sr[c].gens[i]) efree(sr[c].gens[i]);
+	}
+	efree(sr);
+	efree(qs);
 }
 
 /* gpu_yioop_snippet($text, $words, $length): Yioop's Model::getSnippets for text and words of

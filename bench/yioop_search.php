@@ -11,7 +11,7 @@
  * built once: PAGES, default 30000, a page a paragraph, in generations of 8,000). CORPUS: docs
  * (default: Python's documentation, Debian's licenses and copyright files) or changelogs (the
  * installed packages' change logs). QUERIES (default 300): words of a random page as a user types
- * them: two (most), three, a quoted pair, two and a negated word.
+ * them: two (most), three, a quoted pair, two and a negated word, two or two others ("|").
  *
  * Each variant runs in its own PHP process (the two Yioops cannot share one): every query once to
  * warm the page cache, then every query timed, each as a fresh request (IndexManager's cache
@@ -66,10 +66,11 @@ namespace {
         $w = array_values(array_unique($m[0]));
         if (count($w) < 4) continue;
         shuffle($w);
-        $queries[] = match (count($queries) % 10) {
-            3, 7 => "$w[0] $w[1] $w[2]",
-            5 => "\"$w[0] $w[1]\"",
-            9 => "$w[0] $w[1] -$w[2]",
+        $queries[] = match (count($queries) % 20) {
+            3, 7, 13, 17 => "$w[0] $w[1] $w[2]",
+            5, 15 => "\"$w[0] $w[1]\"",
+            9, 19 => "$w[0] $w[1] -$w[2]",
+            11 => "$w[0] $w[1] | $w[2] $w[3]",
             default => "$w[0] $w[1]",
         };
     }

@@ -62,13 +62,16 @@ static void check_yioop_search(const gp_index *ix, const gp_budget *budget, uint
 		uint32_t words[4] = {meet[0], meet[1], k == 2 ? meet[0] : meet[2], meet[3]}, negated[1] = {n - 1};
 		const uint32_t *gens[5] = {seen, NULL, NULL, NULL, NULL};
 		const size_t n_gens[5] = {2, 0, 0, 0, 0};
-		gp_yioop_query q = {words, k == 0 ? 1 : 2 + (seed + k) % 3, negated, k == 3, NULL, NULL, 0, 1.0, 1 + seed % 7,
-		                    k == 5, k == 4 ? gens : NULL, n_gens};
+		gp_yioop_query q = {words, k == 0 ? 1 : 2 + (seed + k) % 3, negated, k == 3, NULL, NULL, 0, 1.0,
+		                    k == 4 ? gens : NULL, n_gens};
 		if (k == 1) q.quote_pairs = quote, q.quote_at = quote_at, q.n_quotes = 1;
 		if (k == 5) q.quote_pairs = star, q.quote_at = star_at, q.n_quotes = 1;
 		gp_yioop_result r;
 		gp_error err;
-		int rc = gp_yioop_search(ix, &q, &face, budget, &r, &err);
+		/* a second disjunct: the words the other way round, weighed apart */
+		uint32_t swapped[4] = {words[1], words[0], words[3], words[2]};
+		gp_yioop_query qs[2] = {q, {swapped, 2, NULL, 0, NULL, NULL, 0, 0.5, NULL, NULL}};
+		int rc = gp_yioop_search(ix, qs, k == 2 ? 2 : 1, 1 + seed % 7, k == 5, &face, budget, &r, &err);
 		FUZZ_CHECK(rc == GP_OK || rc == GP_ENOMEM);
 		if (rc == GP_OK && !r.why) {
 			size_t members = 0;

@@ -821,56 +821,41 @@ void gp_yioop_result_free(gp_yioop_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-int gp_yioop_search(const gp_index *ix, const gp_yioop_query *q, const gp_yioop_face *face, const gp_budget *budget,
-                    gp_yioop_result *r, gp_error *err)
+/* A walk over q's conjunction (IntersectIterator), set at its start: 1, or 0 when it has no
+ * matches at all (a word Yioop finds nowhere). */
+static int walk_init(walk *w, const gp_index *ix, const gp_yioop_query *q, const gp_yioop_face *face, int summary_attr)
 {
-	memset(r, 0, sizeof(*r));
-	memset(err, 0, sizeof(*err));
-	if (!ix->yioop || !ix->docs || !ix->positional || !ix->yioop->posting_estimate) {
-		gp_fail(err, YS_NAME, 0, "the index is not a Yioop bundle's opened whole");
-		return err->code = GP_EVALUE;
-	}
-	const int summary_attr = gp_index_attribute_find(ix, "summary_offset", 14);
-	if (q->n_words == 0 || q->n_words > 64 || q->n_negated > 64 || summary_attr < 0 ||
-	    (q->n_quotes && (!q->quote_at || !q->quote_pairs))) {
-		gp_fail(err, YS_NAME, 0, "a word struct of 1 to 64 words and at most 64 negated words");
-		return err->code = GP_EVALUE;
-	}
-	r->exhausted = 1;
-	if (q->n_words == 1 && q->n_negated == 0 && q->weight == 1) {
-		r->why = "a single word (Yioop reads its list 200 postings a slice, without an intersection)";
-		return GP_OK;
-	}
-	walk *w = calloc(1, sizeof(*w));
-	if (!w) return gp_index_fail_nomem(err, "the search");
+	memset(w, 0, sizeof(*w));
 	w->ix = ix;
 	w->y = ix->yioop;
 	w->q = q;
 	w->face = face;
 	w->summary_attr = summary_attr;
-	int rc = GP_OK;
 	/* the distinct words, in the order they first come (PhraseModel's distinct_word_keys) */
 	for (size_t i = 0; i < q->n_words; i++) {
-		if (q->words[i] == GP_IX_NO_TERM) goto out;   /* a word in no generation: no matches */
 		size_t j = 0;
 		while (j < w->n_distinct && w->distinct[j] != q->words[i]) j++;
 		if (j == w->n_distinct) {
 			w->distinct[j] = q->words[i];
-			w->cursor[j] = ix->list_at[q->words[i]];
-			if (q->gens && q->gens[i]) {
-				if (q->n_gens[i] == 0) goto out;   /* Yioop sees the word nowhere */
-				w->seen[j] = q->gens[i];
-				w->n_seen[j] = q->n_gens[i];
-			}
 			w->n_distinct++;
 		}
 		w->map[i] = j;
+	}
+	for (size_t j = 0; j < w->n_distinct; j++) {
+		if (w->distinct[j] >= ix->n_terms) return 0;   /* a word in no generation: no matches */
+		w->cursor[j] = ix->list_at[w->distinct[j]];
+	}
+	for (size_t i = 0; i < q->n_words; i++) {
+		if (!q->gens || !q->gens[i] || w->seen[w->map[i]]) continue;
+		if (q->n_gens[i] == 0) return 0;   /* Yioop sees the word nowhere */
+		w->seen[w->map[i]] = q->gens[i];
+		w->n_seen[w->map[i]] = q->n_gens[i];
 	}
 	for (size_t k = 0; k < q->n_negated; k++) {
 		/* a negated word Yioop finds nowhere leaves its DocIterator alone (it excludes nothing,
 		 * but still steps) */
 		const uint32_t t = q->negated[k];
-		w->neg_empty[k] = t == GP_IX_NO_TERM || (q->gens && q->gens[q->n_words + k] && q->n_gens[q->n_words + k] == 0);
+		w->neg_empty[k] = t >= ix->n_terms || (q->gens && q->gens[q->n_words + k] && q->n_gens[q->n_words + k] == 0);
 		if (!w->neg_empty[k]) {
 			w->neg_cursor[k] = ix->list_at[t];
 			if (q->gens && q->gens[q->n_words + k]) {
@@ -881,38 +866,172 @@ int gp_yioop_search(const gp_index *ix, const gp_yioop_query *q, const gp_yioop_
 		doc_generation_to(w, &w->all[k], 0);   /* DocIterator::reset */
 		w->all[k].n = 0;
 	}
-	/* GroupIterator's block: 200 / ceil(distinct words / 2) docs */
-	const double per_block = Y_GROUP / ceil((double)w->n_distinct / 2.0);
+	return 1;
+}
+
+/* One step of a conjunction: 1 with *got set (and *it, the match's item) where it found a match
+ * (*got 0: the match's item is dropped: not the phrase, a record Yioop drops), 0 when it is done. */
+static int walk_step(walk *w, item *it, int *got, int *rc)
+{
+	uint64_t d;
+	*got = 0;
+	*rc = GP_OK;
+	if (!next_match(w, &d)) return 0;
+	if ((*rc = make_item(w, d, it)) != GP_OK) return 0;
+	*got = !w->why && it->skip >= 0;
+	return 1;
+}
+
+/* The docs of the union of the conjunctions, counted: each walk's docs increase, so a merge of
+ * fresh walks counts each doc once (a quote's words checked in each). */
+static int count_matches(walk *ws, size_t n, const gp_yioop_query *qs, const gp_index *ix, const gp_yioop_face *face,
+                         int summary_attr, uint64_t *count, const char **why)
+{
+	uint64_t *head = malloc((n + 1) * sizeof(*head));
+	if (!head) return GP_ENOMEM;
+	int rc = GP_OK;
+	*count = 0;
+	for (size_t c = 0; c < n; c++) {
+		head[c] = UINT64_MAX;
+		if (!walk_init(&ws[c], ix, &qs[c], face, summary_attr)) continue;
+		uint64_t d;
+		while (next_match(&ws[c], &d)) {
+			if (qs[c].n_quotes) {
+				item it;
+				if ((rc = make_item(&ws[c], d, &it)) != GP_OK) goto done;
+				if (ws[c].why) {
+					*why = ws[c].why;
+					goto done;
+				}
+				if (it.skip < 0) continue;
+			}
+			head[c] = d;
+			break;
+		}
+	}
+	for (;;) {
+		uint64_t low = UINT64_MAX;
+		for (size_t c = 0; c < n; c++) if (head[c] < low) low = head[c];
+		if (low == UINT64_MAX) break;
+		(*count)++;
+		for (size_t c = 0; c < n; c++) {
+			if (head[c] != low) continue;
+			head[c] = UINT64_MAX;
+			uint64_t d;
+			while (next_match(&ws[c], &d)) {
+				if (qs[c].n_quotes) {
+					item it;
+					if ((rc = make_item(&ws[c], d, &it)) != GP_OK) goto done;
+					if (ws[c].why) {
+						*why = ws[c].why;
+						goto done;
+					}
+					if (it.skip < 0) continue;
+				}
+				head[c] = d;
+				break;
+			}
+		}
+	}
+done:
+	free(head);
+	return rc;
+}
+
+int gp_yioop_search(const gp_index *ix, const gp_yioop_query *qs, size_t n_queries, size_t to_retrieve, int walk_order,
+                    const gp_yioop_face *face, const gp_budget *budget, gp_yioop_result *r, gp_error *err)
+{
+	memset(r, 0, sizeof(*r));
+	memset(err, 0, sizeof(*err));
+	if (!ix->yioop || !ix->docs || !ix->positional || !ix->yioop->posting_estimate) {
+		gp_fail(err, YS_NAME, 0, "the index is not a Yioop bundle's opened whole");
+		return err->code = GP_EVALUE;
+	}
+	const int summary_attr = gp_index_attribute_find(ix, "summary_offset", 14);
+	if (n_queries == 0 || n_queries > GP_YIOOP_MAX_STRUCTS || summary_attr < 0) {
+		gp_fail(err, YS_NAME, 0, "1 to %d word structs", GP_YIOOP_MAX_STRUCTS);
+		return err->code = GP_EVALUE;
+	}
+	for (size_t c = 0; c < n_queries; c++) {
+		const gp_yioop_query *q = &qs[c];
+		if (q->n_words == 0 || q->n_words > 64 || q->n_negated > 64 || (q->n_quotes && (!q->quote_at || !q->quote_pairs))) {
+			gp_fail(err, YS_NAME, 0, "a word struct of 1 to 64 words and at most 64 negated words");
+			return err->code = GP_EVALUE;
+		}
+	}
+	r->exhausted = 1;
+	for (size_t c = 0; c < n_queries; c++) {
+		if (qs[c].n_words == 1 && qs[c].n_negated == 0 && qs[c].weight == 1) {
+			r->why = "a single word (Yioop reads its list 200 postings a slice, without an intersection)";
+			return GP_OK;
+		}
+	}
+	walk *ws = calloc(n_queries, sizeof(*ws));
+	uint8_t *done_walk = calloc(n_queries, 1);
+	item *step = malloc(n_queries * sizeof(*step));
+	if (!ws || !done_walk || !step) {
+		free(ws);
+		free(done_walk);
+		free(step);
+		return gp_index_fail_nomem(err, "the search");
+	}
+	int rc = GP_OK;
+	const char *why = NULL;
+	for (size_t c = 0; c < n_queries; c++) done_walk[c] = !walk_init(&ws[c], ix, &qs[c], face, summary_attr);
+	/* GroupIterator's block: 200 / ceil(the last struct's distinct words / 2) docs */
+	const double per_block = Y_GROUP / ceil((double)ws[n_queries - 1].n_distinct / 2.0);
+	walk *w = &ws[0];   /* the doc fields' reader (any walk reads them alike) */
 	item *block = NULL;
 	size_t block_cap = 0, pages_cap = 0, members_cap = 0, ranks_cap = 0;
 	key_set grouped_urls = {0}, grouped_hashes = {0};
 	uint64_t *new_hashes = NULL, *new_urls = NULL;
 	size_t new_cap = 0, urls_cap = 0;
-	uint64_t d;
 	int more = 1;
-	while (more && r->n_pages < q->to_retrieve) {
-		/* a block: matches until it holds per_block distinct doc keys (pages += by key) */
+	while (more && r->n_pages < to_retrieve) {
+		/* a block: steps until it holds per_block distinct doc keys (pages += by key); a step
+		 * takes each conjunction's next match (UnionIterator: array_merge by key, a later
+		 * conjunction's item in an earlier one's place) */
 		size_t n_block = 0, n_keys = 0;
 		while ((double)n_keys < per_block) {
-			if (!next_match(w, &d)) {
+			size_t n_step = 0;
+			int any = 0;
+			for (size_t c = 0; c < n_queries; c++) {
+				if (done_walk[c]) continue;
+				item it;
+				int got;
+				if (!walk_step(&ws[c], &it, &got, &rc)) {
+					if (rc != GP_OK) goto done;
+					done_walk[c] = 1;
+					continue;
+				}
+				any = 1;
+				if (ws[c].why) {
+					why = ws[c].why;
+					goto done;
+				}
+				if (!got) continue;
+				const uint8_t *k = w->y->keys + GP_YIOOP_DOC_KEYS * it.doc;
+				size_t at = 0;
+				while (at < n_step && memcmp(w->y->keys + GP_YIOOP_DOC_KEYS * step[at].doc, k, GP_YIOOP_DOC_KEYS) != 0) at++;
+				step[at] = it;
+				if (at == n_step) n_step++;
+			}
+			if (!any) {
 				more = 0;
 				break;
 			}
-			item it;
-			if ((rc = make_item(w, d, &it)) != GP_OK) goto done;
-			if (w->why) goto done;
-			if (it.skip < 0) continue;
-			r->matches++;
-			/* a doc's key (24 bytes) already in the block keeps the first */
-			const uint8_t *k = w->y->keys + GP_YIOOP_DOC_KEYS * d;
-			int dup = 0;
-			for (size_t b = 0; b < n_block && !dup; b++) {
-				dup = memcmp(w->y->keys + GP_YIOOP_DOC_KEYS * block[b].doc, k, GP_YIOOP_DOC_KEYS) == 0;
+			for (size_t i = 0; i < n_step; i++) {
+				/* a doc's key (24 bytes) already in the block keeps the first */
+				const uint8_t *k = w->y->keys + GP_YIOOP_DOC_KEYS * step[i].doc;
+				int dup = 0;
+				for (size_t b = 0; b < n_block && !dup; b++) {
+					dup = memcmp(w->y->keys + GP_YIOOP_DOC_KEYS * block[b].doc, k, GP_YIOOP_DOC_KEYS) == 0;
+				}
+				if (dup) continue;
+				if ((rc = grow((void **)&block, &block_cap, n_block + 1, sizeof(*block), budget, err)) != GP_OK) goto done;
+				block[n_block++] = step[i];
+				n_keys++;
 			}
-			if (dup) continue;
-			if ((rc = grow((void **)&block, &block_cap, n_block + 1, sizeof(*block), budget, err)) != GP_OK) goto done;
-			block[n_block++] = it;
-			n_keys++;
 		}
 		if (n_block == 0) break;
 		/* groupByHashUrl: groups by the key's first 8 bytes in the order they first come, docs
@@ -952,7 +1071,7 @@ int gp_yioop_search(const gp_index *ix, const gp_yioop_query *q, const gp_yioop_
 				while (hh < n_hosts && hosts[hh] != host) hh++;
 				if (hh == n_hosts) {
 					if (n_hosts == 64) {
-						w->why = "a URL's group spans more than 64 hosts";
+						why = "a URL's group spans more than 64 hosts";
 						goto done;
 					}
 					hosts[n_hosts] = host;
@@ -997,27 +1116,24 @@ int gp_yioop_search(const gp_index *ix, const gp_yioop_query *q, const gp_yioop_
 			if ((rc = key_add(&grouped_hashes, new_hashes[k])) != GP_OK) goto nomem;
 		}
 	}
-	r->exhausted = r->n_pages < q->to_retrieve;
-	/* the matches not walked, counted (a quote's words checked in each) */
-	while (next_match(w, &d)) {
-		if (q->n_quotes) {
-			item it;
-			if ((rc = make_item(w, d, &it)) != GP_OK || w->why) goto done;
-			if (it.skip < 0) continue;
-		}
-		r->matches++;
+	r->exhausted = r->n_pages < to_retrieve;
+	/* every match, counted */
+	if ((rc = count_matches(ws, n_queries, qs, ix, face, summary_attr, &r->matches, &why)) != GP_OK) {
+		if (rc == GP_ENOMEM) gp_index_fail_nomem(err, "the search's count");
+		goto done;
 	}
-	if (q->walk_order) {
+	if (why) goto done;
+	if (walk_order) {
 		for (size_t i = 0; i < r->n_pages; i++) r->pages[i].score = r->pages[i].hash_sum_score;
 	} else {
-		rc = fuse(r, face, q->n_words > 1, err);
+		rc = fuse(r, face, n_queries > 1 || qs[0].n_words > 1, err);
 	}
 	goto done;
 nomem:
 	rc = gp_index_fail_nomem(err, "the search's groups");
 done:
-	if (w->why && rc == GP_OK) {
-		r->why = w->why;
+	if (why && rc == GP_OK) {
+		r->why = why;
 		free(r->pages);
 		free(r->members);
 		free(r->ranks);
@@ -1034,7 +1150,8 @@ done:
 	free(new_urls);
 	key_free(&grouped_urls);
 	key_free(&grouped_hashes);
-out:
-	free(w);
+	free(ws);
+	free(done_walk);
+	free(step);
 	return rc;
 }

@@ -9,11 +9,11 @@
 
 #include "gp_index.h"
 
-/* One word struct as PhraseModel builds it. words: KEYS in query order as term ids
- * (GP_IX_NO_TERM where the bundle has no such word), repeats included; negated: DISALLOW_KEYS.
+/* One word struct as PhraseModel builds it. words: KEYS in query order as term ids (an id past
+ * the index's terms where the bundle has no such word: a different one for each different
+ * word), repeats included; negated: DISALLOW_KEYS.
  * quotes: QUOTE_POSITIONS, quote q its pairs quote_pairs[2 quote_at[q] .. 2 quote_at[q + 1]) of
- * (position list, words), words -1 for Yioop's "*" gap. weight: WEIGHT. to_retrieve: the groups
- * getSummariesByHash wants (200 for the first page). */
+ * (position list, words), words -1 for Yioop's "*" gap. weight: WEIGHT. */
 typedef struct gp_yioop_query {
 	const uint32_t *words;
 	size_t n_words;
@@ -23,9 +23,6 @@ typedef struct gp_yioop_query {
 	const size_t *quote_at;
 	size_t n_quotes;
 	double weight;
-	size_t to_retrieve;
-	int walk_order;           /* the pages as the walk found them (each score its HASH_SUM_SCORE),
-	                           * what getSummariesByHash fuses, instead of fused */
 	/* NULL, or for each word then each negated word (n_words + n_negated entries): NULL, or the
 	 * generations where Yioop's iterators see it (what its IndexDictionary lists, and the
 	 * active generation's shard), gens[i][0 .. n_gens[i]) increasing. A word's postings in
@@ -68,11 +65,18 @@ typedef struct gp_yioop_result {
 	                           * covers (pages empty): Yioop's own path answers it */
 } gp_yioop_result;
 
-/* Answers q over ix (an index of a Yioop bundle). GP_ENOMEM (the budget counts the walk's
- * arrays), GP_EVALUE (ix is not a bundle's, or q is malformed: err says which). r is freed by
- * gp_yioop_result_free whatever the outcome. */
-int gp_yioop_search(const gp_index *ix, const gp_yioop_query *q, const gp_yioop_face *face, const gp_budget *budget,
-                    gp_yioop_result *r, gp_error *err);
+/* The most word structs (a query's disjuncts) one search takes. */
+#define GP_YIOOP_MAX_STRUCTS 64
+
+/* Answers the query whose disjuncts are qs[0 .. n) (one struct: an IntersectIterator under the
+ * GroupIterator; several: their UnionIterator) over ix (an index of a Yioop bundle), until
+ * to_retrieve groups (what getSummariesByHash asks: 200 for a first page); walk_order: the
+ * pages as the walk found them, each score its HASH_SUM_SCORE (what getSummariesByHash fuses),
+ * instead of fused. GP_ENOMEM (the budget counts the walk's arrays), GP_EVALUE (ix is not a
+ * bundle's, or a struct is malformed: err says which). r is freed by gp_yioop_result_free
+ * whatever the outcome. */
+int gp_yioop_search(const gp_index *ix, const gp_yioop_query *qs, size_t n, size_t to_retrieve, int walk_order,
+                    const gp_yioop_face *face, const gp_budget *budget, gp_yioop_result *r, gp_error *err);
 void gp_yioop_result_free(gp_yioop_result *r);
 
 #endif

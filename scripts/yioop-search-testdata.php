@@ -14,7 +14,8 @@
  * YIOOP_SRC as for scripts/yioop-bundle-testdata.php (eagle-prog/yiaap-oasis at 7996139). The
  * queries are drawn (seeded) from the bundle's own corpus, Debian's /usr/share/common-licenses:
  * pairs and fours of a paragraph's words, negated words, quoted phrases, phrases with Yioop's
- * "*" gap, a word repeated, a word in no document, site: meta words, single words.
+ * "*" gap, a word repeated, a word in no document, site: meta words, single words, and
+ * disjunctions ("|") of those.
  *
  * Also tests/data/yioop/snippets.json.gz: Yioop's own Model::getSnippets on that corpus's
  * paragraphs, alone and joined as getCrawlItems joins a group's descriptions (".. "), mixed with
@@ -48,13 +49,17 @@ namespace {
     mt_srand(39);
     $pick = fn(array $a) => $a[mt_rand(0, count($a) - 1)];
     $queries = [];
-    while (count($queries) < 240) {
+    while (count($queries) < 270) {
         preg_match_all('/[a-z]{3,}/', strtolower($pick($paras)), $m);
         $w = $m[0];
         if (count($w) < 6) continue;
         $i = mt_rand(0, count($w) - 4);
         $two = fn() => $pick($w) . ' ' . $pick($w);
-        $queries[] = match (count($queries) % 10) {
+        $queries[] = count($queries) >= 240 ? match (count($queries) % 3) {
+            0 => $two() . ' | ' . $two(),
+            1 => $pick($w) . ' ' . $pick($w) . ' | ' . $pick($w) . ' -' . $pick($w),
+            2 => '"' . $w[$i] . ' ' . $w[$i + 1] . '" | ' . $two() . ' | ' . $pick($w),
+        } : match (count($queries) % 10) {
             0 => $two(),
             1 => $two() . ' -' . $pick($w),
             2 => '"' . $w[$i] . ' ' . $w[$i + 1] . '"',
