@@ -195,11 +195,15 @@ static bool read_struct(const gp_index *ix, HashTable *ws, struct_read *sr, gp_y
 		if (!quote_positions(Z_ARRVAL_P(v), sr->pairs, sr->quote_at, 2 * YS_MAX_WORDS, &q->n_quotes)) return false;
 	}
 	if ((v = struct_field(ws, "WEIGHT", 6))) {
-		if (Z_TYPE_P(v) != IS_LONG && Z_TYPE_P(v) != IS_DOUBLE) {
-			zend_argument_type_error(1, "must hold WEIGHT as a number, %s given", zend_zval_type_name(v));
+		/* a number, or a numeric string (what Yioop's "w:" meta word leaves there) */
+		zend_long l;
+		double d;
+		const zend_uchar t = Z_TYPE_P(v) == IS_STRING ? is_numeric_string(Z_STRVAL_P(v), Z_STRLEN_P(v), &l, &d, false) : 0;
+		if (Z_TYPE_P(v) != IS_LONG && Z_TYPE_P(v) != IS_DOUBLE && !t) {
+			zend_argument_type_error(1, "must hold WEIGHT as a number or a numeric string, %s given", zend_zval_type_name(v));
 			return false;
 		}
-		q->weight = zval_get_double(v);
+		q->weight = t == IS_LONG ? (double)l : t == IS_DOUBLE ? d : zval_get_double(v);
 	}
 	return true;
 }

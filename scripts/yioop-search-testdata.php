@@ -49,13 +49,14 @@ namespace {
     mt_srand(39);
     $pick = fn(array $a) => $a[mt_rand(0, count($a) - 1)];
     $queries = [];
-    while (count($queries) < 270) {
+    while (count($queries) < 280) {
         preg_match_all('/[a-z]{3,}/', strtolower($pick($paras)), $m);
         $w = $m[0];
         if (count($w) < 6) continue;
         $i = mt_rand(0, count($w) - 4);
         $two = fn() => $pick($w) . ' ' . $pick($w);
-        $queries[] = count($queries) >= 240 ? match (count($queries) % 3) {
+        $queries[] = count($queries) >= 270 ? $two() . (count($queries) % 2 ? ' w:2' : ' weight:0.5') :
+            (count($queries) >= 240 ? match (count($queries) % 3) {
             0 => $two() . ' | ' . $two(),
             1 => $pick($w) . ' ' . $pick($w) . ' | ' . $pick($w) . ' -' . $pick($w),
             2 => '"' . $w[$i] . ' ' . $w[$i + 1] . '" | ' . $two() . ' | ' . $pick($w),
@@ -70,7 +71,7 @@ namespace {
             7 => $pick($w),
             8 => $two() . ' -zqxjvnotaword',
             9 => $w[$i] . ' ' . $w[$i] . ' ' . $pick($w),
-        };
+        });
     }
 
     /* --- Yioop's answers --- */
