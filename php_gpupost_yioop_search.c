@@ -56,47 +56,88 @@ static bool word_ids(const gp_index *ix, HashTable *list, const char *field, uin
 }
 
 /* Option 'generations' => [word id => [generation, ...]]: where Yioop's iterators see each word
- * (its IndexManager::getWordInfo), for the query's words (KEYS then DISALLOW_KEYS: ids) into
- * gens and n_gens, each list sorted (emalloc'd; freed by the caller); false with an error. */
-static bool seen_generations(HashTable *opt, zval *const *ids, size_t n, uint32_t **gens, size_t *n_gens)
+ * (its IndexManager::getWordInfo), each list read once, sorted and its repeats dropped, shared
+ * by every struct that names the word. */
+typedef struct seen_table {
+	HashTable by_id;          /* word id => its list's index */
+	uint32_t **lists;
+	size_t *lens, n;
+} seen_table;
+
+static int u32_order(const void *a, const void *b)
 {
-	for (size_t i = 0; i < n; i++) {
-		zval *list = zend_hash_find(opt, Z_STR_P(ids[i]));
-		gens[i] = NULL;
-		n_gens[i] = 0;
-		if (!list) continue;
+	const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void seen_free(seen_table *t)
+{
+	for (size_t i = 0; i < t->n; i++) efree(t->lists[i]);
+	if (t->lists) efree(t->lists);
+	if (t->lens) efree(t->lens);
+	zend_hash_destroy(&t->by_id);
+}
+
+/* The option read into *t (freed by seen_free whatever the outcome): false with an error. */
+static bool seen_read(HashTable *opt, const gp_ctx *ctx, seen_table *t)
+{
+	const uint32_t n = zend_hash_num_elements(opt);
+	zend_hash_init(&t->by_id, n, NULL, NULL, 0);
+	t->lists = ecalloc(n + 1, sizeof(*t->lists));
+	t->lens = ecalloc(n + 1, sizeof(*t->lens));
+	t->n = 0;
+	uint64_t total = 0;
+	zval *list;
+	ZEND_HASH_FOREACH_VAL(opt, list) {
 		ZVAL_DEREF(list);
-		if (Z_TYPE_P(list) != IS_ARRAY) {
+		if (Z_TYPE_P(list) == IS_ARRAY) total += zend_hash_num_elements(Z_ARRVAL_P(list));
+	} ZEND_HASH_FOREACH_END();
+	if (!fits_budget(ctx, total * sizeof(uint32_t) + (uint64_t)n * 64, 0, "option 'generations'")) return false;
+	zend_string *key;
+	ZEND_HASH_FOREACH_STR_KEY_VAL(opt, key, list) {
+		ZVAL_DEREF(list);
+		if (!key || Z_TYPE_P(list) != IS_ARRAY) {
 			zend_argument_type_error(2, "option 'generations' must map word ids to lists of generations");
 			return false;
 		}
-		gens[i] = safe_emalloc(zend_hash_num_elements(Z_ARRVAL_P(list)) + 1, sizeof(uint32_t), 0);
-		zval *g;
-		ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(list), g) {
-			ZVAL_DEREF(g);
-			if (Z_TYPE_P(g) != IS_LONG || Z_LVAL_P(g) < 0 || Z_LVAL_P(g) > UINT32_MAX) {
+		uint32_t *g = safe_emalloc(zend_hash_num_elements(Z_ARRVAL_P(list)) + 1, sizeof(uint32_t), 0);
+		size_t k = 0;
+		t->lists[t->n] = g;
+		zval *v;
+		ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(list), v) {
+			ZVAL_DEREF(v);
+			if (Z_TYPE_P(v) != IS_LONG || Z_LVAL_P(v) < 0 || Z_LVAL_P(v) > UINT32_MAX) {
+				t->n++;
 				zend_argument_value_error(2, "option 'generations' must hold generations as non-negative ints");
 				return false;
 			}
-			uint32_t v = (uint32_t)Z_LVAL_P(g);
-			size_t k = n_gens[i];
-			while (k > 0 && gens[i][k - 1] > v) {
-				gens[i][k] = gens[i][k - 1];
-				k--;
-			}
-			if (k > 0 && gens[i][k - 1] == v) {   /* a repeat: drop it */
-				memmove(gens[i] + k, gens[i] + k + 1, (n_gens[i] - k) * sizeof(uint32_t));
-				continue;
-			}
-			gens[i][k] = v;
-			n_gens[i]++;
+			g[k++] = (uint32_t)Z_LVAL_P(v);
 		} ZEND_HASH_FOREACH_END();
-	}
+		qsort(g, k, sizeof(*g), u32_order);
+		size_t u = 0;
+		for (size_t i = 0; i < k; i++) if (u == 0 || g[u - 1] != g[i]) g[u++] = g[i];
+		t->lens[t->n] = u;
+		zval index;
+		ZVAL_LONG(&index, (zend_long)t->n);
+		zend_hash_update(&t->by_id, key, &index);
+		t->n++;
+	} ZEND_HASH_FOREACH_END();
 	return true;
 }
 
+/* The query's words (KEYS then DISALLOW_KEYS: ids) given their lists from t */
+static void seen_generations(const seen_table *t, zval *const *ids, size_t n, const uint32_t **gens, size_t *n_gens)
+{
+	for (size_t i = 0; i < n; i++) {
+		zval *at = zend_hash_find(&t->by_id, Z_STR_P(ids[i]));
+		gens[i] = at ? t->lists[Z_LVAL_P(at)] : NULL;
+		n_gens[i] = at ? t->lens[Z_LVAL_P(at)] : 0;
+	}
+}
+
 /* QUOTE_POSITIONS: a list of quotes, each [list index => words, "*N" => "*"] in Yioop's order */
-static bool quote_positions(HashTable *quotes, int32_t *pairs, size_t *at, size_t cap, size_t *n_quotes)
+static bool quote_positions(HashTable *quotes, int32_t *pairs, size_t *at, size_t cap, size_t quotes_cap,
+                            size_t *n_quotes)
 {
 	zval *quote, *v;
 	zend_string *key;
@@ -129,8 +170,8 @@ static bool quote_positions(HashTable *quotes, int32_t *pairs, size_t *at, size_
 			}
 			n++;
 		} ZEND_HASH_FOREACH_END();
-		if (*n_quotes + 1 == cap) {
-			zend_argument_value_error(1, "must hold at most %zu quotes", cap - 1);
+		if (*n_quotes == quotes_cap) {
+			zend_argument_value_error(1, "must hold at most %zu quotes", quotes_cap);
 			return false;
 		}
 		at[++*n_quotes] = n;
@@ -151,7 +192,7 @@ static zval *struct_field(HashTable *ws, const char *name, size_t len)
 typedef struct struct_read {
 	uint32_t words[YS_MAX_WORDS], negated[YS_MAX_WORDS];
 	zval *ids[2 * YS_MAX_WORDS];
-	uint32_t *gens[2 * YS_MAX_WORDS];
+	const uint32_t *gens[2 * YS_MAX_WORDS];
 	size_t n_gens[2 * YS_MAX_WORDS];
 	int32_t pairs[2 * YS_MAX_WORDS * 2];
 	size_t quote_at[YS_MAX_WORDS + 1];
@@ -192,7 +233,9 @@ static bool read_struct(const gp_index *ix, HashTable *ws, struct_read *sr, gp_y
 			zend_argument_type_error(1, "must hold QUOTE_POSITIONS as an array, %s given", zend_zval_type_name(v));
 			return false;
 		}
-		if (!quote_positions(Z_ARRVAL_P(v), sr->pairs, sr->quote_at, 2 * YS_MAX_WORDS, &q->n_quotes)) return false;
+		if (!quote_positions(Z_ARRVAL_P(v), sr->pairs, sr->quote_at, 2 * YS_MAX_WORDS, YS_MAX_WORDS, &q->n_quotes)) {
+			return false;
+		}
 	}
 	if ((v = struct_field(ws, "WEIGHT", 6))) {
 		/* a number, or a numeric string (what Yioop's "w:" meta word leaves there) */
@@ -220,6 +263,8 @@ void gpupost_yioop_search(const gp_index *ix, HashTable *arg, HashTable *options
 	size_t to_retrieve = 200;
 	int walk_order = 0;
 	HashTable *seen = NULL;
+	seen_table table;
+	bool have_table = false;
 	zval *v;
 	if (options) {
 		zend_string *key;
@@ -269,9 +314,13 @@ void gpupost_yioop_search(const gp_index *ix, HashTable *arg, HashTable *options
 			n_read++;
 		} ZEND_HASH_FOREACH_END();
 	}
+	if (ok && seen) {
+		have_table = true;
+		ok = seen_read(seen, ctx, &table);
+	}
 	for (size_t c = 0; ok && seen && c < n_read; c++) {
-		ok = seen_generations(seen, sr[c].ids, qs[c].n_words + qs[c].n_negated, sr[c].gens, sr[c].n_gens);
-		qs[c].gens = (const uint32_t *const *)sr[c].gens;
+		seen_generations(&table, sr[c].ids, qs[c].n_words + qs[c].n_negated, sr[c].gens, sr[c].n_gens);
+		qs[c].gens = sr[c].gens;
 		qs[c].n_gens = sr[c].n_gens;
 	}
 	if (!ok) goto out;
@@ -318,9 +367,7 @@ void gpupost_yioop_search(const gp_index *ix, HashTable *arg, HashTable *options
 	add_assoc_zval(rv, "pages", &pages);
 	gp_yioop_result_free(&r);
 out:
-	for (size_t c = 0; c < n; c++) {
-		for (size_t i = 0; i < 2 * YS_MAX_WORDS; i++) if (sr[c].gens[i]) efree(sr[c].gens[i]);
-	}
+	if (have_table) seen_free(&table);
 	efree(sr);
 	efree(qs);
 }
@@ -359,11 +406,16 @@ GP_FUNCTION(gpu_yioop_snippet)
 	} ZEND_HASH_FOREACH_END();
 	char *out;
 	size_t out_len;
-	int rc = gp_yioop_snippet(ZSTR_VAL(text), ZSTR_LEN(text), w, lens, k, (size_t)length, &out, &out_len);
+	gp_ctx ctx;
+	gp_error err;
+	call_ctx(&ctx, 1);
+	int rc = gp_yioop_snippet(ZSTR_VAL(text), ZSTR_LEN(text), w, lens, k, (size_t)length, &ctx.budget, &out, &out_len, &err);
+	call_end();
 	efree(w);
 	efree(lens);
 	if (rc < 0) {
-		zend_throw_exception(gpupost_exception_ce, "gpu_yioop_snippet(): out of memory", 0);
+		if (err.code) gpupost_throw(&err, NULL);
+		else zend_throw_exception(gpupost_exception_ce, "gpu_yioop_snippet(): out of memory", 0);
 		RETURN_THROWS();
 	}
 	if (rc == 0) RETURN_NULL();

@@ -42,7 +42,8 @@ static void check_snippet(const uint8_t *data, size_t size)
 	for (size_t length = 0; length < 200; length += 60) {
 		char *out;
 		size_t out_len;
-		int rc = gp_yioop_snippet(text, size, words, lens, size % 4 == 0 ? 0 : 3, length, &out, &out_len);
+		gp_error err;
+		int rc = gp_yioop_snippet(text, size, words, lens, size % 4 == 0 ? 0 : 3, length, NULL, &out, &out_len, &err);
 		FUZZ_CHECK(rc >= -1 && rc <= 1);
 		if (rc != 1) continue;
 		size_t chars = 0;

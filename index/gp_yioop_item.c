@@ -318,6 +318,13 @@ int gp_yioop_make_item(walk *w, uint64_t d, item *it)
 		double relevance = rel[0];
 		for (size_t i = 1; i < w->q->n_words; i++) {
 			if (w->map[i] < i) {
+				/* Yioop takes the list at the map's place among the lists taken so far: where
+				 * there is none (an earlier word had no positions), its computeProximity then
+				 * fails on the null it takes */
+				if (w->map[i] >= n_lists) {
+					w->why = "a repeated word whose position list Yioop looks for where there is none (its code fails there)";
+					return GP_OK;
+				}
 				lists[n_lists] = lists[w->map[i]];
 				lens[n_lists++] = lens[w->map[i]];
 				relevance += relevance;

@@ -17,6 +17,7 @@
 
 #include "gp_yioop_snippet.h"
 #include "gp_tokenize.h"
+#include "../codec/gp_budget.h"
 
 #define Y_LEFT 20            /* Model::SNIPPET_LENGTH_LEFT */
 #define Y_RIGHT 40           /* Model::SNIPPET_LENGTH_RIGHT */
@@ -253,8 +254,16 @@ static int contains(const char *h, size_t hn, const char *x, size_t xn)
 	return 0;
 }
 
+static uint64_t piece_hash(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;   /* FNV-1a */
+	for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
+}
+
 /* array_filter(array_unique(explode($sep, $s))): the pieces in order, repeats, "" and "0"
- * dropped; *count of them (malloc'd; NULL with *failed set when memory runs out) */
+ * dropped (repeats found through a hash of the pieces); *count of them (malloc'd; NULL with
+ * *failed set when memory runs out) */
 static piece *split_unique(const char *s, size_t n, const char *sep, size_t sep_len, size_t *count, int *failed)
 {
 	size_t cap = 1;
@@ -264,24 +273,41 @@ static piece *split_unique(const char *s, size_t n, const char *sep, size_t sep_
 			i += sep_len - 1;
 		}
 	}
+	size_t slots = 16;
+	while (slots < 2 * cap) slots *= 2;
 	piece *out = malloc(cap * sizeof(*out));
+	size_t *slot = malloc(slots * sizeof(*slot));   /* a kept piece's index + 1, 0: empty */
 	*count = 0;
-	if (!out) {
+	if (!out || !slot) {
+		free(out);
+		free(slot);
 		*failed = 1;
 		return NULL;
 	}
+	memset(slot, 0, slots * sizeof(*slot));
 	size_t from = 0;
 	for (size_t i = 0;; i++) {
 		const int at_sep = i + sep_len <= n && s[i] == sep[0] && memcmp(s + i, sep, sep_len) == 0;
 		if (i < n && !at_sep) continue;
 		piece p = {s + from, i - from};
-		int keep = p.n > 0 && !(p.n == 1 && p.s[0] == '0');
-		for (size_t k = 0; keep && k < *count; k++) keep = !(out[k].n == p.n && memcmp(out[k].s, p.s, p.n) == 0);
-		if (keep) out[(*count)++] = p;
+		if (p.n > 0 && !(p.n == 1 && p.s[0] == '0')) {
+			size_t h = (size_t)piece_hash(p.s, p.n) & (slots - 1);
+			int seen = 0;
+			while (slot[h] && !seen) {
+				const piece *q = &out[slot[h] - 1];
+				seen = q->n == p.n && memcmp(q->s, p.s, p.n) == 0;
+				if (!seen) h = (h + 1) & (slots - 1);
+			}
+			if (!seen) {
+				out[*count] = p;
+				slot[h] = ++*count;
+			}
+		}
 		if (i >= n) break;
 		i += sep_len - 1;
 		from = i + 1;
 	}
+	free(slot);
 	return out;
 }
 
@@ -378,10 +404,13 @@ static int snippet(const char *text, const subject *sub, const piece *search, si
 }
 
 int gp_yioop_snippet(const char *text, size_t len, const char *const *words, const size_t *word_lens, size_t n_words,
-                     size_t length, char **out, size_t *out_len)
+                     size_t length, const gp_budget *budget, char **out, size_t *out_len, gp_error *err)
 {
 	*out = NULL;
 	*out_len = 0;
+	memset(err, 0, sizeof(*err));
+	/* the text's code points and positions (17 bytes a byte of it), the pieces, the snippet */
+	if (budget && gp_budget_check(budget, 0, (uint64_t)len * 30 + 4096, "a snippet's text", err) != GP_OK) return -1;
 	for (size_t k = 0; k < n_words; k++) {
 		if (!printable_ascii(words[k], word_lens[k])) return 0;
 	}

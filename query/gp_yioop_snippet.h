@@ -9,11 +9,16 @@
 
 #include <stddef.h>
 
+#include "../codec/gp_common.h"
+#include "../codec/gp_budget.h"
+
 /* The snippet of text[0 .. len) for words (each words[i] of word_lens[i] bytes, as Yioop's
  * format words: split again on spaces, repeats and empty ones dropped) of at most `length`
- * characters, into *out (malloc'd, *out_len bytes): 1; 0 where text or a word is not printable
- * ASCII (Yioop's PHP is to answer); -1 where memory runs out. */
+ * characters, into *out (malloc'd, *out_len bytes): 1; 0 where Yioop's PHP is to answer (text
+ * that is not valid UTF-8 or holds a line break, words not printable ASCII, words that are all
+ * spaces); -1 where the text's working memory passes the budget (err says so; NULL: none) or
+ * memory runs out (err->code 0). */
 int gp_yioop_snippet(const char *text, size_t len, const char *const *words, const size_t *word_lens, size_t n_words,
-                     size_t length, char **out, size_t *out_len);
+                     size_t length, const gp_budget *budget, char **out, size_t *out_len, gp_error *err);
 
 #endif

@@ -88,8 +88,22 @@ var_dump($one['covered'], $one['why'] !== null, $one['pages']);
 $none = $ix->yioopSearch(['KEYS' => [str_repeat("\x01", 20), hex2bin($records[0]['structs'][0]['KEYS'][0])]]);
 var_dump($none['covered'], $none['pages'], $none['matches']);
 
+/* found by review: 64 empty quotes in one disjunct of two (the other matching nothing) keep its
+ * matches; a repeated word whose list Yioop looks up where there is none is left to Yioop (its
+ * code fails there), its quotes too; a long descending generation list is read once */
+$the = hex2bin('8fc42c6ddf9966db007468650000000000000000');
+$time = hex2bin('07cc694b9b3fc6360074696d6500000000000000');
+$whether = hex2bin('7d767e6bb05138bb007768657468657200000000');
+$lang = hex2bin('98a100dafbc20376006c616e673a656e00000000');
+$quoted = ['KEYS' => [$the, $time], 'QUOTE_POSITIONS' => array_fill(0, 64, [])];
+var_dump($ix->yioopSearch($quoted)['matches'] === $ix->yioopSearch([$quoted, ['KEYS' => [str_repeat("\1", 20), $the]]])['matches']);
+$repeat = ['KEYS' => [$the, $lang, $whether, $whether]];
+var_dump($ix->yioopSearch($repeat)['covered'], $ix->yioopSearch($repeat + ['QUOTE_POSITIONS' => [[2 => 1, 3 => 1]]])['covered']);
+var_dump(count($ix->yioopSearch(['KEYS' => [$the, $time]], ['generations' => [$the => range(100000, 0)]])['pages']) > 0);
+
 /* malformed word structs */
 foreach ([[], ['KEYS' => []], ['KEYS' => 'x'], ['KEYS' => [1]], ['KEYS' => ['a', 'b'], 'QUOTE_POSITIONS' => [[0 => -1]]],
+          ['KEYS' => ['a', 'b'], 'QUOTE_POSITIONS' => array_fill(0, 65, [])],
           ['KEYS' => ['a', 'b'], 'QUOTE_POSITIONS' => ['x']], ['KEYS' => ['a', 'b'], 'WEIGHT' => 'heavy'],
           ['KEYS' => array_fill(0, 65, 'a')], ['KEYS' => ['a', 'b'], 'DISALLOW_KEYS' => 'c']] as $bad) {
     try { $ix->yioopSearch($bad); echo "accepted\n"; } catch (TypeError|ValueError $e) { echo get_class($e), ': ', $e->getMessage(), "\n"; }
@@ -120,11 +134,16 @@ bool(true)
 array(0) {
 }
 int(0)
+bool(true)
+bool(false)
+bool(false)
+bool(true)
 ValueError: GpuPost\Index::yioopSearch(): Argument #1 ($wordStruct) must be a word struct or a list of 1 to 64 of them
 ValueError: GpuPost\Index::yioopSearch(): Argument #1 ($wordStruct) must hold at least one of KEYS
 ValueError: GpuPost\Index::yioopSearch(): Argument #1 ($wordStruct) must hold KEYS, a list of word ids
 TypeError: GpuPost\Index::yioopSearch(): Argument #1 ($wordStruct) must hold KEYS as word id strings, int given
 ValueError: GpuPost\Index::yioopSearch(): Argument #1 ($wordStruct) must hold QUOTE_POSITIONS' lengths as non-negative ints or "*"
+ValueError: GpuPost\Index::yioopSearch(): Argument #1 ($wordStruct) must hold at most 64 quotes
 TypeError: GpuPost\Index::yioopSearch(): Argument #1 ($wordStruct) must hold QUOTE_POSITIONS as arrays, string given
 TypeError: GpuPost\Index::yioopSearch(): Argument #1 ($wordStruct) must hold WEIGHT as a number or a numeric string, string given
 ValueError: GpuPost\Index::yioopSearch(): Argument #1 ($wordStruct) must hold at most 64 KEYS

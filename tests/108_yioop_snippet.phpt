@@ -26,8 +26,16 @@ var_dump($differ, $left, $equal > 5000, $multi > 1000, $nonascii > 500);
 $long = str_repeat('free software for everyone ', 10);
 var_dump(gpu_yioop_snippet("$long\xff", ['free'], 150), gpu_yioop_snippet("$long\n", ['free'], 150),
          gpu_yioop_snippet($long, ["caf\u{e9}"], 150), gpu_yioop_snippet($long, ['  '], 150));
-/* short text: itself, whatever its bytes */
+/* short valid text: itself */
 var_dump(gpu_yioop_snippet('short', ['x'], 150));
+/* many pieces, repeated (Yioop's array_unique): found by review to take quadratic time */
+$pieces = implode('.. ', array_map(fn($i) => sprintf('%06d', $i % 30000), range(1, 60000)));
+var_dump(gpu_yioop_snippet($pieces . '.. the fox jumps over the lazy dog every day of the week', ['fox'], 150));
+/* the text's working memory counts against gpupost.max_result_bytes */
+ini_set('gpupost.max_result_bytes', '16M');
+try { gpu_yioop_snippet(str_repeat('abcdefghij ', 200000), ['fox'], 150); echo "accepted\n"; }
+catch (GpuPost\Exception $e) { echo get_class($e), ': ', $e->getMessage(), "\n"; }
+ini_restore('gpupost.max_result_bytes');
 try { gpu_yioop_snippet('x', [1], 10); } catch (TypeError $e) { echo $e->getMessage(), "\n"; }
 try { gpu_yioop_snippet('x', ['x'], -1); } catch (ValueError $e) { echo $e->getMessage(), "\n"; }
 ?>
@@ -43,5 +51,7 @@ NULL
 NULL
 NULL
 string(5) "short"
+string(53) "the fox jumps over the lazy dog every day of the week"
+GpuPost\Exception: a snippet's text would need %d bytes, more than gpupost.max_result_bytes (16777216)
 gpu_yioop_snippet(): Argument #2 ($words) must hold strings, int given
 gpu_yioop_snippet(): Argument #3 ($length) must be at least 0
