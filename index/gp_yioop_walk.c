@@ -301,6 +301,29 @@ int gp_yioop_walk_step(walk *w, item *it, int *got, int *rc)
 	return 1;
 }
 
+/* The walk's next doc that counts (its quotes' words checked), into *head (UINT64_MAX: none
+ * left); GP_OK, or an error, or GP_OK with *why set (a doc it does not cover). */
+static int next_counted(walk *w, uint64_t *head, const char **why)
+{
+	uint64_t d;
+	*head = UINT64_MAX;
+	while (gp_yioop_next_match(w, &d)) {
+		if (w->q->n_quotes) {
+			item it;
+			int rc = gp_yioop_make_item(w, d, &it);
+			if (rc != GP_OK) return rc;
+			if (w->why) {
+				*why = w->why;
+				return GP_OK;
+			}
+			if (it.skip < 0) continue;
+		}
+		*head = d;
+		break;
+	}
+	return GP_OK;
+}
+
 /* The docs of the union of the conjunctions, counted: each walk's docs increase, so a merge of
  * fresh walks counts each doc once (a quote's words checked in each). */
 int gp_yioop_count_matches(walk *ws, size_t n, const gp_yioop_query *qs, const gp_index *ix, const gp_yioop_face *face,
@@ -313,20 +336,7 @@ int gp_yioop_count_matches(walk *ws, size_t n, const gp_yioop_query *qs, const g
 	for (size_t c = 0; c < n; c++) {
 		head[c] = UINT64_MAX;
 		if (!gp_yioop_walk_init(&ws[c], ix, &qs[c], face, summary_attr)) continue;
-		uint64_t d;
-		while (gp_yioop_next_match(&ws[c], &d)) {
-			if (qs[c].n_quotes) {
-				item it;
-				if ((rc = gp_yioop_make_item(&ws[c], d, &it)) != GP_OK) goto done;
-				if (ws[c].why) {
-					*why = ws[c].why;
-					goto done;
-				}
-				if (it.skip < 0) continue;
-			}
-			head[c] = d;
-			break;
-		}
+		if ((rc = next_counted(&ws[c], &head[c], why)) != GP_OK || *why) goto done;
 	}
 	for (;;) {
 		uint64_t low = UINT64_MAX;
@@ -335,21 +345,7 @@ int gp_yioop_count_matches(walk *ws, size_t n, const gp_yioop_query *qs, const g
 		(*count)++;
 		for (size_t c = 0; c < n; c++) {
 			if (head[c] != low) continue;
-			head[c] = UINT64_MAX;
-			uint64_t d;
-			while (gp_yioop_next_match(&ws[c], &d)) {
-				if (qs[c].n_quotes) {
-					item it;
-					if ((rc = gp_yioop_make_item(&ws[c], d, &it)) != GP_OK) goto done;
-					if (ws[c].why) {
-						*why = ws[c].why;
-						goto done;
-					}
-					if (it.skip < 0) continue;
-				}
-				head[c] = d;
-				break;
-			}
+			if ((rc = next_counted(&ws[c], &head[c], why)) != GP_OK || *why) goto done;
 		}
 	}
 done:
