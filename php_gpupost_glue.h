@@ -147,6 +147,9 @@ void gpupost_yioop_summaries(const gp_index *ix, const char *dir, HashTable *doc
 /* [doc => Yioop's item fields] into rv (an index from openYioopBundle: ix->yioop set); a doc
  * without a record is a ValueError (rv then undefined, the error thrown). */
 void gpupost_yioop_docs(const gp_index *ix, HashTable *docs, zval *rv);
+/* number_format($v, $places) read back as PHP reads a numeric string in arithmetic: the rounding
+ * Yioop's scores pass through (php_gpupost_yioop_search.c). */
+double gpupost_round_decimal(double v, int places);
 /* Yioop's pages for one word struct (KEYS, DISALLOW_KEYS, QUOTE_POSITIONS, WEIGHT as
  * PhraseModel builds them; options: to_retrieve) into rv, or a TypeError/ValueError or
  * GpuPost\Exception thrown (php_gpupost_yioop_search.c). */

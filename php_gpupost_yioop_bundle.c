@@ -20,8 +20,8 @@
 #include "zend_exceptions.h"
 #include "index/gp_index.h"
 #include "index/gp_yioop_archive.h"
+#include "index/gp_yioop_search.h"
 #include "ext/standard/php_var.h"
-#include "ext/standard/php_math.h"
 
 /* The most generations a bundle may name (Yioop's MAX_GENERATIONS is 10,000 by default). */
 #define BUNDLE_MAX_GENERATIONS 1000000
@@ -442,25 +442,6 @@ void gpupost_yioop_summaries(const gp_index *ix, const char *dir, HashTable *doc
 	zend_hash_destroy(&no_classes);
 }
 
-/* Yioop's AVG_LINKS_PER_PAGE (its Config.php's default), in IndexShard::makeItem's DOC_RANK */
-#define YIOOP_AVG_LINKS_PER_PAGE 24
-
-/* Yioop's DOC_RANK of doc index x of a shard whose header gives generation g and per docs per
- * generation: 10 - log10(x + 1 + (AVG_LINKS_PER_PAGE + 1) x per x g), through number_format(.,
- * 10) as Yioop keeps it; a record's archive rank (bits 19-22 of its length) instead where set. */
-static void yioop_doc_rank(zval *out, uint64_t x, uint32_t g, uint32_t per, uint32_t doc_len)
-{
-	const uint32_t pre_rank = doc_len & (0x0Fu << 19);
-	if (pre_rank) {
-		ZVAL_LONG(out, pre_rank >> 19);
-		return;
-	}
-	double depth = log10((double)(x + 1) + (double)(YIOOP_AVG_LINKS_PER_PAGE + 1) * (double)per * (double)g);
-	zend_string *text = _php_math_number_format(10 - depth, 10, '.', ',');
-	ZVAL_DOUBLE(out, zend_strtod(ZSTR_VAL(text), NULL));
-	zend_string_release(text);
-}
-
 void gpupost_yioop_docs(const gp_index *ix, HashTable *docs, zval *rv)
 {
 	const gp_yioop_docs *y = ix->yioop;
@@ -488,7 +469,10 @@ void gpupost_yioop_docs(const gp_index *ix, HashTable *docs, zval *rv)
 		add_assoc_long(&row, "summary_offset", (zend_long)gp_index_attribute(ix, (uint32_t)off_attr, d));
 		add_assoc_long(&row, "doc_len", (zend_long)doc_len);
 		add_assoc_bool(&row, "is_doc", is_doc);
-		yioop_doc_rank(&rank, x, h[GP_YH_GENERATION], h[GP_YH_PER_GENERATION], doc_len);
+		int archive;
+		const double doc_rank = gp_yioop_doc_rank(y, d, g, gpupost_round_decimal, &archive);
+		if (archive) ZVAL_LONG(&rank, (zend_long)doc_rank);
+		else ZVAL_DOUBLE(&rank, doc_rank);
 		add_assoc_zval(&row, "doc_rank", &rank);
 		zend_hash_index_update(Z_ARRVAL_P(rv), (zend_ulong)d, &row);
 	} ZEND_HASH_FOREACH_END();

@@ -16,8 +16,7 @@
 #include "query/gp_yioop_snippet.h"
 #include "ext/standard/php_math.h"
 
-/* number_format($v, $places) read back as PHP reads a numeric string in arithmetic */
-static double php_number_format(double v, int places)
+double gpupost_round_decimal(double v, int places)
 {
 	zend_string *text = _php_math_number_format(v, places, '.', ',');
 	double d = zend_strtod(ZSTR_VAL(text), NULL);
@@ -324,7 +323,7 @@ void gpupost_yioop_search(const gp_index *ix, HashTable *arg, HashTable *options
 		qs[c].n_gens = sr[c].n_gens;
 	}
 	if (!ok) goto out;
-	const gp_yioop_face face = {php_number_format, php_sort};
+	const gp_yioop_face face = {gpupost_round_decimal, php_sort};
 	gp_yioop_result r;
 	gp_error err;
 	int rc = gp_yioop_search(ix, qs, n_read, to_retrieve, walk_order, &face, &ctx->budget, &r, &err);

@@ -20,8 +20,8 @@
 
 
 /* Yioop's search over a bundle that loads (index/gp_yioop_search.c), with a face of C's own
- * (number_format by printf, usort by an insertion sort) */
-static double c_number_format(double v, int places)
+ * (decimals rounded by printf, an insertion sort) */
+static double c_round_decimal(double v, int places)
 {
 	char text[512];
 	snprintf(text, sizeof(text), "%.*f", places, v);
@@ -43,7 +43,7 @@ static void check_yioop_search(const gp_index *ix, const gp_budget *budget, uint
 {
 	const uint32_t n = ix->n_terms < 4 ? ix->n_terms : 4;
 	if (n == 0) return;
-	const gp_yioop_face face = {c_number_format, c_sort};
+	const gp_yioop_face face = {c_round_decimal, c_sort};
 	const int32_t quote[] = {0, 1, 1, 1}, star[] = {0, 1, -1, -1, 1, 1};
 	const size_t quote_at[] = {0, 2}, star_at[] = {0, 3};
 	const uint32_t seen[] = {0, 2};

@@ -14,7 +14,7 @@ static double doc_stats(const walk *w, double occurrences, double doc_len, doubl
 {
 	const double half = 0.5;
 	const double doc_ratio = average_doc_len > 0 ? doc_len / average_doc_len : 0;
-	const double pre = w->face->number_format(3 * occurrences / (occurrences + half + 1.5 * doc_ratio), Y_PRECISION);
+	const double pre = w->face->round_decimal(3 * occurrences / (occurrences + half + 1.5 * doc_ratio), Y_PRECISION);
 	if (estimate > total) estimate = 0.5 * total;
 	const double term_docs = estimate * num_docs / total;
 	const double idf = log((num_docs - term_docs + half) / (term_docs + half));
@@ -244,6 +244,18 @@ int gp_yioop_sees(const walk *w, size_t i, size_t g)
 	return lo < w->n_seen[i] && w->seen[i][lo] == g;
 }
 
+double gp_yioop_doc_rank(const gp_yioop_docs *y, uint64_t d, size_t g, double (*round_decimal)(double v, int places),
+                         int *archive)
+{
+	const uint32_t *h = y->header + GP_YIOOP_HEADER_FIELDS * g;
+	const uint32_t pre_rank = (y->doc_int[d] >> 8) & (0x0Fu << 19);
+	*archive = pre_rank != 0;
+	if (pre_rank) return pre_rank >> 19;
+	const double depth = log10((double)(d - y->base[g] + 1) + (double)(Y_LINKS_PER_PAGE + 1) *
+	                           (double)h[GP_YH_PER_GENERATION] * (double)h[GP_YH_GENERATION]);
+	return round_decimal(10 - depth, Y_PRECISION);
+}
+
 /* The doc's item, or 0 with it.skip = -1 when Yioop's WordIterator drops the doc. */
 int gp_yioop_make_item(walk *w, uint64_t d, item *it)
 {
@@ -251,7 +263,6 @@ int gp_yioop_make_item(walk *w, uint64_t d, item *it)
 	const gp_index *ix = w->ix;
 	while (w->gen + 1 < y->n_gens && d >= y->base[w->gen + 1]) w->gen++;
 	const uint32_t *h = y->header + GP_YIOOP_HEADER_FIELDS * w->gen;
-	const uint64_t x = d - y->base[w->gen];
 	const uint32_t doc_int = y->doc_int[d];
 	uint32_t n_keys = doc_int & 255u;
 	if (n_keys > 120) n_keys = 3;
@@ -284,15 +295,9 @@ int gp_yioop_make_item(walk *w, uint64_t d, item *it)
 	}
 	const double summary = gp_index_attribute(ix, (uint32_t)w->summary_attr, (uint32_t)d);
 	it->skip = summary == (double)Y_NEEDS_OFFSET;
-	const uint32_t pre_rank = doc_len & (0x0Fu << 19);
-	if (pre_rank) {
-		it->doc_rank = pre_rank >> 19;
-		doc_len &= 0x80000u;   /* makeItem's (2 << 19 - 1) */
-	} else {
-		const double depth = log10((double)(x + 1) + (double)(Y_LINKS_PER_PAGE + 1) *
-		                           (double)h[GP_YH_PER_GENERATION] * (double)h[GP_YH_GENERATION]);
-		it->doc_rank = w->face->number_format(10 - depth, Y_PRECISION);
-	}
+	int archive;
+	it->doc_rank = gp_yioop_doc_rank(y, d, w->gen, w->face->round_decimal, &archive);
+	if (archive) doc_len &= 0x80000u;   /* makeItem's (2 << 19 - 1) */
 	if (it->skip) {
 		it->relevance = 1;
 	} else {

@@ -91,7 +91,7 @@ static void fuse_swap(void *a, void *b)
  * user ranks, 0 past them) */
 static double page_field(const gp_yioop_result *r, const gp_yioop_face *face, const gp_yioop_page *p, size_t f)
 {
-	if (f >= 4) return f - 4 < p->n_ranks ? face->number_format(r->ranks[p->rank_at + f - 4], 4) : 0;
+	if (f >= 4) return f - 4 < p->n_ranks ? face->round_decimal(r->ranks[p->rank_at + f - 4], 4) : 0;
 	return f == 0 ? p->doc_rank : f == 1 ? p->relevance : f == 2 ? p->proximity : p->score;
 }
 

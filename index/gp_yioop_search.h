@@ -32,12 +32,12 @@ typedef struct gp_yioop_query {
 	const size_t *n_gens;
 } gp_yioop_query;
 
-/* What the face's language does that Yioop's scores pass through: number_format(v, places) read
- * back as a number (Yioop keeps DOC_RANK and each part of RELEVANCE so), and the sort its usort()
- * runs (base, n, size, cmp, swap: PHP's zend_sort), which orders ties Yioop's comparator leaves
- * open. */
+/* What the face's language does that Yioop's scores pass through: rounding to `places`
+ * decimals as its number formatting does, read back as a number (Yioop keeps DOC_RANK and each
+ * part of RELEVANCE so), and the sort its array sort runs (base, n, size, cmp, swap), which orders
+ * the ties Yioop's comparator leaves open. */
 typedef struct gp_yioop_face {
-	double (*number_format)(double v, int places);
+	double (*round_decimal)(double v, int places);
 	void (*sort)(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *),
 	             void (*swap)(void *, void *));
 } gp_yioop_face;
@@ -64,6 +64,13 @@ typedef struct gp_yioop_result {
 	const char *why;          /* not NULL: the query or a doc it reaches is outside what this
 	                           * covers (pages empty): Yioop's own path answers it */
 } gp_yioop_result;
+
+/* Yioop's DOC_RANK of doc d of generation g (IndexShard::makeItem): 10 - log10(doc index + 1 +
+ * (links a page + 1) x docs per generation x generation) from the generation's header, rounded
+ * to 10 decimals by round_decimal, or the record's archive rank (bits 19-22 of its length;
+ * *archive set). */
+double gp_yioop_doc_rank(const gp_yioop_docs *y, uint64_t d, size_t g, double (*round_decimal)(double v, int places),
+                         int *archive);
 
 /* The most word structs (a query's disjuncts) one search takes. */
 #define GP_YIOOP_MAX_STRUCTS 64
